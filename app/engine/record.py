@@ -1,0 +1,349 @@
+"""Game records: a versioned JSON file from which every game can be replayed.
+
+A record holds the game and its options, the seats and their players, the
+random seed, the clock, every action with the time its seat spent on it, any
+adjudication (flag fall, bot failure) and the result. :func:`load_record`
+checks the file, replays it through the referee and insists that the replay
+reaches the recorded result. The schema is documented in ``docs/record-format.md``.
+
+>>> from app.engine.rbc import ReconChess, Sense, MoveAction
+>>> session = GameSession(ReconChess(), TimeControl(None, 0))
+>>> session.play(0, Sense.parse("d7"))
+>>> session.play(0, MoveAction.parse("e2e4"))
+>>> replayed = replay(GameRecord.from_json(session.record.to_json()))
+>>> replayed.game.board.fen() == session.game.board.fen()
+True
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .clock import ChessClock, TimeControl
+from .core import Action, Adjudication, Game, IllegalAction, Outcome, Reason, Resign, Seat
+
+FORMAT = "sightline-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay; the message names the problem."""
+
+
+@dataclass
+class PlayerInfo:
+    """Who sits in a seat: ``kind`` is ``"human"`` or ``"bot"``; ``spec`` is how a bot was named."""
+
+    name: str
+    kind: str = "human"
+    spec: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.spec is not None:
+            data["spec"] = self.spec
+        return data
+
+
+@dataclass
+class Entry:
+    """One recorded step: an action (JSON data) or an adjudication, with the seconds its seat used."""
+
+    seat: Seat
+    action: dict[str, Any]
+    elapsed: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "action": self.action, "elapsed": round(self.elapsed, 4)}
+
+
+@dataclass
+class GameRecord:
+    variant: str
+    options: dict[str, Any] = field(default_factory=dict)
+    players: list[PlayerInfo] = field(default_factory=list)
+    seed: int | None = None
+    clock: TimeControl = field(default_factory=lambda: TimeControl(None, 0.0))
+    entries: list[Entry] = field(default_factory=list)
+    result: Outcome | None = None
+    started: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "variant": self.variant,
+            "options": self.options,
+            "players": [player.to_json() for player in self.players],
+            "seed": self.seed,
+            "clock": self.clock.to_json(),
+            "started": self.started,
+            "actions": [entry.to_json() for entry in self.entries],
+            "result": None if self.result is None else self.result.to_json(),
+        }
+        if self.extra:
+            data["extra"] = self.extra
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> "GameRecord":
+        """Check the structure of record data (not yet the moves: see :func:`replay`)."""
+        if not isinstance(data, dict):
+            raise RecordError("not a Sightline record: the file does not hold a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"not a Sightline record: 'format' is {data.get('format')!r}, not {FORMAT!r}")
+        version = data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise RecordError(f"bad record version {version!r}")
+        if version > VERSION:
+            raise RecordError(f"this record was written by a newer Sightline (format version {version}; "
+                              f"this version reads up to {VERSION})")
+        from .variants import VARIANTS
+        variant = data.get("variant")
+        if variant not in VARIANTS:
+            raise RecordError(f"unknown game {variant!r} (known: {', '.join(sorted(VARIANTS))})")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordError("'options' must be an object")
+        seats = len(VARIANTS[variant].seat_names)
+        players_data = data.get("players")
+        if not isinstance(players_data, list) or len(players_data) != seats:
+            raise RecordError(f"'players' must list {seats} players")
+        players = []
+        for index, player in enumerate(players_data):
+            if not isinstance(player, dict) or not isinstance(player.get("name"), str) \
+                    or player.get("kind") not in ("human", "bot"):
+                raise RecordError(f"player {index}: needs a 'name' and a 'kind' of human or bot")
+            spec = player.get("spec")
+            if spec is not None and not isinstance(spec, str):
+                raise RecordError(f"player {index}: 'spec' must be a string")
+            players.append(PlayerInfo(player["name"], player["kind"], spec))
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise RecordError("'seed' must be an integer or null")
+        try:
+            clock = TimeControl.from_json(data.get("clock"))
+        except (ValueError, AttributeError) as error:
+            raise RecordError(f"'clock': {error}") from None
+        actions = data.get("actions")
+        if not isinstance(actions, list):
+            raise RecordError("'actions' must be a list")
+        entries = []
+        for index, entry in enumerate(actions):
+            if not isinstance(entry, dict):
+                raise RecordError(f"action {index + 1}: not an object")
+            seat, action, elapsed = entry.get("seat"), entry.get("action"), entry.get("elapsed", 0.0)
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+                raise RecordError(f"action {index + 1}: bad seat {seat!r}")
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+                raise RecordError(f"action {index + 1}: needs an 'action' object with a 'type'")
+            if not isinstance(elapsed, (int, float)) or isinstance(elapsed, bool) or not math.isfinite(elapsed) \
+                    or elapsed < 0:
+                raise RecordError(f"action {index + 1}: bad elapsed time {elapsed!r}")
+            entries.append(Entry(seat, action, float(elapsed)))
+        result = data.get("result")
+        outcome = None
+        if result is not None:
+            try:
+                outcome = Outcome.from_json(result)
+            except (KeyError, ValueError, TypeError, AttributeError):
+                raise RecordError(f"bad result {result!r}") from None
+        started = data.get("started", "")
+        extra = data.get("extra", {})
+        if not isinstance(started, str) or not isinstance(extra, dict):
+            raise RecordError("'started' must be a string and 'extra' an object")
+        return cls(variant, options, players, seed, clock, entries, outcome, started, extra)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write atomically: a crash mid-write never leaves a broken file."""
+        atomic_write_text(Path(path), json.dumps(self.to_json(), indent=1))
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, flush it to disk, then rename it over ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
+def parse_action(game_type: type[Game], data: Mapping[str, Any]) -> Action | Adjudication:
+    kind = data.get("type")
+    if kind == "resign":
+        return Resign()
+    if kind == "adjudication":
+        try:
+            return Adjudication(int(data["seat"]), Reason(data["reason"]), str(data.get("detail", "")))
+        except (KeyError, ValueError, TypeError):
+            raise ValueError(f"bad adjudication {dict(data)!r}") from None
+    return game_type.action_from_json(data)
+
+
+class GameSession:
+    """A game with its clock and record: what a host (match runner, window) drives.
+
+    :meth:`play` charges the acting seat's clock, applies the action and records
+    it; when the turn passes, the finished turn earns its increment and the next
+    seat's clock starts. :meth:`check_time` ends the game when the running seat's
+    flag has fallen.
+    """
+
+    def __init__(self, game: Game, control: TimeControl | None = None, players: list[PlayerInfo] | None = None,
+                 seed: int | None = None, time_source: Callable[[], float] = time.monotonic,
+                 start_clock: bool = True) -> None:
+        self.game = game
+        control = control or TimeControl(None, 0.0)
+        self.clock = ChessClock(control, len(game.seat_names), time_source)
+        self.record = GameRecord(
+            variant=game.variant, options=game.options(),
+            players=players or [PlayerInfo(name) for name in game.seat_names],
+            seed=seed, clock=control,
+            started=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+        self._pending = 0.0
+        if start_clock and game.to_move is not None:
+            self.clock.start(game.to_move)
+
+    def seconds_left(self, seat: Seat) -> float:
+        return self.clock.remaining(seat)
+
+    def play(self, seat: Seat, action: Action) -> None:
+        """Apply ``action`` for ``seat``; raises IllegalAction (nothing recorded) or ends the game on time."""
+        game = self.game
+        mover = game.to_move
+        if mover is not None and self.clock.running == mover:
+            self._pending += self.clock.lap()
+            if self.clock.remaining(mover) <= 0 and not game.is_over:
+                self._timeout(mover)
+                return
+        before = game.to_move
+        game.play(seat, action)
+        elapsed = self._pending if seat == before else 0.0
+        if seat == before:
+            self._pending = 0.0
+        self.record.entries.append(Entry(seat, action.to_json(), elapsed))
+        self._after_step(before)
+
+    def check_time(self) -> bool:
+        """End the game if the running seat has no time left; True when that happened."""
+        mover = self.game.to_move
+        if mover is not None and self.clock.running == mover and self.clock.remaining(mover) <= 0:
+            self._pending += self.clock.lap()
+            self._timeout(mover)
+            return True
+        return False
+
+    def _timeout(self, seat: Seat) -> None:
+        self.adjudicate(Adjudication(seat, Reason.TIMEOUT))
+
+    def adjudicate(self, adjudication: Adjudication) -> None:
+        """End the game from outside (time, failing bot, abort) and record why."""
+        if self.game.is_over:
+            return
+        mover = self.game.to_move
+        if mover is not None and self.clock.running == mover:
+            self._pending += self.clock.lap()
+        elapsed = self._pending if adjudication.seat == mover else 0.0
+        self._pending = 0.0
+        self.game.adjudicate(adjudication)
+        self.record.entries.append(Entry(adjudication.seat, adjudication.to_json(), elapsed))
+        self._after_step(mover)
+
+    def _after_step(self, before: Seat | None) -> None:
+        game = self.game
+        if game.is_over:
+            self.clock.end_turn() if self.clock.running is not None else None
+            self.record.result = game.outcome
+            return
+        if game.to_move != before:
+            if self.clock.running is not None:
+                self.clock.end_turn()
+            elif before is not None:
+                self.clock.add_increment(before)
+            if game.to_move is not None:
+                self.clock.start(game.to_move)
+
+
+@dataclass
+class Replay:
+    """A record replayed: the game at its final state, and each seat's clock at the end."""
+
+    game: Game
+    record: GameRecord
+    remaining: list[float]
+
+
+def replay(record: GameRecord, upto: int | None = None) -> Replay:
+    """Play ``record`` (its first ``upto`` entries) through a fresh referee.
+
+    Raises :class:`RecordError` naming the first entry that does not replay,
+    or a result that differs from the recorded one.
+    """
+    from .variants import VARIANTS
+    game_type = VARIANTS[record.variant]
+    try:
+        game = game_type.from_options(record.options)
+    except (ValueError, TypeError) as error:
+        raise RecordError(f"bad options for {record.variant}: {error}") from None
+    clock = ChessClock(record.clock, len(game.seat_names), time_source=lambda: 0.0)
+    entries = record.entries if upto is None else record.entries[:upto]
+    for index, entry in enumerate(entries):
+        try:
+            step = parse_action(game_type, entry.action)
+        except (ValueError, TypeError) as error:
+            raise RecordError(f"action {index + 1}: {error}") from None
+        before = game.to_move
+        clock.charge(entry.seat, entry.elapsed)
+        try:
+            if isinstance(step, Adjudication):
+                game.adjudicate(step)
+            else:
+                game.play(entry.seat, step)
+        except IllegalAction as error:
+            raise RecordError(f"action {index + 1} ({entry.action.get('type')} by "
+                              f"{game.seat_names[entry.seat]}) does not replay: {error}") from None
+        if not game.is_over and game.to_move != before and before is not None:
+            clock.add_increment(before)
+    if upto is None and record.result is not None:
+        if game.outcome is None or (game.outcome.winner, game.outcome.reason) != (record.result.winner,
+                                                                                  record.result.reason):
+            replayed = "no result" if game.outcome is None else game.outcome.reason.value
+            raise RecordError(f"the recorded result ({record.result.reason.value}) does not match the replay "
+                              f"({replayed})")
+    return Replay(game, record, [clock.remaining(seat) for seat in range(len(game.seat_names))])
+
+
+def load_record(path: str | os.PathLike[str]) -> Replay:
+    """Read, check and replay a record file. Every problem raises :class:`RecordError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: "
+                          f"{error.msg}); the file may be truncated or corrupt") from None
+    except RecursionError:
+        raise RecordError(f"{path} is nested too deeply to be a record") from None
+    return replay(GameRecord.from_json(data))
