@@ -179,6 +179,14 @@ class Game(ABC):
     def is_over(self) -> bool:
         return self.outcome is not None
 
+    @abstractmethod
+    def choices(self) -> dict[str, Any]:
+        """What the seat to move may do now, computed only from what that seat knows.
+
+        RBC: ``{"sense_actions": [...], "move_actions": MoveActions}``; other
+        games name their own keys. Empty when the game is over.
+        """
+
     # -- acting -----------------------------------------------------------------------------
     def play(self, seat: Seat, action: Action) -> None:
         """Validate and apply ``action`` for ``seat``.

@@ -198,6 +198,13 @@ class ReconChess(Game):
             self._actions_cache = move_actions(self.board)
         return self._actions_cache
 
+    def choices(self) -> dict[str, Any]:
+        if self.outcome is not None:
+            return {}
+        if self._phase == "sense":
+            return {"sense_actions": self.sense_actions(), "move_actions": self.move_actions()}
+        return {"move_actions": self.move_actions()}
+
     # -- acting -------------------------------------------------------------------------
     def _apply(self, seat: Seat, action: Action) -> None:
         board = self.board
