@@ -104,7 +104,8 @@ class ChessClock:
             self._charge()
         self._running, self._since, self._turn_used, self._paused = seat, self._now(), 0.0, False
 
-    def _charge(self) -> float:
+    def lap(self) -> float:
+        """Charge the running seat up to now and return the seconds since the last lap (or start)."""
         if self._running is None or self._paused:
             return 0.0
         now = self._now()
@@ -115,9 +116,7 @@ class ChessClock:
         self._turn_used += elapsed
         return elapsed
 
-    def lap(self) -> float:
-        """Charge the running seat up to now and return the seconds since the last lap (or start)."""
-        return self._charge()
+    _charge = lap
 
     def pause(self) -> None:
         """Stop time (e.g. while a hot-seat curtain is up); :meth:`resume` continues the same turn."""

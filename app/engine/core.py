@@ -57,6 +57,11 @@ class Reason(str, enum.Enum):
     ABORTED = "aborted"
 
 
+_DRAWN_ENDINGS = frozenset({Reason.ABORTED, Reason.DRAW_AGREED, Reason.MOVE_LIMIT, Reason.TURN_LIMIT,
+                            Reason.INSUFFICIENT_MATERIAL})
+"""Adjudicated for any seat, these end the game without a winner."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game.
@@ -196,14 +201,15 @@ class Game(ABC):
         """
         if self.outcome is not None:
             raise GameOver("the game is over")
-        if not 0 <= seat < len(self.seat_names):
-            raise IllegalAction(f"there is no seat {seat}")
+        if seat != self.to_move:
+            if not isinstance(seat, int) or not 0 <= seat < len(self.seat_names):
+                raise IllegalAction(f"there is no seat {seat!r}")
+            if not isinstance(action, Resign):
+                raise IllegalAction(f"it is not {self.seat_names[seat]}'s turn")
         if isinstance(action, Resign):
             self._finish(Outcome(self._other_winner(seat), Reason.RESIGN,
                                  f"{self.seat_names[seat]} resigned"))
             return
-        if seat != self.to_move:
-            raise IllegalAction(f"it is not {self.seat_names[seat]}'s turn")
         self._apply(seat, action)
 
     @abstractmethod
@@ -226,8 +232,11 @@ class Game(ABC):
             Reason.TIMEOUT: f"{name} ran out of time",
             Reason.FORFEIT: f"{name} forfeited",
         }.get(adjudication.reason, f"{name} lost ({adjudication.reason.value})")
-        if adjudication.reason is Reason.ABORTED:
-            return Outcome(None, Reason.ABORTED, detail)
+        if adjudication.reason in _DRAWN_ENDINGS:
+            detail = adjudication.detail or {Reason.ABORTED: "the game was aborted",
+                                             Reason.DRAW_AGREED: "drawn by agreement"}.get(
+                adjudication.reason, f"drawn ({adjudication.reason.value})")
+            return Outcome(None, adjudication.reason, detail)
         return Outcome(self._other_winner(adjudication.seat), adjudication.reason, detail)
 
     def _other_winner(self, loser: Seat) -> Seat | None:

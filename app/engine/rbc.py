@@ -24,6 +24,7 @@ import chess
 from .core import Action, Game, IllegalAction, Outcome, Reason, Seat
 from .rbc_moves import MoveActions, capture_square, move_actions, revise_move, with_default_promotion
 
+_ALL_SQUARES: tuple[int, ...] = tuple(chess.SQUARES)
 WHITE_SEAT: Seat = 0
 BLACK_SEAT: Seat = 1
 DrawRule = Literal["none", "50-move"]
@@ -48,6 +49,29 @@ def _window(center: int) -> tuple[int, ...]:
 
 SENSE_WINDOWS: tuple[tuple[int, ...], ...] = tuple(_window(square) for square in chess.SQUARES)
 """For each square, the squares of the 3x3 sense window centred on it (clipped at the edges)."""
+
+
+_PIECES = {(piece_type, color): chess.Piece(piece_type, color)
+           for piece_type in chess.PIECE_TYPES for color in chess.COLORS}
+
+
+def _piece_at(board: chess.Board, square: int) -> chess.Piece | None:
+    """``board.piece_at`` without allocating: pieces are shared and must not be mutated."""
+    bb = chess.BB_SQUARES[square]
+    if not board.occupied & bb:
+        return None
+    color = bool(board.occupied_co[chess.WHITE] & bb)
+    if board.pawns & bb:
+        return _PIECES[chess.PAWN, color]
+    if board.knights & bb:
+        return _PIECES[chess.KNIGHT, color]
+    if board.bishops & bb:
+        return _PIECES[chess.BISHOP, color]
+    if board.rooks & bb:
+        return _PIECES[chess.ROOK, color]
+    if board.queens & bb:
+        return _PIECES[chess.QUEEN, color]
+    return _PIECES[chess.KING, color]
 
 
 # ---- actions -----------------------------------------------------------------------------------
@@ -114,7 +138,10 @@ class TurnStarted(NamedTuple):
 
 
 class SenseResult(NamedTuple):
-    """What the sensor showed: each window square with its piece or ``None`` (empty)."""
+    """What the sensor showed: each window square with its piece or ``None`` (empty).
+
+    The ``chess.Piece`` objects are shared between observations: treat them as read-only.
+    """
 
     ply: int
     square: int | None
@@ -188,9 +215,9 @@ class ReconChess(Game):
         """Half-moves played so far (passes count)."""
         return len(self.board.move_stack)
 
-    def sense_actions(self) -> list[int]:
+    def sense_actions(self) -> Sequence[int]:
         """Every square may be sensed."""
-        return list(chess.SQUARES)
+        return _ALL_SQUARES
 
     def move_actions(self) -> MoveActions:
         """The move actions of the seat to move (computed from its own pieces only)."""
@@ -215,8 +242,7 @@ class ReconChess(Game):
             if square is None:
                 window: tuple[tuple[int, chess.Piece | None], ...] = ()
             elif type(square) is int and 0 <= square < 64:
-                piece_at = board.piece_at
-                window = tuple([(s, piece_at(s)) for s in SENSE_WINDOWS[square]])
+                window = tuple([(s, _piece_at(board, s)) for s in SENSE_WINDOWS[square]])
             else:
                 raise IllegalAction(f"cannot sense {square!r}: not a square")
             self._logs[seat].append(SenseResult(len(board.move_stack), square, window))

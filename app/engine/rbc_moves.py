@@ -20,11 +20,11 @@ from __future__ import annotations
 from typing import Iterator, Sequence, overload
 
 import chess
-from chess import (BB_BACKRANKS, BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_FILE_ATTACKS, BB_FILE_MASKS,
+from chess import (BB_ALL, BB_BACKRANKS, BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_FILE_ATTACKS, BB_FILE_MASKS,
                    BB_KING_ATTACKS, BB_KNIGHT_ATTACKS, BB_PAWN_ATTACKS, BB_RANK_ATTACKS, BB_RANK_MASKS,
                    BB_SQUARES)
 
-_PLAIN, _PUSH, _DOUBLE, _CASTLE, _PAWN_HIT = range(5)
+_PLAIN, _PUSHES, _DOUBLES, _CASTLE, _HITS = range(5)
 _PUSH_PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)  # python-chess's order
 _HIT_PROMOTIONS = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)  # reconchess's order
 _BB_RANK_3_4 = chess.BB_RANK_3 | chess.BB_RANK_4
@@ -56,8 +56,12 @@ class MoveActions(Sequence[chess.Move]):
 
     __slots__ = ("_groups", "_count", "_list")
 
-    def __init__(self, groups: list[tuple[int, int, int, int]], count: int) -> None:
-        # Each group: (kind, from_square, destination bitboard, number of moves in the group).
+    def __init__(self, groups: list[tuple[int, int, int, int, int]], count: int) -> None:
+        # Each group: (kind, a, b, size, c):
+        #   _PLAIN:   a = from square, b = destinations
+        #   _CASTLE:  a = king square, b = the king's destination
+        #   _PUSHES / _DOUBLES: a = offset from destination back to the pawn, b = destinations
+        #   _HITS:    a = colour, b = pawns, c = squares without an own piece
         self._groups = groups
         self._count = count
         self._list: list[chess.Move] | None = None
@@ -78,25 +82,35 @@ class MoveActions(Sequence[chess.Move]):
             index += self._count
         if not 0 <= index < self._count:
             raise IndexError("move action index out of range")
-        for kind, from_square, dests, size in self._groups:
+        for kind, a, b, size, c in self._groups:
             if index >= size:
                 index -= size
                 continue
             if kind == _PLAIN:
-                return _MOVE(from_square, _nth_descending(dests, index))
-            if kind == _PUSH:
-                to_square = dests.bit_length() - 1
-                if dests & BB_BACKRANKS:
-                    return _MOVE(from_square, to_square, _PUSH_PROMOTIONS[index])
-                return _MOVE(from_square, to_square)
-            if kind == _DOUBLE or kind == _CASTLE:
-                return _MOVE(from_square, dests.bit_length() - 1)
-            # _PAWN_HIT: ascending squares, each followed by its promotions on the back rank
-            for to_square in _ascending(dests):
-                width = 5 if BB_SQUARES[to_square] & BB_BACKRANKS else 1
-                if index < width:
-                    return _MOVE(from_square, to_square, _HIT_PROMOTIONS[index - 1] if index else None)
-                index -= width
+                return _MOVE(a, _nth_descending(b, index))
+            if kind == _CASTLE:
+                return _MOVE(a, b.bit_length() - 1)
+            if kind == _DOUBLES:
+                to_square = _nth_descending(b, index)
+                return _MOVE(to_square + a, to_square)
+            if kind == _PUSHES:
+                for to_square in _descending(b):
+                    if BB_SQUARES[to_square] & BB_BACKRANKS:
+                        if index < 4:
+                            return _MOVE(to_square + a, to_square, _PUSH_PROMOTIONS[index])
+                        index -= 4
+                    elif index == 0:
+                        return _MOVE(to_square + a, to_square)
+                    else:
+                        index -= 1
+            else:
+                table = BB_PAWN_ATTACKS[a]
+                for from_square in _ascending(b):
+                    for to_square in _ascending(table[from_square] & c):
+                        width = 5 if BB_SQUARES[to_square] & BB_BACKRANKS else 1
+                        if index < width:
+                            return _MOVE(from_square, to_square, _HIT_PROMOTIONS[index - 1] if index else None)
+                        index -= width
         raise AssertionError("unreachable")  # pragma: no cover
 
     def __iter__(self) -> Iterator[chess.Move]:
@@ -105,22 +119,20 @@ class MoveActions(Sequence[chess.Move]):
     def __contains__(self, move: object) -> bool:
         if not isinstance(move, chess.Move) or move.drop:
             return False
-        to_bb = BB_SQUARES[move.to_square]
-        for kind, from_square, dests, _ in self._groups:
-            if from_square != move.from_square or not dests & to_bb:
-                continue
-            if kind == _PLAIN or kind == _DOUBLE or kind == _CASTLE:
-                if move.promotion is None:
+        from_square, to_square, promotion = move.from_square, move.to_square, move.promotion
+        to_bb = BB_SQUARES[to_square]
+        for kind, a, b, _, c in self._groups:
+            if kind == _PLAIN or kind == _CASTLE:
+                if a == from_square and b & to_bb and promotion is None:
                     return True
-            elif kind == _PUSH:
-                if dests & BB_BACKRANKS:
-                    if move.promotion in _PUSH_PROMOTIONS:
-                        return True
-                elif move.promotion is None:
+            elif kind == _PUSHES:
+                if b & to_bb and to_square + a == from_square:
+                    return promotion in _PUSH_PROMOTIONS if to_bb & BB_BACKRANKS else promotion is None
+            elif kind == _DOUBLES:
+                if b & to_bb and to_square + a == from_square and promotion is None:
                     return True
-            else:
-                if move.promotion is None or (to_bb & BB_BACKRANKS and move.promotion in _HIT_PROMOTIONS):
-                    return True
+            elif b & BB_SQUARES[from_square] and BB_PAWN_ATTACKS[a][from_square] & c & to_bb:
+                return promotion is None or bool(to_bb & BB_BACKRANKS and promotion in _HIT_PROMOTIONS)
         return False
 
     def as_list(self) -> list[chess.Move]:
@@ -128,25 +140,30 @@ class MoveActions(Sequence[chess.Move]):
         if self._list is None:
             moves: list[chess.Move] = []
             append = moves.append
-            for kind, from_square, dests, _ in self._groups:
+            for kind, a, b, _, c in self._groups:
                 if kind == _PLAIN:
-                    for to_square in _descending(dests):
-                        append(_MOVE(from_square, to_square))
-                elif kind == _PUSH:
-                    to_square = dests.bit_length() - 1
-                    if dests & BB_BACKRANKS:
-                        for promotion in _PUSH_PROMOTIONS:
-                            append(_MOVE(from_square, to_square, promotion))
-                    else:
-                        append(_MOVE(from_square, to_square))
-                elif kind == _DOUBLE or kind == _CASTLE:
-                    append(_MOVE(from_square, dests.bit_length() - 1))
-                else:
-                    for to_square in _ascending(dests):
-                        append(_MOVE(from_square, to_square))
+                    for to_square in _descending(b):
+                        append(_MOVE(a, to_square))
+                elif kind == _CASTLE:
+                    append(_MOVE(a, b.bit_length() - 1))
+                elif kind == _PUSHES:
+                    for to_square in _descending(b):
                         if BB_SQUARES[to_square] & BB_BACKRANKS:
-                            for promotion in _HIT_PROMOTIONS:
-                                append(_MOVE(from_square, to_square, promotion))
+                            for promotion in _PUSH_PROMOTIONS:
+                                append(_MOVE(to_square + a, to_square, promotion))
+                        else:
+                            append(_MOVE(to_square + a, to_square))
+                elif kind == _DOUBLES:
+                    for to_square in _descending(b):
+                        append(_MOVE(to_square + a, to_square))
+                else:
+                    table = BB_PAWN_ATTACKS[a]
+                    for from_square in _ascending(b):
+                        for to_square in _ascending(table[from_square] & c):
+                            append(_MOVE(from_square, to_square))
+                            if BB_SQUARES[to_square] & BB_BACKRANKS:
+                                for promotion in _HIT_PROMOTIONS:
+                                    append(_MOVE(from_square, to_square, promotion))
             self._list = moves
         return list(self._list)
 
@@ -168,84 +185,84 @@ def move_actions(board: chess.Board, color: chess.Color | None = None) -> MoveAc
     """
     turn = board.turn if color is None else color
     mine = board.occupied_co[turn]
+    free = ~mine & BB_ALL
     pawns = board.pawns & mine
-    groups: list[tuple[int, int, int, int]] = []
+    groups: list[tuple[int, int, int, int, int]] = []
     append = groups.append
     count = 0
 
     # Pieces, highest square first (python-chess's order).
-    knights, bishops, rooks, queens, kings = (board.knights, board.bishops, board.rooks, board.queens,
-                                              board.kings)
+    knights, kings = board.knights, board.kings
+    straight = board.rooks | board.queens
+    diagonal = board.bishops | board.queens
     others = mine & ~pawns
     while others:
         square = others.bit_length() - 1
-        bb = 1 << square
+        bb = BB_SQUARES[square]
         others ^= bb
         if bb & knights:
-            attacks = BB_KNIGHT_ATTACKS[square]
+            dests = BB_KNIGHT_ATTACKS[square] & free
         elif bb & kings:
-            attacks = BB_KING_ATTACKS[square]
+            dests = BB_KING_ATTACKS[square] & free
         else:
             attacks = 0
-            if bb & (rooks | queens):
+            if bb & straight:
                 attacks = (BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & mine]
                            | BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & mine])
-            if bb & (bishops | queens):
+            if bb & diagonal:
                 attacks |= BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & mine]
-        dests = attacks & ~mine
+            dests = attacks & free
         if dests:
             size = dests.bit_count()
-            append((_PLAIN, square, dests, size))
+            append((_PLAIN, square, dests, size, 0))
             count += size
 
     # Castling: the right must still exist, own king and rook at home, no own piece between.
-    king = mine & kings & ~board.promoted
-    if king:
-        rights = board.castling_rights & rooks & mine
+    if mine & kings & ~board.promoted & (chess.BB_E1 if turn else chess.BB_E8):
+        rights = board.castling_rights & board.rooks & mine
         if turn == chess.WHITE:
-            if king & chess.BB_E1:
-                rights &= chess.BB_A1 | chess.BB_H1
-                if rights & chess.BB_H1 and not mine & (chess.BB_F1 | chess.BB_G1):
-                    append((_CASTLE, chess.E1, chess.BB_G1, 1))
-                    count += 1
-                if rights & chess.BB_A1 and not mine & (chess.BB_B1 | chess.BB_C1 | chess.BB_D1):
-                    append((_CASTLE, chess.E1, chess.BB_C1, 1))
-                    count += 1
-        elif king & chess.BB_E8:
-            rights &= chess.BB_A8 | chess.BB_H8
+            if rights & chess.BB_H1 and not mine & (chess.BB_F1 | chess.BB_G1):
+                append((_CASTLE, chess.E1, chess.BB_G1, 1, 0))
+                count += 1
+            if rights & chess.BB_A1 and not mine & (chess.BB_B1 | chess.BB_C1 | chess.BB_D1):
+                append((_CASTLE, chess.E1, chess.BB_C1, 1, 0))
+                count += 1
+        else:
             if rights & chess.BB_H8 and not mine & (chess.BB_F8 | chess.BB_G8):
-                append((_CASTLE, chess.E8, chess.BB_G8, 1))
+                append((_CASTLE, chess.E8, chess.BB_G8, 1, 0))
                 count += 1
             if rights & chess.BB_A8 and not mine & (chess.BB_B8 | chess.BB_C8 | chess.BB_D8):
-                append((_CASTLE, chess.E8, chess.BB_C8, 1))
+                append((_CASTLE, chess.E8, chess.BB_C8, 1, 0))
                 count += 1
 
     if pawns:
-        # Pushes, with only own pieces blocking; then double pushes.
+        # Pushes with only own pieces blocking, then double pushes (python-chess's order).
         if turn == chess.WHITE:
-            singles = (pawns << 8) & ~mine & chess.BB_ALL
-            doubles = (singles << 8) & ~mine & _BB_RANK_3_4
+            singles = (pawns << 8) & free
+            doubles = (singles << 8) & free & _BB_RANK_3_4
+            left = ((pawns & ~chess.BB_FILE_A) << 7) & free
+            right = ((pawns & ~chess.BB_FILE_H) << 9) & free
             back = -8
         else:
-            singles = (pawns >> 8) & ~mine
-            doubles = (singles >> 8) & ~mine & _BB_RANK_6_5
+            singles = (pawns >> 8) & free
+            doubles = (singles >> 8) & free & _BB_RANK_6_5
+            left = ((pawns & ~chess.BB_FILE_A) >> 9) & free
+            right = ((pawns & ~chess.BB_FILE_H) >> 7) & free
             back = 8
-        for to_square in _descending(singles):
-            bb = BB_SQUARES[to_square]
-            size = 4 if bb & BB_BACKRANKS else 1
-            append((_PUSH, to_square + back, bb, size))
+        if singles:
+            size = singles.bit_count() + 3 * (singles & BB_BACKRANKS).bit_count()
+            append((_PUSHES, back, singles, size, 0))
             count += size
-        for to_square in _descending(doubles):
-            append((_DOUBLE, to_square + 2 * back, BB_SQUARES[to_square], 1))
-            count += 1
-        # Diagonal steps onto any square not holding an own piece (reconchess: ascending order).
-        attack_table = BB_PAWN_ATTACKS[turn]
-        for square in _ascending(pawns):
-            dests = attack_table[square] & ~mine
-            if dests:
-                size = dests.bit_count() + 4 * (dests & BB_BACKRANKS).bit_count()
-                append((_PAWN_HIT, square, dests, size))
-                count += size
+        if doubles:
+            size = doubles.bit_count()
+            append((_DOUBLES, 2 * back, doubles, size, 0))
+            count += size
+        if left or right:
+            # Diagonal steps onto any square without an own piece; a square reached by two pawns counts twice.
+            size = (left.bit_count() + right.bit_count()
+                    + 4 * ((left & BB_BACKRANKS).bit_count() + (right & BB_BACKRANKS).bit_count()))
+            append((_HITS, int(turn), pawns, size, free))
+            count += size
 
     return MoveActions(groups, count)
 
@@ -271,31 +288,45 @@ def revise_move(board: chess.Board, move: chess.Move) -> chess.Move | None:
     >>> revise_move(board, chess.Move.from_uci("a1a8"))
     Move.from_uci('a1a5')
     """
-    if board.is_pseudo_legal(move):
-        return move
-    if board.is_castling(move):
+    from_square, to_square = move.from_square, move.to_square
+    from_bb = BB_SQUARES[from_square]
+    occupied = board.occupied
+    if board.pawns & from_bb:
+        diff = to_square - from_square
+        if diff in (8, -8):
+            return None if occupied & BB_SQUARES[to_square] else move
+        if diff in (16, -16):
+            middle = from_square + diff // 2
+            if occupied & BB_SQUARES[middle]:
+                return None
+            if occupied & BB_SQUARES[to_square]:
+                return chess.Move(from_square, middle, move.promotion)
+            return move
+        # A diagonal step: a capture, en passant, or nothing.
+        if board.occupied_co[not board.turn] & BB_SQUARES[to_square]:
+            return move
+        return move if board.is_en_passant(move) else None
+    if board.kings & from_bb and board.is_castling(move):
         if board.is_kingside_castling(move):
             if not board.has_kingside_castling_rights(board.turn):
                 return None
-            rook_square = chess.square(7, chess.square_rank(move.from_square))
+            rook_square = chess.square(7, chess.square_rank(from_square))
         else:
             if not board.has_queenside_castling_rights(board.turn):
                 return None
-            rook_square = chess.square(0, chess.square_rank(move.from_square))
-        if chess.between(move.from_square, rook_square) & board.occupied:
-            return None
+            rook_square = chess.square(0, chess.square_rank(from_square))
+        return None if chess.between(from_square, rook_square) & occupied else move
+    if (board.knights | board.kings) & from_bb:
+        return move  # only own pieces can stop these, and move actions already avoid them
+    # Rook, bishop, queen: stop on the first piece in the way (always an opponent's).
+    blockers = chess.between(from_square, to_square) & occupied
+    if not blockers:
         return move
-    piece_type = board.piece_type_at(move.from_square)
-    if piece_type in (chess.PAWN, chess.ROOK, chess.BISHOP, chess.QUEEN):
-        # Try the farthest square first, walking back towards the piece.
-        between = list(chess.SquareSet(chess.between(move.from_square, move.to_square)))
-        if move.to_square > move.from_square:
-            between.reverse()
-        for square in between:
-            revised = chess.Move(move.from_square, square, move.promotion)
-            if board.is_pseudo_legal(revised):
-                return revised
-    return None
+    if to_square > from_square:
+        stop = (blockers & -blockers).bit_length() - 1
+    else:
+        stop = blockers.bit_length() - 1
+    return chess.Move(from_square, stop)
 
 
 def capture_square(board: chess.Board, move: chess.Move | None) -> int | None:

@@ -53,16 +53,41 @@ class PlayerInfo:
         return data
 
 
-@dataclass
 class Entry:
-    """One recorded step: an action (JSON data) or an adjudication, with the seconds its seat used."""
+    """One recorded step: an action or an adjudication, with the seconds its seat used on it.
 
-    seat: Seat
-    action: dict[str, Any]
-    elapsed: float = 0.0
+    ``action`` is the step as JSON data. A live game stores the action object
+    and converts it only when the record is read or written, which keeps long
+    bot matches fast.
+    """
+
+    __slots__ = ("seat", "elapsed", "_data", "_step")
+
+    def __init__(self, seat: Seat, action: "dict[str, Any] | Action | Adjudication", elapsed: float = 0.0) -> None:
+        self.seat = seat
+        self.elapsed = elapsed
+        if isinstance(action, dict):
+            self._data: dict[str, Any] | None = action
+            self._step: Action | Adjudication | None = None
+        else:
+            self._data, self._step = None, action
+
+    @property
+    def action(self) -> dict[str, Any]:
+        if self._data is None:
+            assert self._step is not None
+            self._data = self._step.to_json()
+        return self._data
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "action": self.action, "elapsed": round(self.elapsed, 4)}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and (self.seat, self.action, self.elapsed) == (
+            other.seat, other.action, other.elapsed)
+
+    def __repr__(self) -> str:
+        return f"Entry({self.seat}, {self.action!r}, {self.elapsed})"
 
 
 @dataclass
@@ -219,6 +244,7 @@ class GameSession:
             seed=seed, clock=control,
             started=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
         self._pending = 0.0
+        self._timed = not control.untimed
         if start_clock and game.to_move is not None:
             self.clock.start(game.to_move)
 
@@ -228,19 +254,21 @@ class GameSession:
     def play(self, seat: Seat, action: Action) -> None:
         """Apply ``action`` for ``seat``; raises IllegalAction (nothing recorded) or ends the game on time."""
         game = self.game
-        mover = game.to_move
-        if mover is not None and self.clock.running == mover:
-            self._pending += self.clock.lap()
-            if self.clock.remaining(mover) <= 0 and not game.is_over:
-                self._timeout(mover)
-                return
+        clock = self.clock
         before = game.to_move
+        if before is not None and clock.running == before:
+            self._pending += clock.lap()
+            if self._timed and clock.remaining(before) <= 0:
+                self._timeout(before)
+                return
         game.play(seat, action)
-        elapsed = self._pending if seat == before else 0.0
         if seat == before:
-            self._pending = 0.0
-        self.record.entries.append(Entry(seat, action.to_json(), elapsed))
-        self._after_step(before)
+            elapsed, self._pending = self._pending, 0.0
+        else:
+            elapsed = 0.0
+        self.record.entries.append(Entry(seat, action, elapsed))
+        if game.outcome is not None or game.to_move != before:
+            self._after_step(before)
 
     def check_time(self) -> bool:
         """End the game if the running seat has no time left; True when that happened."""
@@ -264,7 +292,7 @@ class GameSession:
         elapsed = self._pending if adjudication.seat == mover else 0.0
         self._pending = 0.0
         self.game.adjudicate(adjudication)
-        self.record.entries.append(Entry(adjudication.seat, adjudication.to_json(), elapsed))
+        self.record.entries.append(Entry(adjudication.seat, adjudication, elapsed))
         self._after_step(mover)
 
     def _after_step(self, before: Seat | None) -> None:
@@ -298,6 +326,8 @@ def replay(record: GameRecord, upto: int | None = None) -> Replay:
     or a result that differs from the recorded one.
     """
     from .variants import VARIANTS
+    if record.variant not in VARIANTS:
+        raise RecordError(f"unknown game {record.variant!r} (known: {', '.join(sorted(VARIANTS))})")
     game_type = VARIANTS[record.variant]
     try:
         game = game_type.from_options(record.options)

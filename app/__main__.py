@@ -1,0 +1,3 @@
+from app.cli import main
+import sys
+sys.exit(main())

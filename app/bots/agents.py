@@ -1,0 +1,226 @@
+"""Seats played by programs: built-in bots and hosted reconchess players.
+
+An :class:`Agent` is what the game runner talks to. :class:`BotAgent` wraps a
+built-in :class:`~app.bots.base.Bot`; :class:`ReconchessAgent` hosts any
+reconchess ``Player`` and calls it exactly as reconchess's ``play_turn`` does:
+``handle_game_start``, then each turn ``handle_opponent_move_result``,
+``choose_sense``, ``handle_sense_result``, ``choose_move``,
+``handle_move_result``, and finally ``handle_game_end`` with a ``GameHistory``.
+
+Bot specs (``--white``/``--black`` and the new-game dialog):
+
+- ``random``, ``attacker`` ... or ``sightline:random``: a built-in bot of the game;
+  ``sightline:NAME:LEVEL`` picks a level;
+- ``path/to/bot.py``, ``package.module`` or ``package.module:Class``: a reconchess
+  player, loaded like reconchess's ``load_player`` (RBC only).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import sys
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import chess
+
+from app.engine.core import Action, Outcome, Seat
+from app.engine.record import GameRecord
+
+from .base import ActionRequest, Bot
+
+
+class BotError(Exception):
+    """A bot could not be loaded, raised an exception, or answered something that is not an action."""
+
+
+class Agent(ABC):
+    """One seat played by a program."""
+
+    name: str = "bot"
+    observes: bool = True
+    """False when the agent ignores observations: the runner then skips handing them over."""
+
+    @abstractmethod
+    def start(self, seat: Seat, options: dict[str, Any], opponent_name: str) -> None: ...
+
+    @abstractmethod
+    def observe(self, observation: Any) -> None: ...
+
+    @abstractmethod
+    def act(self, request: ActionRequest) -> Action: ...
+
+    @abstractmethod
+    def end(self, outcome: Outcome, record: GameRecord) -> None: ...
+
+
+class BotAgent(Agent):
+    def __init__(self, bot: Bot, name: str) -> None:
+        self.bot = bot
+        self.name = name
+        self.observes = type(bot).observe is not Bot.observe
+
+    def start(self, seat: Seat, options: dict[str, Any], opponent_name: str) -> None:
+        self.bot.start(seat, options)
+
+    def observe(self, observation: Any) -> None:
+        self.bot.observe(observation)
+
+    def act(self, request: ActionRequest) -> Action:
+        return self.bot.act(request)
+
+    def end(self, outcome: Outcome, record: GameRecord) -> None:
+        self.bot.end(outcome)
+
+
+class ReconchessAgent(Agent):
+    """Hosts a reconchess ``Player`` in a Sightline RBC game."""
+
+    def __init__(self, player: Any, name: str) -> None:
+        self.player = player
+        self.name = name
+        self.color = chess.WHITE
+        self._turn_moves: list[chess.Move] | None = None
+
+    def start(self, seat: Seat, options: dict[str, Any], opponent_name: str) -> None:
+        self.color = seat == 0
+        board = chess.Board(options.get("fen", chess.STARTING_FEN))
+        self.player.handle_game_start(self.color, board, opponent_name)
+
+    def observe(self, observation: Any) -> None:
+        from app.engine.rbc import MoveResult, SenseResult, TurnStarted
+        if isinstance(observation, TurnStarted):
+            self._turn_moves = None
+            square = observation.capture_square
+            self.player.handle_opponent_move_result(square is not None, square)
+        elif isinstance(observation, SenseResult):
+            # Fresh Piece objects: the engine shares its own, and a player may modify what it is given.
+            self.player.handle_sense_result([(square, None if piece is None else chess.Piece(piece.piece_type,
+                                                                                             piece.color))
+                                             for square, piece in observation.window])
+        elif isinstance(observation, MoveResult):
+            square = observation.capture_square
+            self.player.handle_move_result(observation.requested, observation.taken, square is not None, square)
+
+    def act(self, request: ActionRequest) -> Action:
+        from app.engine.rbc import MoveAction, Sense
+        seconds = request.seconds_left
+        if self._turn_moves is None or request.phase == "sense":
+            # reconchess computes the move actions once, at the start of the turn
+            self._turn_moves = request.choices["move_actions"].as_list()
+        moves = list(self._turn_moves)
+        if request.phase == "sense":
+            square = self.player.choose_sense(list(request.choices["sense_actions"]), moves, seconds)
+            if square is not None and (not isinstance(square, int) or isinstance(square, bool)
+                                       or not 0 <= square < 64):
+                raise BotError(f"choose_sense returned {square!r}, which is not a square")
+            return Sense(square)
+        move = self.player.choose_move(moves, seconds)
+        if move is not None and not isinstance(move, chess.Move):
+            raise BotError(f"choose_move returned {move!r}, which is not a chess.Move or None")
+        return MoveAction(move)
+
+    def end(self, outcome: Outcome, record: GameRecord) -> None:
+        from reconchess import GameHistory, WinReason
+        from reconchess.history import GameHistoryDecoder
+        import json
+        winner = None if outcome.winner is None else outcome.winner == 0
+        reasons = {"king_capture": WinReason.KING_CAPTURE, "timeout": WinReason.TIMEOUT,
+                   "resign": WinReason.RESIGN, "forfeit": WinReason.RESIGN,
+                   "move_limit": WinReason.MOVE_LIMIT, "turn_limit": WinReason.TURN_LIMIT}
+        reason = reasons.get(outcome.reason.value)
+        history: Any
+        try:
+            from app.interop.reconchess_history import record_to_history
+            history = json.loads(json.dumps(record_to_history(record)), cls=GameHistoryDecoder)
+        except Exception:  # a history is a courtesy; never fail the game over it
+            history = GameHistory()
+        self.player.handle_game_end(winner, reason, history)
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot name; :meth:`create` makes a fresh agent for one game."""
+
+    text: str
+    variant: str
+
+    @property
+    def builtin(self) -> tuple[str, str] | None:
+        """(name, level) for a built-in bot, else None."""
+        from .registry import builtin_bots
+        text = self.text
+        if text.startswith("sightline:"):
+            parts = text.split(":")[1:]
+            name, level = parts[0], (parts[1] if len(parts) > 1 else "medium")
+            return name, level
+        if text in builtin_bots(self.variant):
+            return text, "medium"
+        return None
+
+    @property
+    def display_name(self) -> str:
+        builtin = self.builtin
+        if builtin:
+            return builtin[0] if builtin[1] == "medium" else f"{builtin[0]}:{builtin[1]}"
+        return self.text
+
+    def check(self) -> None:
+        """Load once to report a bad spec before a match starts (raises BotError)."""
+        self.create(0)
+
+    def create(self, seed: int | None) -> Agent:
+        from .registry import builtin_bots
+        builtin = self.builtin
+        if builtin is not None:
+            name, level = builtin
+            bots = builtin_bots(self.variant)
+            if name not in bots:
+                raise BotError(f"no built-in {self.variant} bot {name!r} (choose from {', '.join(sorted(bots))})")
+            if level not in ("easy", "medium", "hard"):
+                raise BotError(f"unknown level {level!r} (easy, medium or hard)")
+            return BotAgent(bots[name](seed=seed, level=level), self.display_name)
+        if self.variant != "rbc":
+            raise BotError(f"{self.text!r} is not a built-in {self.variant} bot")
+        cls = load_reconchess_player(self.text)
+        try:
+            player = cls()
+        except Exception as error:
+            raise BotError(f"{cls.__name__}() failed: {error!r}") from error
+        return ReconchessAgent(player, cls.__name__)
+
+
+def load_reconchess_player(spec: str) -> Callable[[], Any]:
+    """Load a reconchess ``Player`` subclass from ``path/to/bot.py``, ``module`` or ``module:Class``.
+
+    Without a class name this follows reconchess's ``load_player``: the module
+    must hold exactly one ``Player`` subclass, or a ``get_player()`` function.
+    """
+    try:
+        from reconchess import Player, load_player
+    except ImportError as error:  # pragma: no cover - reconchess is a dependency
+        raise BotError(f"reconchess is not installed: {error}") from error
+    module_name, _, class_name = spec.partition(":")
+    if os.path.exists(spec) or not class_name:
+        if not os.path.exists(spec) and (spec.endswith(".py") or os.sep in spec):
+            raise BotError(f"no such bot file: {spec}")
+        try:
+            _, cls = load_player(spec)
+        except Exception as error:
+            raise BotError(f"cannot load a reconchess player from {spec!r}: {error}") from error
+        return cls  # type: ignore[no-any-return]
+    try:
+        if os.path.exists(module_name):
+            path = os.path.abspath(module_name)
+            sys.path.insert(0, os.path.dirname(path))
+            module_name = os.path.splitext(os.path.basename(path))[0]
+        module = importlib.import_module(module_name)
+    except Exception as error:
+        raise BotError(f"cannot import {module_name!r}: {error}") from error
+    cls = getattr(module, class_name, None)
+    if not (inspect.isclass(cls) and issubclass(cls, Player)):
+        raise BotError(f"{module_name} has no reconchess Player subclass named {class_name!r}")
+    return cls  # type: ignore[no-any-return]

@@ -1,0 +1,232 @@
+"""Headless matches: many games between two bots, in worker processes, with a progress bar.
+
+Every game runs in a fresh worker process, so a bot that crashes the
+interpreter or hangs in a loop cannot take the match down with it: the game is
+scored against that bot and the match goes on.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from app.bots.agents import BotError, BotSpec
+from app.engine.clock import TimeControl
+from app.engine.core import Outcome, Reason
+from app.engine.record import GameRecord, PlayerInfo
+from app.engine.variants import game_type
+
+
+@dataclass(frozen=True)
+class GameJob:
+    index: int
+    variant: str
+    options: dict[str, Any]
+    white: str
+    black: str
+    control: TimeControl
+    seed: int
+    out_dir: str | None
+
+
+@dataclass
+class GameSummary:
+    index: int
+    white: str
+    black: str
+    winner: int | None
+    reason: str
+    detail: str
+    plies: int
+    path: str | None
+
+
+def play_job(job: GameJob, on_call: Callable[[int], None] | None = None) -> GameSummary:
+    """Play one game of a match (in a worker process) and save its record."""
+    from app.runner import run_game, seed_everything
+    seed_everything(job.seed)
+    game = game_type(job.variant).from_options(job.options)
+    agents = []
+    for seat, text in enumerate((job.white, job.black)):
+        try:
+            agents.append(BotSpec(text, job.variant).create(job.seed * 2 + seat))
+        except BotError as error:
+            record = GameRecord(job.variant, game.options(), [PlayerInfo(job.white, "bot", job.white),
+                                                               PlayerInfo(job.black, "bot", job.black)],
+                                job.seed, job.control)
+            outcome = Outcome(1 - seat, Reason.FORFEIT, str(error))
+            record.result = outcome
+            return GameSummary(job.index, job.white, job.black, outcome.winner, outcome.reason.value,
+                               outcome.detail, 0, None)
+    for agent, text in zip(agents, (job.white, job.black)):
+        agent.spec = text  # type: ignore[attr-defined]
+    record = run_game(game, agents, job.control, job.seed, on_call=on_call)
+    path = None
+    if job.out_dir:
+        path = str(Path(job.out_dir) / f"game-{job.index + 1:04d}.json")
+        record.save(path)
+    outcome = record.result
+    assert outcome is not None
+    plies = sum(1 for entry in record.entries if entry.action.get("type") in ("move", "attempt", "minit_move"))
+    return GameSummary(job.index, job.white, job.black, outcome.winner, outcome.reason.value, outcome.detail,
+                       plies, path)
+
+
+def _play_job_safely(job: GameJob, on_call: Callable[[int], None] | None = None) -> GameSummary:
+    try:
+        return play_job(job, on_call)
+    except BaseException as error:  # noqa: BLE001 - reported as a crashed game, the match goes on
+        return GameSummary(job.index, job.white, job.black, None, "error", f"{type(error).__name__}: {error}",
+                           0, None)
+
+
+@dataclass
+class MatchResult:
+    first: str
+    second: str
+    games: list[GameSummary] = field(default_factory=list)
+
+    def score(self, name_a: str) -> tuple[int, int, int]:
+        wins = draws = losses = 0
+        for game in self.games:
+            if game.winner is None:
+                draws += 1
+            elif (game.white if game.winner == 0 else game.black) == name_a:
+                wins += 1
+            else:
+                losses += 1
+        return wins, draws, losses
+
+
+def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 0,
+              control: TimeControl | None = None, options: dict[str, Any] | None = None,
+              swap_colors: bool = False, jobs: int = 1, out_dir: str | None = None,
+              progress: Callable[[int, int, GameSummary], None] | None = None) -> MatchResult:
+    """Play ``games`` games; ``swap_colors`` alternates who takes White."""
+    control = control or TimeControl()
+    cls = game_type(variant)
+    game_options = cls.from_options(options or {}).options()
+    for text in (white, black):
+        BotSpec(text, variant).check()
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+    job_list = []
+    for index in range(games):
+        a, b = (black, white) if swap_colors and index % 2 else (white, black)
+        job_list.append(GameJob(index, variant, game_options, a, b, control, seed * 100003 + index, out_dir))
+    result = MatchResult(white, black)
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    pending = list(reversed(job_list))
+    running: dict[Any, tuple[GameJob, Any, Any, Any]] = {}  # sentinel -> (job, process, pipe end, acting seat)
+    done = 0
+    try:
+        while pending or running:
+            while pending and len(running) < max(1, jobs):
+                job = pending.pop()
+                receiver, sender = context.Pipe(duplex=False)
+                acting = context.Value("i", -1)
+                process = context.Process(target=_worker, args=(job, sender, acting), daemon=True)
+                process.start()
+                sender.close()
+                running[process.sentinel] = (job, process, receiver, acting)
+            ready = multiprocessing.connection.wait(list(running))
+            for sentinel in ready:
+                job, process, receiver, acting = running.pop(sentinel)
+                summary = None
+                try:
+                    if receiver.poll():
+                        summary = receiver.recv()
+                except (EOFError, OSError):
+                    summary = None
+                process.join()
+                if summary is None:
+                    summary = _crashed(job, process.exitcode, acting.value)
+                receiver.close()
+                result.games.append(summary)
+                done += 1
+                if progress is not None:
+                    progress(done, games, summary)
+    finally:
+        for _, process, _, _ in running.values():
+            process.kill()
+    result.games.sort(key=lambda game: game.index)
+    return result
+
+
+def _worker(job: GameJob, sender: Any, acting: Any) -> None:
+    """Body of a worker process: play one game and send its summary back."""
+    def on_call(seat: int) -> None:
+        acting.value = seat
+    summary = _play_job_safely(job, on_call)
+    sender.send(summary)
+    sender.close()
+    os._exit(0)  # a bot may have left threads running; do not wait for them
+
+
+def _crashed(job: GameJob, exitcode: int | None, seat: int) -> GameSummary:
+    names = (job.white, job.black)
+    if seat in (0, 1):
+        detail = f"{names[seat]} crashed its worker process (exit code {exitcode})"
+        return GameSummary(job.index, job.white, job.black, 1 - seat, Reason.FORFEIT.value, detail, 0, None)
+    return GameSummary(job.index, job.white, job.black, None, "error",
+                       f"the worker process died (exit code {exitcode}) outside any bot", 0, None)
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal (plain lines when not a terminal)."""
+
+    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.start = time.monotonic()
+        self.tty = stream.isatty()
+
+    def __call__(self, done: int, total: int, summary: GameSummary) -> None:
+        filled = int(self.width * done / max(1, total))
+        rate = done / max(1e-9, time.monotonic() - self.start)
+        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games  {rate:.1f} games/s"
+        if self.tty:
+            self.stream.write("\r" + line + ("\n" if done == total else ""))
+        elif done == total or done % max(1, total // 10) == 0:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def format_table(result: MatchResult) -> str:
+    """Wins, draws and losses of the first bot, by reason, and the mean game length."""
+    a, b = result.first, result.second
+    label_a, label_b = (a, b) if a != b else (f"{a} (first)", f"{b} (second)")
+    rows: dict[tuple[str, str], int] = {}
+    for game in result.games:
+        if game.winner is None:
+            outcome = "draw"
+        else:
+            winner_name = game.white if game.winner == 0 else game.black
+            if a == b:
+                outcome = "White wins" if game.winner == 0 else "Black wins"
+            else:
+                outcome = f"{label_a if winner_name == a else label_b} wins"
+        rows[(outcome, game.reason)] = rows.get((outcome, game.reason), 0) + 1
+    total = len(result.games)
+    lines = [f"{label_a} vs {label_b}: {total} games"]
+    if a != b:
+        wins, draws, losses = result.score(a)
+        lines.append(f"{label_a}: {wins} wins, {draws} draws, {losses} losses")
+    width = max([len("result")] + [len(outcome) for outcome, _ in rows]) + 2
+    lines.append(f"{'result':<{width}}{'reason':<16}{'games':>6}")
+    for (outcome, reason), count in sorted(rows.items()):
+        lines.append(f"{outcome:<{width}}{reason:<16}{count:>6}")
+    played = [game.plies for game in result.games if game.plies]
+    mean = sum(played) / len(played) if played else 0.0
+    lines.append(f"mean plies per game: {mean:.1f}")
+    failures = [game for game in result.games if game.reason in ("forfeit", "error")]
+    for game in failures[:10]:
+        lines.append(f"  game {game.index + 1}: {game.detail}")
+    return "\n".join(lines)

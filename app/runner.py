@@ -1,0 +1,177 @@
+"""Play one game between programs: the referee, the clock, the record, and the agents' failures.
+
+Each agent is told only its own seat's observations, asked for an action when
+its seat must act, and charged for the time it takes. An agent that raises,
+answers something that is not one of its actions, or runs out of time loses the
+game (the reason is recorded); the game always ends with a record.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+import traceback
+from typing import Any, Callable
+
+from app.bots.agents import Agent, BotError
+from app.bots.base import ActionRequest
+from app.engine.clock import TimeControl
+from app.engine.core import Adjudication, Game, IllegalAction, Reason
+from app.engine.record import GameRecord, GameSession, PlayerInfo
+
+
+_INF = float("inf")
+
+
+class _Timeout(Exception):
+    pass
+
+
+class _Caller:
+    """Runs an agent's calls on one daemon thread so that a slow call can be abandoned at its deadline."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]]] = queue.Queue()
+        self._thread = threading.Thread(target=self._work, daemon=True, name="bot-call")
+        self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            job, answer = self._jobs.get()
+            try:
+                answer.put((True, job()))
+            except BaseException as error:  # noqa: BLE001 - reported to the runner
+                answer.put((False, error))
+
+    def call(self, job: Callable[[], Any], timeout: float | None) -> Any:
+        answer: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+        self._jobs.put((job, answer))
+        try:
+            ok, value = answer.get(timeout=timeout)
+        except queue.Empty:
+            raise _Timeout() from None
+        if not ok:
+            raise value
+        return value
+
+
+def _describe(error: BaseException) -> str:
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno}" if frames else ""
+    return f"{type(error).__name__}: {error}{where}"
+
+
+def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None, seed: int | None = None,
+             on_step: Callable[[GameSession], None] | None = None,
+             on_call: Callable[[int], None] | None = None) -> GameRecord:
+    """Play ``game`` to its end between ``agents`` (one per seat) and return the record.
+
+    With a timed ``control``, each call into an agent runs on a helper thread and
+    is abandoned when the seat's clock runs out (the seat loses on time).
+    Untimed games call agents directly: the fastest path, used by benchmarks.
+    """
+    control = control or TimeControl(None, 0.0)
+    players = [PlayerInfo(agent.name, "bot", getattr(agent, "spec", None)) for agent in agents]
+    session = GameSession(game, control, players, seed)
+    callers = [_Caller() for _ in agents] if not control.untimed else None
+    delivered = [0] * len(agents)
+    names = [agent.name for agent in agents]
+
+    def call(seat: int, job: Callable[[], Any]) -> Any:
+        if on_call is not None:
+            on_call(seat)  # lets a match tell which bot was running if the whole process dies
+        if callers is None:
+            return job()
+        return callers[seat].call(job, max(0.0, session.seconds_left(seat)))
+
+    def fail(seat: int, reason: Reason, detail: str) -> None:
+        session.adjudicate(Adjudication(seat, reason, detail))
+
+    def deliver(seat: int) -> None:
+        agent = agents[seat]
+        if not agent.observes:
+            return
+        log = game.observations(seat)
+        while delivered[seat] < len(log):
+            observation = log[delivered[seat]]
+            delivered[seat] += 1
+            call(seat, lambda: agent.observe(observation))
+
+    for seat, agent in enumerate(agents):
+        opponent = names[1 - seat] if len(agents) == 2 else ""
+        try:
+            call(seat, lambda: agent.start(seat, game.options(), opponent))
+        except _Timeout:
+            fail(seat, Reason.TIMEOUT, f"{names[seat]} ran out of time while starting")
+            break
+        except BaseException as error:  # noqa: BLE001 - any failure of a bot loses its game
+            fail(seat, Reason.FORFEIT, f"{names[seat]} failed to start: {_describe(error)}")
+            break
+
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        agent = agents[seat]
+        try:
+            deliver(seat)
+            request = ActionRequest(seat, game.phase, game.choices(),
+                                    session.seconds_left(seat) if callers is not None else _INF)
+            action = call(seat, lambda: agent.act(request))
+        except _Timeout:
+            fail(seat, Reason.TIMEOUT, f"{names[seat]} ran out of time")
+            break
+        except BotError as error:
+            fail(seat, Reason.FORFEIT, f"{names[seat]}: {error}")
+            break
+        except BaseException as error:  # noqa: BLE001
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            fail(seat, Reason.FORFEIT, f"{names[seat]} raised {_describe(error)}")
+            break
+        if callers is not None and session.check_time():
+            break
+        try:
+            session.play(seat, action)
+        except IllegalAction as error:
+            fail(seat, Reason.FORFEIT, f"{names[seat]} answered an illegal action: {error}")
+            break
+        except (TypeError, AttributeError, ValueError) as error:
+            fail(seat, Reason.FORFEIT, f"{names[seat]} answered {action!r}, which is not an action ({error})")
+            break
+        if on_step is not None:
+            on_step(session)
+        if not game.is_over:
+            try:
+                deliver(seat)  # the mover hears its result at once, as reconchess does
+            except _Timeout:
+                fail(seat, Reason.TIMEOUT, f"{names[seat]} ran out of time")
+            except BaseException as error:  # noqa: BLE001
+                fail(seat, Reason.FORFEIT, f"{names[seat]} raised {_describe(error)}")
+
+    record = session.record
+    outcome = game.outcome
+    assert outcome is not None
+    for seat, agent in enumerate(agents):
+        try:
+            if callers is None:
+                deliver(seat)
+                agent.end(outcome, record)
+            else:
+                deliver_and_end = (lambda s=seat, a=agent: (_drain(game, s, delivered, a), a.end(outcome, record)))
+                callers[seat].call(deliver_and_end, 10.0)
+        except BaseException:  # noqa: BLE001 - the game is over; a bot failing to clean up changes nothing
+            pass
+    return record
+
+
+def _drain(game: Game, seat: int, delivered: list[int], agent: Agent) -> None:
+    log = game.observations(seat)
+    while delivered[seat] < len(log):
+        agent.observe(log[delivered[seat]])
+        delivered[seat] += 1
+
+
+def seed_everything(seed: int) -> None:
+    """Seed the global random module: hosted reconchess bots use it."""
+    random.seed(seed)
