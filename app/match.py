@@ -33,6 +33,7 @@ class GameJob:
     control: TimeControl
     seed: int
     out_dir: str | None
+    environment: dict[str, str] = field(default_factory=dict)  # the caller's, for bots that read it
 
 
 @dataclass
@@ -119,10 +120,10 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
     job_list = []
     for index in range(games):
         a, b = (black, white) if swap_colors and index % 2 else (white, black)
-        job_list.append(GameJob(index, variant, game_options, a, b, control, seed * 100003 + index, out_dir))
+        job_list.append(GameJob(index, variant, game_options, a, b, control, seed * 100003 + index, out_dir,
+                                dict(os.environ)))
     result = MatchResult(white, black)
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
+    context = _context()
     pending = list(reversed(job_list))
     running: dict[Any, tuple[GameJob, Any, Any, Any]] = {}  # sentinel -> (job, process, pipe end, acting seat)
     done = 0
@@ -160,8 +161,20 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
     return result
 
 
+def _context() -> Any:
+    """A fork server where there is one: workers start fast, and never inherit the threads of the caller
+    (forking a process that runs threads can deadlock the child)."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["app.match", "app.runner", "app.engine.variants", "chess"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
 def _worker(job: GameJob, sender: Any, acting: Any) -> None:
     """Body of a worker process: play one game and send its summary back."""
+    os.environ.clear()
+    os.environ.update(job.environment)
     def on_call(seat: int) -> None:
         acting.value = seat
     summary = _play_job_safely(job, on_call)

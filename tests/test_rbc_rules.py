@@ -829,10 +829,6 @@ def test_rbc15_r4_only_time_of_the_running_seat_moves() -> None:
     assert session.seconds_left(WHITE_SEAT) == 93.0 and session.seconds_left(BLACK_SEAT) == 100.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: when the game ends, GameSession._after_step calls ChessClock.end_turn() on the running "
-    "clock, which adds the increment to a seat whose turn never ended (here the opponent resigned); the "
-    "seconds that seat used are also left out of the record (the resign entry is recorded with elapsed 0)"))
 def test_rbc15_r4_no_increment_for_a_turn_cut_short_by_the_opponents_resignation() -> None:
     now, source = fake_clock()
     session = GameSession(ReconChess(), TimeControl(60, 5), time_source=source)
@@ -843,10 +839,6 @@ def test_rbc15_r4_no_increment_for_a_turn_cut_short_by_the_opponents_resignation
     assert replayed.remaining == [57.0, 60.0]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: a live GameSession gives the increment to the turn that ends the game (ChessClock.end_turn "
-    "in _after_step) but replay() does not (it adds increments only while the game goes on), so the final "
-    "clocks of a game differ from those of its replayed record"))
 def test_rbc15_r4_replayed_record_ends_with_the_clocks_of_the_live_game() -> None:
     now, source = fake_clock()
     session = GameSession(ReconChess(fen="4k3/8/8/8/8/8/8/K3R3 w - - 0 1"), TimeControl(60, 5), time_source=source)
@@ -857,9 +849,6 @@ def test_rbc15_r4_replayed_record_ends_with_the_clocks_of_the_live_game() -> Non
     assert session.game.outcome is not None and session.game.outcome.reason is Reason.KING_CAPTURE
     replayed = replay(GameRecord.from_json(session.record.to_json()))
     assert replayed.remaining == [session.seconds_left(WHITE_SEAT), session.seconds_left(BLACK_SEAT)]
-
-
-
 
 
 # ---- RBC-16: resignation -------------------------------------------------------------------------------

@@ -137,6 +137,13 @@ class ChessClock:
         self._running, self._turn_used, self._paused = None, 0.0, False
         return used
 
+    def stop(self) -> float:
+        """Stop the running clock without an increment (the turn was cut short). Returns the turn's seconds."""
+        self._charge()
+        used = self._turn_used
+        self._running, self._turn_used, self._paused = None, 0.0, False
+        return used
+
     def charge(self, seat: int, seconds: float) -> None:
         """Deduct ``seconds`` from ``seat`` directly (used when replaying a record)."""
         self._remaining[seat] -= seconds

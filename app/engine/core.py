@@ -181,6 +181,11 @@ class Game(ABC):
         """The name of the current phase of the turn (e.g. ``"sense"``, ``"move"``, ``"over"``)."""
 
     @property
+    @abstractmethod
+    def ply(self) -> int:
+        """Turns completed so far. Clocks give the increment when this grows (a turn ended)."""
+
+    @property
     def is_over(self) -> bool:
         return self.outcome is not None
 

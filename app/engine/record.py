@@ -252,23 +252,25 @@ class GameSession:
         return self.clock.remaining(seat)
 
     def play(self, seat: Seat, action: Action) -> None:
-        """Apply ``action`` for ``seat``; raises IllegalAction (nothing recorded) or ends the game on time."""
+        """Apply ``action`` for ``seat``; raises IllegalAction (nothing recorded) or ends the game on time.
+
+        A game that is already lost on time (the flag fell before the action
+        arrived) is ended by this call instead: check ``game.outcome`` after it.
+        """
         game = self.game
         clock = self.clock
-        before = game.to_move
-        if before is not None and clock.running == before:
+        mover = game.to_move
+        if mover is not None and clock.running == mover:
             self._pending += clock.lap()
-            if self._timed and clock.remaining(before) <= 0:
-                self._timeout(before)
+            if self._timed and clock.remaining(mover) <= 0:
+                self._timeout(mover)
                 return
+        ply = game.ply
         game.play(seat, action)
-        if seat == before:
-            elapsed, self._pending = self._pending, 0.0
-        else:
-            elapsed = 0.0
-        self.record.entries.append(Entry(seat, action, elapsed))
-        if game.outcome is not None or game.to_move != before:
-            self._after_step(before)
+        self.record.entries.append(Entry(seat, action, self._pending))
+        self._pending = 0.0
+        if game.outcome is not None or game.to_move != mover or game.ply != ply:
+            self._after_step(mover, ply)
 
     def check_time(self) -> bool:
         """End the game if the running seat has no time left; True when that happened."""
@@ -284,30 +286,30 @@ class GameSession:
 
     def adjudicate(self, adjudication: Adjudication) -> None:
         """End the game from outside (time, failing bot, abort) and record why."""
-        if self.game.is_over:
-            return
-        mover = self.game.to_move
-        if mover is not None and self.clock.running == mover:
-            self._pending += self.clock.lap()
-        elapsed = self._pending if adjudication.seat == mover else 0.0
-        self._pending = 0.0
-        self.game.adjudicate(adjudication)
-        self.record.entries.append(Entry(adjudication.seat, adjudication, elapsed))
-        self._after_step(mover)
-
-    def _after_step(self, before: Seat | None) -> None:
         game = self.game
         if game.is_over:
-            self.clock.end_turn() if self.clock.running is not None else None
+            return
+        mover = game.to_move
+        if mover is not None and self.clock.running == mover:
+            self._pending += self.clock.lap()
+        ply = game.ply
+        game.adjudicate(adjudication)
+        self.record.entries.append(Entry(adjudication.seat, adjudication, self._pending))
+        self._pending = 0.0
+        self._after_step(mover, ply)
+
+    def _after_step(self, mover: Seat | None, ply: int) -> None:
+        game, clock = self.game, self.clock
+        if game.is_over:
+            clock.stop()  # a turn cut short by the end of the game earns no increment
             self.record.result = game.outcome
             return
-        if game.to_move != before:
-            if self.clock.running is not None:
-                self.clock.end_turn()
-            elif before is not None:
-                self.clock.add_increment(before)
-            if game.to_move is not None:
-                self.clock.start(game.to_move)
+        if game.ply != ply:
+            clock.end_turn()  # the turn is over: increment if it ended in time
+        else:
+            clock.stop()  # the same turn goes on (e.g. a draw offer waits for its answer)
+        if game.to_move is not None:
+            clock.start(game.to_move)
 
 
 @dataclass
@@ -340,8 +342,10 @@ def replay(record: GameRecord, upto: int | None = None) -> Replay:
             step = parse_action(game_type, entry.action)
         except (ValueError, TypeError) as error:
             raise RecordError(f"action {index + 1}: {error}") from None
-        before = game.to_move
-        clock.charge(entry.seat, entry.elapsed)
+        mover, ply = game.to_move, game.ply
+        # The elapsed time ran on the clock of the seat to move, whoever acted (a resignation may come from the
+        # other seat).
+        clock.charge(entry.seat if mover is None else mover, entry.elapsed)
         try:
             if isinstance(step, Adjudication):
                 game.adjudicate(step)
@@ -350,8 +354,8 @@ def replay(record: GameRecord, upto: int | None = None) -> Replay:
         except IllegalAction as error:
             raise RecordError(f"action {index + 1} ({entry.action.get('type')} by "
                               f"{game.seat_names[entry.seat]}) does not replay: {error}") from None
-        if not game.is_over and game.to_move != before and before is not None:
-            clock.add_increment(before)
+        if not game.is_over and game.ply != ply and mover is not None:
+            clock.add_increment(mover)
     if upto is None and record.result is not None:
         if game.outcome is None or (game.outcome.winner, game.outcome.reason) != (record.result.winner,
                                                                                   record.result.reason):
