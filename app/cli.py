@@ -23,10 +23,16 @@ def _match(args: argparse.Namespace) -> int:
     options = {}
     if args.variant == "rbc":
         options["draw_rule"] = args.draw_rule
+    max_plies = args.max_plies
+    if max_plies is None and args.variant == "blind":
+        max_plies = 1000  # Blind Chess has no automatic draw: keep bot matches finite
+    if max_plies is not None and max_plies < 1:
+        max_plies = None
     try:
         result = run_match(args.variant, args.white, args.black, games=args.games, seed=args.seed,
                            control=control, options=options, swap_colors=args.swap_colors, jobs=args.jobs,
-                           out_dir=args.out, progress=None if args.quiet else ProgressBar())
+                           out_dir=args.out, progress=None if args.quiet else ProgressBar(),
+                           max_plies=max_plies)
     except (BotError, ValueError) as error:
         print(f"sightline match: {error}", file=sys.stderr)
         return 2
@@ -66,7 +72,7 @@ def _import(args: argparse.Namespace) -> int:
 
 def _app(args: argparse.Namespace) -> int:
     try:
-        from app.ui.main_window import run_app  # type: ignore[import-not-found]
+        from app.ui.main_window import run_app
     except ImportError:
         # The game window is not built yet: show the engine at work instead.
         from app.match import ProgressBar, format_table, run_match
@@ -84,7 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
 
     match = commands.add_parser("match", help="play bots against each other without a window")
-    match.add_argument("--variant", default="rbc", choices=["rbc"], help="the game (default rbc)")
+    match.add_argument("--variant", default="rbc", choices=["rbc", "blind", "minit"],
+                       help="the game: rbc, blind or minit (default rbc)")
     match.add_argument("--white", required=True, help="bot for White: a built-in name (random, attacker, "
                        "sightline:NAME[:LEVEL]) or a reconchess player (path/to/bot.py, module, module:Class)")
     match.add_argument("--black", required=True, help="bot for Black (as --white)")
@@ -98,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--swap-colors", action="store_true", help="alternate colours between games")
     match.add_argument("--jobs", type=int, default=1, help="games played at once (default 1)")
     match.add_argument("--out", help="directory for one record per game")
+    match.add_argument("--max-plies", type=int, default=None,
+                       help="draw a game still going after this many turns (default: none; 1000 for blind; 0: none)")
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     match.set_defaults(func=_match)
 
@@ -111,7 +120,32 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("history", help="a reconchess GameHistory file")
     imp.add_argument("out", help="the record to write")
     imp.set_defaults(func=_import)
+
+    perft = commands.add_parser("perft", help="count move sequences (a self-check of the move generators)")
+    perft.add_argument("--variant", default="chess", choices=["chess", "rbc", "minit"])
+    perft.add_argument("--depth", type=int, default=3)
+    perft.add_argument("--position", help="a FEN (chess, rbc) or a MinitChess position "
+                       "(e.g. \"1 W kqbnr ppppp ..... ..... PPPPP RNBQK\")")
+    perft.set_defaults(func=_perft)
     return parser
+
+
+def _perft(args: argparse.Namespace) -> int:
+    import time
+    from app.engine.perft import perft
+    if args.depth < 1:
+        print("sightline perft: --depth must be at least 1", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    try:
+        counts = perft(args.variant, args.depth, args.position)
+    except ValueError as error:
+        print(f"sightline perft: {error}", file=sys.stderr)
+        return 2
+    for depth, count in enumerate(counts, start=1):
+        print(f"depth {depth}: {count}")
+    print(f"{sum(counts)} move sequences in {time.perf_counter() - start:.2f} s")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -34,6 +34,7 @@ class GameJob:
     seed: int
     out_dir: str | None
     environment: dict[str, str] = field(default_factory=dict)  # the caller's, for bots that read it
+    max_plies: int | None = None
 
 
 @dataclass
@@ -67,15 +68,15 @@ def play_job(job: GameJob, on_call: Callable[[int], None] | None = None) -> Game
                                outcome.detail, 0, None)
     for agent, text in zip(agents, (job.white, job.black)):
         agent.spec = text  # type: ignore[attr-defined]
-    record = run_game(game, agents, job.control, job.seed, on_call=on_call)
+    record = run_game(game, agents, job.control, job.seed, on_call=on_call, max_plies=job.max_plies)
     path = None
     if job.out_dir:
         path = str(Path(job.out_dir) / f"game-{job.index + 1:04d}.json")
         record.save(path)
-    outcome = record.result
-    assert outcome is not None
-    plies = sum(1 for entry in record.entries if entry.action.get("type") in ("move", "attempt", "minit_move"))
-    return GameSummary(job.index, job.white, job.black, outcome.winner, outcome.reason.value, outcome.detail,
+    final = record.result
+    assert final is not None
+    plies = game.ply
+    return GameSummary(job.index, job.white, job.black, final.winner, final.reason.value, final.detail,
                        plies, path)
 
 
@@ -108,8 +109,9 @@ class MatchResult:
 def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 0,
               control: TimeControl | None = None, options: dict[str, Any] | None = None,
               swap_colors: bool = False, jobs: int = 1, out_dir: str | None = None,
-              progress: Callable[[int, int, GameSummary], None] | None = None) -> MatchResult:
-    """Play ``games`` games; ``swap_colors`` alternates who takes White."""
+              progress: Callable[[int, int, GameSummary], None] | None = None,
+              max_plies: int | None = None) -> MatchResult:
+    """Play ``games`` games; ``swap_colors`` alternates who takes White; ``max_plies`` draws endless games."""
     control = control or TimeControl()
     cls = game_type(variant)
     game_options = cls.from_options(options or {}).options()
@@ -121,7 +123,7 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
     for index in range(games):
         a, b = (black, white) if swap_colors and index % 2 else (white, black)
         job_list.append(GameJob(index, variant, game_options, a, b, control, seed * 100003 + index, out_dir,
-                                dict(os.environ)))
+                                dict(os.environ), max_plies))
     result = MatchResult(white, black)
     context = _context()
     pending = list(reversed(job_list))

@@ -64,12 +64,14 @@ def _describe(error: BaseException) -> str:
 
 def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None, seed: int | None = None,
              on_step: Callable[[GameSession], None] | None = None,
-             on_call: Callable[[int], None] | None = None) -> GameRecord:
+             on_call: Callable[[int], None] | None = None, max_plies: int | None = None) -> GameRecord:
     """Play ``game`` to its end between ``agents`` (one per seat) and return the record.
 
     With a timed ``control``, each call into an agent runs on a helper thread and
     is abandoned when the seat's clock runs out (the seat loses on time).
     Untimed games call agents directly: the fastest path, used by benchmarks.
+    ``max_plies`` ends a game that is still going after that many turns as a draw
+    (a safety limit for matches of games that have no automatic draw).
     """
     control = control or TimeControl(None, 0.0)
     players = [PlayerInfo(agent.name, "bot", getattr(agent, "spec", None)) for agent in agents]
@@ -110,8 +112,9 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
             break
 
     while not game.is_over:
-        seat = game.to_move
-        assert seat is not None
+        mover = game.to_move
+        assert mover is not None
+        seat = mover
         agent = agents[seat]
         try:
             deliver(seat)
@@ -141,6 +144,9 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
             break
         if on_step is not None:
             on_step(session)
+        if max_plies is not None and not game.is_over and game.ply >= max_plies:
+            fail(seat, Reason.TURN_LIMIT, f"the match's limit of {max_plies} turns was reached")
+            break
         if not game.is_over:
             try:
                 deliver(seat)  # the mover hears its result at once, as reconchess does
@@ -158,7 +164,9 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
                 deliver(seat)
                 agent.end(outcome, record)
             else:
-                deliver_and_end = (lambda s=seat, a=agent: (_drain(game, s, delivered, a), a.end(outcome, record)))
+                def deliver_and_end(seat: int = seat, agent: Agent = agent) -> None:
+                    _drain(game, seat, delivered, agent)
+                    agent.end(outcome, record)
                 callers[seat].call(deliver_and_end, 10.0)
         except BaseException:  # noqa: BLE001 - the game is over; a bot failing to clean up changes nothing
             pass

@@ -223,4 +223,4 @@ def load_reconchess_player(spec: str) -> Callable[[], Any]:
     cls = getattr(module, class_name, None)
     if not (inspect.isclass(cls) and issubclass(cls, Player)):
         raise BotError(f"{module_name} has no reconchess Player subclass named {class_name!r}")
-    return cls  # type: ignore[no-any-return]
+    return cls

@@ -87,7 +87,8 @@ class RBCAttackerBot(Bot):
         if self.seen_king_at is not None:
             hits = [move for move in actions if move.to_square == self.seen_king_at]
             if hits:
-                return hits[0]
+                hit: chess.Move = hits[0]
+                return hit
         while True:
             while self.plan and self.plan[0] not in actions:
                 self.plan.pop(0)
@@ -98,9 +99,8 @@ class RBCAttackerBot(Bot):
             self.plan = self.lines.pop()
         near = [move for move in actions
                 if chess.square_distance(move.to_square, self.king_guess) <= 1]
-        if near:
-            return self.rng.choice(near)
-        return self.rng.choice(list(actions)) if len(actions) else None
+        choices: list[chess.Move] = near or list(actions)
+        return self.rng.choice(choices) if choices else None
 
     def act(self, request: ActionRequest) -> Action:
         actions = request.choices["move_actions"]

@@ -12,4 +12,10 @@ def builtin_bots(variant: str) -> dict[str, Callable[..., Bot]]:
     if variant == "rbc":
         from .rbc_bots import RBCAttackerBot, RBCRandomBot
         return {"random": RBCRandomBot, "attacker": RBCAttackerBot}
+    if variant == "blind":
+        from .blind_bots import BlindGreedyBot, BlindRandomBot
+        return {"random": BlindRandomBot, "greedy": BlindGreedyBot}
+    if variant == "minit":
+        from .minit_bots import MinitRandomBot, MinitSearchBot
+        return {"random": MinitRandomBot, "search": MinitSearchBot}
     return {}

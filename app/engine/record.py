@@ -80,7 +80,7 @@ class Entry:
         return self._data
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "action": self.action, "elapsed": round(self.elapsed, 4)}
+        return {"seat": self.seat, "action": dict(self.action), "elapsed": round(self.elapsed, 4)}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Entry) and (self.seat, self.action, self.elapsed) == (

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from .blind import BlindChess
 from .core import Game
+from .minit import MinitChess
 from .rbc import ReconChess
 
 VARIANTS: dict[str, type[Game]] = {
     ReconChess.variant: ReconChess,
+    BlindChess.variant: BlindChess,
+    MinitChess.variant: MinitChess,
+}
+
+TITLES: dict[str, str] = {
+    "rbc": "Reconnaissance Blind Chess",
+    "blind": "Blind Chess",
+    "minit": "MinitChess",
 }
 
 
