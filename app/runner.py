@@ -117,7 +117,8 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
         seat = mover
         agent = agents[seat]
         try:
-            deliver(seat)
+            if agent.observes:
+                deliver(seat)
             request = ActionRequest(seat, game.phase, game.choices(),
                                     session.seconds_left(seat) if callers is not None else _INF)
             action = call(seat, lambda: agent.act(request))
@@ -147,7 +148,7 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
         if max_plies is not None and not game.is_over and game.ply >= max_plies:
             fail(seat, Reason.TURN_LIMIT, f"the match's limit of {max_plies} turns was reached")
             break
-        if not game.is_over:
+        if agent.observes and not game.is_over:
             try:
                 deliver(seat)  # the mover hears its result at once, as reconchess does
             except _Timeout:

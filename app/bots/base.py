@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from app.engine.core import Action, Outcome, Seat
 
 
-@dataclass
-class ActionRequest:
-    """What the host asks of a bot: the phase, the seat's choices (``Game.choices()``), its clock."""
+class ActionRequest(NamedTuple):
+    """What the host asks of a bot: the phase, the seat's choices (``Game.choices()``), its clock.
+
+    ``choices`` must be treated as read-only.
+    """
 
     seat: Seat
     phase: str
-    choices: dict[str, Any] = field(default_factory=dict)
+    choices: dict[str, Any] = {}
     seconds_left: float = float("inf")
 
 

@@ -93,6 +93,10 @@ class ChessClock:
         self._turn_used = 0.0
         self._paused = False
 
+    def now(self) -> float:
+        """The clock's time source, read now."""
+        return self._now()
+
     @property
     def running(self) -> int | None:
         """The seat whose clock runs (``None`` when stopped or paused)."""

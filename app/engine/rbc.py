@@ -269,9 +269,10 @@ class ReconChess(Game):
         self._last_capture = captured
         self._logs[seat].append(MoveResult(ply, requested, taken, captured))
 
-        if board.king(chess.WHITE) is None:
+        kings = board.kings
+        if captured is not None and not kings & board.occupied_co[chess.WHITE]:
             self._finish(Outcome(BLACK_SEAT, Reason.KING_CAPTURE, "Black captured the white king"))
-        elif board.king(chess.BLACK) is None:
+        elif captured is not None and not kings & board.occupied_co[chess.BLACK]:
             self._finish(Outcome(WHITE_SEAT, Reason.KING_CAPTURE, "White captured the black king"))
         elif self.draw_rule == "50-move" and board.halfmove_clock >= 100:
             self._finish(Outcome(None, Reason.MOVE_LIMIT, "50 moves by each side without a capture or pawn move"))

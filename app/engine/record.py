@@ -245,8 +245,25 @@ class GameSession:
             started=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
         self._pending = 0.0
         self._timed = not control.untimed
-        if start_clock and game.to_move is not None:
+        self._mark = self.clock.now()
+        self._paused_at: float | None = None
+        if start_clock and game.to_move is not None and self._timed:
             self.clock.start(game.to_move)
+
+    def pause(self) -> None:
+        """Stop time (a hot-seat curtain is up, the window lost the game...)."""
+        if self._timed:
+            self.clock.pause()
+        elif self._paused_at is None:
+            now = self.clock.now()
+            self._pending += now - self._mark
+            self._paused_at = self._mark = now
+
+    def resume(self) -> None:
+        if self._timed:
+            self.clock.resume()
+        elif self._paused_at is not None:
+            self._paused_at, self._mark = None, self.clock.now()
 
     def seconds_left(self, seat: Seat) -> float:
         return self.clock.remaining(seat)
@@ -258,6 +275,17 @@ class GameSession:
         arrived) is ended by this call instead: check ``game.outcome`` after it.
         """
         game = self.game
+        if not self._timed:
+            # Untimed: no flags and no increments; record the seconds since the last step.
+            now = self.clock.now()
+            elapsed = 0.0 if self._paused_at is not None else now - self._mark
+            self._mark = now
+            game.play(seat, action)
+            self.record.entries.append(Entry(seat, action, self._pending + elapsed))
+            self._pending = 0.0
+            if game.outcome is not None:
+                self.record.result = game.outcome
+            return
         clock = self.clock
         mover = game.to_move
         if mover is not None and clock.running == mover:
@@ -290,7 +318,12 @@ class GameSession:
         if game.is_over:
             return
         mover = game.to_move
-        if mover is not None and self.clock.running == mover:
+        if not self._timed:
+            now = self.clock.now()
+            if self._paused_at is None:
+                self._pending += now - self._mark
+            self._mark = now
+        elif mover is not None and self.clock.running == mover:
             self._pending += self.clock.lap()
         ply = game.ply
         game.adjudicate(adjudication)
