@@ -77,6 +77,10 @@ case "$mode" in
         ;;
     test)
         qt_libs
+        # CI also plays reconchess's TroutBot, which needs Stockfish (the test skips without it).
+        if [ "${CI:-}" = true ] && is_root && ! command -v stockfish >/dev/null && [ ! -x /usr/games/stockfish ]; then
+            apt_install stockfish || say "could not install stockfish; the TroutBot test will be skipped"
+        fi
         export QT_QPA_PLATFORM=offscreen
         exec "$venv/bin/python" -m pytest "$@"
         ;;
