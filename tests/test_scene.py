@@ -1,0 +1,86 @@
+"""Board scenes show a seat its own pieces and only the enemy pieces its observations revealed."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from app.engine.blind import AttemptResult, BlindChess, BlindChessView
+from app.engine.minit import MinitChess, MinitChessView
+from app.engine.rbc import MoveAction, ReconChess, ReconChessView, Sense, SenseResult
+from app.ui.scene import blind_scene, from_sq8, minit_scene, rbc_scene, rbc_window, sq8
+
+
+def _enemy(scene_pieces: dict[tuple[int, int], str], color: chess.Color) -> dict[int, str]:
+    return {from_sq8(square): letter for square, letter in scene_pieces.items()
+            if letter.isupper() != color}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rbc_scene_shows_only_what_the_seat_sensed(seed: int) -> None:
+    rng = random.Random(seed)
+    game = ReconChess()
+    while game.outcome is None and game.ply < 160:
+        seat = game.to_move
+        assert seat is not None
+        game.play(seat, Sense(rng.randrange(64)))
+        for viewer in (0, 1):
+            observations = game.observations(viewer)
+            view = ReconChessView.from_observations(observations)
+            scene = rbc_scene(view)
+            color = viewer == 0
+            own = {square: piece.symbol() for square, piece in game.board.piece_map().items()
+                   if piece.color == color}
+            assert {from_sq8(s): p for s, p in scene.pieces.items() if p.isupper() == color} == own
+            senses = [o for o in observations if isinstance(o, SenseResult)]
+            seen = dict(senses[-1].window) if senses else {}
+            for square, letter in _enemy(scene.pieces, color).items():
+                assert seen[square] is not None and seen[square].symbol() == letter
+        actions = game.move_actions()
+        index = rng.randrange(len(actions) + 1)
+        game.play(seat, MoveAction(actions[index] if index < len(actions) else None))
+
+
+def test_rbc_scene_phases() -> None:
+    game = ReconChess()
+    scene = rbc_scene(ReconChessView.from_observations(game.observations(0)))
+    assert scene.sense_window is rbc_window and not scene.targets
+    assert len(rbc_window((0, 0))) == 4 and len(rbc_window((4, 4))) == 9
+    game.play(0, Sense(chess.E7))
+    scene = rbc_scene(ReconChessView.from_observations(game.observations(0)))
+    assert scene.targets[(4, 1)] == {(4, 2): [], (4, 3): [], (3, 2): [], (5, 2): []}
+    assert [m.kind for m in scene.markers] == ["sense"] and scene.pieces[(4, 6)] == "p"
+    black = rbc_scene(ReconChessView.from_observations(game.observations(1)))
+    assert not black.targets and black.sense_window is None  # not Black's turn
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_blind_scene_shows_only_revealed_pieces(seed: int) -> None:
+    rng = random.Random(seed)
+    game = BlindChess()
+    while game.outcome is None and game.ply < 200:
+        seat = game.to_move
+        assert seat is not None
+        attempts = game.choices()["attempts"]
+        if not attempts:
+            break
+        from app.engine.blind import Attempt
+        game.play(seat, Attempt(rng.choice(attempts)))
+        for viewer in (0, 1):
+            observations = game.observations(viewer)
+            scene = blind_scene(BlindChessView.from_observations(observations))
+            revealed = {(square, piece.symbol()) for o in observations if isinstance(o, AttemptResult)
+                        for square, piece in o.reveals}
+            for square, letter in _enemy(scene.pieces, viewer == 0).items():
+                assert (square, letter) in revealed
+
+
+def test_minit_scene_is_the_whole_position() -> None:
+    game = MinitChess()
+    scene = minit_scene(MinitChessView.from_observations(game.observations(1)))
+    assert (scene.files, scene.ranks) == (5, 6) and len(scene.pieces) == 20
+    assert scene.pieces[(0, 5)] == "k" and scene.pieces[(4, 0)] == "K"
+    assert not scene.targets  # White moves first
+    assert sq8(chess.E4) == (4, 3)
