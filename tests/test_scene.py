@@ -84,3 +84,19 @@ def test_minit_scene_is_the_whole_position() -> None:
     assert scene.pieces[(0, 5)] == "k" and scene.pieces[(4, 0)] == "K"
     assert not scene.targets  # White moves first
     assert sq8(chess.E4) == (4, 3)
+
+
+def test_event_log_lines_say_what_the_seat_was_told() -> None:
+    from app.engine.blind import PieceLost
+    from app.engine.minit import MinitMove
+    from app.engine.rbc import MoveResult, TurnStarted
+    from app.ui.describe import describe
+    assert describe(TurnStarted(2, None), chess.WHITE) == "Turn 2: your move."
+    assert describe(MoveResult(0, None, None, None), chess.WHITE) == "You passed."
+    assert describe(MoveResult(0, chess.Move.from_uci("e2e5"), None, None), chess.WHITE).endswith(
+        "could not be played (nothing moved).")
+    assert describe(PieceLost(3, chess.KNIGHT, chess.C3), chess.WHITE) == "You lost a knight."  # never the square
+    game = MinitChess()
+    game.play(0, MinitMove(game.choices()["moves"][0]))
+    lines = [describe(o, chess.BLACK) for o in game.observations(1)]
+    assert lines[-1].startswith("White played ")
