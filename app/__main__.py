@@ -1,3 +1,8 @@
-from app.cli import main
+"""``python -m app``: the same as the ``sightline`` command."""
+
 import sys
-sys.exit(main())
+
+from app.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

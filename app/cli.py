@@ -36,6 +36,10 @@ def _match(args: argparse.Namespace) -> int:
     except (BotError, ValueError) as error:
         print(f"sightline match: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        print(f"sightline match: cannot write the records: {error.strerror or error} ({error.filename})",
+              file=sys.stderr)
+        return 1
     print(format_table(result))
     if args.out:
         print(f"records written to {args.out}")
@@ -53,6 +57,9 @@ def _export(args: argparse.Namespace) -> int:
     except RecordError as error:
         print(f"sightline export: {error}", file=sys.stderr)
         return 1
+    except OSError as error:
+        print(f"sightline export: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        return 1
     print(f"wrote {args.out}")
     return 0
 
@@ -63,8 +70,11 @@ def _import(args: argparse.Namespace) -> int:
     try:
         record = history_to_record(args.history)
         record.save(args.out)
-    except (RecordError, OSError) as error:
+    except RecordError as error:
         print(f"sightline import: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"sightline import: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
         return 1
     print(f"wrote {args.out}")
     return 0
@@ -73,7 +83,12 @@ def _import(args: argparse.Namespace) -> int:
 def _app(args: argparse.Namespace) -> int:
     try:
         from app.ui.main_window import run_app
-    except ImportError:
+    except ModuleNotFoundError as error:
+        if error.name != "app.ui.main_window":
+            raise  # a broken installation must say so, not fall back silently
+        if args.check:
+            print("sightline --check: the game window is not built yet", file=sys.stderr)
+            return 1
         # The game window is not built yet: show the engine at work instead.
         from app.match import ProgressBar, format_table, run_match
         print("Sightline: the game window is not built yet; playing a demo match of Reconnaissance Blind Chess.")

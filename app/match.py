@@ -49,8 +49,13 @@ class GameSummary:
     path: str | None
 
 
-def play_job(job: GameJob, on_call: Callable[[int], None] | None = None) -> GameSummary:
-    """Play one game of a match (in a worker process) and save its record."""
+def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
+             report: Callable[[GameSummary], None] | None = None) -> GameSummary:
+    """Play one game of a match (in a worker process) and save its record.
+
+    ``report`` receives the summary as soon as the result is known, before the
+    bots' end-of-game hooks run (a bot that crashes there changes nothing).
+    """
     from app.runner import run_game, seed_everything
     seed_everything(job.seed)
     game = game_type(job.variant).from_options(job.options)
@@ -59,33 +64,48 @@ def play_job(job: GameJob, on_call: Callable[[int], None] | None = None) -> Game
         try:
             agents.append(BotSpec(text, job.variant).create(job.seed * 2 + seat))
         except BotError as error:
-            record = GameRecord(job.variant, game.options(), [PlayerInfo(job.white, "bot", job.white),
-                                                               PlayerInfo(job.black, "bot", job.black)],
-                                job.seed, job.control)
-            outcome = Outcome(1 - seat, Reason.FORFEIT, str(error))
-            record.result = outcome
-            return GameSummary(job.index, job.white, job.black, outcome.winner, outcome.reason.value,
-                               outcome.detail, 0, None)
+            outcome = Outcome(1 - seat, Reason.FORFEIT, _shorten(str(error)))
+            summary = GameSummary(job.index, job.white, job.black, outcome.winner, outcome.reason.value,
+                                  outcome.detail, 0, None)
+            if report is not None:
+                report(summary)
+            return summary
     for agent, text in zip(agents, (job.white, job.black)):
         agent.spec = text  # type: ignore[attr-defined]
-    record = run_game(game, agents, job.control, job.seed, on_call=on_call, max_plies=job.max_plies)
-    path = None
-    if job.out_dir:
-        path = str(Path(job.out_dir) / f"game-{job.index + 1:04d}.json")
-        record.save(path)
-    final = record.result
-    assert final is not None
-    plies = game.ply
-    return GameSummary(job.index, job.white, job.black, final.winner, final.reason.value, final.detail,
-                       plies, path)
+    summaries: list[GameSummary] = []
+
+    def finished(record: GameRecord) -> None:
+        path = None
+        if job.out_dir:
+            path = str(Path(job.out_dir) / f"game-{job.index + 1:04d}.json")
+            record.save(path)
+        final = record.result
+        assert final is not None
+        summary = GameSummary(job.index, job.white, job.black, final.winner, final.reason.value,
+                              _shorten(final.detail), game.ply, path)
+        summaries.append(summary)
+        if report is not None:
+            report(summary)
+
+    run_game(game, agents, job.control, job.seed, on_call=on_call, max_plies=job.max_plies,
+             on_finished=finished)
+    return summaries[0]
 
 
-def _play_job_safely(job: GameJob, on_call: Callable[[int], None] | None = None) -> GameSummary:
+def _shorten(text: str, limit: int = 2000) -> str:
+    return text if len(text) <= limit else text[:limit - 20] + f"... ({len(text)} characters)"
+
+
+def _play_job_safely(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
+                     report: Callable[[GameSummary], None] | None = None) -> GameSummary:
     try:
-        return play_job(job, on_call)
+        return play_job(job, on_call, report)
     except BaseException as error:  # noqa: BLE001 - reported as a crashed game, the match goes on
-        return GameSummary(job.index, job.white, job.black, None, "error", f"{type(error).__name__}: {error}",
-                           0, None)
+        summary = GameSummary(job.index, job.white, job.black, None, "error",
+                              _shorten(f"{type(error).__name__}: {error}"), 0, None)
+        if report is not None:
+            report(summary)
+        return summary
 
 
 @dataclass
@@ -118,7 +138,7 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
     for text in (white, black):
         BotSpec(text, variant).check()
     if out_dir:
-        os.makedirs(out_dir, exist_ok=True)
+        os.makedirs(out_dir, exist_ok=True)  # OSError (e.g. FileExistsError for a file) goes to the caller
     job_list = []
     for index in range(games):
         a, b = (black, white) if swap_colors and index % 2 else (white, black)
@@ -127,40 +147,87 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
     result = MatchResult(white, black)
     context = _context()
     pending = list(reversed(job_list))
-    running: dict[Any, tuple[GameJob, Any, Any, Any]] = {}  # sentinel -> (job, process, pipe end, acting seat)
+    running: dict[int, _Running] = {}
     done = 0
+
+    def finish(entry: _Running, summary: GameSummary) -> None:
+        nonlocal done
+        running.pop(entry.process.sentinel, None)
+        result.games.append(summary)
+        done += 1
+        if progress is not None:
+            progress(done, games, summary)
+
     try:
         while pending or running:
             while pending and len(running) < max(1, jobs):
                 job = pending.pop()
                 receiver, sender = context.Pipe(duplex=False)
                 acting = context.Value("i", -1)
-                process = context.Process(target=_worker, args=(job, sender, acting), daemon=True)
+                deadline = context.Value("d", 0.0)
+                process = context.Process(target=_worker, args=(job, sender, acting, deadline), daemon=True)
                 process.start()
                 sender.close()
-                running[process.sentinel] = (job, process, receiver, acting)
-            ready = multiprocessing.connection.wait(list(running))
-            for sentinel in ready:
-                job, process, receiver, acting = running.pop(sentinel)
-                summary = None
-                try:
-                    if receiver.poll():
-                        summary = receiver.recv()
-                except (EOFError, OSError):
+                running[process.sentinel] = _Running(job, process, receiver, acting, deadline)
+            # Read summaries as they arrive (a large one would otherwise block its sender), and notice
+            # workers that die or overrun the time their bot was given.
+            handles: list[Any] = []
+            for entry in running.values():
+                handles += [entry.process.sentinel, entry.receiver]
+            ready = multiprocessing.connection.wait(handles, timeout=1.0)
+            now = time.monotonic()
+            for entry in list(running.values()):
+                if entry.receiver in ready or entry.process.sentinel in ready:
                     summary = None
-                process.join()
-                if summary is None:
-                    summary = _crashed(job, process.exitcode, acting.value)
-                receiver.close()
-                result.games.append(summary)
-                done += 1
-                if progress is not None:
-                    progress(done, games, summary)
+                    try:
+                        if entry.receiver.poll():
+                            summary = entry.receiver.recv()
+                    except (EOFError, OSError):
+                        summary = None
+                    if summary is not None:
+                        entry.process.join(timeout=15)
+                        if entry.process.is_alive():
+                            entry.process.kill()
+                            entry.process.join()
+                        entry.receiver.close()
+                        finish(entry, summary)
+                    elif not entry.process.is_alive():
+                        entry.process.join()
+                        entry.receiver.close()
+                        finish(entry, _crashed(entry.job, entry.process.exitcode, entry.acting.value))
+                elif entry.deadline.value and now > entry.deadline.value + _GRACE:
+                    # The bot holds the interpreter (e.g. stuck in C code): its own clock cannot stop it.
+                    entry.process.kill()
+                    entry.process.join()
+                    entry.receiver.close()
+                    finish(entry, _overran(entry.job, entry.acting.value))
     finally:
-        for _, process, _, _ in running.values():
-            process.kill()
+        for entry in running.values():
+            entry.process.kill()
     result.games.sort(key=lambda game: game.index)
     return result
+
+
+_GRACE = 5.0  # seconds past a bot's deadline before its worker process is killed from outside
+
+
+@dataclass
+class _Running:
+    job: GameJob
+    process: Any
+    receiver: Any
+    acting: Any
+    deadline: Any
+
+
+def _overran(job: GameJob, seat: int) -> GameSummary:
+    names = (job.white, job.black)
+    if seat in (0, 1):
+        return GameSummary(job.index, job.white, job.black, 1 - seat, Reason.TIMEOUT.value,
+                           f"{names[seat]} ran out of time and did not give control back (its worker was stopped)",
+                           0, None)
+    return GameSummary(job.index, job.white, job.black, None, "error", "the worker process stopped answering",
+                       0, None)
 
 
 def _context() -> Any:
@@ -173,14 +240,24 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _worker(job: GameJob, sender: Any, acting: Any) -> None:
-    """Body of a worker process: play one game and send its summary back."""
+def _worker(job: GameJob, sender: Any, acting: Any, deadline: Any) -> None:
+    """Body of a worker process: play one game and send its summary back as soon as it is known."""
     os.environ.clear()
     os.environ.update(job.environment)
-    def on_call(seat: int) -> None:
+
+    def on_call(seat: int, seconds: float | None) -> None:
         acting.value = seat
-    summary = _play_job_safely(job, on_call)
-    sender.send(summary)
+        deadline.value = 0.0 if seconds is None else time.monotonic() + seconds
+
+    sent = False
+
+    def report(summary: GameSummary) -> None:
+        nonlocal sent
+        if not sent:
+            sent = True
+            sender.send(summary)
+
+    _play_job_safely(job, on_call, report)
     sender.close()
     os._exit(0)  # a bot may have left threads running; do not wait for them
 
@@ -243,5 +320,5 @@ def format_table(result: MatchResult) -> str:
     lines.append(f"mean plies per game: {mean:.1f}")
     failures = [game for game in result.games if game.reason in ("forfeit", "error")]
     for game in failures[:10]:
-        lines.append(f"  game {game.index + 1}: {game.detail}")
+        lines.append(f"  game {game.index + 1}: {_shorten(game.detail, 300)}")
     return "\n".join(lines)

@@ -59,12 +59,13 @@ class _Caller:
 def _describe(error: BaseException) -> str:
     frames = traceback.extract_tb(error.__traceback__)
     where = f" at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno}" if frames else ""
-    return f"{type(error).__name__}: {error}{where}"
+    return _shorten(f"{type(error).__name__}: {error}", 1000) + where
 
 
 def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None, seed: int | None = None,
              on_step: Callable[[GameSession], None] | None = None,
-             on_call: Callable[[int], None] | None = None, max_plies: int | None = None) -> GameRecord:
+             on_call: Callable[[int, float | None], None] | None = None, max_plies: int | None = None,
+             on_finished: Callable[[GameRecord], None] | None = None) -> GameRecord:
     """Play ``game`` to its end between ``agents`` (one per seat) and return the record.
 
     With a timed ``control``, each call into an agent runs on a helper thread and
@@ -72,23 +73,32 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
     Untimed games call agents directly: the fastest path, used by benchmarks.
     ``max_plies`` ends a game that is still going after that many turns as a draw
     (a safety limit for matches of games that have no automatic draw).
+    ``on_call(seat, seconds)`` is told before each call into an agent (a match's
+    watchdog uses it); ``on_finished(record)`` gets the final record before the
+    agents' end-of-game hooks run.
+
+    As in reconchess, the clock starts once every agent has started, and an agent
+    hears the result of its own move on its own time.
     """
     control = control or TimeControl(None, 0.0)
     players = [PlayerInfo(agent.name, "bot", getattr(agent, "spec", None)) for agent in agents]
-    session = GameSession(game, control, players, seed)
+    session = GameSession(game, control, players, seed, start_clock=False)
     callers = [_Caller() for _ in agents] if not control.untimed else None
     delivered = [0] * len(agents)
     names = [agent.name for agent in agents]
 
-    def call(seat: int, job: Callable[[], Any]) -> Any:
-        if on_call is not None:
-            on_call(seat)  # lets a match tell which bot was running if the whole process dies
+    def call(seat: int, job: Callable[[], Any], limit: float | None = None) -> Any:
         if callers is None:
+            if on_call is not None:
+                on_call(seat, None)  # lets a match tell which bot was running if the whole process dies
             return job()
-        return callers[seat].call(job, max(0.0, session.seconds_left(seat)))
+        seconds = max(0.0, session.seconds_left(seat)) if limit is None else limit
+        if on_call is not None:
+            on_call(seat, seconds)
+        return callers[seat].call(job, seconds)
 
     def fail(seat: int, reason: Reason, detail: str) -> None:
-        session.adjudicate(Adjudication(seat, reason, detail))
+        session.adjudicate(Adjudication(seat, reason, _shorten(detail)))
 
     def deliver(seat: int) -> None:
         agent = agents[seat]
@@ -100,16 +110,18 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
             delivered[seat] += 1
             call(seat, lambda: agent.observe(observation))
 
+    start_limit = None if control.initial is None else min(60.0, control.initial)
     for seat, agent in enumerate(agents):
         opponent = names[1 - seat] if len(agents) == 2 else ""
         try:
-            call(seat, lambda: agent.start(seat, game.options(), opponent))
+            call(seat, lambda: agent.start(seat, game.options(), opponent), start_limit)
         except _Timeout:
-            fail(seat, Reason.TIMEOUT, f"{names[seat]} ran out of time while starting")
+            fail(seat, Reason.TIMEOUT, f"{names[seat]} took too long to start")
             break
         except BaseException as error:  # noqa: BLE001 - any failure of a bot loses its game
             fail(seat, Reason.FORFEIT, f"{names[seat]} failed to start: {_describe(error)}")
             break
+    session.start_clock()
 
     while not game.is_over:
         mover = game.to_move
@@ -136,31 +148,40 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
         if callers is not None and session.check_time():
             break
         try:
-            session.play(seat, action)
+            session.play(seat, action, defer=agent.observes)
         except IllegalAction as error:
             fail(seat, Reason.FORFEIT, f"{names[seat]} answered an illegal action: {error}")
             break
-        except (TypeError, AttributeError, ValueError) as error:
-            fail(seat, Reason.FORFEIT, f"{names[seat]} answered {action!r}, which is not an action ({error})")
+        except Exception as error:  # noqa: BLE001 - whatever a bot hands back must not crash the game
+            fail(seat, Reason.FORFEIT, f"{names[seat]} answered {_shorten(repr(action), 200)}, "
+                                       f"which is not an action ({_describe(error)})")
             break
+        if agent.observes and not game.is_over:
+            try:
+                deliver(seat)  # the mover hears its result at once, on its own time, as in reconchess
+            except _Timeout:
+                fail(seat, Reason.TIMEOUT, f"{names[seat]} ran out of time")
+                break
+            except BaseException as error:  # noqa: BLE001
+                fail(seat, Reason.FORFEIT, f"{names[seat]} raised {_describe(error)}")
+                break
+        session.finish_step()
         if on_step is not None:
             on_step(session)
         if max_plies is not None and not game.is_over and game.ply >= max_plies:
             fail(seat, Reason.TURN_LIMIT, f"the match's limit of {max_plies} turns was reached")
             break
-        if agent.observes and not game.is_over:
-            try:
-                deliver(seat)  # the mover hears its result at once, as reconchess does
-            except _Timeout:
-                fail(seat, Reason.TIMEOUT, f"{names[seat]} ran out of time")
-            except BaseException as error:  # noqa: BLE001
-                fail(seat, Reason.FORFEIT, f"{names[seat]} raised {_describe(error)}")
+    session.finish_step()
 
     record = session.record
     outcome = game.outcome
     assert outcome is not None
+    if on_finished is not None:
+        on_finished(record)
     for seat, agent in enumerate(agents):
         try:
+            if on_call is not None:
+                on_call(seat, 10.0)
             if callers is None:
                 deliver(seat)
                 agent.end(outcome, record)
@@ -172,6 +193,10 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
         except BaseException:  # noqa: BLE001 - the game is over; a bot failing to clean up changes nothing
             pass
     return record
+
+
+def _shorten(text: str, limit: int = 2000) -> str:
+    return text if len(text) <= limit else text[:limit - 20] + f"... ({len(text)} characters)"
 
 
 def _drain(game: Game, seat: int, delivered: list[int], agent: Agent) -> None:

@@ -18,7 +18,9 @@ Bot specs (``--white``/``--black`` and the new-game dialog):
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
+import operator
 import os
 import sys
 from abc import ABC, abstractmethod
@@ -113,10 +115,15 @@ class ReconchessAgent(Agent):
             self._turn_moves = request.choices["move_actions"].as_list()
         moves = list(self._turn_moves)
         if request.phase == "sense":
-            square = self.player.choose_sense(list(request.choices["sense_actions"]), moves, seconds)
-            if square is not None and (not isinstance(square, int) or isinstance(square, bool)
-                                       or not 0 <= square < 64):
-                raise BotError(f"choose_sense returned {square!r}, which is not a square")
+            answer = self.player.choose_sense(list(request.choices["sense_actions"]), moves, seconds)
+            square = None
+            if answer is not None:
+                try:
+                    square = operator.index(answer)  # numpy integers are squares too, as in reconchess
+                except TypeError:
+                    square = -1
+                if isinstance(answer, bool) or not 0 <= square < 64:
+                    raise BotError(f"choose_sense returned {answer!r:.80}, which is not a square")
             return Sense(square)
         move = self.player.choose_move(moves, seconds)
         if move is not None and not isinstance(move, chess.Move):
@@ -169,8 +176,21 @@ class BotSpec:
         return self.text
 
     def check(self) -> None:
-        """Load once to report a bad spec before a match starts (raises BotError)."""
-        self.create(0)
+        """Report a bad spec before a match starts (raises BotError). Loads the bot's class, creates nothing:
+        a player that starts an engine in its constructor must not leave one running here."""
+        from .registry import builtin_bots
+        builtin = self.builtin
+        if builtin is not None:
+            name, level = builtin
+            bots = builtin_bots(self.variant)
+            if name not in bots:
+                raise BotError(f"no built-in {self.variant} bot {name!r} (choose from {', '.join(sorted(bots))})")
+            if level not in ("easy", "medium", "hard"):
+                raise BotError(f"unknown level {level!r} (easy, medium or hard)")
+            return
+        if self.variant != "rbc":
+            raise BotError(f"{self.text!r} is not a built-in {self.variant} bot")
+        load_reconchess_player(self.text)
 
     def create(self, seed: int | None) -> Agent:
         from .registry import builtin_bots
@@ -198,29 +218,60 @@ def load_reconchess_player(spec: str) -> Callable[[], Any]:
 
     Without a class name this follows reconchess's ``load_player``: the module
     must hold exactly one ``Player`` subclass, or a ``get_player()`` function.
+    A bot file is loaded under a name of its own, so two files called ``bot.py``
+    in different folders are two different bots.
     """
     try:
-        from reconchess import Player, load_player
+        from reconchess import Player
     except ImportError as error:  # pragma: no cover - reconchess is a dependency
         raise BotError(f"reconchess is not installed: {error}") from error
-    module_name, _, class_name = spec.partition(":")
-    if os.path.exists(spec) or not class_name:
-        if not os.path.exists(spec) and (spec.endswith(".py") or os.sep in spec):
-            raise BotError(f"no such bot file: {spec}")
-        try:
-            _, cls = load_player(spec)
-        except Exception as error:
-            raise BotError(f"cannot load a reconchess player from {spec!r}: {error}") from error
-        return cls  # type: ignore[no-any-return]
+    target, class_name = spec, ""
+    if not os.path.exists(spec) and ":" in spec:
+        target, _, class_name = spec.rpartition(":")
     try:
-        if os.path.exists(module_name):
-            path = os.path.abspath(module_name)
-            sys.path.insert(0, os.path.dirname(path))
-            module_name = os.path.splitext(os.path.basename(path))[0]
-        module = importlib.import_module(module_name)
-    except Exception as error:
-        raise BotError(f"cannot import {module_name!r}: {error}") from error
-    cls = getattr(module, class_name, None)
-    if not (inspect.isclass(cls) and issubclass(cls, Player)):
-        raise BotError(f"{module_name} has no reconchess Player subclass named {class_name!r}")
-    return cls
+        if os.path.exists(target):
+            if os.path.isdir(target):
+                raise BotError(f"{target} is a folder, not a bot file")
+            path = os.path.abspath(target)
+            folder = os.path.dirname(path)
+            if folder not in sys.path:
+                sys.path.insert(0, folder)  # the bot may import its own helper modules
+            name = f"_sightline_bot_{abs(hash(path)):x}_{os.path.splitext(os.path.basename(path))[0]}"
+            module_spec = importlib.util.spec_from_file_location(name, path)
+            if module_spec is None or module_spec.loader is None:
+                raise BotError(f"cannot load {target} as Python")
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[name] = module
+            module_spec.loader.exec_module(module)
+        elif target.endswith(".py") or os.sep in target:
+            raise BotError(f"no such bot file: {target}")
+        else:
+            module = importlib.import_module(target)
+    except BotError:
+        raise
+    except BaseException as error:  # noqa: BLE001 - SystemExit and friends at import must not end the app
+        if isinstance(error, KeyboardInterrupt):
+            raise
+        raise BotError(f"cannot import {target!r}: {type(error).__name__}: {error}") from None
+    if class_name:
+        cls = getattr(module, class_name, None)
+        if not (inspect.isclass(cls) and issubclass(cls, Player)):
+            raise BotError(f"{target} has no reconchess Player subclass named {class_name!r}")
+        return cls
+    players = [obj for _, obj in inspect.getmembers(module, inspect.isclass)
+               if issubclass(obj, Player) and obj is not Player]
+    if len(players) == 1:
+        return players[0]
+    get_player = getattr(module, "get_player", None)
+    if callable(get_player):
+        try:
+            chosen = get_player()
+        except Exception as error:
+            raise BotError(f"get_player() of {target} failed: {error!r}") from None
+        if inspect.isclass(chosen) and issubclass(chosen, Player):
+            return chosen
+        raise BotError(f"get_player() of {target} did not return a reconchess Player subclass")
+    if not players:
+        raise BotError(f"cannot load a reconchess player from {spec!r}: it has no subclass of Player")
+    raise BotError(f"{spec!r} holds several Player subclasses ({', '.join(p.__name__ for p in players)}); "
+                       "name one as module:Class, or define get_player()")

@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Iterator, Mapping, NamedTuple, Sequence
 import chess
 
 from .core import Action, Adjudication, Game, IllegalAction, Outcome, Reason, Seat
+from .rbc_moves import describe_bad_move, is_well_formed
 
 WHITE_SEAT: Seat = 0
 BLACK_SEAT: Seat = 1
@@ -516,8 +517,8 @@ class BlindChess(Game):
         if type(action) is not Attempt:
             raise IllegalAction(f"{name} must attempt a move or offer a draw, not {action.kind}")
         requested = action.move
-        if not isinstance(requested, chess.Move) or not requested:
-            raise IllegalAction(f"not a move: {requested!r}")
+        if not requested or not is_well_formed(requested):
+            raise IllegalAction(f"not a move on this board: {describe_bad_move(requested)}")
         board = self.board
         move = with_default_promotion(board, requested)
         if move not in self.attempts():

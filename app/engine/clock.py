@@ -63,6 +63,8 @@ class TimeControl:
         if data is None:
             return cls(None, 0.0)
         initial, increment = data.get("initial"), data.get("increment", 0)
+        if isinstance(initial, bool) or isinstance(increment, bool):
+            raise ValueError(f"bad clock {dict(data)!r}")
         if not isinstance(initial, (int, float)) or not isinstance(increment, (int, float)) or initial <= 0 \
                 or increment < 0 or not math.isfinite(initial) or not math.isfinite(increment):
             raise ValueError(f"bad clock {dict(data)!r}")
@@ -131,9 +133,14 @@ class ChessClock:
         if self._paused:
             self._paused, self._since = False, self._now()
 
-    def end_turn(self) -> float:
-        """End the running seat's turn; add the increment if it ended in time. Returns the turn's seconds."""
-        self._charge()
+    def end_turn(self, charge: bool = True) -> float:
+        """End the running seat's turn; add the increment if it ended in time. Returns the turn's seconds.
+
+        ``charge=False`` ends the turn at the last :meth:`lap` (the host already charged the seat up to the
+        moment its action arrived; what the host does afterwards is not the seat's time).
+        """
+        if charge:
+            self._charge()
         seat = self._running
         used = self._turn_used
         if seat is not None and self._remaining[seat] > 0:
@@ -141,9 +148,10 @@ class ChessClock:
         self._running, self._turn_used, self._paused = None, 0.0, False
         return used
 
-    def stop(self) -> float:
+    def stop(self, charge: bool = True) -> float:
         """Stop the running clock without an increment (the turn was cut short). Returns the turn's seconds."""
-        self._charge()
+        if charge:
+            self._charge()
         used = self._turn_used
         self._running, self._turn_used, self._paused = None, 0.0, False
         return used

@@ -22,7 +22,8 @@ from typing import Any, ClassVar, Literal, Mapping, NamedTuple, Sequence
 import chess
 
 from .core import Action, Game, IllegalAction, Outcome, Reason, Seat
-from .rbc_moves import MoveActions, capture_square, move_actions, revise_move, with_default_promotion
+from .rbc_moves import (MoveActions, capture_square, describe_bad_move, is_well_formed, move_actions, revise_move,
+                         with_default_promotion)
 
 _ALL_SQUARES: tuple[int, ...] = tuple(chess.SQUARES)
 WHITE_SEAT: Seat = 0
@@ -257,8 +258,8 @@ class ReconChess(Game):
             taken = None
             captured = None
         else:
-            if not isinstance(requested, chess.Move):
-                raise IllegalAction(f"not a move: {requested!r}")
+            if not is_well_formed(requested):
+                raise IllegalAction(f"not a move on this board: {describe_bad_move(requested)}")
             move = with_default_promotion(board, requested)
             if move not in self.move_actions():
                 raise IllegalAction(f"{requested.uci()} is not among {self.seat_names[seat]}'s move actions")

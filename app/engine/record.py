@@ -80,7 +80,8 @@ class Entry:
         return self._data
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "action": dict(self.action), "elapsed": round(self.elapsed, 4)}
+        # Full precision: a rounded time could decide an increment differently on replay.
+        return {"seat": self.seat, "action": dict(self.action), "elapsed": self.elapsed}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Entry) and (self.seat, self.action, self.elapsed) == (
@@ -216,8 +217,11 @@ def parse_action(game_type: type[Game], data: Mapping[str, Any]) -> Action | Adj
     if kind == "resign":
         return Resign()
     if kind == "adjudication":
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(game_type.seat_names):
+            raise ValueError(f"bad adjudication seat {seat!r}")
         try:
-            return Adjudication(int(data["seat"]), Reason(data["reason"]), str(data.get("detail", "")))
+            return Adjudication(seat, Reason(data["reason"]), str(data.get("detail", "")))
         except (KeyError, ValueError, TypeError):
             raise ValueError(f"bad adjudication {dict(data)!r}") from None
     return game_type.action_from_json(data)
@@ -244,15 +248,26 @@ class GameSession:
             seed=seed, clock=control,
             started=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
         self._pending = 0.0
+        self._deferred: tuple[Seat | None, int] | None = None
         self._timed = not control.untimed
         self._mark = self.clock.now()
         self._paused_at: float | None = None
+        if game.outcome is not None:  # a starting position that is already decided
+            self.record.result = game.outcome
         if start_clock and game.to_move is not None and self._timed:
             self.clock.start(game.to_move)
+
+    def start_clock(self) -> None:
+        """Start the clock of the seat to move (for hosts that created the session with start_clock=False)."""
+        self._mark = self.clock.now()
+        if self._timed and self.game.to_move is not None and self.clock.running is None:
+            self.clock.start(self.game.to_move)
 
     def pause(self) -> None:
         """Stop time (a hot-seat curtain is up, the window lost the game...)."""
         if self._timed:
+            if self.clock.running is not None:
+                self._pending += self.clock.lap()  # the seconds before the pause belong to the next entry
             self.clock.pause()
         elif self._paused_at is None:
             now = self.clock.now()
@@ -268,20 +283,24 @@ class GameSession:
     def seconds_left(self, seat: Seat) -> float:
         return self.clock.remaining(seat)
 
-    def play(self, seat: Seat, action: Action) -> None:
+    def play(self, seat: Seat, action: Action, defer: bool = False) -> None:
         """Apply ``action`` for ``seat``; raises IllegalAction (nothing recorded) or ends the game on time.
 
         A game that is already lost on time (the flag fell before the action
         arrived) is ended by this call instead: check ``game.outcome`` after it.
+        With ``defer=True`` the mover's clock keeps running after the action until
+        :meth:`finish_step` (a bot that is told its move result on its own time,
+        as reconchess does).
         """
         game = self.game
         if not self._timed:
             # Untimed: no flags and no increments; record the seconds since the last step.
             now = self.clock.now()
-            elapsed = 0.0 if self._paused_at is not None else now - self._mark
+            if self._paused_at is None:
+                self._pending += now - self._mark
             self._mark = now
-            game.play(seat, action)
-            self.record.entries.append(Entry(seat, action, self._pending + elapsed))
+            game.play(seat, action)  # an illegal action keeps its seconds in _pending for the next entry
+            self.record.entries.append(Entry(seat, action, self._pending))
             self._pending = 0.0
             if game.outcome is not None:
                 self.record.result = game.outcome
@@ -298,7 +317,30 @@ class GameSession:
         self.record.entries.append(Entry(seat, action, self._pending))
         self._pending = 0.0
         if game.outcome is not None or game.to_move != mover or game.ply != ply:
-            self._after_step(mover, ply)
+            if defer and game.outcome is None:
+                self._deferred = (mover, ply)
+            else:
+                self._after_step(mover, ply)
+
+    def finish_step(self) -> None:
+        """End a step played with ``defer=True``: charge the mover up to now, then pass the turn.
+
+        A mover whose time ran out meanwhile loses on time (ruling R4).
+        """
+        deferred, self._deferred = self._deferred, None
+        if deferred is None or self.game.is_over:
+            return
+        mover, ply = deferred
+        if self._timed and mover is not None and self.clock.running == mover:
+            extra = self.clock.lap()
+            last = self.record.entries[-1]
+            last.elapsed += extra
+            if self.clock.remaining(mover) <= 0:
+                self.game.adjudicate(Adjudication(mover, Reason.TIMEOUT))
+                self.record.entries.append(Entry(mover, Adjudication(mover, Reason.TIMEOUT), 0.0))
+                self._after_step(mover, ply)
+                return
+        self._after_step(mover, ply)
 
     def check_time(self) -> bool:
         """End the game if the running seat has no time left; True when that happened."""
@@ -333,14 +375,16 @@ class GameSession:
 
     def _after_step(self, mover: Seat | None, ply: int) -> None:
         game, clock = self.game, self.clock
+        # The seat was charged up to the moment its action arrived (the recorded elapsed time); the referee's
+        # own work afterwards is nobody's time, so the clocks stop without charging again.
         if game.is_over:
-            clock.stop()  # a turn cut short by the end of the game earns no increment
+            clock.stop(charge=False)  # a turn cut short by the end of the game earns no increment
             self.record.result = game.outcome
             return
         if game.ply != ply:
-            clock.end_turn()  # the turn is over: increment if it ended in time
+            clock.end_turn(charge=False)  # the turn is over: increment if it ended in time
         else:
-            clock.stop()  # the same turn goes on (e.g. a draw offer waits for its answer)
+            clock.stop(charge=False)  # the same turn goes on (e.g. a draw offer waits for its answer)
         if game.to_move is not None:
             clock.start(game.to_move)
 
@@ -392,9 +436,13 @@ def replay(record: GameRecord, upto: int | None = None) -> Replay:
     if upto is None and record.result is not None:
         if game.outcome is None or (game.outcome.winner, game.outcome.reason) != (record.result.winner,
                                                                                   record.result.reason):
-            replayed = "no result" if game.outcome is None else game.outcome.reason.value
-            raise RecordError(f"the recorded result ({record.result.reason.value}) does not match the replay "
-                              f"({replayed})")
+            def said(outcome: Outcome | None) -> str:
+                if outcome is None:
+                    return "no result"
+                who = "draw" if outcome.winner is None else f"{game.seat_names[outcome.winner]} wins"
+                return f"{who}, {outcome.reason.value}"
+            raise RecordError(f"the recorded result ({said(record.result)}) does not match the replay "
+                              f"({said(game.outcome)})")
     return Replay(game, record, [clock.remaining(seat) for seat in range(len(game.seat_names))])
 
 
