@@ -175,37 +175,31 @@ class BotSpec:
             return builtin[0] if builtin[1] == "medium" else f"{builtin[0]}:{builtin[1]}"
         return self.text
 
+    def bot_class(self) -> tuple[Callable[..., Any], str | None]:
+        """The class this spec names and, for a built-in bot, its level (raises BotError). Creates nothing."""
+        from .registry import builtin_bots
+        builtin = self.builtin
+        if builtin is not None:
+            name, level = builtin
+            bots = builtin_bots(self.variant)
+            if name not in bots:
+                raise BotError(f"no built-in {self.variant} bot {name!r} (choose from {', '.join(sorted(bots))})")
+            if level not in ("easy", "medium", "hard"):
+                raise BotError(f"unknown level {level!r} (easy, medium or hard)")
+            return bots[name], level
+        if self.variant != "rbc":
+            raise BotError(f"{self.text!r} is not a built-in {self.variant} bot")
+        return load_reconchess_player(self.text), None
+
     def check(self) -> None:
         """Report a bad spec before a match starts (raises BotError). Loads the bot's class, creates nothing:
         a player that starts an engine in its constructor must not leave one running here."""
-        from .registry import builtin_bots
-        builtin = self.builtin
-        if builtin is not None:
-            name, level = builtin
-            bots = builtin_bots(self.variant)
-            if name not in bots:
-                raise BotError(f"no built-in {self.variant} bot {name!r} (choose from {', '.join(sorted(bots))})")
-            if level not in ("easy", "medium", "hard"):
-                raise BotError(f"unknown level {level!r} (easy, medium or hard)")
-            return
-        if self.variant != "rbc":
-            raise BotError(f"{self.text!r} is not a built-in {self.variant} bot")
-        load_reconchess_player(self.text)
+        self.bot_class()
 
     def create(self, seed: int | None) -> Agent:
-        from .registry import builtin_bots
-        builtin = self.builtin
-        if builtin is not None:
-            name, level = builtin
-            bots = builtin_bots(self.variant)
-            if name not in bots:
-                raise BotError(f"no built-in {self.variant} bot {name!r} (choose from {', '.join(sorted(bots))})")
-            if level not in ("easy", "medium", "hard"):
-                raise BotError(f"unknown level {level!r} (easy, medium or hard)")
-            return BotAgent(bots[name](seed=seed, level=level), self.display_name)
-        if self.variant != "rbc":
-            raise BotError(f"{self.text!r} is not a built-in {self.variant} bot")
-        cls = load_reconchess_player(self.text)
+        cls, level = self.bot_class()
+        if level is not None:
+            return BotAgent(cls(seed=seed, level=level), self.display_name)
         try:
             player = cls()
         except Exception as error:

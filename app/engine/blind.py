@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Iterator, Mapping, NamedTuple, Sequence
 
 import chess
 
-from .core import Action, Adjudication, Game, IllegalAction, Outcome, Reason, Seat
+from .core import Action, Adjudication, Game, IllegalAction, Outcome, Reason, Seat, View
 from .rbc_moves import describe_bad_move, is_well_formed
 
 WHITE_SEAT: Seat = 0
@@ -653,7 +653,7 @@ class CaptureMade(NamedTuple):
 
 
 @dataclass
-class BlindChessView:
+class BlindChessView(View):
     """What one seat knows, built only from that seat's observations.
 
     It holds exactly what rulings B1-B6 let the seat learn: its own pieces
@@ -682,13 +682,6 @@ class BlindChessView:
     ply: int = 0
     phase: str = "wait"
     offered_this_turn: bool = False
-
-    @classmethod
-    def from_observations(cls, observations: Sequence[Any]) -> "BlindChessView":
-        view = cls()
-        for observation in observations:
-            view.apply(observation)
-        return view
 
     def apply(self, observation: Any) -> None:
         """Update the view with one observation of this seat."""

@@ -148,6 +148,25 @@ class SeatLog(Generic[ObsT]):
     observations: list[ObsT] = field(default_factory=list)
 
 
+ViewT = TypeVar("ViewT", bound="View")
+
+
+class View:
+    """Base of the seat views: what one seat knows, built only from its own observations."""
+
+    @classmethod
+    def from_observations(cls: type[ViewT], observations: Sequence[Any]) -> ViewT:
+        """A fresh view that has been told ``observations`` in order."""
+        view = cls()
+        for observation in observations:
+            view.apply(observation)
+        return view
+
+    def apply(self, observation: Any) -> None:
+        """Update the view with one observation of this seat."""
+        raise NotImplementedError
+
+
 class Game(ABC):
     """A referee for one game.
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
-from .core import Action, Game, IllegalAction, Outcome, Reason, Seat
+from .core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 
 # ---- board geometry and pieces -----------------------------------------------------------------
 
@@ -699,7 +699,7 @@ class MinitChess(Game):
 # ---- a seat's view ------------------------------------------------------------------------------------------
 
 @dataclass
-class MinitChessView:
+class MinitChessView(View):
     """What one seat knows, built only from its observations: everything, as MinitChess hides nothing.
 
     >>> game = MinitChess()
@@ -714,13 +714,6 @@ class MinitChessView:
     position: MinitPosition = field(default_factory=MinitPosition.start)
     moves: list[MovePlayed] = field(default_factory=list)
     outcome: Outcome | None = None
-
-    @classmethod
-    def from_observations(cls, observations: Sequence[Any]) -> "MinitChessView":
-        view = cls()
-        for observation in observations:
-            view.apply(observation)
-        return view
 
     def apply(self, observation: Any) -> None:
         """Update the view with one observation of this seat."""

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Literal, Mapping, NamedTuple, Sequence
 
 import chess
 
-from .core import Action, Game, IllegalAction, Outcome, Reason, Seat
+from .core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from .rbc_moves import (MoveActions, capture_square, describe_bad_move, is_well_formed, move_actions, revise_move,
                          with_default_promotion)
 
@@ -330,7 +330,7 @@ class SquareInfo:
 
 
 @dataclass
-class ReconChessView:
+class ReconChessView(View):
     """What one seat knows, built only from that seat's observations.
 
     The UI draws this; bots reason from it. It never touches the referee.
@@ -352,13 +352,6 @@ class ReconChessView:
     my_turn: bool = False
     ply: int = 0
     phase: str = "wait"
-
-    @classmethod
-    def from_observations(cls, observations: Sequence[Any]) -> "ReconChessView":
-        view = cls()
-        for observation in observations:
-            view.apply(observation)
-        return view
 
     def apply(self, observation: Any) -> None:
         """Update the view with one observation of this seat."""
