@@ -165,3 +165,16 @@ def test_a_game_decided_before_the_first_move_has_a_result() -> None:
     session = GameSession(game, TimeControl(None, 0))
     assert game.outcome is not None and session.record.result == game.outcome
     assert chess.Move.from_uci("e2e4")  # (keeps the chess import honest)
+
+
+def test_a_bot_that_never_releases_the_interpreter_is_stopped_from_outside(tmp_path: Path) -> None:
+    hog = _bot(tmp_path, "gilhog", '''
+        import re
+        class GilHog(Base):
+            def choose_sense(self, sense_actions, move_actions, seconds_left):
+                re.match(r"(a+)+$", "a" * 60 + "b")  # backtracking inside C: the clock thread never runs
+                return sense_actions[0]
+    ''')
+    result = run_match("rbc", hog, "random", games=1, control=TimeControl(1, 0))
+    game = result.games[0]
+    assert (game.winner, game.reason) == (1, "timeout") and "did not give control back" in game.detail
