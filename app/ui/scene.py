@@ -130,7 +130,8 @@ def minit_scene(view: Any) -> BoardScene:
             scene.pieces[(square % 5, square // 5)] = piece_letter(code)
     if view.moves:
         last = view.moves[-1]
-        scene.last_move = ((last.from_square % 5, last.from_square // 5), (last.to_square % 5, last.to_square // 5))
+        move = getattr(last, "move", last)  # the view keeps MovePlayed observations
+        scene.last_move = ((move.from_square % 5, move.from_square // 5), (move.to_square % 5, move.to_square // 5))
     if view.my_turn and view.outcome is None:
         for move in view.legal_moves():
             destinations = scene.targets.setdefault((move.from_square % 5, move.from_square // 5), {})

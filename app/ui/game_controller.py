@@ -1,0 +1,313 @@
+"""One game in the window: the session, the seats (people or bots), the curtain between hot-seat players.
+
+The controller owns the referee; everything it hands the window is derived from
+the view of the seat whose player is at the screen (``screen_seat``). While the
+curtain is up, ``screen_seat`` is ``None`` and there is nothing private to show.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import chess
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from app.bots.base import ActionRequest
+from app.engine.clock import TimeControl
+from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat, View
+from app.engine.record import GameSession, PlayerInfo
+from app.engine.variants import game_type
+from app.ui.bot_seat import BotSeat
+from app.ui.describe import describe
+from app.ui.scene import SCENES, BoardScene, Square, from_sq8
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    """Who sits in a seat: a person (``spec`` None) or a bot (``spec`` as for ``sightline match``)."""
+
+    name: str
+    spec: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.spec is not None
+
+
+def _view_type(variant: str) -> type[View]:
+    if variant == "rbc":
+        from app.engine.rbc import ReconChessView
+        return ReconChessView
+    if variant == "blind":
+        from app.engine.blind import BlindChessView
+        return BlindChessView
+    from app.engine.minit import MinitChessView
+    return MinitChessView
+
+
+class GameController(QObject):
+    changed = Signal()  # redraw: the scene, the log, the clocks or the buttons may differ
+    curtainChanged = Signal()
+    gameOver = Signal(object)  # Outcome
+    thinkingChanged = Signal(bool)
+
+    def __init__(self, variant: str, seats: list[SeatConfig], control: TimeControl,
+                 options: dict[str, Any] | None = None, seed: int | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.variant = variant
+        self.seats = seats
+        self.game = game_type(variant).from_options(options or {})
+        self.seed = random.randrange(2**31) if seed is None else seed
+        players = [PlayerInfo(seat.name, "bot" if seat.is_bot else "human", seat.spec) for seat in seats]
+        self.session = GameSession(self.game, control, players, self.seed, start_clock=False)
+        view_type = _view_type(variant)
+        self.views: list[Any] = [view_type() for _ in seats]
+        self._seen = [0] * len(seats)
+        self.logs: list[list[str]] = [[] for _ in seats]
+        self.hot_seat = sum(not seat.is_bot for seat in seats) > 1
+        humans = [index for index, seat in enumerate(seats) if not seat.is_bot]
+        self.screen_seat: Seat | None = None if self.hot_seat else (humans[0] if humans else 0)
+        self.curtain_for: Seat | None = None
+        self.bots: dict[Seat, BotSeat] = {}
+        self._bot_fed = [0] * len(seats)
+        self._started = False
+        self._timer = QTimer(self)
+        self._timer.setInterval(100)
+        self._timer.timeout.connect(self._tick)
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def start(self) -> None:
+        opponent = {0: self.seats[1].name, 1: self.seats[0].name} if len(self.seats) == 2 else {}
+        for index, seat in enumerate(self.seats):
+            if seat.is_bot:
+                bot = BotSeat(seat.spec or "", self.variant, index, self.game.options(), opponent.get(index, ""),
+                              self.seed * 2 + index, parent=self)
+                bot.actionReady.connect(lambda action, _seconds, s=index: self._bot_answered(s, action))
+                bot.failed.connect(lambda message, s=index: self._bot_failed(s, message))
+                bot.thinkingChanged.connect(self.thinkingChanged)
+                bot.start()
+                self.bots[index] = bot
+        self._started = True
+        self._update_views()
+        if not self.hot_seat:
+            self.session.start_clock()  # hot-seat: the first clock starts when the curtain lifts
+        self._timer.start()
+        self._next()
+
+    def stop(self) -> None:
+        self._timer.stop()
+        for bot in self.bots.values():
+            bot.stop()
+        self.bots.clear()
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome
+
+    # -- what the window may show ------------------------------------------------------------------
+    def scene(self) -> BoardScene:
+        """The board for the seat at the screen; an empty board behind the curtain."""
+        if self.screen_seat is None:
+            scene = SCENES[self.variant](self.views[0])
+            return BoardScene(files=scene.files, ranks=scene.ranks)
+        scene = SCENES[self.variant](self.views[self.screen_seat])
+        if self.game.to_move != self.screen_seat or self.curtain_for is not None:
+            scene.targets, scene.sense_window = {}, None
+        return scene
+
+    def log(self) -> list[str]:
+        return [] if self.screen_seat is None else self.logs[self.screen_seat]
+
+    def clock_text(self) -> list[tuple[str, str]]:
+        """(label, time) lines the seat at the screen may see: in RBC only its own clock (ruling R4)."""
+        if self.screen_seat is None:
+            return []
+        seats = [self.screen_seat] if self.variant == "rbc" else list(range(len(self.seats)))
+        lines = []
+        for seat in seats:
+            left = self.session.seconds_left(seat)
+            text = "--:--" if left == float("inf") else _format_seconds(left)
+            lines.append((self.game.seat_names[seat], text))
+        return lines
+
+    def status(self) -> str:
+        outcome = self.game.outcome
+        if outcome is not None:
+            winner = "draw" if outcome.winner is None else f"{self.seats[outcome.winner].name} won"
+            return f"Game over: {winner} ({outcome.detail or outcome.reason.value})"
+        if self.curtain_for is not None:
+            return f"{self.game.seat_names[self.curtain_for]} to play"
+        mover = self.game.to_move
+        assert mover is not None
+        if self.seats[mover].is_bot:
+            return f"{self.seats[mover].name} is thinking"
+        if mover != self.screen_seat:
+            return "Waiting for the opponent"
+        phase = self.game.phase
+        return {"sense": "Choose a square to sense", "move": "Your move", "answer_draw": "Answer the draw offer"
+                }.get(phase, phase)
+
+    def can(self, what: str) -> bool:
+        """Whether the seat at the screen may now pass / resign / offer_draw / answer_draw."""
+        seat = self.screen_seat
+        if seat is None or self.game.outcome is not None or self.curtain_for is not None:
+            return False
+        if what == "resign":
+            return True
+        if self.game.to_move != seat:
+            return False
+        choices = self.game.choices()
+        if what == "pass":
+            return self.variant == "rbc" and self.game.phase == "move"
+        return bool(choices.get(what))
+
+    # -- the curtain ---------------------------------------------------------------------------------
+    def lift_curtain(self) -> None:
+        """The player named on the curtain is at the screen: show their view and start their clock."""
+        if self.curtain_for is None:
+            return
+        self.screen_seat, self.curtain_for = self.curtain_for, None
+        if self.session.clock.running is None:
+            self.session.start_clock()
+        self.session.resume()
+        self.curtainChanged.emit()
+        self.changed.emit()
+
+    def _lower_curtain(self, seat: Seat) -> None:
+        self.session.pause()
+        self.screen_seat, self.curtain_for = None, seat
+        self.curtainChanged.emit()
+        self.changed.emit()
+
+    # -- acting ------------------------------------------------------------------------------------
+    def sense(self, square: Square) -> None:
+        from app.engine.rbc import Sense
+        self._human(Sense(from_sq8(square)))
+
+    def move(self, from_sq: Square, to_sq: Square, promotion: str | None) -> None:
+        if self.variant == "minit":
+            from app.engine.minit import MinitMove, Move
+            self._human(MinitMove(Move(from_sq[1] * 5 + from_sq[0], to_sq[1] * 5 + to_sq[0])))
+            return
+        move = chess.Move(from_sq8(from_sq), from_sq8(to_sq),
+                          chess.PIECE_SYMBOLS.index(promotion) if promotion else None)
+        if self.variant == "rbc":
+            from app.engine.rbc import MoveAction
+            self._human(MoveAction(move))
+        else:
+            from app.engine.blind import Attempt
+            self._human(Attempt(move))
+
+    def pass_move(self) -> None:
+        from app.engine.rbc import PASS
+        self._human(PASS)
+
+    def offer_draw(self) -> None:
+        from app.engine.blind import OfferDraw
+        self._human(OfferDraw())
+
+    def answer_draw(self, accept: bool) -> None:
+        from app.engine.blind import AnswerDraw
+        self._human(AnswerDraw(accept))
+
+    def resign(self) -> None:
+        if self.screen_seat is not None and self.game.outcome is None:
+            self._play(self.screen_seat, Resign())
+
+    def _human(self, action: Action) -> None:
+        seat = self.screen_seat
+        if seat is None or self.curtain_for is not None or self.game.to_move != seat:
+            return
+        self._play(seat, action)
+
+    def _play(self, seat: Seat, action: Action) -> None:
+        try:
+            self.session.play(seat, action)
+        except IllegalAction as error:
+            self.logs[seat].append(f"Not possible: {error}.")
+            self.changed.emit()
+            return
+        self._after()
+
+    def _bot_answered(self, seat: Seat, action: Action) -> None:
+        if self.game.outcome is not None or self.game.to_move != seat:
+            return
+        try:
+            self.session.play(seat, action)
+        except IllegalAction as error:
+            self.session.adjudicate(Adjudication(seat, Reason.FORFEIT,
+                                                 f"{self.seats[seat].name} answered an illegal action: {error}"))
+        self._after()
+
+    def _bot_failed(self, seat: Seat, message: str) -> None:
+        if self.game.outcome is None:
+            reason = Reason.TIMEOUT if "out of time" in message else Reason.FORFEIT
+            self.session.adjudicate(Adjudication(seat, reason, message))
+            self._after()
+
+    def _tick(self) -> None:
+        if self.game.outcome is None and self.session.check_time():
+            self._after()
+        elif self.game.outcome is None:
+            self.changed.emit()  # clocks
+
+    def _after(self) -> None:
+        self._update_views()
+        if self.game.outcome is not None:
+            self._finish()
+            return
+        self._next()
+
+    def _next(self) -> None:
+        mover = self.game.to_move
+        if mover is None:
+            return
+        if self.seats[mover].is_bot:
+            self.session.resume()
+            bot = self.bots[mover]
+            bot.observe(list(self.game.observations(mover)[self._bot_fed[mover]:]))
+            self._bot_fed[mover] = len(self.game.observations(mover))
+            left = self.session.seconds_left(mover)
+            request = ActionRequest(mover, self.game.phase, self.game.choices(), left)
+            bot.ask(request, None if left == float("inf") else max(0.0, left))
+        elif self.hot_seat and mover != self.screen_seat:
+            self._lower_curtain(mover)
+            return
+        else:
+            self.session.resume()
+        self.changed.emit()
+
+    def _update_views(self) -> None:
+        for seat, view in enumerate(self.views):
+            log = self.game.observations(seat)
+            color = seat == 0
+            for observation in log[self._seen[seat]:]:
+                view.apply(observation)
+                line = describe(observation, color)
+                if line:
+                    self.logs[seat].append(line)
+            self._seen[seat] = len(log)
+
+    def _finish(self) -> None:
+        self._timer.stop()
+        outcome = self.game.outcome
+        for seat, bot in self.bots.items():
+            bot.observe(list(self.game.observations(seat)[self._bot_fed[seat]:]))
+            bot.stop(outcome, self.session.record)
+        if self.hot_seat:
+            self.curtain_for = None
+            self.screen_seat = self.screen_seat if self.screen_seat is not None else 0
+        self.curtainChanged.emit()
+        self.changed.emit()
+        self.gameOver.emit(outcome)
+
+
+def _format_seconds(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 10:
+        return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"

@@ -1,0 +1,142 @@
+"""The game window: hot-seat with the privacy curtain, games against bots, nothing leaked on screen."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import chess  # noqa: E402
+import pytest  # noqa: E402
+from PySide6.QtCore import QCoreApplication, Qt  # noqa: E402
+
+from app.engine.clock import TimeControl  # noqa: E402
+from app.ui.main_window import MainWindow  # noqa: E402
+from app.ui.new_game_dialog import NewGame  # noqa: E402
+from app.ui.scene import from_sq8  # noqa: E402
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    QCoreApplication.setOrganizationName("SightlineTests")
+    QCoreApplication.setApplicationName(f"tests-{os.getpid()}")
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1000, 700)
+    win.show()
+    yield win
+    if win.controller is not None:
+        win.controller.stop()
+
+
+def _revealed_to(controller, seat: int) -> set[tuple[int, str]]:
+    """Every (square, piece letter) of the opponent this seat's observations ever showed."""
+    seen = set()
+    for observation in controller.game.observations(seat):
+        for square, piece in getattr(observation, "window", ()) or ():
+            if piece is not None:
+                seen.add((square, piece.symbol()))
+        for square, piece in getattr(observation, "reveals", ()) or ():
+            seen.add((square, piece.symbol()))
+    return seen
+
+
+def _check_screen(win) -> None:
+    controller = win.controller
+    seat = controller.screen_seat
+    if seat is None:  # the curtain is up: nothing private of either seat is in any widget
+        assert win.curtain.isVisible()
+        assert win.board.pieces() == {} and win.board.markers() == [] and win.log.toPlainText() == ""
+        assert win.clocks.text() == ""
+        return
+    assert not win.curtain.isVisible()
+    color = seat == 0
+    seen = _revealed_to(controller, seat)
+    for square, letter in win.board.pieces().items():
+        if letter.isupper() != color:
+            assert (from_sq8(square), letter) in seen, f"{letter} on {square} was never shown to seat {seat}"
+
+
+@pytest.mark.parametrize("variant", ["rbc", "blind"])
+def test_hot_seat_game_never_shows_a_seat_more_than_it_was_told(window, qtbot, variant: str) -> None:
+    rng = random.Random(7)
+    window.start(NewGame(variant, False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
+    controller = window.controller
+    assert controller.curtain_for == 0
+    _check_screen(window)
+    for _ in range(60):
+        if controller.outcome is not None:
+            break
+        if controller.curtain_for is not None:
+            _check_screen(window)
+            qtbot.keyClick(window.curtain, Qt.Key.Key_Space)
+            assert controller.screen_seat == controller.game.to_move
+        _check_screen(window)
+        scene = controller.scene()
+        if scene.sense_window is not None:
+            window.board.senseRequested.emit((rng.randrange(8), rng.randrange(8)))
+        elif scene.targets:
+            origin = rng.choice(sorted(scene.targets))
+            target = rng.choice(sorted(scene.targets[origin]))
+            promotions = scene.targets[origin][target]
+            window.board.moveRequested.emit(origin, target, promotions[0] if promotions else None)
+        else:
+            window.pass_button.click()
+        _check_screen(window)
+    assert len(controller.session.record.entries) > 20
+
+
+def test_the_clock_of_a_hot_seat_player_starts_when_the_curtain_lifts(window, qtbot) -> None:
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
+    controller = window.controller
+    qtbot.wait(300)
+    assert controller.session.seconds_left(0) == 600  # behind the curtain, no time runs
+    qtbot.keyClick(window.curtain, Qt.Key.Key_Space)
+    qtbot.wait(300)
+    assert controller.session.seconds_left(0) < 600
+    assert [name for name, _ in controller.clock_text()] == ["White"]  # RBC: only your own clock (R4)
+
+
+def test_a_game_against_a_bot_runs_without_a_curtain(window, qtbot) -> None:
+    window.start(NewGame("minit", True, "search", "easy", 0, TimeControl(120, 1), "50-move"))
+    controller = window.controller
+    assert controller.curtain_for is None and controller.screen_seat == 0
+    rng = random.Random(3)
+    for _ in range(6):
+        if controller.outcome is not None:
+            break
+        qtbot.waitUntil(lambda: controller.outcome is not None or controller.game.to_move == 0, timeout=10000)
+        if controller.outcome is not None:
+            break
+        scene = controller.scene()
+        origin = rng.choice(sorted(scene.targets))
+        target = rng.choice(sorted(scene.targets[origin]))
+        window.board.moveRequested.emit(origin, target, None)
+        assert controller.game.to_move == 1 or controller.outcome is not None
+    assert any(line.startswith("Black played") for line in controller.log())
+
+
+def test_rbc_against_the_attacker_bot_ends_with_a_result(window, qtbot) -> None:
+    window.start(NewGame("rbc", True, "attacker", "medium", 1, TimeControl(300, 0), "50-move"))
+    controller = window.controller
+    assert window.board.is_flipped()  # Black at the bottom
+    for _ in range(30):
+        qtbot.waitUntil(lambda: controller.outcome is not None or controller.game.to_move == 1, timeout=10000)
+        if controller.outcome is not None:
+            break
+        if controller.game.phase == "sense":
+            controller.sense((4, 1))
+        controller.pass_move()
+    assert controller.outcome is not None  # the rush reaches a king that never moves
+    assert controller.outcome.winner == 0
+
+
+def test_sightline_check_prints_ok() -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    run = subprocess.run([sys.executable, "-m", "app", "--check"], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "OK", run.stderr
+    assert chess.STARTING_FEN  # keeps the import used
