@@ -140,3 +140,24 @@ def test_sightline_check_prints_ok() -> None:
                          timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "OK", run.stderr
     assert chess.STARTING_FEN  # keeps the import used
+
+
+def test_new_game_dialog_remembers_the_last_choices(qtbot) -> None:
+    from app.ui.new_game_dialog import NewGameDialog
+    QCoreApplication.setOrganizationName("SightlineTests")
+    QCoreApplication.setApplicationName(f"dialog-{os.getpid()}")
+    dialog = NewGameDialog()
+    qtbot.addWidget(dialog)
+    dialog.game.setCurrentIndex(dialog.game.findData("minit"))
+    dialog.mode.setCurrentIndex(dialog.mode.findData("bot"))
+    dialog.bot.setCurrentIndex(dialog.bot.findData("search"))
+    dialog.time.setCurrentIndex(dialog.time.findText("5+3"))
+    dialog.accept()
+    choice = dialog.choice()
+    assert (choice.variant, choice.vs_bot, choice.bot, choice.control) == ("minit", True, "search",
+                                                                          TimeControl(300, 3))
+    again = NewGameDialog()
+    qtbot.addWidget(again)
+    assert again.choice().variant == "minit" and again.choice().bot == "search"
+    assert again.time.currentText() == "5+3"
+    again.settings.clear()

@@ -33,6 +33,7 @@ class NewGameDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.settings = QSettings()
+        self._saved_bot = str(self.settings.value("newgame/bot", ""))
         form = QFormLayout(self)
         self.game = QComboBox()
         for variant, title in TITLES.items():
@@ -89,7 +90,6 @@ class NewGameDialog(QDialog):
         self.time.setCurrentIndex(max(0, self.time.findText(str(s.value("newgame/time", "15+5")))))
         self.minutes.setValue(int(s.value("newgame/minutes", 15)))
         self.increment.setValue(float(s.value("newgame/increment", 5)))
-        self._saved_bot = str(s.value("newgame/bot", ""))
 
     def _refresh(self) -> None:
         variant = self.game.currentData()
