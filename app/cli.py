@@ -83,19 +83,10 @@ def _import(args: argparse.Namespace) -> int:
 def _app(args: argparse.Namespace) -> int:
     try:
         from app.ui.main_window import run_app
-    except ModuleNotFoundError as error:
-        if error.name != "app.ui.main_window":
-            raise  # a broken installation must say so, not fall back silently
-        if args.check:
-            print("sightline --check: the game window is not built yet", file=sys.stderr)
-            return 1
-        # The game window is not built yet: show the engine at work instead.
-        from app.match import ProgressBar, format_table, run_match
-        print("Sightline: the game window is not built yet; playing a demo match of Reconnaissance Blind Chess.")
-        result = run_match("rbc", "attacker", "random", games=6, seed=1, control=TimeControl(None, 0.0),
-                           swap_colors=True, jobs=2, progress=ProgressBar())
-        print(format_table(result))
-        return 0
+    except ImportError as error:  # Qt or its system libraries are missing: say what, do not crash
+        print(f"sightline: cannot start the window: {error}", file=sys.stderr)
+        print("sightline: scripts/dev.sh run installs what the window needs", file=sys.stderr)
+        return 1
     return int(run_app(check=args.check))
 
 
