@@ -32,17 +32,24 @@ class _Caller:
     """Runs an agent's calls on one daemon thread so that a slow call can be abandoned at its deadline."""
 
     def __init__(self) -> None:
-        self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]]] = queue.Queue()
+        self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]] | None] = queue.Queue()
         self._thread = threading.Thread(target=self._work, daemon=True, name="bot-call")
         self._thread.start()
 
     def _work(self) -> None:
         while True:
-            job, answer = self._jobs.get()
+            item = self._jobs.get()
+            if item is None:
+                return
+            job, answer = item
             try:
                 answer.put((True, job()))
             except BaseException as error:  # noqa: BLE001 - reported to the runner
                 answer.put((False, error))
+
+    def close(self) -> None:
+        """Let the thread end once it is idle (a bot stuck in a call keeps it, as a daemon, until exit)."""
+        self._jobs.put(None)
 
     def call(self, job: Callable[[], Any], timeout: float | None) -> Any:
         answer: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
@@ -192,6 +199,8 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
                 callers[seat].call(deliver_and_end, 10.0)
         except BaseException:  # noqa: BLE001 - the game is over; a bot failing to clean up changes nothing
             pass
+    for caller in callers or ():
+        caller.close()
     return record
 
 

@@ -49,6 +49,7 @@ def _view_type(variant: str) -> type[View]:
 
 class GameController(QObject):
     changed = Signal()  # redraw: the scene, the log, the clocks or the buttons may differ
+    clocksChanged = Signal()  # only the time shown has moved on
     curtainChanged = Signal()
     gameOver = Signal(object)  # Outcome
     thinkingChanged = Signal(bool)
@@ -252,7 +253,7 @@ class GameController(QObject):
         if self.game.outcome is None and self.session.check_time():
             self._after()
         elif self.game.outcome is None:
-            self.changed.emit()  # clocks
+            self.clocksChanged.emit()  # a tick moves the clocks, nothing else: no need to rebuild the board
 
     def _after(self) -> None:
         self._update_views()

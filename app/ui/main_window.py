@@ -185,11 +185,12 @@ class MainWindow(QMainWindow):
         options = {"draw_rule": choice.draw_rule} if choice.variant == "rbc" else {}
         controller = GameController(choice.variant, seats, choice.control, options, parent=self)
         controller.changed.connect(self._refresh)
+        controller.clocksChanged.connect(self._refresh_clocks)
         controller.curtainChanged.connect(self._curtain)
         controller.gameOver.connect(self._game_over)
         self.controller = controller
-        files, ranks = controller.scene().files, controller.scene().ranks
-        self.board.set_board_size(files, ranks)
+        scene = controller.scene()
+        self.board.set_board_size(scene.files, scene.ranks)
         self.board.set_flipped(not controller.hot_seat and controller.screen_seat == 1)
         controller.start()
         self._curtain()
@@ -246,7 +247,7 @@ class MainWindow(QMainWindow):
                 self._log_shown = shown
                 self.log.setPlainText("\n".join(lines))
                 self.log.verticalScrollBar().setValue(self.log.verticalScrollBar().maximum())
-            self.clocks.setText("\n".join(f"{name:<6} {time}" for name, time in controller.clock_text()))
+            self._refresh_clocks()
         self.pass_button.setVisible(controller.variant == "rbc")
         self.draw_button.setVisible(controller.variant == "blind")
         self.accept_button.setVisible(controller.variant == "blind" and controller.can("answer_draw"))
@@ -255,6 +256,11 @@ class MainWindow(QMainWindow):
         self.resign_button.setEnabled(controller.can("resign"))
         self.draw_button.setEnabled(controller.can("offer_draw"))
         self.entry.setEnabled(controller.screen_seat is not None and controller.outcome is None)
+
+    def _refresh_clocks(self) -> None:
+        controller = self.controller
+        if controller is not None and controller.screen_seat is not None:
+            self.clocks.setText("\n".join(f"{name:<6} {time}" for name, time in controller.clock_text()))
 
     def _sense(self, square: object) -> None:
         if self.controller is not None:
