@@ -155,6 +155,10 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # A frozen (PyInstaller) build starts bot workers by re-running this executable; freeze_support lets those
+    # children run the worker instead of a second app. It does nothing outside a frozen build.
+    import multiprocessing
+    multiprocessing.freeze_support()
     args = build_parser().parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:
