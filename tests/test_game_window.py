@@ -97,7 +97,7 @@ def test_the_clock_of_a_hot_seat_player_starts_when_the_curtain_lifts(window, qt
     qtbot.keyClick(window.curtain, Qt.Key.Key_Space)
     qtbot.wait(300)
     assert controller.session.seconds_left(0) < 600
-    assert [name for name, _ in controller.clock_text()] == ["White"]  # RBC: only your own clock (R4)
+    assert [name for name, _, _ in controller.clock_text()] == ["White"]  # RBC: only your own clock (R4)
 
 
 def test_a_game_against_a_bot_runs_without_a_curtain(window, qtbot) -> None:

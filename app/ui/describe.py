@@ -110,3 +110,68 @@ def _describe_minit(kind: str, o: Any, color: chess.Color) -> str | None:
         text = f"{mover} played {o.move}"
         return text + (f", taking {o.captured}." if o.captured else ".")
     return None
+
+
+def move_list(variant: str, view: Any) -> list[str]:
+    """This seat's own moves with their results, one line per turn (no Qt; from the seat's view only).
+
+    >>> from app.engine.rbc import ReconChess, ReconChessView, Sense, MoveAction
+    >>> game = ReconChess()
+    >>> game.play(0, Sense.parse("e7"))
+    >>> game.play(0, MoveAction.parse("e2e4"))
+    >>> move_list("rbc", ReconChessView.from_observations(game.observations(0)))
+    ['1. sense e7 · e2e4']
+    """
+    if variant == "rbc":
+        return _rbc_moves(view)
+    if variant == "blind":
+        return _blind_moves(view)
+    return _minit_moves(view)
+
+
+def _rbc_moves(view: Any) -> list[str]:
+    senses = {sense.ply: sense for sense in view.senses}
+    lines = []
+    for result in view.moves:
+        sense = senses.get(result.ply)
+        sensed = "no sense" if sense is None or sense.square is None else f"sense {_square(sense.square)}"
+        if result.requested is None:
+            played = "pass"
+        elif result.taken is None:
+            played = f"{result.requested.uci()} (nothing moved)"
+        elif result.taken != result.requested:
+            played = f"{result.requested.uci()} → {result.taken.uci()}"
+        else:
+            played = result.taken.uci()
+        if result.capture_square is not None:
+            played += f" ×{_square(result.capture_square)}"
+        lines.append(f"{_turn(result.ply)}. {sensed} · {played}")
+    return lines
+
+
+def _blind_moves(view: Any) -> list[str]:
+    lines = []
+    for result in view.results:
+        text = f"{_turn(result.ply)}. {result.move.uci()}"
+        if not result.success:
+            text += " failed"
+        else:
+            if result.capture is not None:
+                text += f" ×{_NAMES[result.capture[0]]}"
+            if result.reveals:
+                text += " saw " + ", ".join(f"{piece.symbol()}{_square(square)}" for square, piece in result.reveals)
+        lines.append(text)
+    return lines
+
+
+def _minit_moves(view: Any) -> list[str]:
+    lines: list[str] = []
+    for played in view.moves:
+        text = f"{played.move}" + (f"×{played.captured}" if played.captured else "")
+        if played.ply % 2 == 0:
+            lines.append(f"{played.ply // 2 + 1}. {text}")
+        elif lines:
+            lines[-1] += f"  {text}"
+        else:
+            lines.append(f"{played.ply // 2 + 1}. …  {text}")
+    return lines

@@ -20,8 +20,10 @@ from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason
 from app.engine.record import GameSession, PlayerInfo
 from app.engine.variants import game_type
 from app.ui.bot_seat import BotSeat
-from app.ui.describe import describe
-from app.ui.scene import SCENES, BoardScene, Square, from_sq8
+from app.ui.describe import describe, move_list
+from app.ui.scene import SCENES, BoardScene, Square, from_sq8, truth_scene
+
+LOW_TIME = 30.0  # seconds: below this a clock is shown as running low
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ class GameController(QObject):
         self.views: list[Any] = [view_type() for _ in seats]
         self._seen = [0] * len(seats)
         self.logs: list[list[str]] = [[] for _ in seats]
+        # Each seat's own arrows and circles, kept while the other seat is at the screen.
+        self.annotations: dict[Seat, tuple[list[tuple[Square, Square]], list[Square]]] = {}
         self.hot_seat = sum(not seat.is_bot for seat in seats) > 1
         humans = [index for index, seat in enumerate(seats) if not seat.is_bot]
         self.screen_seat: Seat | None = None if self.hot_seat else (humans[0] if humans else 0)
@@ -122,17 +126,31 @@ class GameController(QObject):
     def log(self) -> list[str]:
         return [] if self.screen_seat is None else self.logs[self.screen_seat]
 
-    def clock_text(self) -> list[tuple[str, str]]:
-        """(label, time) lines the seat at the screen may see: in RBC only its own clock (ruling R4)."""
+    def clock_text(self) -> list[tuple[str, str, bool]]:
+        """(label, time, low) lines the seat at the screen may see: in RBC only its own clock (ruling R4).
+
+        ``low`` marks a running-down clock under :data:`LOW_TIME` seconds (the window warns in red).
+        """
         if self.screen_seat is None:
             return []
         seats = [self.screen_seat] if self.variant == "rbc" else list(range(len(self.seats)))
         lines = []
         for seat in seats:
             left = self.session.seconds_left(seat)
-            text = "--:--" if left == float("inf") else _format_seconds(left)
-            lines.append((self.game.seat_names[seat], text))
+            timed = left != float("inf")
+            text = _format_seconds(left) if timed else "--:--"
+            lines.append((self.game.seat_names[seat], text, timed and left < LOW_TIME))
         return lines
+
+    def truth_scene(self) -> BoardScene | None:
+        """The true final position with every piece, once the game is over (post-game review); else None."""
+        if self.game.outcome is None:
+            return None
+        return truth_scene(self.variant, self.game)
+
+    def move_list(self) -> list[str]:
+        """The moves of the seat at the screen, with their results."""
+        return [] if self.screen_seat is None else move_list(self.variant, self.views[self.screen_seat])
 
     def status(self) -> str:
         outcome = self.game.outcome

@@ -5,17 +5,25 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QApplication, QHBoxLayout, QLabel, QLineEdit, QMainWindow, QMessageBox,
-                               QPlainTextEdit, QPushButton, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
+from typing import Any, Callable
 
-from app.engine.clock import TimeControl
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
+from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QLabel, QMainWindow, QMessageBox,
+                               QPlainTextEdit, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
+
 from app.engine.core import Outcome
 from app.engine.variants import TITLES
 from app.ui.board_widget import BoardWidget
 from app.ui.game_controller import GameController, SeatConfig
+from app.ui.game_panel import GamePanel
+from app.ui.move_input import MoveTextError, parse_move_text, parse_square_text
 from app.ui.new_game_dialog import NewGame, NewGameDialog
+from app.ui.pieces import PIECE_SETS, set_piece_set
+
+ENTRY_HINTS = {"rbc": "Type a square to sense (d7), then a move (e2e4, Nf3) or pass",
+               "blind": "Type a move (e2e4, Nf3) and press Enter", "minit": "Type a move (b2-b3, Nc3)"}
+STATE_VERSION = 1  # of the dock layout saved with QMainWindow.saveState
 
 RULES = Path(__file__).resolve().parent.parent.parent / "docs" / "rules"
 
@@ -40,19 +48,18 @@ class Curtain(QWidget):
         layout.addWidget(self.label)
         layout.addWidget(self.hint)
         layout.addStretch()
-        self.on_lift = lambda: None
+        self.on_lift: Callable[[], None] = lambda: None
 
     def show_for(self, name: str) -> None:
         self.label.setText(f"{name} to play")
-        self.setGeometry(self.parentWidget().rect())
         self.show()
         self.raise_()
         self.setFocus()
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         self.on_lift()
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.on_lift()
         else:
@@ -60,96 +67,108 @@ class Curtain(QWidget):
 
 
 class MainWindow(QMainWindow):
+    """The board in the middle, the game panel in a dock, menus; one game at a time."""
+
     def __init__(self) -> None:
         super().__init__()
         self.setWindowTitle("Sightline")
+        self.setObjectName("mainWindow")
         self.controller: GameController | None = None
-        self._log_shown: tuple[int | None, int] = (None, 0)
-        central = QWidget()
-        self.setCentralWidget(central)
-        row = QHBoxLayout(central)
+        self._shown_seat: int | None = None  # whose annotations the board holds now
+        self._restoring_notes = False
+        self._hidden_floating: list[QDockWidget] = []
         self.board = BoardWidget()
         self.board.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.board.setMinimumSize(320, 320)
-        row.addWidget(self.board, 3)
-        panel = QWidget()
-        panel.setMinimumWidth(260)
-        panel.setMaximumWidth(380)
-        column = QVBoxLayout(panel)
-        self.title = QLabel()
-        self.title.setWordWrap(True)
-        self.title.setStyleSheet("font-size: 14pt; font-weight: 600;")
-        self.clocks = QLabel()
-        self.clocks.setStyleSheet("font-size: 16pt; font-family: monospace;")
-        self.status = QLabel()
-        self.status.setWordWrap(True)
-        self.status.setStyleSheet("font-size: 11pt;")
-        self.entry = QLineEdit()
-        self.entry.setPlaceholderText("Type a move (e2e4) and press Enter")
-        self.log = QPlainTextEdit()
-        self.log.setReadOnly(True)
-        buttons = QHBoxLayout()
-        self.pass_button = QPushButton("Pass")
-        self.resign_button = QPushButton("Resign")
-        self.draw_button = QPushButton("Offer draw")
-        self.flip_button = QPushButton("Flip")
-        for button in (self.pass_button, self.resign_button, self.draw_button, self.flip_button):
-            buttons.addWidget(button)
-        answers = QHBoxLayout()
-        self.accept_button = QPushButton("Accept draw")
-        self.decline_button = QPushButton("Decline draw")
-        answers.addWidget(self.accept_button)
-        answers.addWidget(self.decline_button)
-        for widget in (self.title, self.clocks, self.status, self.entry):
-            column.addWidget(widget)
-        column.addLayout(buttons)
-        column.addLayout(answers)
-        column.addWidget(QLabel("What you were told"))
-        column.addWidget(self.log, 1)
-        row.addWidget(panel, 1)
-        self.curtain = Curtain(central)
+        self.board.setMinimumSize(240, 240)
+        self.setCentralWidget(self.board)
+        self.panel = GamePanel()
+        self.panel_dock = QDockWidget("Game", self)
+        self.panel_dock.setObjectName("gameDock")
+        self.panel_dock.setWidget(self.panel)
+        self.panel_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                                    | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel_dock)
+        # Short names for the panel's widgets (the tests and the rest of the window use them).
+        panel = self.panel
+        self.title, self.clocks, self.status, self.entry = panel.title, panel.clocks, panel.status, panel.entry
+        self.log, self.moves = panel.log, panel.moves
+        self.pass_button, self.resign_button, self.draw_button = (panel.pass_button, panel.resign_button,
+                                                                  panel.draw_button)
+        self.accept_button, self.decline_button = panel.accept_button, panel.decline_button
+        self.curtain = Curtain(self)
         self.curtain.hide()
         self.curtain.on_lift = self._lift
         self._build_menus()
         self.board.moveRequested.connect(self._move)
         self.board.senseRequested.connect(self._sense)
+        self.board.annotationsChanged.connect(self._annotations_changed)
         self.entry.returnPressed.connect(self._typed)
-        self.pass_button.clicked.connect(lambda: self.controller and self.controller.pass_move())
+        self.pass_button.clicked.connect(self._pass)
         self.resign_button.clicked.connect(self._resign)
-        self.draw_button.clicked.connect(lambda: self.controller and self.controller.offer_draw())
-        self.accept_button.clicked.connect(lambda: self.controller and self.controller.answer_draw(True))
-        self.decline_button.clicked.connect(lambda: self.controller and self.controller.answer_draw(False))
-        self.flip_button.clicked.connect(self.board.flip)
+        self.draw_button.clicked.connect(self._offer_draw)
+        self.accept_button.clicked.connect(lambda: self._answer_draw(True))
+        self.decline_button.clicked.connect(lambda: self._answer_draw(False))
+        panel.flip_button.clicked.connect(self.board.flip)
+        panel.truth_button.toggled.connect(lambda _checked: self._refresh())
         self._restore_geometry()
         self._refresh()
 
     # -- menus -------------------------------------------------------------------------------------
     def _build_menus(self) -> None:
         game = self.menuBar().addMenu("&Game")
-        new = QAction("&New game...", self, shortcut=QKeySequence.StandardKey.New, triggered=self.new_game)
-        resign = QAction("&Resign", self, triggered=self._resign)
-        draw = QAction("Offer &draw", self, triggered=lambda: self.controller and self.controller.offer_draw())
-        quit_ = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close)
+        new = QAction("&New game...", self)
+        new.setShortcut(QKeySequence.StandardKey.New)
+        new.triggered.connect(self.new_game)
+        resign = QAction("&Resign", self)
+        resign.triggered.connect(self._resign)
+        draw = QAction("Offer &draw", self)
+        draw.triggered.connect(self._offer_draw)
+        quit_ = QAction("&Quit", self)
+        quit_.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_.triggered.connect(self.close)
         for action in (new, resign, draw):
             game.addAction(action)
         game.addSeparator()
         game.addAction(quit_)
         view = self.menuBar().addMenu("&View")
-        view.addAction(QAction("&Flip board", self, shortcut="F", triggered=self.board.flip))
-        coords = QAction("&Coordinates", self, checkable=True, checked=True)
+        flip = QAction("&Flip board", self)
+        flip.setShortcut(QKeySequence("F"))
+        flip.triggered.connect(self.board.flip)
+        view.addAction(flip)
+        coords = QAction("&Coordinates", self)
+        coords.setCheckable(True)
+        coords.setChecked(True)
         coords.toggled.connect(self.board.set_coordinates_visible)
         view.addAction(coords)
         themes = view.addMenu("Board &theme")
         for name in ("brown", "blue", "green", "grey"):
-            themes.addAction(QAction(name.capitalize(), self, triggered=lambda _=False, n=name: self._theme(n)))
+            action = QAction(name.capitalize(), self)
+            action.triggered.connect(lambda _checked=False, n=name: self._theme(n))
+            themes.addAction(action)
+        pieces = view.addMenu("&Piece set")
+        for name in PIECE_SETS:
+            action = QAction(name.capitalize(), self)
+            action.triggered.connect(lambda _checked=False, n=name: self._piece_set(n))
+            pieces.addAction(action)
+        view.addSeparator()
+        view.addAction(self.panel_dock.toggleViewAction())
         help_ = self.menuBar().addMenu("&Help")
         for variant, title in TITLES.items():
-            help_.addAction(QAction(f"Rules of {title}", self, triggered=lambda _=False, v=variant: self._rules(v)))
-        help_.addAction(QAction("&About Sightline", self, triggered=self._about))
+            action = QAction(f"Rules of {title}", self)
+            action.triggered.connect(lambda _checked=False, v=variant: self._rules(v))
+            help_.addAction(action)
+        about = QAction("&About Sightline", self)
+        about.triggered.connect(self._about)
+        help_.addAction(about)
 
     def _theme(self, name: str) -> None:
         self.board.set_theme(name)
         QSettings().setValue("view/theme", name)
+
+    def _piece_set(self, name: str) -> None:
+        set_piece_set(name)
+        self.board.update()
+        QSettings().setValue("view/pieces", name)
 
     def _rules(self, variant: str) -> None:
         path = RULES / f"{variant}.md"
@@ -169,7 +188,7 @@ class MainWindow(QMainWindow):
     # -- games -----------------------------------------------------------------------------------------
     def new_game(self) -> None:
         dialog = NewGameDialog(self)
-        if dialog.exec() == NewGameDialog.DialogCode.Accepted:
+        if dialog.exec() == QDialog.DialogCode.Accepted:
             self.start(dialog.choice())
 
     def start(self, choice: NewGame) -> None:
@@ -182,13 +201,19 @@ class MainWindow(QMainWindow):
             seats = [you, bot] if choice.human_seat == 0 else [bot, you]
         else:
             seats = [SeatConfig("White"), SeatConfig("Black")]
-        options = {"draw_rule": choice.draw_rule} if choice.variant == "rbc" else {}
+        options: dict[str, Any] = {"draw_rule": choice.draw_rule} if choice.variant == "rbc" else {}
         controller = GameController(choice.variant, seats, choice.control, options, parent=self)
         controller.changed.connect(self._refresh)
         controller.clocksChanged.connect(self._refresh_clocks)
         controller.curtainChanged.connect(self._curtain)
         controller.gameOver.connect(self._game_over)
+        controller.thinkingChanged.connect(self.panel.thinking.setVisible)
         self.controller = controller
+        self._shown_seat = None
+        self._restoring_notes = True
+        self.board.clear_annotations()
+        self._restoring_notes = False
+        self.panel.truth_button.setChecked(False)
         scene = controller.scene()
         self.board.set_board_size(scene.files, scene.ranks)
         self.board.set_flipped(not controller.hot_seat and controller.screen_seat == 1)
@@ -205,62 +230,111 @@ class MainWindow(QMainWindow):
         if controller is not None and controller.curtain_for is not None:
             self._clear_private()
             self.curtain.show_for(controller.game.seat_names[controller.curtain_for])
+            self._place_curtain()
+            for dock in self.findChildren(QDockWidget):
+                if dock.isFloating() and dock.isVisible():
+                    dock.hide()  # a floating panel is outside the curtain: put it away until the curtain lifts
+                    self._hidden_floating.append(dock)
         else:
             self.curtain.hide()
+            for dock in self._hidden_floating:
+                dock.show()
+            self._hidden_floating = []
             if controller is not None and controller.hot_seat and controller.screen_seat is not None:
                 self.board.set_flipped(controller.screen_seat == 1)
 
+    def _place_curtain(self) -> None:
+        """The curtain covers everything below the menu bar: board and docked panels."""
+        top = self.menuBar().height() if self.menuBar().isVisible() else 0
+        self.curtain.setGeometry(0, top, self.width(), self.height() - top)
+        self.curtain.raise_()
+
+    def _switch_notes(self, seat: int | None) -> None:
+        """Give the board the annotations of the seat now at the screen (each seat keeps its own)."""
+        if seat == self._shown_seat:
+            return
+        self._shown_seat = seat
+        self._restoring_notes = True
+        try:
+            notes = self.controller.annotations.get(seat) if self.controller is not None and seat is not None \
+                else None
+            self.board.set_annotations(*(notes or ([], [])))
+        finally:
+            self._restoring_notes = False
+
+    def _annotations_changed(self) -> None:
+        controller = self.controller
+        if self._restoring_notes or controller is None or self._shown_seat is None \
+                or controller.screen_seat != self._shown_seat:
+            return
+        controller.annotations[self._shown_seat] = self.board.annotations()
+
     def _clear_private(self) -> None:
         """Nothing private of either seat stays in a widget while the curtain is up."""
+        self._switch_notes(None)
         self.board.set_pieces({})
         self.board.set_markers([])
         self.board.set_move_targets({})
         self.board.set_last_move(None)
-        self.board.clear_annotations()
-        self.log.setPlainText("")
-        self._log_shown = (None, 0)
-        self.clocks.setText("")
+        self.board.set_sense_mode(False, None)
+        self.panel.clear_private()
 
     def _refresh(self) -> None:
         controller = self.controller
+        panel = self.panel
         if controller is None:
             self.title.setText("Sightline")
             self.status.setText("Game > New game (Ctrl+N) to start.")
             for button in (self.pass_button, self.resign_button, self.draw_button, self.accept_button,
                            self.decline_button):
                 button.setEnabled(False)
+            self.entry.setEnabled(False)
             return
         self.title.setText(TITLES[controller.variant])
         self.status.setText(controller.status())
+        self.entry.setPlaceholderText(ENTRY_HINTS[controller.variant])
+        if controller.outcome is not None:
+            panel.entry_error.hide()
         if controller.screen_seat is None:
             self._clear_private()
         else:
-            scene = controller.scene()
+            self._switch_notes(controller.screen_seat)
+            truth = controller.truth_scene()
+            panel.truth_button.setVisible(truth is not None)
+            show_truth = truth is not None and not panel.truth_button.isChecked()
+            panel.truth_button.setText("Show what you saw" if show_truth else "Show the true position")
+            scene = truth if show_truth and truth is not None else controller.scene()
             self.board.set_pieces(scene.pieces)
             self.board.set_markers(scene.markers)
             self.board.set_move_targets(scene.targets)
             self.board.set_last_move(*(scene.last_move or (None, None)))
             self.board.set_sense_mode(scene.sense_window is not None, scene.sense_window)
-            lines = controller.log()
-            shown = (controller.screen_seat, len(lines))
-            if shown != self._log_shown:
-                self._log_shown = shown
-                self.log.setPlainText("\n".join(lines))
-                self.log.verticalScrollBar().setValue(self.log.verticalScrollBar().maximum())
+            log, moves = controller.log(), controller.move_list()
+            if log != self._lines(self.log):
+                panel.show_lines(self.log, log)
+            if moves != self._lines(self.moves):
+                panel.show_lines(self.moves, moves)
             self._refresh_clocks()
         self.pass_button.setVisible(controller.variant == "rbc")
         self.draw_button.setVisible(controller.variant == "blind")
-        self.accept_button.setVisible(controller.variant == "blind" and controller.can("answer_draw"))
-        self.decline_button.setVisible(controller.variant == "blind" and controller.can("answer_draw"))
+        answering = controller.variant == "blind" and controller.can("answer_draw")
+        for button in (self.accept_button, self.decline_button):
+            button.setVisible(answering)
+            button.setEnabled(answering)
         self.pass_button.setEnabled(controller.can("pass"))
         self.resign_button.setEnabled(controller.can("resign"))
         self.draw_button.setEnabled(controller.can("offer_draw"))
         self.entry.setEnabled(controller.screen_seat is not None and controller.outcome is None)
 
+    @staticmethod
+    def _lines(widget: QPlainTextEdit) -> list[str]:
+        text = widget.toPlainText()
+        return text.split("\n") if text else []
+
     def _refresh_clocks(self) -> None:
         controller = self.controller
         if controller is not None and controller.screen_seat is not None:
-            self.clocks.setText("\n".join(f"{name:<6} {time}" for name, time in controller.clock_text()))
+            self.panel.set_clocks(controller.clock_text())
 
     def _sense(self, square: object) -> None:
         if self.controller is not None:
@@ -270,19 +344,47 @@ class MainWindow(QMainWindow):
         if self.controller is not None:
             self.controller.move(from_sq, to_sq, promotion)  # type: ignore[arg-type]
 
+    def _pass(self) -> None:
+        if self.controller is not None:
+            self.controller.pass_move()
+
+    def _offer_draw(self) -> None:
+        if self.controller is not None and self.controller.can("offer_draw"):
+            self.controller.offer_draw()
+
+    def _answer_draw(self, accept: bool) -> None:
+        if self.controller is not None:
+            self.controller.answer_draw(accept)
+
     def _typed(self) -> None:
-        text = self.entry.text().strip().lower().replace("-", "")
-        self.entry.clear()
-        if self.controller is None or len(text) < 4:
+        """A move typed in the entry: coordinates or SAN; in the RBC sense phase, a square to sense."""
+        text = self.entry.text().strip()
+        controller = self.controller
+        if controller is None or not text:
             return
-        files = "abcdefgh"
+        error = self.panel.entry_error
+        scene = controller.scene()
         try:
-            from_sq = (files.index(text[0]), int(text[1]) - 1)
-            to_sq = (files.index(text[2]), int(text[3]) - 1)
-        except ValueError:
-            self.status.setText(f"Not a move: {text}")
+            if scene.sense_window is not None:
+                square = parse_square_text(text, scene.files, scene.ranks)
+                self.entry.clear()
+                error.hide()
+                controller.sense(square)
+                return
+            if controller.variant == "rbc" and text.lower() == "pass":
+                self.entry.clear()
+                error.hide()
+                controller.pass_move()
+                return
+            from_sq, to_sq, promotion = parse_move_text(text, scene.pieces, scene.targets, scene.files,
+                                                        scene.ranks)
+        except MoveTextError as problem:
+            error.setText(str(problem).capitalize() + ".")
+            error.show()
             return
-        self.controller.move(from_sq, to_sq, text[4] if len(text) > 4 else None)
+        self.entry.clear()
+        error.hide()
+        controller.move(from_sq, to_sq, promotion)
 
     def _resign(self) -> None:
         if self.controller is not None and self.controller.can("resign"):
@@ -295,7 +397,8 @@ class MainWindow(QMainWindow):
         assert controller is not None
         winner = "Draw" if outcome.winner is None else f"{controller.seats[outcome.winner].name} wins"
         self.status.setText(f"Game over. {winner}: {outcome.detail}")
-        box = QMessageBox(QMessageBox.Icon.Information, "Game over", f"{winner}: {outcome.detail}",
+        box = QMessageBox(QMessageBox.Icon.Information, "Game over",
+                          f"{winner}: {outcome.detail}\n\nThe board now shows the true final position.",
                           QMessageBox.StandardButton.Ok, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()  # not exec(): the window keeps running (and tests are not stopped by a modal loop)
@@ -305,19 +408,27 @@ class MainWindow(QMainWindow):
     def _restore_geometry(self) -> None:
         settings = QSettings()
         geometry = settings.value("window/geometry")
-        if geometry is not None:
+        if isinstance(geometry, (QByteArray, bytes)):
             self.restoreGeometry(geometry)
         else:
             self.resize(1040, 720)
+        state = settings.value("window/state")
+        if isinstance(state, (QByteArray, bytes)):
+            self.restoreState(state, STATE_VERSION)
         self.board.set_theme(str(settings.value("view/theme", "brown")))
+        pieces = str(settings.value("view/pieces", "cburnett"))
+        if pieces in PIECE_SETS:
+            set_piece_set(pieces)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
         if self.curtain.isVisible():
-            self.curtain.setGeometry(self.centralWidget().rect())
+            self._place_curtain()
 
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        QSettings().setValue("window/geometry", self.saveGeometry())
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        settings = QSettings()
+        settings.setValue("window/geometry", self.saveGeometry())
+        settings.setValue("window/state", self.saveState(STATE_VERSION))
         if self.controller is not None:
             self.controller.stop()
         super().closeEvent(event)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -13,7 +14,7 @@ from app.bots.registry import builtin_bots
 from app.engine.clock import TimeControl
 from app.engine.variants import TITLES
 
-TIME_CONTROLS = [("Untimed", None), ("5+3", (300, 3)), ("10+5", (600, 5)), ("15+5", (900, 5)),
+TIME_CONTROLS: list[tuple[str, object]] = [("Untimed", None), ("5+3", (300, 3)), ("10+5", (600, 5)), ("15+5", (900, 5)),
                  ("Custom", "custom")]
 
 
@@ -26,6 +27,15 @@ class NewGame:
     human_seat: int
     control: TimeControl
     draw_rule: str
+
+
+def _number(value: object, default: float) -> float:
+    """A remembered number; anything unreadable (a hand-edited settings file) gives the default."""
+    try:
+        number = float(str(value))
+    except ValueError:
+        return default
+    return number if math.isfinite(number) else default
 
 
 class NewGameDialog(QDialog):
@@ -46,8 +56,8 @@ class NewGameDialog(QDialog):
         for level in ("easy", "medium", "hard"):
             self.level.addItem(level.capitalize(), level)
         self.color = QComboBox()
-        for text, value in (("White", "white"), ("Black", "black"), ("Random", "random")):
-            self.color.addItem(text, value)
+        for label, colour in (("White", "white"), ("Black", "black"), ("Random", "random")):
+            self.color.addItem(label, colour)
         self.time = QComboBox()
         for text, value in TIME_CONTROLS:
             self.time.addItem(text, value)
@@ -88,8 +98,8 @@ class NewGameDialog(QDialog):
             index = combo.findData(s.value(f"newgame/{key}", default))
             combo.setCurrentIndex(max(0, index))
         self.time.setCurrentIndex(max(0, self.time.findText(str(s.value("newgame/time", "15+5")))))
-        self.minutes.setValue(int(s.value("newgame/minutes", 15)))
-        self.increment.setValue(float(s.value("newgame/increment", 5)))
+        self.minutes.setValue(int(_number(s.value("newgame/minutes", 15), 15)))
+        self.increment.setValue(_number(s.value("newgame/increment", 5), 5))
 
     def _refresh(self) -> None:
         variant = self.game.currentData()

@@ -22,6 +22,9 @@ from PySide6.QtSvg import QSvgRenderer
 
 __all__ = [
     "PIECE_LETTERS",
+    "PIECE_SETS",
+    "piece_set",
+    "set_piece_set",
     "cache_size",
     "clear_cache",
     "ghost_pixmap",
@@ -37,6 +40,12 @@ PIECE_LETTERS = "KQRBNPkqrbnp"
 _CACHE_LIMIT = 512
 """Pixmaps kept; a board uses 12 letters at one size, so this covers many sizes and ratios."""
 
+PIECE_SETS = ("cburnett", "ivory", "letters")
+"""The piece sets: python-chess's (Colin M.L. Burnett's) pieces, the same recoloured ivory and walnut, and
+plain letters in discs (for players who read letters more easily than shapes)."""
+
+_set = "cburnett"
+
 _pixmaps: OrderedDict[tuple[str, int, float, float], QPixmap] = OrderedDict()
 _renderers: dict[str, QSvgRenderer] = {}
 _renders = 0
@@ -48,14 +57,49 @@ def _check(letter: str) -> str:
     return letter
 
 
-@lru_cache(maxsize=None)
-def piece_svg(letter: str) -> str:
-    """The SVG text of the piece ``letter``, from :func:`chess.svg.piece`.
+def piece_set() -> str:
+    """The piece set in use."""
+    return _set
+
+
+def set_piece_set(name: str) -> None:
+    """Use the piece set ``name`` (one of :data:`PIECE_SETS`) everywhere; boards must repaint."""
+    global _set
+    if name not in PIECE_SETS:
+        raise ValueError(f"unknown piece set {name!r} (choose from {', '.join(PIECE_SETS)})")
+    if name != _set:
+        _set = name
+        _pixmaps.clear()
+        _renderers.clear()
+
+
+def piece_svg(letter: str, piece_set_name: str | None = None) -> str:
+    """The SVG text of the piece ``letter`` in a piece set (default: the one in use).
 
     >>> piece_svg("N").startswith("<svg")
     True
+    >>> "#f3e6c8" in piece_svg("N", "ivory")
+    True
     """
-    return chess.svg.piece(chess.Piece.from_symbol(_check(letter)))
+    return _piece_svg(_check(letter), piece_set_name or _set)
+
+
+@lru_cache(maxsize=None)
+def _piece_svg(letter: str, name: str) -> str:
+    svg = chess.svg.piece(chess.Piece.from_symbol(letter))
+    if name == "ivory":
+        # Recolour fills only: outlines stay black so the shapes read as well as the original set.
+        return (svg.replace("fill:#ffffff", "fill:#f3e6c8").replace("fill:#000000; stroke:#000000",
+                                                                    "fill:#5a3a22; stroke:#000000")
+                .replace("#ececec", "#f3e6c8"))
+    if name == "letters":
+        white = letter.isupper()
+        fill, ink = ("#fbfbf8", "#1b1b1b") if white else ("#2a2a2a", "#f5f5f0")
+        return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 45">'
+                f'<circle cx="22.5" cy="22.5" r="17" fill="{fill}" stroke="#1b1b1b" stroke-width="1.5"/>'
+                f'<text x="22.5" y="23" font-family="sans-serif" font-size="21" font-weight="bold" fill="{ink}" '
+                f'text-anchor="middle" dominant-baseline="central">{letter.upper()}</text></svg>')
+    return svg
 
 
 def piece_name(letter: str) -> str:
@@ -72,7 +116,7 @@ def piece_name(letter: str) -> str:
 def _renderer(letter: str) -> QSvgRenderer:
     renderer = _renderers.get(letter)
     if renderer is None:
-        renderer = QSvgRenderer(QByteArray(piece_svg(letter).encode("utf-8")))
+        renderer = QSvgRenderer(QByteArray(piece_svg(letter).encode("utf-8")))  # in the set in use
         if not renderer.isValid():  # pragma: no cover - python-chess always gives valid SVG
             raise RuntimeError(f"QtSvg cannot render the SVG of {letter!r}")
         _renderers[letter] = renderer

@@ -139,4 +139,17 @@ def minit_scene(view: Any) -> BoardScene:
     return scene
 
 
+def truth_scene(variant: str, game: Any) -> BoardScene:
+    """Every piece of the true position: only for a finished game (post-game review), never during play."""
+    if variant == "minit":
+        from app.engine.minit import piece_letter
+        scene = BoardScene(files=5, ranks=6)
+        for square, code in enumerate(game.position.board):
+            if code:
+                scene.pieces[(square % 5, square // 5)] = piece_letter(code)
+        return scene
+    board: chess.Board = game.board
+    return BoardScene(pieces={sq8(square): piece.symbol() for square, piece in board.piece_map().items()})
+
+
 SCENES: dict[str, Callable[[Any], BoardScene]] = {"rbc": rbc_scene, "blind": blind_scene, "minit": minit_scene}

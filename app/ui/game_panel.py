@@ -1,0 +1,97 @@
+"""The side panel of a game: title, clocks, phase, typed moves, buttons, the move list and the notices.
+
+The panel holds no game logic: the main window fills it from the game controller,
+which only ever hands over what the seat at the screen may see.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
+                               QTabWidget, QVBoxLayout, QWidget)
+
+LOW_TIME_STYLE = "color: #d03030; font-weight: 700;"
+
+
+class GamePanel(QWidget):
+    """Everything beside the board. Widgets are public attributes: the window connects and fills them."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMinimumWidth(240)
+        column = QVBoxLayout(self)
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        self.title.setStyleSheet("font-size: 14pt; font-weight: 600;")
+        self.clocks = QLabel()
+        self.clocks.setTextFormat(Qt.TextFormat.RichText)
+        self.clocks.setStyleSheet("font-size: 16pt; font-family: monospace;")
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setStyleSheet("font-size: 11pt;")
+        self.thinking = QProgressBar()
+        self.thinking.setRange(0, 0)  # an endless bar: the bot is thinking
+        self.thinking.setMaximumHeight(8)
+        self.thinking.setTextVisible(False)
+        self.thinking.hide()
+        self.entry = QLineEdit()
+        self.entry.setPlaceholderText("Type a move (e2e4, Nf3) or a square to sense, then Enter")
+        self.entry_error = QLabel()
+        self.entry_error.setWordWrap(True)
+        self.entry_error.setStyleSheet("color: #b03030;")
+        self.entry_error.hide()
+        buttons = QHBoxLayout()
+        self.pass_button = QPushButton("Pass")
+        self.resign_button = QPushButton("Resign")
+        self.draw_button = QPushButton("Offer draw")
+        self.flip_button = QPushButton("Flip")
+        for button in (self.pass_button, self.resign_button, self.draw_button, self.flip_button):
+            buttons.addWidget(button)
+        answers = QHBoxLayout()
+        self.accept_button = QPushButton("Accept draw")
+        self.decline_button = QPushButton("Decline draw")
+        answers.addWidget(self.accept_button)
+        answers.addWidget(self.decline_button)
+        self.truth_button = QPushButton("Show my view")
+        self.truth_button.setCheckable(True)
+        self.truth_button.setToolTip("The game is over: switch between the true final position and what you saw")
+        self.truth_button.hide()
+        for widget in (self.title, self.clocks, self.status, self.thinking, self.entry, self.entry_error):
+            column.addWidget(widget)
+        column.addLayout(buttons)
+        column.addLayout(answers)
+        column.addWidget(self.truth_button)
+        self.tabs = QTabWidget()
+        self.moves = QPlainTextEdit()
+        self.moves.setReadOnly(True)
+        self.log = QPlainTextEdit()
+        self.log.setReadOnly(True)
+        self.tabs.addTab(self.log, "What you were told")
+        self.tabs.addTab(self.moves, "Your moves")
+        column.addWidget(self.tabs, 1)
+
+    def set_clocks(self, lines: list[tuple[str, str, bool]]) -> None:
+        """Show (name, time, low) lines; a low clock is drawn in red."""
+        rows = []
+        for name, time, low in lines:
+            text = html.escape(f"{name:<6} {time}").replace(" ", "&nbsp;")
+            rows.append(f'<span style="{LOW_TIME_STYLE}">{text}</span>' if low else text)
+        self.clocks.setText("<br>".join(rows))
+
+    def clock_is_low(self) -> bool:
+        return "#d03030" in self.clocks.text()
+
+    def show_lines(self, widget: QPlainTextEdit, lines: list[str]) -> None:
+        """Replace a text list, keeping it scrolled to the newest line."""
+        widget.setPlainText("\n".join(lines))
+        bar = widget.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def clear_private(self) -> None:
+        self.log.setPlainText("")
+        self.moves.setPlainText("")
+        self.clocks.setText("")
+        self.entry.clear()
+        self.entry_error.hide()
