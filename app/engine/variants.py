@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
-from .blind import BlindChess
-from .core import Game
-from .minit import MinitChess
-from .rbc import ReconChess
+from typing import TYPE_CHECKING, Any
 
-VARIANTS: dict[str, type[Game]] = {
-    ReconChess.variant: ReconChess,
-    BlindChess.variant: BlindChess,
-    MinitChess.variant: MinitChess,
-}
+if TYPE_CHECKING:
+    from .core import Game
+
+    VARIANTS: dict[str, type[Game]]
+
+
+def _variants() -> dict[str, type[Game]]:
+    from .blind import BlindChess
+    from .minit import MinitChess
+    from .rbc import ReconChess
+    return {ReconChess.variant: ReconChess, BlindChess.variant: BlindChess, MinitChess.variant: MinitChess}
+
+
+def __getattr__(name: str) -> Any:
+    # VARIANTS imports every referee (and python-chess): built on first use, so that TITLES stays cheap.
+    if name == "VARIANTS":
+        variants = _variants()
+        globals()["VARIANTS"] = variants
+        return variants
+    raise AttributeError(f"module 'app.engine.variants' has no attribute {name!r}")
+
 
 TITLES: dict[str, str] = {
     "rbc": "Reconnaissance Blind Chess",
@@ -22,7 +35,8 @@ TITLES: dict[str, str] = {
 
 def game_type(name: str) -> type[Game]:
     """The referee class for ``name``; raises ``ValueError`` listing the known games."""
+    variants: dict[str, type[Game]] = __getattr__("VARIANTS")
     try:
-        return VARIANTS[name]
+        return variants[name]
     except KeyError:
-        raise ValueError(f"unknown game {name!r} (known: {', '.join(sorted(VARIANTS))})") from None
+        raise ValueError(f"unknown game {name!r} (known: {', '.join(sorted(variants))})") from None

@@ -5,21 +5,24 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QLabel, QMainWindow, QMessageBox,
                                QPlainTextEdit, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
 
-from app.engine.core import Outcome
 from app.engine.variants import TITLES
 from app.ui.board_widget import BoardWidget
-from app.ui.game_controller import GameController, SeatConfig
 from app.ui.game_panel import GamePanel
 from app.ui.move_input import MoveTextError, parse_move_text, parse_square_text
-from app.ui.new_game_dialog import NewGame, NewGameDialog
 from app.ui.pieces import PIECE_SETS, set_piece_set
+
+if TYPE_CHECKING:
+    # Imported when the first game starts (python-chess, the referees, the bot workers): the window shows sooner.
+    from app.engine.core import Outcome
+    from app.ui.game_controller import GameController
+    from app.ui.new_game_dialog import NewGame
 
 ENTRY_HINTS = {"rbc": "Type a square to sense (d7), then a move (e2e4, Nf3) or pass",
                "blind": "Type a move (e2e4, Nf3) and press Enter", "minit": "Type a move (b2-b3, Nc3)"}
@@ -187,11 +190,13 @@ class MainWindow(QMainWindow):
 
     # -- games -----------------------------------------------------------------------------------------
     def new_game(self) -> None:
+        from app.ui.new_game_dialog import NewGameDialog
         dialog = NewGameDialog(self)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.start(dialog.choice())
 
     def start(self, choice: NewGame) -> None:
+        from app.ui.game_controller import GameController, SeatConfig
         if self.controller is not None:
             self.controller.stop()
             self.controller.deleteLater()

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import chess
-import chess.svg
 from PySide6.QtCore import QByteArray, QRectF
 from PySide6.QtGui import QImage, QPainter, QPixmap
-from PySide6.QtSvg import QSvgRenderer
+
+if TYPE_CHECKING:
+    from PySide6.QtSvg import QSvgRenderer
 
 __all__ = [
     "PIECE_LETTERS",
@@ -39,6 +40,8 @@ PIECE_LETTERS = "KQRBNPkqrbnp"
 
 _CACHE_LIMIT = 512
 """Pixmaps kept; a board uses 12 letters at one size, so this covers many sizes and ratios."""
+
+_NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
 
 PIECE_SETS = ("cburnett", "ivory", "letters")
 """The piece sets: python-chess's (Colin M.L. Burnett's) pieces, the same recoloured ivory and walnut, and
@@ -86,6 +89,7 @@ def piece_svg(letter: str, piece_set_name: str | None = None) -> str:
 
 @lru_cache(maxsize=None)
 def _piece_svg(letter: str, name: str) -> str:
+    import chess.svg  # here, not at the top: the window's first frame needs no pieces and starts faster without
     svg = chess.svg.piece(chess.Piece.from_symbol(letter))
     if name == "ivory":
         # Recolour fills only: outlines stay black so the shapes read as well as the original set.
@@ -108,14 +112,14 @@ def piece_name(letter: str) -> str:
     >>> piece_name("q")
     'black queen'
     """
-    piece = chess.Piece.from_symbol(_check(letter))
-    colour = "white" if piece.color == chess.WHITE else "black"
-    return f"{colour} {chess.piece_name(piece.piece_type)}"
+    _check(letter)
+    return f"{'white' if letter.isupper() else 'black'} {_NAMES[letter.upper()]}"
 
 
 def _renderer(letter: str) -> QSvgRenderer:
     renderer = _renderers.get(letter)
     if renderer is None:
+        from PySide6.QtSvg import QSvgRenderer  # on first use: the first frame of the window has no pieces
         renderer = QSvgRenderer(QByteArray(piece_svg(letter).encode("utf-8")))  # in the set in use
         if not renderer.isValid():  # pragma: no cover - python-chess always gives valid SVG
             raise RuntimeError(f"QtSvg cannot render the SVG of {letter!r}")
