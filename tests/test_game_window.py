@@ -161,3 +161,69 @@ def test_new_game_dialog_remembers_the_last_choices(qtbot) -> None:
     assert again.choice().variant == "minit" and again.choice().bot == "search"
     assert again.time.currentText() == "5+3"
     again.settings.clear()
+
+
+def _render_expected(win, pieces):
+    """The board as it must look: a fresh widget given only ``pieces`` and the window board's public state."""
+    from app.ui.board_widget import BoardWidget
+    board = win.board
+    expected = BoardWidget()
+    expected.set_theme(board.theme().name if hasattr(board.theme(), "name") else "brown")
+    expected.set_board_size(*board.board_size())
+    expected.set_flipped(board.is_flipped())
+    expected.set_coordinates_visible(board.coordinates_visible())
+    expected.set_pieces(pieces)
+    expected.set_markers(board.markers())
+    expected.set_move_targets(board.move_targets())
+    expected.set_last_move(*(board.last_move() or (None, None)))
+    expected.set_sense_mode(board.sense_mode(), None)
+    expected.set_annotations(*board.annotations())
+    expected.resize(board.size())
+    image = _pixels(expected.grab().toImage())
+    expected.deleteLater()
+    return image
+
+
+def _pixels(image):
+    from PySide6.QtGui import QImage
+    return image.convertToFormat(QImage.Format.Format_ARGB32)
+
+
+@pytest.mark.parametrize("variant", ["rbc", "blind"])
+def test_rendered_pixels_show_no_more_than_the_seat_was_told(window, qtbot, variant: str) -> None:
+    """At every step the painted board equals a board drawn from the seat's allowed pieces only, and every
+    curtain looks the same whatever the game state behind it."""
+    rng = random.Random(17)
+    window.start(NewGame(variant, False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
+    controller = window.controller
+    curtains: dict[int, object] = {}
+    for _ in range(40):
+        if controller.outcome is not None:
+            break
+        if controller.curtain_for is not None:
+            image = _pixels(window.grab().toImage())
+            seat = controller.curtain_for
+            if seat in curtains:
+                assert image == curtains[seat], "the curtain showed something of the game behind it"
+            curtains[seat] = image
+            qtbot.keyClick(window.curtain, Qt.Key.Key_Space)
+        seat = controller.screen_seat
+        color = seat == 0
+        seen = _revealed_to(controller, seat)
+        own = {(sq % 8, sq // 8): p.symbol() for sq, p in controller.game.board.piece_map().items()
+               if p.color == color}
+        allowed = {square: letter for square, letter in window.board.pieces().items()
+                   if own.get(square) == letter or (from_sq8(square), letter) in seen}
+        assert set(own.items()) <= set(allowed.items())
+        assert _pixels(window.board.grab().toImage()) == _render_expected(window, allowed)
+        scene = controller.scene()
+        if scene.sense_window is not None:
+            window.board.senseRequested.emit((rng.randrange(1, 7), rng.randrange(1, 7)))
+        elif scene.targets:
+            origin = rng.choice(sorted(scene.targets))
+            target = rng.choice(sorted(scene.targets[origin]))
+            promotions = scene.targets[origin][target]
+            window.board.moveRequested.emit(origin, target, promotions[0] if promotions else None)
+        else:
+            window.pass_button.click()
+    assert len(curtains) == 2
