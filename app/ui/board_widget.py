@@ -183,6 +183,32 @@ _MARKER_WORDS = {
     "captured": "captured",
 }
 
+# Hypotheses and inference.
+_FLAG = QColor("#e53935")
+_HEAT_LOW = QColor("#ffe082")
+_HEAT_HIGH = QColor("#c62828")
+_HEAT_FLOOR = 0.005  # below this a square is left plain: a faint tint everywhere hides the real information
+
+
+def _heat_colour(value: float) -> QColor:
+    """Pale yellow to deep red, more opaque as the value grows (its square root, so small chances still show)."""
+    t = math.sqrt(min(1.0, max(0.0, value)))
+    colour = QColor(
+        round(_HEAT_LOW.red() + (_HEAT_HIGH.red() - _HEAT_LOW.red()) * t),
+        round(_HEAT_LOW.green() + (_HEAT_HIGH.green() - _HEAT_LOW.green()) * t),
+        round(_HEAT_LOW.blue() + (_HEAT_HIGH.blue() - _HEAT_LOW.blue()) * t),
+    )
+    colour.setAlphaF(0.22 + 0.4 * t)  # at most 0.62: pieces and ghosts must stay readable on top
+    return colour
+
+
+def _percent(value: float) -> str:
+    """A chance as a short percentage: ``"<1%"``, ``"37%"``, ``"100%"``."""
+    if 0 < value < 0.01:
+        return "<1%"
+    return f"{round(value * 100)}%"
+
+
 _DRAG_THRESHOLD = 4  # pixels of movement before a press becomes a drag
 _MIN_SQUARE = 20
 _HINT_SQUARE = 64
@@ -307,6 +333,9 @@ class BoardWidget(QWidget):
         self._coordinates = True
         self._pieces: dict[Square, str] = {}
         self._ghosts: dict[Square, str] = {}
+        self._heat: dict[Square, float] = {}
+        self._heat_values = False
+        self._flags: dict[Square, str] = {}
         self._targets: MoveTargets = {}
         self._last_move: tuple[Square, Square] | None = None
         self._markers: list[Marker] = []
@@ -356,6 +385,8 @@ class BoardWidget(QWidget):
             self._cancel_interaction()
             self._pieces.clear()
             self._ghosts.clear()
+            self._heat.clear()
+            self._flags.clear()
             self._targets = {}
             self._markers = []
             self._last_move = None
@@ -487,6 +518,51 @@ class BoardWidget(QWidget):
     def set_ghosts(self, ghosts: Mapping[Square, str]) -> None:
         """Sets hypothesised pieces, drawn translucent in a dashed ring (hidden under a real piece)."""
         self._ghosts = self._checked_pieces(ghosts, "ghost")
+        self.update()
+
+    def heat(self) -> dict[Square, float]:
+        """The heat map drawn: a value from 0 to 1 by square (a copy; empty when there is none)."""
+        return dict(self._heat)
+
+    def set_heat(self, values: Mapping[Square, float] | None, show_values: bool = False) -> None:
+        """Tints squares by a value from 0 to 1 (say, the chance that an enemy piece stands there).
+
+        The tint is drawn under the pieces, from pale yellow (unlikely) to red (likely);
+        squares below 0.5% are left plain. ``None`` or an empty mapping removes the map.
+        ``show_values`` also writes each value as a percentage when squares are large
+        enough. Values outside 0 to 1 are clipped; a square off the board or a value that
+        is not a number raises ``ValueError``.
+        """
+        heat: dict[Square, float] = {}
+        for square, value in (values or {}).items():
+            square = (int(square[0]), int(square[1]))
+            if not self.on_board(square):
+                raise ValueError(f"heat on {square}, off the {self._files}x{self._ranks} board")
+            number = float(value)
+            if math.isnan(number):
+                raise ValueError(f"heat on {square_name(square)} is not a number")
+            heat[square] = min(1.0, max(0.0, number))
+        self._heat = heat
+        self._heat_values = bool(show_values)
+        self.update()
+
+    def flags(self) -> dict[Square, str]:
+        """The flagged squares with their reasons (a copy)."""
+        return dict(self._flags)
+
+    def set_flags(self, flags: Mapping[Square, str]) -> None:
+        """Marks squares whose hypothesised piece contradicts what the seat knows; the reason shows as a tooltip.
+
+        A flagged square gets a red badge in its bottom-left corner, and a ghost on it a
+        red ring instead of the dark dashed one.
+        """
+        checked: dict[Square, str] = {}
+        for square, reason in flags.items():
+            square = (int(square[0]), int(square[1]))
+            if not self.on_board(square):
+                raise ValueError(f"flag on {square}, off the {self._files}x{self._ranks} board")
+            checked[square] = str(reason)
+        self._flags = checked
         self.update()
 
     def move_targets(self) -> MoveTargets:
@@ -873,6 +949,10 @@ class BoardWidget(QWidget):
             parts.append(pieces.piece_name(self._pieces[square]))
         elif square in self._ghosts:
             parts.append(f"maybe a {pieces.piece_name(self._ghosts[square])}")
+        if square in self._flags:
+            parts.append(f"contradicted: {self._flags[square]}")
+        if square in self._heat:
+            parts.append(f"enemy piece here: {_percent(self._heat[square])}")
         for marker in self._markers:
             if square in marker.squares:
                 word = _MARKER_WORDS[marker.kind]
@@ -894,6 +974,8 @@ class BoardWidget(QWidget):
         dpr = self.devicePixelRatioF()
         self._paint_squares(painter, size)
         self._paint_highlights(painter)
+        if self._heat:
+            self._paint_heat(painter)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         self._paint_marker_fills(painter, size)
         self._paint_sense_hover(painter, size)
@@ -902,6 +984,10 @@ class BoardWidget(QWidget):
             self._paint_coordinates(painter, size)
         self._paint_targets(painter, size)
         self._paint_marker_outlines(painter, size)
+        if self._flags:
+            self._paint_flags(painter, size)
+        if self._heat and self._heat_values:
+            self._paint_heat_values(painter, size)
         self._paint_annotations(painter, size)
         if self._pending is not None:
             painter.fillRect(self.board_rect(), QColor(0, 0, 0, 60))
@@ -1026,12 +1112,14 @@ class BoardWidget(QWidget):
         dragged = self._drag_from if self._dragging else None
         ring_pen = QPen(QColor(30, 30, 30, 150), max(1.0, size * 0.028), Qt.PenStyle.DashLine)
         ring_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        flag_pen = QPen(_FLAG, max(1.5, size * 0.04), Qt.PenStyle.DashLine)
+        flag_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
         for square, letter in self._ghosts.items():
             if square in self._pieces:
                 continue
             rect = self.square_rect(square)
             painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.5))
-            painter.setPen(ring_pen)
+            painter.setPen(flag_pen if square in self._flags else ring_pen)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             inset = size * 0.07
             painter.drawEllipse(QRectF(rect).adjusted(inset, inset, -inset, -inset))
@@ -1196,6 +1284,55 @@ class BoardWidget(QWidget):
         radius = size / 2 - width / 2 - size * 0.02
         path.addEllipse(self._centre(square), radius, radius)
         return path
+
+    def _paint_heat(self, painter: QPainter) -> None:
+        for square, value in self._heat.items():
+            if value >= _HEAT_FLOOR and self.on_board(square):
+                painter.fillRect(self.square_rect(square), _heat_colour(value))
+
+    def _paint_heat_values(self, painter: QPainter, size: int) -> None:
+        if size < 36:
+            return
+        font = QFont(self.font())
+        font.setPixelSize(max(8, round(size * 0.17)))
+        font.setBold(True)
+        painter.setFont(font)
+        for square, value in self._heat.items():
+            if value < _HEAT_FLOOR or not self.on_board(square):
+                continue
+            rect = QRectF(self.square_rect(square))
+            band = QRectF(rect.left(), rect.bottom() - size * 0.26, rect.width(), size * 0.24)
+            text = _percent(value)
+            # Right-aligned beside a flag badge (bottom-left), centred otherwise.
+            align = Qt.AlignmentFlag.AlignCenter
+            if square in self._flags:
+                band.adjust(0, 0, -size * 0.06, 0)
+                align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            painter.setPen(QColor(255, 255, 255, 200))  # a light halo keeps the text readable on any square
+            painter.drawText(band.translated(1, 1), align, text)
+            painter.setPen(QColor(60, 0, 0))
+            painter.drawText(band, align, text)
+
+    def _paint_flags(self, painter: QPainter, size: int) -> None:
+        radius = max(5.0, size * 0.13)
+        font = QFont(self.font())
+        font.setPixelSize(max(8, round(radius * 1.5)))
+        font.setBold(True)
+        painter.setFont(font)
+        for square in self._flags:
+            if not self.on_board(square):
+                continue
+            rect = QRectF(self.square_rect(square))
+            painter.strokePath(self._rounded(rect, size * 0.03, size * 0.06), QPen(_with_alpha(_FLAG, 0.85),
+                                                                                   max(1.5, size * 0.035)))
+            centre = QPointF(rect.left() + radius + size * 0.04, rect.bottom() - radius - size * 0.04)
+            painter.setPen(QPen(QColor("white"), max(1.0, size * 0.015)))
+            painter.setBrush(_FLAG)
+            painter.drawEllipse(centre, radius, radius)
+            painter.setPen(QColor("white"))
+            painter.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
+                             Qt.AlignmentFlag.AlignCenter, "!")
+        painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_drag(self, painter: QPainter, size: int, dpr: float) -> None:
         if not self._dragging or self._drag_from is None:
