@@ -50,6 +50,9 @@ def _check_screen(win) -> None:
     if seat is None:  # the curtain is up: nothing private of either seat is in any widget
         assert win.curtain.isVisible()
         assert win.board.pieces() == {} and win.board.markers() == [] and win.log.toPlainText() == ""
+        assert win.board.ghosts() == {} and win.board.heat() == {} and win.board.annotations() == ([], [])
+        if win.belief_panel is not None:
+            assert win.belief_panel.belief().pieces() == {} and win.belief_panel.board.pieces() == {}
         assert win.clocks.text() == ""
         return
     assert not win.curtain.isVisible()
@@ -178,6 +181,9 @@ def _render_expected(win, pieces):
     expected.set_last_move(*(board.last_move() or (None, None)))
     expected.set_sense_mode(board.sense_mode(), None)
     expected.set_annotations(*board.annotations())
+    expected.set_ghosts(board.ghosts())  # the seat's own guesses may be drawn: they are its own
+    expected.set_flags(board.flags())
+    expected.set_heat(board.heat() or None)
     expected.resize(board.size())
     image = _pixels(expected.grab().toImage())
     expected.deleteLater()

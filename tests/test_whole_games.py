@@ -246,3 +246,37 @@ def test_panel_layout_and_piece_set_are_restored(qtbot) -> None:
     assert pieces.piece_set() == "letters"
     second._piece_set("cburnett")
     second.close()
+
+
+def test_each_hot_seat_player_has_a_private_belief_board(window, qtbot) -> None:
+    import chess
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
+    controller = window.controller
+    panel = window.belief_panel
+    assert panel is not None and window.belief_dock.isVisible()
+    _lift_if_needed(qtbot, window)
+    panel.place_piece(chess.D5, chess.KNIGHT)
+    panel.overlay_box.setChecked(True)
+    assert window.board.ghosts() == {(3, 4): "n"}  # White's guess drawn on the main board as a ghost
+    _click(qtbot, window, (3, 6))
+    _type(qtbot, window, "e4")
+    assert controller.curtain_for == 1
+    assert panel.belief().pieces() == {} and window.board.ghosts() == {}  # nothing of White's behind the curtain
+    _lift_if_needed(qtbot, window)
+    assert panel.belief().pieces() == {}  # Black's own board is empty
+    panel.place_starting_position()
+    assert len(panel.belief().pieces()) == 16
+    _click(qtbot, window, (4, 1))
+    _type(qtbot, window, "e5")
+    _lift_if_needed(qtbot, window)
+    assert panel.belief().pieces() == {chess.D5: chess.KNIGHT}
+    assert len(controller.beliefs[1].pieces()) == 16
+    _check_screen(window)
+
+
+def test_minitchess_has_no_belief_board(window, qtbot) -> None:
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
+    window.start(NewGame("minit", False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
+    assert not window.belief_dock.isVisible()
+    window.start(NewGame("blind", False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
+    assert window.belief_dock.isVisible()

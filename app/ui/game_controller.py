@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -22,6 +22,9 @@ from app.engine.variants import game_type
 from app.ui.bot_seat import BotSeat
 from app.ui.describe import describe, move_list
 from app.ui.scene import SCENES, BoardScene, Square, from_sq8, truth_scene
+
+if TYPE_CHECKING:
+    from app.engine.belief import BeliefBoard
 
 LOW_TIME = 30.0  # seconds: below this a clock is shown as running low
 
@@ -70,8 +73,9 @@ class GameController(QObject):
         self.views: list[Any] = [view_type() for _ in seats]
         self._seen = [0] * len(seats)
         self.logs: list[list[str]] = [[] for _ in seats]
-        # Each seat's own arrows and circles, kept while the other seat is at the screen.
+        # Each seat's own arrows and circles and belief board, kept while the other seat is at the screen.
         self.annotations: dict[Seat, tuple[list[tuple[Square, Square]], list[Square]]] = {}
+        self.beliefs: dict[Seat, BeliefBoard] = {}
         self.hot_seat = sum(not seat.is_bot for seat in seats) > 1
         humans = [index for index, seat in enumerate(seats) if not seat.is_bot]
         self.screen_seat: Seat | None = None if self.hot_seat else (humans[0] if humans else 0)
@@ -182,6 +186,26 @@ class GameController(QObject):
         if what == "pass":
             return self.variant == "rbc" and self.game.phase == "move"
         return bool(choices.get(what))
+
+    # -- private notes -----------------------------------------------------------------------------
+    def seen(self, seat: Seat) -> int:
+        """How many observations of ``seat`` its view has taken in (changes whenever the seat learns something)."""
+        return self._seen[seat]
+
+    def empty_view(self) -> Any:
+        """A view that knows nothing: what a belief panel shows behind the curtain."""
+        return _view_type(self.variant)()
+
+    def belief_for(self, seat: Seat) -> BeliefBoard:
+        """The belief board of a person's seat (bots never get one)."""
+        from app.engine.belief import BeliefBoard
+        belief = self.beliefs.get(seat)
+        if belief is None:
+            belief = self.beliefs[seat] = BeliefBoard(enemy=seat != 0)
+        return belief
+
+    def belief_changed(self, seat: Seat) -> None:
+        """The seat edited its belief board (the panel changed it in place)."""
 
     # -- the curtain ---------------------------------------------------------------------------------
     def lift_curtain(self) -> None:

@@ -21,9 +21,11 @@ from app.ui.pieces import PIECE_SETS, set_piece_set
 if TYPE_CHECKING:
     # Imported when the first game starts (python-chess, the referees, the bot workers): the window shows sooner.
     from app.engine.core import Outcome
+    from app.ui.belief_panel import BeliefPanel
     from app.ui.game_controller import GameController
     from app.ui.new_game_dialog import NewGame
 
+HIDDEN_GAMES = frozenset({"rbc", "blind"})  # the games with a belief board
 ENTRY_HINTS = {"rbc": "Type a square to sense (d7), then a move (e2e4, Nf3) or pass",
                "blind": "Type a move (e2e4, Nf3) and press Enter", "minit": "Type a move (b2-b3, Nc3)"}
 STATE_VERSION = 1  # of the dock layout saved with QMainWindow.saveState
@@ -98,6 +100,10 @@ class MainWindow(QMainWindow):
         self.pass_button, self.resign_button, self.draw_button = (panel.pass_button, panel.resign_button,
                                                                   panel.draw_button)
         self.accept_button, self.decline_button = panel.accept_button, panel.decline_button
+        self.belief_panel: BeliefPanel | None = None  # made for the first game with hidden pieces
+        self.belief_dock: QDockWidget | None = None
+        self._belief_auto_hidden = False
+        self._belief_fed: tuple[int, int, int] | None = None  # (game, seat, observations) the panel last saw
         self.curtain = Curtain(self)
         self.curtain.hide()
         self.curtain.on_lift = self._lift
@@ -155,6 +161,7 @@ class MainWindow(QMainWindow):
             pieces.addAction(action)
         view.addSeparator()
         view.addAction(self.panel_dock.toggleViewAction())
+        self._view_menu = view
         help_ = self.menuBar().addMenu("&Help")
         for variant, title in TITLES.items():
             action = QAction(f"Rules of {title}", self)
@@ -198,6 +205,7 @@ class MainWindow(QMainWindow):
     def start(self, choice: NewGame) -> None:
         from app.ui.game_controller import GameController, SeatConfig
         if self.controller is not None:
+            self._clear_private()  # the last game's seat leaves the screen first
             self.controller.stop()
             self.controller.deleteLater()
         if choice.vs_bot:
@@ -215,10 +223,12 @@ class MainWindow(QMainWindow):
         controller.thinkingChanged.connect(self.panel.thinking.setVisible)
         self.controller = controller
         self._shown_seat = None
+        self._belief_fed = None
         self._restoring_notes = True
         self.board.clear_annotations()
         self._restoring_notes = False
         self.panel.truth_button.setChecked(False)
+        self._prepare_belief_dock(controller.variant in HIDDEN_GAMES)
         scene = controller.scene()
         self.board.set_board_size(scene.files, scene.ranks)
         self.board.set_flipped(not controller.hot_seat and controller.screen_seat == 1)
@@ -254,11 +264,67 @@ class MainWindow(QMainWindow):
         self.curtain.setGeometry(0, top, self.width(), self.height() - top)
         self.curtain.raise_()
 
+    # -- the belief board ----------------------------------------------------------------------------
+    def _prepare_belief_dock(self, wanted: bool) -> None:
+        """Make the belief dock for the first game with hidden pieces; put it away for MinitChess."""
+        if not wanted:
+            if self.belief_dock is not None and self.belief_dock.isVisible():
+                self.belief_dock.hide()
+                self._belief_auto_hidden = True
+            return
+        if self.belief_dock is None:
+            from app.ui.belief_panel import BeliefPanel
+            panel = BeliefPanel()
+            dock = QDockWidget("Belief board", self)
+            dock.setObjectName("beliefDock")
+            dock.setWidget(panel)
+            if not self.restoreDockWidget(dock):
+                self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            panel.hypothesesChanged.connect(self._belief_changed)
+            panel.overlayToggled.connect(lambda _on: self._apply_overlay())
+            panel.heatMapToggled.connect(lambda _on: self._apply_overlay())
+            self._view_menu.addAction(dock.toggleViewAction())
+            self.belief_panel, self.belief_dock = panel, dock
+        elif self._belief_auto_hidden:
+            self.belief_dock.show()
+        self._belief_auto_hidden = False
+
+    def _show_belief(self, seat: int | None) -> None:
+        """The belief board of the seat at the screen; an empty one (of nobody) behind the curtain."""
+        panel, controller = self.belief_panel, self.controller
+        if panel is None or controller is None or controller.variant not in HIDDEN_GAMES:
+            return
+        if seat is None or controller.seats[seat].is_bot:
+            from app.engine.belief import BeliefBoard
+            import chess
+            panel.set_view(controller.empty_view(), chess.WHITE)
+            panel.set_belief(BeliefBoard(enemy=chess.BLACK))
+        else:
+            panel.set_view(controller.views[seat], seat == 0)
+            panel.set_belief(controller.belief_for(seat))
+            self._belief_fed = (id(controller), seat, controller.seen(seat))
+        self._apply_overlay()
+
+    def _belief_changed(self) -> None:
+        if self.controller is not None and self._shown_seat is not None:
+            self.controller.belief_changed(self._shown_seat)
+        self._apply_overlay()
+
+    def _apply_overlay(self) -> None:
+        if self.belief_panel is not None and self.controller is not None \
+                and self.controller.variant in HIDDEN_GAMES and self._shown_seat is not None:
+            self.belief_panel.apply_overlay(self.board)
+        else:
+            self.board.set_ghosts({})
+            self.board.set_flags({})
+            self.board.set_heat(None)
+
     def _switch_notes(self, seat: int | None) -> None:
         """Give the board the annotations of the seat now at the screen (each seat keeps its own)."""
         if seat == self._shown_seat:
             return
         self._shown_seat = seat
+        self._show_belief(seat)
         self._restoring_notes = True
         try:
             notes = self.controller.annotations.get(seat) if self.controller is not None and seat is not None \
@@ -277,6 +343,7 @@ class MainWindow(QMainWindow):
     def _clear_private(self) -> None:
         """Nothing private of either seat stays in a widget while the curtain is up."""
         self._switch_notes(None)
+        self._apply_overlay()
         self.board.set_pieces({})
         self.board.set_markers([])
         self.board.set_move_targets({})
@@ -314,6 +381,7 @@ class MainWindow(QMainWindow):
             self.board.set_move_targets(scene.targets)
             self.board.set_last_move(*(scene.last_move or (None, None)))
             self.board.set_sense_mode(scene.sense_window is not None, scene.sense_window)
+            self._refresh_belief()
             log, moves = controller.log(), controller.move_list()
             if log != self._lines(self.log):
                 panel.show_lines(self.log, log)
@@ -330,6 +398,18 @@ class MainWindow(QMainWindow):
         self.resign_button.setEnabled(controller.can("resign"))
         self.draw_button.setEnabled(controller.can("offer_draw"))
         self.entry.setEnabled(controller.screen_seat is not None and controller.outcome is None)
+
+    def _refresh_belief(self) -> None:
+        """New observations: the belief panel recomputes its counts and flags from the seat's view."""
+        controller, panel, seat = self.controller, self.belief_panel, self._shown_seat
+        if panel is None or controller is None or seat is None or controller.variant not in HIDDEN_GAMES \
+                or controller.seats[seat].is_bot:
+            return
+        fed = (id(controller), seat, controller.seen(seat))
+        if fed != self._belief_fed:
+            self._belief_fed = fed
+            panel.set_view(controller.views[seat], seat == 0)
+            self._apply_overlay()
 
     @staticmethod
     def _lines(widget: QPlainTextEdit) -> list[str]:
