@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from app.engine.clock import TimeControl
@@ -46,21 +47,41 @@ def _match(args: argparse.Namespace) -> int:
     return 0
 
 
+_SUFFIX_FORMATS = {".pgn": "pgn", ".svg": "svg", ".png": "png", ".txt": "minit", ".json": "reconchess"}
+
+
 def _export(args: argparse.Namespace) -> int:
-    from app.engine.record import RecordError, load_record
-    from app.interop.reconchess_history import export_reconchess
+    from app.engine.record import RecordError, read_record
+    from app.exports import FORMATS, export_record, export_text, parse_perspective
+
+    def fail(message: str, code: int = 1) -> int:
+        print(f"sightline export: {message}", file=sys.stderr)
+        return code
+
+    if args.out is not None and args.output is not None and args.out != args.output:
+        return fail("give the output file once (OUT or -o OUT)", 2)
+    out = args.output if args.output is not None else args.out
+    fmt = args.format
+    if fmt is None:  # by the output's extension; reconchess was the only format before the others existed
+        fmt = _SUFFIX_FORMATS.get(Path(out).suffix.lower(), "reconchess") if out else "reconchess"
+    if fmt not in FORMATS:
+        return fail(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})", 2)
+    if out is None and fmt not in ("pgn", "minit"):
+        return fail(f"the {fmt} format needs an output file (-o OUT)", 2)
+    if args.ply is not None and args.step is not None:
+        return fail("give --ply or --step, not both", 2)
     try:
-        replayed = load_record(args.record)
-        if replayed.record.variant != "rbc":
-            raise RecordError(f"only RBC games export to reconchess (this is {replayed.record.variant})")
-        export_reconchess(replayed.record, args.out)
-    except RecordError as error:
-        print(f"sightline export: {error}", file=sys.stderr)
-        return 1
+        record = read_record(args.record)
+        perspective = parse_perspective(record, args.perspective)
+        if out is None:  # a text format to standard output
+            sys.stdout.write(export_text(record, fmt))
+            return 0
+        export_record(record, fmt, out, step=args.step, ply=args.ply, perspective=perspective, size=args.size)
+    except (RecordError, ValueError) as error:
+        return fail(str(error))
     except OSError as error:
-        print(f"sightline export: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
-        return 1
-    print(f"wrote {args.out}")
+        return fail(f"cannot write {out}: {error.strerror or error}")
+    print(f"wrote {out}")
     return 0
 
 
@@ -116,10 +137,20 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     match.set_defaults(func=_match)
 
-    export = commands.add_parser("export", help="convert a record to another format")
-    export.add_argument("--format", default="reconchess", choices=["reconchess"])
+    export = commands.add_parser(
+        "export", help="convert a record to another format",
+        description="Write a record as a reconchess GameHistory (RBC), PGN of the true moves (RBC, Blind Chess), "
+                    "MinitChess notation, or a board image (SVG, PNG) of any step as the truth or as one seat "
+                    "saw it. While a game of hidden information is unfinished, only a seat's own view exports.")
+    export.add_argument("--format", default=None, choices=["reconchess", "pgn", "minit", "svg", "png"],
+                        help="default: from OUT's extension (.pgn, .svg, .png, .txt: minit), else reconchess")
     export.add_argument("record", help="a Sightline record (.json)")
-    export.add_argument("out", help="the file to write")
+    export.add_argument("out", nargs="?", help="the file to write (or use -o)")
+    export.add_argument("-o", "--output", help="the file to write; pgn and minit go to standard output without it")
+    export.add_argument("--ply", type=int, help="images: the position after this many turns (default: the end)")
+    export.add_argument("--step", type=int, help="images: the position after this many recorded actions")
+    export.add_argument("--perspective", default="truth", help="images: truth (default), white or black")
+    export.add_argument("--size", type=int, default=480, help="images: width in pixels (default 480)")
     export.set_defaults(func=_export)
 
     imp = commands.add_parser("import", help="convert a reconchess GameHistory JSON into a record")
