@@ -111,6 +111,15 @@ def _app(args: argparse.Namespace) -> int:
     return int(run_app(check=args.check))
 
 
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        from app.ui.replay_window import run_replay
+    except ImportError as error:
+        print(f"sightline replay: cannot start the window: {error}", file=sys.stderr)
+        return 1
+    return run_replay(args.record)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sightline", description="Hidden-information chess.")
     parser.add_argument("--check", action="store_true", help="render one frame offscreen, print OK and exit")
@@ -158,6 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("out", help="the record to write")
     imp.set_defaults(func=_import)
 
+    replay = commands.add_parser("replay", help="open the replay viewer on a finished game")
+    replay.add_argument("record", help="a Sightline game record (.json)")
+    replay.set_defaults(func=_replay)
     perft = commands.add_parser("perft", help="count move sequences (a self-check of the move generators)")
     perft.add_argument("--variant", default="chess", choices=["chess", "rbc", "minit"])
     perft.add_argument("--depth", type=int, default=3)

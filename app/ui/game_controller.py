@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import chess
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from app.bots.base import ActionRequest
 from app.engine.clock import TimeControl
 from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat, View
-from app.engine.record import GameSession, PlayerInfo
+from app.engine.record import GameRecord, GameSession, PlayerInfo
 from app.engine.variants import game_type
 from app.ui.bot_seat import BotSeat
 from app.ui.describe import describe, move_list
@@ -61,14 +61,22 @@ class GameController(QObject):
 
     def __init__(self, variant: str, seats: list[SeatConfig], control: TimeControl,
                  options: dict[str, Any] | None = None, seed: int | None = None,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, session: GameSession | None = None,
+                 extra: dict[str, Any] | None = None) -> None:
         super().__init__(parent)
         self.variant = variant
         self.seats = seats
-        self.game = game_type(variant).from_options(options or {})
+        if session is not None:
+            seed = session.record.seed
         self.seed = random.randrange(2**31) if seed is None else seed
-        players = [PlayerInfo(seat.name, "bot" if seat.is_bot else "human", seat.spec) for seat in seats]
-        self.session = GameSession(self.game, control, players, self.seed, start_clock=False)
+        if session is None:
+            players = [PlayerInfo(seat.name, "bot" if seat.is_bot else "human", seat.spec) for seat in seats]
+            game = game_type(variant).from_options(options or {})
+            session = GameSession(game, control, players, self.seed, start_clock=False)
+            session.record.extra.update(extra or {})
+        self.session = session
+        self.game = session.game
+        self.autosave: Callable[[GameSession], object] | None = None  # called after every change worth keeping
         view_type = _view_type(variant)
         self.views: list[Any] = [view_type() for _ in seats]
         self._seen = [0] * len(seats)
@@ -86,6 +94,34 @@ class GameController(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(100)
         self._timer.timeout.connect(self._tick)
+        self._ticks = 0
+
+    @classmethod
+    def from_record(cls, record: GameRecord, parent: QObject | None = None) -> "GameController":
+        """Continue a saved, unfinished game: same step, phase, clocks, annotations and belief boards.
+
+        Raises :class:`~app.engine.record.RecordError` for a record that cannot be continued.
+        """
+        from app.engine.record import resume
+        seats = [SeatConfig(player.name, player.spec if player.kind == "bot" else None) for player in record.players]
+        session = resume(record, start_clock=False)
+        controller = cls(record.variant, seats, record.clock, record.options, record.seed, parent, session=session)
+        for seat in range(len(seats)):
+            notes = session.notes(seat)
+            controller.annotations[seat] = annotations_from_json(notes.annotations)
+            if notes.hypotheses is not None and record.variant in ("rbc", "blind"):
+                from app.engine.belief import BeliefBoard
+                try:
+                    controller.beliefs[seat] = BeliefBoard.from_json(notes.hypotheses, enemy=seat != 0,
+                                                                     ply=session.game.ply)
+                except ValueError:
+                    pass  # a damaged belief board is dropped; the game itself goes on
+        return controller
+
+    @property
+    def inference_allowed(self) -> bool:
+        """Whether the players may see inference (heat map, position count): a game option, the same for both."""
+        return bool(self.session.record.extra.get("inference", True))
 
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -205,7 +241,20 @@ class GameController(QObject):
         return belief
 
     def belief_changed(self, seat: Seat) -> None:
-        """The seat edited its belief board (the panel changed it in place)."""
+        """The seat edited its belief board (the panel changed it in place): keep it in the record."""
+        belief = self.beliefs.get(seat)
+        if belief is not None and self.session.set_notes(seat, hypotheses=belief.to_json()):
+            self._save()
+
+    def annotations_changed(self, seat: Seat) -> None:
+        """The seat drew or removed an arrow or circle: keep it in the record."""
+        arrows, circles = self.annotations.get(seat, ([], []))
+        if self.session.set_notes(seat, annotations=annotations_to_json(arrows, circles)):
+            self._save()
+
+    def _save(self) -> None:
+        if self.autosave is not None:
+            self.autosave(self.session)
 
     # -- the curtain ---------------------------------------------------------------------------------
     def lift_curtain(self) -> None:
@@ -296,9 +345,13 @@ class GameController(QObject):
             self._after()
         elif self.game.outcome is None:
             self.clocksChanged.emit()  # a tick moves the clocks, nothing else: no need to rebuild the board
+            self._ticks += 1
+            if self._ticks % 50 == 0 and not self.session.paused:
+                self._save()  # every 5 s of play: a crash loses at most that much clock time
 
     def _after(self) -> None:
         self._update_views()
+        self._save()
         if self.game.outcome is not None:
             self._finish()
             return
@@ -346,6 +399,33 @@ class GameController(QObject):
         self.curtainChanged.emit()
         self.changed.emit()
         self.gameOver.emit(outcome)
+
+
+def annotations_to_json(arrows: list[tuple[Square, Square]], circles: list[Square]) -> list[Any]:
+    """Arrows and circles as record notes: ``[{"arrow": [[4, 1], [4, 3]]}, {"circle": [3, 4]}]``."""
+    return ([{"arrow": [list(a), list(b)]} for a, b in arrows] + [{"circle": list(c)} for c in circles])
+
+
+def annotations_from_json(data: Any) -> tuple[list[tuple[Square, Square]], list[Square]]:
+    """The inverse of :func:`annotations_to_json`; anything malformed is skipped, never fatal."""
+    arrows: list[tuple[Square, Square]] = []
+    circles: list[Square] = []
+
+    def square(value: Any) -> Square | None:
+        if isinstance(value, list) and len(value) == 2 and all(type(v) is int and 0 <= v < 16 for v in value):
+            return value[0], value[1]
+        return None
+
+    for item in data if isinstance(data, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("arrow"), list) and len(item["arrow"]) == 2:
+            ends = [square(end) for end in item["arrow"]]
+            if ends[0] is not None and ends[1] is not None:
+                arrows.append((ends[0], ends[1]))
+        elif isinstance(item, dict):
+            circle = square(item.get("circle"))
+            if circle is not None:
+                circles.append(circle)
+    return arrows, circles
 
 
 def _format_seconds(seconds: float) -> str:

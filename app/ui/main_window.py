@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
-from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QLabel, QMainWindow, QMessageBox,
+from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox,
                                QPlainTextEdit, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
 
 from app.engine.variants import TITLES
@@ -21,6 +22,8 @@ from app.ui.pieces import PIECE_SETS, set_piece_set
 if TYPE_CHECKING:
     # Imported when the first game starts (python-chess, the referees, the bot workers): the window shows sooner.
     from app.engine.core import Outcome
+    from app.engine.record import GameRecord, GameSession
+    from app.ui.replay_window import ReplayWindow
     from app.ui.belief_panel import BeliefPanel
     from app.ui.game_controller import GameController
     from app.ui.new_game_dialog import NewGame
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 HIDDEN_GAMES = frozenset({"rbc", "blind"})  # the games with a belief board
 ENTRY_HINTS = {"rbc": "Type a square to sense (d7), then a move (e2e4, Nf3) or pass",
                "blind": "Type a move (e2e4, Nf3) and press Enter", "minit": "Type a move (b2-b3, Nc3)"}
+RECENT_LIMIT = 8
 STATE_VERSION = 1  # of the dock layout saved with QMainWindow.saveState
 
 RULES = Path(__file__).resolve().parent.parent.parent / "docs" / "rules"
@@ -104,6 +108,8 @@ class MainWindow(QMainWindow):
         self.belief_dock: QDockWidget | None = None
         self._belief_auto_hidden = False
         self._belief_fed: tuple[int, int, int] | None = None  # (game, seat, observations) the panel last saw
+        self._save_path: str | None = None
+        self.last_warning = ""
         self.curtain = Curtain(self)
         self.curtain.hide()
         self.curtain.on_lift = self._lift
@@ -123,22 +129,35 @@ class MainWindow(QMainWindow):
         self._refresh()
 
     # -- menus -------------------------------------------------------------------------------------
+    def _action(self, text: str, slot: Callable[[], object],
+                shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
+
     def _build_menus(self) -> None:
         game = self.menuBar().addMenu("&Game")
-        new = QAction("&New game...", self)
-        new.setShortcut(QKeySequence.StandardKey.New)
-        new.triggered.connect(self.new_game)
-        resign = QAction("&Resign", self)
-        resign.triggered.connect(self._resign)
-        draw = QAction("Offer &draw", self)
-        draw.triggered.connect(self._offer_draw)
-        quit_ = QAction("&Quit", self)
-        quit_.setShortcut(QKeySequence.StandardKey.Quit)
-        quit_.triggered.connect(self.close)
-        for action in (new, resign, draw):
-            game.addAction(action)
+        game.addAction(self._action("&New game...", self.new_game, QKeySequence.StandardKey.New))
+        game.addAction(self._action("&Open...", self._open_dialog, QKeySequence.StandardKey.Open))
+        self.recent_menu = game.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        game.addAction(self._action("&Save", self.save, QKeySequence.StandardKey.Save))
+        game.addAction(self._action("Save &as...", self.save_as, QKeySequence("Ctrl+Shift+S")))
+        export = game.addMenu("&Export")
+        export.addAction(self._action("Moves as &PGN...", lambda: self._export_dialog("pgn")))
+        export.addAction(self._action("RBC game for &reconchess (GameHistory JSON)...",
+                                      lambda: self._export_dialog("reconchess")))
+        export.addAction(self._action("&MinitChess moves as text...", lambda: self._export_dialog("minit")))
+        export.addAction(self._action("&Copy MinitChess position", self._copy_position))
+        export.addAction(self._action("&Board image (PNG or SVG)...", self._export_image_dialog))
+        game.addAction(self._action("Re&view this game...", self.review, QKeySequence("Ctrl+R")))
         game.addSeparator()
-        game.addAction(quit_)
+        game.addAction(self._action("&Resign", self._resign))
+        game.addAction(self._action("Offer &draw", self._offer_draw))
+        game.addSeparator()
+        game.addAction(self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
         view = self.menuBar().addMenu("&View")
         flip = QAction("&Flip board", self)
         flip.setShortcut(QKeySequence("F"))
@@ -204,10 +223,6 @@ class MainWindow(QMainWindow):
 
     def start(self, choice: NewGame) -> None:
         from app.ui.game_controller import GameController, SeatConfig
-        if self.controller is not None:
-            self._clear_private()  # the last game's seat leaves the screen first
-            self.controller.stop()
-            self.controller.deleteLater()
         if choice.vs_bot:
             bot = SeatConfig(f"{choice.bot} ({choice.level})", f"sightline:{choice.bot}:{choice.level}")
             you = SeatConfig("You")
@@ -215,12 +230,22 @@ class MainWindow(QMainWindow):
         else:
             seats = [SeatConfig("White"), SeatConfig("Black")]
         options: dict[str, Any] = {"draw_rule": choice.draw_rule} if choice.variant == "rbc" else {}
-        controller = GameController(choice.variant, seats, choice.control, options, parent=self)
+        extra = {"inference": choice.inference} if choice.variant in HIDDEN_GAMES else {}
+        self._install(GameController(choice.variant, seats, choice.control, options, parent=self, extra=extra))
+        self._save_path = None
+
+    def _install(self, controller: GameController) -> None:
+        """Make ``controller`` the game of the window (a new one or a resumed one) and start it."""
+        if self.controller is not None:
+            self._clear_private()  # the last game's seat leaves the screen first
+            self.controller.stop()
+            self.controller.deleteLater()
         controller.changed.connect(self._refresh)
         controller.clocksChanged.connect(self._refresh_clocks)
         controller.curtainChanged.connect(self._curtain)
         controller.gameOver.connect(self._game_over)
         controller.thinkingChanged.connect(self.panel.thinking.setVisible)
+        controller.autosave = self._autosave
         self.controller = controller
         self._shown_seat = None
         self._belief_fed = None
@@ -339,6 +364,7 @@ class MainWindow(QMainWindow):
                 or controller.screen_seat != self._shown_seat:
             return
         controller.annotations[self._shown_seat] = self.board.annotations()
+        controller.annotations_changed(self._shown_seat)
 
     def _clear_private(self) -> None:
         """Nothing private of either seat stays in a widget while the curtain is up."""
@@ -489,6 +515,213 @@ class MainWindow(QMainWindow):
         box.open()  # not exec(): the window keeps running (and tests are not stopped by a modal loop)
         self.game_over_box = box
 
+    # -- files: save, open, autosave, resume, review, export -----------------------------------------
+    def _ask(self, title: str, text: str) -> bool:
+        """A yes/no question (tests replace this method)."""
+        return QMessageBox.question(self, title, text) == QMessageBox.StandardButton.Yes
+
+    def _warn(self, title: str, text: str) -> None:
+        """A problem the player must read (tests replace this method)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        self.last_warning = text
+
+    def _autosave(self, session: GameSession) -> None:
+        from app.storage import autosave
+        try:
+            autosave(session)
+        except (OSError, ValueError) as error:
+            # A full disk or a read-only data directory must not stop the game: say so and play on.
+            self.statusBar().showMessage(f"Autosave failed: {error}", 10000)
+
+    def offer_resume(self) -> bool:
+        """On start: offer the unfinished game of the last session, if the autosave holds one."""
+        from app.storage import discard_autosave, load_autosave
+        problems: list[str] = []
+        record = load_autosave(report=problems.append)
+        if problems:
+            self._warn("Autosave", "The last autosave could not be read and was set aside:\n" + "\n".join(problems))
+        if record is None:
+            return False
+        players = " against ".join(player.name for player in record.players)
+        moves = len(record.entries)
+        if not self._ask("Unfinished game", f"Continue your unfinished game of {TITLES.get(record.variant, '?')} "
+                         f"({players}, {moves} actions played)?"):
+            discard_autosave()
+            return False
+        return self.resume_record(record)
+
+    def resume_record(self, record: GameRecord) -> bool:
+        """Continue an unfinished game from its record; a record that cannot continue is reported."""
+        from app.engine.record import RecordError
+        from app.ui.game_controller import GameController
+        try:
+            controller = GameController.from_record(record, parent=self)
+        except (RecordError, ValueError) as error:
+            self._warn("Cannot continue this game", str(error))
+            return False
+        self._install(controller)
+        return True
+
+    def save(self) -> None:
+        if self.controller is None:
+            return
+        if self._save_path is None:
+            self.save_as()
+        else:
+            self.save_to(self._save_path)
+
+    def save_as(self) -> None:
+        if self.controller is None:
+            return
+        path, _filter = QFileDialog.getSaveFileName(self, "Save game", str(self._default_dir() / "game.json"),
+                                                    "Sightline games (*.json)")
+        if path:
+            self.save_to(path)
+
+    def save_to(self, path: str) -> bool:
+        """Write the game as it is now (clocks, annotations, belief boards included), atomically."""
+        if self.controller is None:
+            return False
+        try:
+            self.controller.session.snapshot().save(path)
+        except OSError as error:
+            self._warn("Save", f"Could not save to {path}: {error.strerror or error}")
+            return False
+        self._save_path = path
+        self._remember(path)
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def _open_dialog(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(self, "Open game", str(self._default_dir()),
+                                                    "Sightline games (*.json);;All files (*)")
+        if path:
+            self.open_file(path)
+
+    def open_file(self, path: str) -> bool:
+        """Open a saved game: a finished one in the replay viewer, an unfinished one to play on.
+
+        A corrupt, truncated, foreign or future file is reported with what is wrong, and nothing changes.
+        """
+        from app.engine.record import RecordError, read_record
+        try:
+            record = read_record(path)
+        except RecordError as error:
+            self._warn("Cannot open this file", f"{path}:\n{error}")
+            return False
+        except OSError as error:
+            self._warn("Cannot open this file", f"{path}: {error.strerror or error}")
+            return False
+        self._remember(path)
+        if record.result is not None:
+            return self.open_replay(record) is not None
+        if self.controller is not None and self.controller.outcome is None and \
+                not self._ask("Open game", "Leave the game being played? (It stays in the autosave only until "
+                              "the opened game is played on.)"):
+            return False
+        if self.resume_record(record):
+            self._save_path = path
+            return True
+        return False
+
+    def open_replay(self, record: GameRecord, asking_seat: int | None = None) -> ReplayWindow | None:
+        from app.engine.record import RecordError
+        from app.ui.replay_window import ReplayWindow
+        try:
+            window = ReplayWindow(record, asking_seat, self)
+        except (RecordError, ValueError) as error:
+            self._warn("Cannot replay this game", str(error))
+            return None
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        window.setWindowFlag(Qt.WindowType.Window, True)
+        window.show()
+        self.replay_window = window
+        return window
+
+    def review(self) -> None:
+        """Review the game being played: a finished game from every side, a running one only as the seat at the
+        screen sees it (behind the curtain, by nobody)."""
+        controller = self.controller
+        if controller is None:
+            return
+        if controller.outcome is None and controller.screen_seat is None:
+            self._warn("Review", "Lift the curtain first: a game in progress is reviewed by the player at the screen.")
+            return
+        self.open_replay(controller.session.snapshot(), controller.screen_seat)
+
+    def _export_dialog(self, fmt: str) -> None:
+        if self.controller is None:
+            return
+        suffix = {"pgn": "pgn", "reconchess": "json", "minit": "txt"}[fmt]
+        path, _filter = QFileDialog.getSaveFileName(self, "Export", str(self._default_dir() / f"game.{suffix}"))
+        if path:
+            self.export_to(fmt, path)
+
+    def export_to(self, fmt: str, path: str) -> bool:
+        from app.engine.record import RecordError
+        from app.exports import export_record
+        assert self.controller is not None
+        try:
+            export_record(self.controller.session.snapshot(), fmt, path)
+        except (RecordError, ValueError) as error:
+            self._warn("Export", str(error))
+            return False
+        except OSError as error:
+            self._warn("Export", f"Could not write {path}: {error.strerror or error}")
+            return False
+        self.statusBar().showMessage(f"Exported {path}", 5000)
+        return True
+
+    def _copy_position(self) -> None:
+        controller = self.controller
+        if controller is None or controller.variant != "minit":
+            self._warn("Copy position", "Only MinitChess positions are copied as text.")
+            return
+        from app.exports import position_text
+        QApplication.clipboard().setText(position_text(controller.game.position))  # type: ignore[attr-defined]
+        self.statusBar().showMessage("Position copied", 3000)
+
+    def _export_image_dialog(self) -> None:
+        controller = self.controller
+        if controller is None:
+            return
+        path, _filter = QFileDialog.getSaveFileName(self, "Board image", str(self._default_dir() / "board.png"),
+                                                    "PNG image (*.png);;SVG image (*.svg)")
+        if not path:
+            return
+        perspective = None if controller.outcome is not None else controller.screen_seat
+        if controller.outcome is None and perspective is None:
+            self._warn("Board image", "Lift the curtain first.")
+            return
+        from app.engine.record import RecordError
+        from app.exports import export_record
+        try:
+            export_record(controller.session.snapshot(), "svg" if path.lower().endswith(".svg") else "png", path,
+                          perspective=perspective)
+        except (RecordError, ValueError, OSError) as error:
+            self._warn("Board image", str(error))
+
+    def _default_dir(self) -> Path:
+        return Path(self._save_path).parent if self._save_path else Path.home()
+
+    def _remember(self, path: str) -> None:
+        settings = QSettings()
+        recent = [str(item) for item in _as_list(settings.value("recent/files")) if str(item) != path]
+        settings.setValue("recent/files", [path, *recent][:RECENT_LIMIT])
+
+    def recent_files(self) -> list[str]:
+        return [str(item) for item in _as_list(QSettings().value("recent/files"))]
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for path in files:
+            self.recent_menu.addAction(self._action(path, partial(self.open_file, path)))
+        if not files:
+            self.recent_menu.addAction("(none yet)").setEnabled(False)
+
     # -- window state ----------------------------------------------------------------------------------
     def _restore_geometry(self) -> None:
         settings = QSettings()
@@ -519,6 +752,13 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
+def _as_list(value: object) -> list[object]:
+    """A QSettings list: one stored item comes back as a plain string, none as None."""
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
 def run_app(check: bool = False) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     app.setOrganizationName("Sightline")
@@ -530,5 +770,9 @@ def run_app(check: bool = False) -> int:
         print("OK" if not image.isNull() else "FAILED")
         return 0 if not image.isNull() else 1
     window.show()
-    QTimer.singleShot(0, window.new_game)
+    def first_game() -> None:
+        if not window.offer_resume():
+            window.new_game()
+
+    QTimer.singleShot(0, first_game)
     return int(app.exec())

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QSpinBox,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QSpinBox,
                                QWidget)
 
 from app.bots.registry import builtin_bots
@@ -27,6 +27,7 @@ class NewGame:
     human_seat: int
     control: TimeControl
     draw_rule: str
+    inference: bool = True  # may the players see inference (heat map, position count)? the same for both
 
 
 def _number(value: object, default: float) -> float:
@@ -79,6 +80,10 @@ class NewGameDialog(QDialog):
         form.addRow("Minutes", self.minutes)
         form.addRow("Increment", self.increment)
         form.addRow("Automatic draws", self.draw_rule)
+        self.inference = QCheckBox("Let players see which enemy positions are still possible")
+        self.inference.setToolTip("The belief board's heat map and position count. The same for both players; "
+                                  "kept in the game record.")
+        form.addRow("Inference", self.inference)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -100,6 +105,7 @@ class NewGameDialog(QDialog):
         self.time.setCurrentIndex(max(0, self.time.findText(str(s.value("newgame/time", "15+5")))))
         self.minutes.setValue(int(_number(s.value("newgame/minutes", 15), 15)))
         self.increment.setValue(_number(s.value("newgame/increment", 5), 5))
+        self.inference.setChecked(str(s.value("newgame/inference", "true")).lower() in ("true", "1"))
 
     def _refresh(self) -> None:
         variant = self.game.currentData()
@@ -114,7 +120,7 @@ class NewGameDialog(QDialog):
         custom = self.time.currentData() == "custom"
         for widget, visible in ((self.bot, vs_bot), (self.level, vs_bot), (self.color, vs_bot),
                                 (self.minutes, custom), (self.increment, custom),
-                                (self.draw_rule, variant == "rbc")):
+                                (self.draw_rule, variant == "rbc"), (self.inference, variant != "minit")):
             self._form.setRowVisible(widget, visible)
 
     def choice(self) -> NewGame:
@@ -128,7 +134,8 @@ class NewGameDialog(QDialog):
         color = self.color.currentData()
         seat = random.randrange(2) if color == "random" else (0 if color == "white" else 1)
         return NewGame(self.game.currentData(), self.mode.currentData() == "bot", self.bot.currentData() or "random",
-                       self.level.currentData(), seat, control, self.draw_rule.currentData())
+                       self.level.currentData(), seat, control, self.draw_rule.currentData(),
+                       self.inference.isChecked())
 
     def accept(self) -> None:
         s = self.settings
@@ -141,4 +148,5 @@ class NewGameDialog(QDialog):
         s.setValue("newgame/minutes", self.minutes.value())
         s.setValue("newgame/increment", self.increment.value())
         s.setValue("newgame/draw_rule", self.draw_rule.currentData())
+        s.setValue("newgame/inference", self.inference.isChecked())
         super().accept()

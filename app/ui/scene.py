@@ -141,14 +141,19 @@ def minit_scene(view: Any) -> BoardScene:
 
 def truth_scene(variant: str, game: Any) -> BoardScene:
     """Every piece of the true position: only for a finished game (post-game review), never during play."""
+    return position_scene(variant, game.position if variant == "minit" else game.board)
+
+
+def position_scene(variant: str, position: Any) -> BoardScene:
+    """Every piece of a true position (a ``chess.Board``, or a ``MinitPosition`` for MinitChess)."""
     if variant == "minit":
         from app.engine.minit import piece_letter
         scene = BoardScene(files=5, ranks=6)
-        for square, code in enumerate(game.position.board):
+        for square, code in enumerate(position.board):
             if code:
                 scene.pieces[(square % 5, square // 5)] = piece_letter(code)
         return scene
-    board: chess.Board = game.board
+    board: chess.Board = position
     return BoardScene(pieces={sq8(square): piece.symbol() for square, piece in board.piece_map().items()})
 
 

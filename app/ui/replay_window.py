@@ -1,0 +1,258 @@
+"""The replay viewer: step through a recorded game as the truth or as one seat saw it.
+
+Which perspectives open is the engine's rule (:func:`~app.engine.record.allowed_perspectives`):
+a finished game opens the truth and both seats; a game still being played opens only the
+seat that asks (in hot-seat, the seat at the screen), so reviewing cannot leak anything.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (QApplication, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
+                               QPlainTextEdit, QPushButton, QSizePolicy, QSlider, QVBoxLayout, QWidget)
+
+from app.engine.core import Seat
+from app.engine.record import Frame, GameRecord, RecordError, Timeline, allowed_perspectives
+from app.engine.variants import TITLES
+from app.ui.board_widget import BoardWidget
+from app.ui.describe import describe, move_list
+from app.ui.game_controller import annotations_from_json
+from app.ui.scene import SCENES, BoardScene, position_scene, sq8
+
+
+def _seat_names(record: GameRecord) -> list[str]:
+    return ["White", "Black"]
+
+
+def _entry_text(record: GameRecord, index: int) -> str:
+    """One recorded action in a line: ``12. Black: move e7e5``."""
+    entry = record.entries[index]
+    action = dict(entry.action)
+    kind = str(action.pop("type", "?"))
+    details = " ".join(str(value) for value in action.values() if value is not None)
+    name = _seat_names(record)[entry.seat] if entry.seat < 2 else f"seat {entry.seat}"
+    return f"{index + 1}. {name}: {kind} {details}".rstrip()
+
+
+class ReplayWindow(QMainWindow):
+    """A recorded game, step by step (step 0 is the start; each action is one step)."""
+
+    def __init__(self, record: GameRecord, asking_seat: Seat | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.record = record
+        self.timeline = Timeline(record)  # raises RecordError for a record that does not replay
+        self.perspectives = allowed_perspectives(record, asking_seat)
+        if not self.perspectives:
+            raise RecordError("this game is still being played: it can be reviewed only by a seat playing it")
+        players = " – ".join(player.name for player in record.players)
+        state = "finished" if record.result is not None else "in progress"
+        self.setWindowTitle(f"Replay: {TITLES.get(record.variant, record.variant)}, {players} ({state})")
+        self.board = BoardWidget()
+        self.board.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.board.set_interactive(False)
+        self.perspective = QComboBox()
+        for perspective in self.perspectives:
+            label = "The truth (every piece)" if perspective is None else f"What {_seat_names(record)[perspective]} saw"
+            self.perspective.addItem(label, perspective)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, self.timeline.steps)
+        self.first, self.back, self.forward, self.last = (QPushButton(text) for text in ("⏮", "◀", "▶", "⏭"))
+        for button, tip in ((self.first, "Start (Home)"), (self.back, "Back one step (Left)"),
+                            (self.forward, "Forward one step (Right)"), (self.last, "End (End)")):
+            button.setToolTip(tip)
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.step_label = QLabel()
+        self.step_label.setStyleSheet("font-weight: 600;")
+        self.clocks = QLabel()
+        self.accuracy = QLabel()
+        self.accuracy.setWordWrap(True)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.moves = QPlainTextEdit()
+        self.moves.setReadOnly(True)
+        side = QWidget()
+        side.setMinimumWidth(280)
+        column = QVBoxLayout(side)
+        column.addWidget(QLabel("Perspective"))
+        column.addWidget(self.perspective)
+        row = QHBoxLayout()
+        for button in (self.first, self.back, self.forward, self.last):
+            row.addWidget(button)
+        column.addLayout(row)
+        column.addWidget(self.slider)
+        for widget in (self.step_label, self.clocks, self.accuracy):
+            column.addWidget(widget)
+        column.addWidget(QLabel("Told at this step / actions"))
+        column.addWidget(self.text, 2)
+        column.addWidget(QLabel("Moves so far"))
+        column.addWidget(self.moves, 1)
+        central = QWidget()
+        layout = QHBoxLayout(central)
+        layout.addWidget(self.board, 3)
+        layout.addWidget(side, 1)
+        self.setCentralWidget(central)
+        self.step: int = -1
+        self.first.clicked.connect(lambda: self.show_step(0))
+        self.back.clicked.connect(lambda: self.show_step(self.step - 1))
+        self.forward.clicked.connect(lambda: self.show_step(self.step + 1))
+        self.last.clicked.connect(lambda: self.show_step(self.timeline.steps))
+        self.slider.valueChanged.connect(self.show_step)
+        self.perspective.currentIndexChanged.connect(lambda _index: self.show_step(self.step))
+        export = QAction("Export this board as an image...", self)
+        export.setShortcut(QKeySequence("Ctrl+E"))
+        export.triggered.connect(self._export_image)
+        menu = self.menuBar().addMenu("&Replay")
+        menu.addAction(export)
+        close = QAction("&Close", self)
+        close.setShortcut(QKeySequence.StandardKey.Close)
+        close.triggered.connect(self.close)
+        menu.addAction(close)
+        self.resize(1000, 680)
+        self.frame: Frame | None = None
+        self.show_step(self.timeline.steps)
+
+    @property
+    def current_perspective(self) -> Seat | None:
+        data: Any = self.perspective.currentData()
+        return None if data is None else int(data)
+
+    def show_step(self, step: int) -> None:
+        step = max(0, min(self.timeline.steps, step))
+        perspective = self.current_perspective
+        frame = self.timeline.frame(step, perspective)
+        self.step, self.frame = step, frame
+        if self.slider.value() != step:
+            self.slider.blockSignals(True)
+            self.slider.setValue(step)
+            self.slider.blockSignals(False)
+        variant = self.record.variant
+        scene: BoardScene = position_scene(variant, frame.truth) if perspective is None else SCENES[variant](frame.view)
+        self.board.set_board_size(scene.files, scene.ranks)
+        self.board.set_flipped(perspective == 1)
+        self.board.set_pieces(scene.pieces)
+        self.board.set_markers(scene.markers if perspective is not None else [])
+        self.board.set_move_targets({})
+        self.board.set_sense_mode(False, None)
+        last = scene.last_move if perspective is not None else self._true_last_move(frame)
+        self.board.set_last_move(*(last or (None, None)))
+        self._show_notes(frame, perspective)
+        turn = frame.ply // 2 + 1
+        self.step_label.setText(f"Step {step} of {self.timeline.steps} · turn {turn}"
+                                + (f" · {frame.phase}" if frame.phase not in ("over", "") else ""))
+        names = _seat_names(self.record)
+        shown = range(len(frame.remaining)) if perspective is None or variant != "rbc" else [perspective]
+        self.clocks.setText("   ".join(f"{names[seat]} {_clock(frame.remaining[seat])}" for seat in shown
+                                       if seat < len(frame.remaining)))
+        self._show_text(frame, perspective)
+        for button, enabled in ((self.first, step > 0), (self.back, step > 0),
+                                (self.forward, step < self.timeline.steps), (self.last, step < self.timeline.steps)):
+            button.setEnabled(enabled)
+
+    def _true_last_move(self, frame: Frame) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        move = frame.last_move
+        if move is None:
+            return None
+        if self.record.variant == "minit":
+            return (move.from_square % 5, move.from_square // 5), (move.to_square % 5, move.to_square // 5)
+        return sq8(move.from_square), sq8(move.to_square)
+
+    def _show_notes(self, frame: Frame, perspective: Seat | None) -> None:
+        """A seat's own annotations and belief board at that step; with the truth, how right the belief was."""
+        self.board.set_annotations([], [])
+        self.board.set_ghosts({})
+        self.accuracy.setText("")
+        if perspective is None:
+            return
+        notes = frame.notes.get(perspective)
+        if notes is None:
+            return
+        self.board.set_annotations(*annotations_from_json(notes.annotations))
+        if notes.hypotheses is None or self.record.variant == "minit":
+            return
+        from app.engine.belief import BeliefBoard
+        try:
+            belief = BeliefBoard.from_json(notes.hypotheses, enemy=perspective != 0)
+        except ValueError:
+            return
+        self.board.set_ghosts({sq8(square): letter for square, letter in belief.letters().items()})
+        if self.record.result is not None and belief.pieces():
+            right, total = belief.score(frame.truth)
+            self.accuracy.setText(f"Belief board: {right} of {total} supposed pieces right ({right / total:.0%})")
+
+    def _show_text(self, frame: Frame, perspective: Seat | None) -> None:
+        if perspective is None:
+            lines = [_entry_text(self.record, index) for index in range(frame.step)]
+            self.text.setPlainText("\n".join(lines[-40:]))
+            self.moves.setPlainText("")
+        else:
+            color = perspective == 0
+            lines = [line for line in (describe(o, color) for o in frame.observations) if line]
+            self.text.setPlainText("\n".join(lines))
+            self.moves.setPlainText("\n".join(move_list(self.record.variant, frame.view)))
+        for widget in (self.text, self.moves):
+            widget.verticalScrollBar().setValue(widget.verticalScrollBar().maximum())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        key = event.key()
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Up):
+            self.show_step(self.step - 1)
+        elif key in (Qt.Key.Key_Right, Qt.Key.Key_Down):
+            self.show_step(self.step + 1)
+        elif key == Qt.Key.Key_Home:
+            self.show_step(0)
+        elif key == Qt.Key.Key_End:
+            self.show_step(self.timeline.steps)
+        else:
+            super().keyPressEvent(event)
+
+    def _export_image(self) -> None:
+        path, _filter = QFileDialog.getSaveFileName(self, "Export board image", "board.png",
+                                                    "PNG image (*.png);;SVG image (*.svg)")
+        if path:
+            self.export_image(path)
+
+    def export_image(self, path: str) -> None:
+        """Write the board shown (this step, this perspective) as PNG or SVG, by the file's extension."""
+        from app.exports import frame_png, frame_svg
+        assert self.frame is not None
+        try:
+            if path.lower().endswith(".svg"):
+                Path(path).write_text(frame_svg(self.record.variant, self.frame), encoding="utf-8")
+            else:
+                Path(path).write_bytes(frame_png(self.record.variant, self.frame))
+        except OSError as error:
+            QMessageBox.warning(self, "Export", f"Could not write {path}: {error.strerror or error}")
+
+
+def _clock(seconds: float) -> str:
+    if seconds == float("inf"):
+        return "--:--"
+    whole = int(max(0.0, seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def run_replay(path: str) -> int:
+    """``sightline replay FILE``: open the replay viewer on a saved game; a bad file is reported, not raised."""
+    from app.engine.record import read_record
+    try:
+        record = read_record(path)
+    except RecordError as error:
+        print(f"sightline replay: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"sightline replay: cannot read {path}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    app = QApplication.instance() or QApplication(sys.argv)
+    try:
+        # A game still in progress opens only from a seat playing it: from the command line, nobody's.
+        window = ReplayWindow(record)
+    except RecordError as error:
+        print(f"sightline replay: {error}", file=sys.stderr)
+        return 1
+    window.show()
+    return int(app.exec()) if isinstance(app, QApplication) else 0

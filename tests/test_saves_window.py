@@ -1,0 +1,177 @@
+"""Saved games in the window: save and open, autosave and resume (also after SIGKILL), replay, exports."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import chess  # noqa: E402
+import pytest  # noqa: E402
+from PySide6.QtCore import QCoreApplication, Qt  # noqa: E402
+
+from app.engine.clock import TimeControl  # noqa: E402
+from app.engine.core import Reason  # noqa: E402
+from app.ui.main_window import MainWindow  # noqa: E402
+from app.ui.new_game_dialog import NewGame  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    path = tmp_path / "data"
+    monkeypatch.setenv("SIGHTLINE_DATA_DIR", str(path))
+    return path
+
+
+@pytest.fixture
+def make_window(qtbot, data_dir):
+    QCoreApplication.setOrganizationName("SightlineTests")
+    QCoreApplication.setApplicationName(f"saves-{os.getpid()}")
+    windows = []
+
+    def make() -> MainWindow:
+        window = MainWindow()
+        qtbot.addWidget(window)
+        window.resize(1000, 700)
+        window.show()
+        window._ask = lambda title, text: True
+        window.warnings = []
+        window._warn = lambda title, text: window.warnings.append(text)
+        windows.append(window)
+        return window
+
+    yield make
+    for window in windows:
+        if window.controller is not None:
+            window.controller.stop()
+
+
+def _play_some(window) -> None:
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(300, 5), "50-move"))
+    controller = window.controller
+    controller.lift_curtain()
+    controller.sense((3, 6))
+    window.board.set_annotations([((4, 1), (4, 3))], [(3, 4)])
+    window.belief_panel.place_piece(chess.D5, chess.KNIGHT)
+    controller.move((4, 1), (4, 3), None)
+    controller.lift_curtain()
+    controller.sense((4, 3))
+
+
+def test_save_and_open_continue_the_same_game(make_window, tmp_path) -> None:
+    first = make_window()
+    _play_some(first)
+    path = tmp_path / "game.json"
+    assert first.save_to(str(path))
+    left = [first.controller.session.seconds_left(seat) for seat in (0, 1)]
+    second = make_window()
+    assert second.open_file(str(path))
+    controller = second.controller
+    assert len(controller.session.record.entries) == 3 and controller.game.phase == "move"
+    assert controller.curtain_for == 1  # hot-seat: the curtain comes first
+    assert [controller.session.seconds_left(seat) for seat in (0, 1)] == pytest.approx(left, abs=0.2)
+    controller.lift_curtain()
+    assert controller.annotations[0] == ([((4, 1), (4, 3))], [(3, 4)])
+    assert controller.beliefs[0].pieces() == {chess.D5: chess.KNIGHT}
+    assert second.recent_files()[0] == str(path)
+
+
+@pytest.mark.parametrize("content", [b"", b"{", b"[]", b'{"format": "sightline-record", "version": 99}',
+                                     b"\xff\xfe garbage", b'{"format": "other"}'])
+def test_a_bad_file_is_reported_and_changes_nothing(make_window, tmp_path, content) -> None:
+    window = make_window()
+    _play_some(window)
+    before = len(window.controller.session.record.entries)
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    assert not window.open_file(str(path))
+    assert window.warnings and str(path) in window.warnings[-1]
+    assert len(window.controller.session.record.entries) == before
+    assert not window.open_file(str(tmp_path / "missing.json"))
+
+
+def test_a_finished_game_opens_in_the_replay_viewer(make_window, tmp_path, qtbot) -> None:
+    window = make_window()
+    _play_some(window)
+    assert window.open_replay(window.controller.session.snapshot()) is None  # in progress: not from outside
+    review = window.open_replay(window.controller.session.snapshot(), 1)
+    assert review.perspectives == [1]  # in progress: only the asking seat
+    window.controller.resign()
+    path = tmp_path / "done.json"
+    window.save_to(str(path))
+    second = make_window()
+    assert second.open_file(str(path))
+    replay = second.replay_window
+    assert replay.perspectives == [None, 0, 1]
+    assert replay.step == replay.timeline.steps
+    qtbot.keyClick(replay, Qt.Key.Key_Home)
+    assert replay.step == 0 and len(replay.board.pieces()) == 32  # the truth at the start
+    qtbot.keyClick(replay, Qt.Key.Key_Right)
+    qtbot.keyClick(replay, Qt.Key.Key_Right)
+    assert replay.step == 2
+    replay.perspective.setCurrentIndex(1)  # White's view: own pieces plus what White's sense showed
+    assert all(letter.isupper() or (square[1] >= 5) for square, letter in replay.board.pieces().items())
+    assert replay.board.ghosts() == {(3, 4): "n"}  # White's belief board at that step
+    replay.show_step(replay.timeline.steps)
+    image = Path(tmp_path / "board.png")
+    replay.export_image(str(image))
+    assert image.read_bytes().startswith(b"\x89PNG")
+
+
+def test_exports_from_the_window_respect_a_game_in_progress(make_window, tmp_path) -> None:
+    window = make_window()
+    _play_some(window)
+    assert not window.export_to("pgn", str(tmp_path / "spoiler.pgn"))
+    assert "in progress" in window.warnings[-1]
+    window.controller.resign()
+    assert window.controller.outcome.reason == Reason.RESIGN
+    assert window.export_to("pgn", str(tmp_path / "game.pgn"))
+    assert "[White " in (tmp_path / "game.pgn").read_text()
+    assert window.export_to("reconchess", str(tmp_path / "history.json"))
+
+
+def test_autosave_is_offered_on_start_and_declining_discards_it(make_window, data_dir) -> None:
+    window = make_window()
+    _play_some(window)
+    assert (data_dir / "autosave.json").exists()
+    again = make_window()
+    again._ask = lambda title, text: False
+    assert not again.offer_resume()
+    assert make_window().offer_resume() is False  # declined: gone
+    third = make_window()
+    _play_some(third)
+    third.controller.resign()  # a finished game is never offered
+    assert make_window().offer_resume() is False
+
+
+def test_a_game_survives_sigkill(data_dir) -> None:
+    env = dict(os.environ, SIGHTLINE_DATA_DIR=str(data_dir), QT_QPA_PLATFORM="offscreen",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    script = str(ROOT / "tests" / "apps" / "kill_me.py")
+    player = subprocess.Popen([sys.executable, script, "play"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True, env=env, cwd=ROOT)
+    try:
+        line = ""
+        while not line.startswith("READY"):
+            line = player.stdout.readline()
+            assert line, "the app ended before it was ready"
+        before = json.loads(line.split(" ", 1)[1])
+    finally:
+        player.send_signal(signal.SIGKILL)
+        player.wait(timeout=30)
+    assert player.returncode == -signal.SIGKILL
+    run = subprocess.run([sys.executable, script, "resume"], capture_output=True, text=True, env=env, cwd=ROOT,
+                         timeout=120)
+    line = next(line for line in run.stdout.splitlines() if line.startswith("RESUMED"))
+    after = json.loads(line.split(" ", 1)[1])
+    assert after.pop("resumed") is True
+    assert after.pop("curtain_for") is None and before.pop("curtain_for") is None
+    assert after.pop("remaining") == pytest.approx(before.pop("remaining"), abs=0.5)
+    assert after == before  # same actions, phase, seat to move, annotations, belief boards and notices
