@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox,
                                QPlainTextEdit, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from app.engine.record import GameRecord, GameSession
     from app.ui.replay_window import ReplayWindow
     from app.ui.belief_panel import BeliefPanel
+    from app.ui.inference_service import InferenceService
     from app.ui.game_controller import GameController
     from app.ui.new_game_dialog import NewGame
 
@@ -32,9 +33,12 @@ HIDDEN_GAMES = frozenset({"rbc", "blind"})  # the games with a belief board
 ENTRY_HINTS = {"rbc": "Type a square to sense (d7), then a move (e2e4, Nf3) or pass",
                "blind": "Type a move (e2e4, Nf3) and press Enter", "minit": "Type a move (b2-b3, Nc3)"}
 RECENT_LIMIT = 8
+INFERENCE_CAP = 5000  # positions kept before sampling: refreshes stay well under a second on a slow machine
 STATE_VERSION = 1  # of the dock layout saved with QMainWindow.saveState
 
 RULES = Path(__file__).resolve().parent.parent.parent / "docs" / "rules"
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+DESKTOP_ID = "io.github.sightline.Sightline"  # as in packaging/appinfo.py
 
 
 class Curtain(QWidget):
@@ -110,6 +114,7 @@ class MainWindow(QMainWindow):
         self._belief_fed: tuple[int, int, int] | None = None  # (game, seat, observations) the panel last saw
         self._save_path: str | None = None
         self.last_warning = ""
+        self.inference: InferenceService | None = None
         self.curtain = Curtain(self)
         self.curtain.hide()
         self.curtain.on_lift = self._lift
@@ -246,6 +251,16 @@ class MainWindow(QMainWindow):
         controller.gameOver.connect(self._game_over)
         controller.thinkingChanged.connect(self.panel.thinking.setVisible)
         controller.autosave = self._autosave
+        if self.inference is not None:
+            self.inference.shutdown()
+            self.inference.deleteLater()
+            self.inference = None
+        if controller.variant in HIDDEN_GAMES and controller.inference_allowed:
+            from app.ui.inference_service import InferenceService
+            options = {"cap": INFERENCE_CAP, "seed": controller.seed,
+                       "start_fen": controller.game.options().get("fen")}
+            self.inference = InferenceService(controller.variant, options, self)
+            self.inference.ready.connect(self._inference_ready)
         self.controller = controller
         self._shown_seat = None
         self._belief_fed = None
@@ -324,10 +339,49 @@ class MainWindow(QMainWindow):
             import chess
             panel.set_view(controller.empty_view(), chess.WHITE)
             panel.set_belief(BeliefBoard(enemy=chess.BLACK))
+            panel.set_heat(None, "")
         else:
             panel.set_view(controller.views[seat], seat == 0)
             panel.set_belief(controller.belief_for(seat))
             self._belief_fed = (id(controller), seat, controller.seen(seat))
+            self._show_heat(seat)
+        self._apply_overlay()
+
+    def _request_inference(self) -> None:
+        """Each person's seat asks for the summary of what it now knows (computed in the worker)."""
+        controller, service = self.controller, self.inference
+        if controller is None or service is None:
+            return
+        for seat, config in enumerate(controller.seats):
+            if not config.is_bot:
+                service.request(seat, list(controller.game.observations(seat)[:controller.seen(seat)]))
+
+    def _inference_ready(self, seat: int, _summary: object) -> None:
+        if seat == self._shown_seat:
+            self._show_heat(seat)
+
+    def _show_heat(self, seat: int) -> None:
+        """The heat map and position count of the seat at the screen (never another seat's)."""
+        panel, service, controller = self.belief_panel, self.inference, self.controller
+        if panel is None or controller is None or seat != self._shown_seat:
+            return
+        allowed = service is not None
+        for box in (panel.heat_box, panel.count_box):
+            box.setEnabled(allowed)
+            box.setToolTip(box.toolTip() if allowed else "Inference is switched off for this game (new-game option)")
+        if service is None:
+            panel.set_heat(None, "Inference is switched off for this game.")
+            return
+        summary = service.summaries.get(seat)
+        status = "updating…"
+        if summary is not None and not service.pending(seat):
+            from app.engine.belief import positions_text
+            status = summary.problem or positions_text(summary.count, exact=not summary.sampled) + (
+                " (estimated from a weighted sample)" if summary.sampled else "")
+        if summary is None:
+            panel.set_heat(None, status)
+        else:
+            panel.set_heat(summary.squares, status, by_type=summary.by_type)
         self._apply_overlay()
 
     def _belief_changed(self) -> None:
@@ -407,6 +461,7 @@ class MainWindow(QMainWindow):
             self.board.set_move_targets(scene.targets)
             self.board.set_last_move(*(scene.last_move or (None, None)))
             self.board.set_sense_mode(scene.sense_window is not None, scene.sense_window)
+            self._request_inference()
             self._refresh_belief()
             log, moves = controller.log(), controller.move_list()
             if log != self._lines(self.log):
@@ -435,6 +490,7 @@ class MainWindow(QMainWindow):
         if fed != self._belief_fed:
             self._belief_fed = fed
             panel.set_view(controller.views[seat], seat == 0)
+            self._show_heat(seat)
             self._apply_overlay()
 
     @staticmethod
@@ -749,6 +805,8 @@ class MainWindow(QMainWindow):
         settings.setValue("window/state", self.saveState(STATE_VERSION))
         if self.controller is not None:
             self.controller.stop()
+        if self.inference is not None:
+            self.inference.shutdown()
         super().closeEvent(event)
 
 
@@ -763,6 +821,9 @@ def run_app(check: bool = False) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     app.setOrganizationName("Sightline")
     app.setApplicationName("Sightline")
+    if isinstance(app, QApplication):
+        app.setWindowIcon(QIcon(str(ASSETS / "icon.svg")))
+        app.setDesktopFileName(DESKTOP_ID)  # desktops match the window to its menu entry and icon
     window = MainWindow()
     if check:
         window.resize(1040, 720)
@@ -770,7 +831,10 @@ def run_app(check: bool = False) -> int:
         print("OK" if not image.isNull() else "FAILED")
         return 0 if not image.isNull() else 1
     window.show()
+
     def first_game() -> None:
+        from app.bots.worker import warm_up
+        warm_up()  # the fork server for bots and inference starts now, while the player reads the dialog
         if not window.offer_resume():
             window.new_game()
 
