@@ -61,7 +61,7 @@ class ReplayWindow(QMainWindow):
             self.perspective.addItem(label, perspective)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, self.timeline.steps)
-        self.first, self.back, self.forward, self.last = (QPushButton(text) for text in ("⏮", "◀", "▶", "⏭"))
+        self.first, self.back, self.forward, self.last = (QPushButton(text) for text in ("«", "‹", "›", "»"))
         for button, tip in ((self.first, "Start (Home)"), (self.back, "Back one step (Left)"),
                             (self.forward, "Forward one step (Right)"), (self.last, "End (End)")):
             button.setToolTip(tip)
