@@ -1,0 +1,844 @@
+"""The shared core of opponent-position inference: hypotheses, the opponent's successors, sampling, queries.
+
+The model is described in :mod:`app.engine.inference`, which is the module to import;
+:mod:`app.engine.inference_rbc` and :mod:`app.engine.inference_blind` read each game's
+observations on top of :class:`Inference`.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterator, Sequence, TypeVar
+
+import chess
+from chess import (BB_ALL, BB_BACKRANKS, BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_FILE_A, BB_FILE_ATTACKS, BB_FILE_H,
+                   BB_FILE_MASKS, BB_KING_ATTACKS, BB_KNIGHT_ATTACKS, BB_PAWN_ATTACKS, BB_RANK_ATTACKS,
+                   BB_RANK_MASKS, BB_SQUARES)
+
+from .core import Seat
+
+Hypothesis = tuple[int, int, int, int, int, int, int, int]
+"""The opponent's pawns, knights, bishops, rooks, queens, kings, castling rights, en-passant square (0: none)."""
+
+PAWNS, KNIGHTS, BISHOPS, ROOKS, QUEENS, KINGS, CASTLING, EP = range(8)
+"""Indexes into a :data:`Hypothesis` (the piece ones are ``piece_type - 1``)."""
+
+DEFAULT_CAP = 10_000
+
+# Inside, a hypothesis is packed into one int: six 64-bit piece fields (pawns in the lowest bits), the
+# castling bitboard above them and the en-passant square on top. Moving a piece is then one xor, and an
+# int hashes about twice as fast as an 8-tuple, which is most of the cost of expanding a set.
+_FIELD = (1 << 64) - 1
+_CASTLING_SHIFT = 384
+_EP_SHIFT = 448
+_NO_EP = (1 << _EP_SHIFT) - 1
+_BB_RANK_3 = chess.BB_RANK_3
+_BYTE_BITS = [tuple(bit for bit in range(8) if value >> bit & 1) for value in range(256)]
+_BB_RANK_6 = chess.BB_RANK_6
+
+
+def _spread(mask: int) -> int:
+    """``mask`` copied into each of the six piece fields (to test "any opponent piece on these squares")."""
+    return mask | mask << 64 | mask << 128 | mask << 192 | mask << 256 | mask << 320
+
+
+def _occupancy(x: int) -> int:
+    """The squares of the opponent's pieces in a packed hypothesis."""
+    return (x | x >> 64 | x >> 128 | x >> 192 | x >> 256 | x >> 320) & _FIELD
+
+
+def pack(h: Hypothesis) -> int:
+    """The packed form of a hypothesis (what the set holds).
+
+    >>> unpack(pack((1, 2, 4, 8, 16, 32, 128, 40))) == (1, 2, 4, 8, 16, 32, 128, 40)
+    True
+    """
+    return (h[0] | h[1] << 64 | h[2] << 128 | h[3] << 192 | h[4] << 256 | h[5] << 320 | h[6] << _CASTLING_SHIFT
+            | h[7] << _EP_SHIFT)
+
+
+def unpack(x: int) -> Hypothesis:
+    """The readable form of a packed hypothesis."""
+    return (x & _FIELD, x >> 64 & _FIELD, x >> 128 & _FIELD, x >> 192 & _FIELD, x >> 256 & _FIELD,
+            x >> 320 & _FIELD, x >> _CASTLING_SHIFT & _FIELD, x >> _EP_SHIFT)
+
+
+class InferenceError(ValueError):
+    """An observation that cannot belong to this seat's game (wrong type, wrong order, contradicts own pieces)."""
+
+
+@dataclass(frozen=True)
+class InferenceOptions:
+    """How an inference runs.
+
+    ``cap``: above this many hypotheses a weighted sample of at most ``cap`` is
+    kept. ``seed``: seeds the sampling. ``retries``: how many times a sampled set
+    that lost every hypothesis is rebuilt from the last exact set. ``start_fen``:
+    Blind Chess only, the full starting position when it is not the standard one
+    (the seat is told only its own half of it).
+    """
+
+    cap: int = DEFAULT_CAP
+    seed: int = 0
+    retries: int = 2
+    start_fen: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cap, int) or self.cap < 1:
+            raise ValueError(f"cap must be a positive integer, not {self.cap!r}")
+        if not isinstance(self.retries, int) or self.retries < 0:
+            raise ValueError(f"retries must be a non-negative integer, not {self.retries!r}")
+
+
+@dataclass(frozen=True)
+class BeliefSummary:
+    """What a belief board draws: small, immutable, cheap to send between threads or processes.
+
+    ``squares``: probability that an opponent piece stands on each square (all 64);
+    ``by_type``: the same per piece type (``chess.PAWN`` ... ``chess.KING``).
+    """
+
+    ply: int
+    count: int
+    sampled: bool
+    squares: dict[int, float]
+    by_type: dict[int, dict[int, float]]
+    problem: str | None = None
+
+
+# ---- bit helpers ---------------------------------------------------------------------------------------
+
+def _rook_attacks(square: int, occupied: int) -> int:
+    return (BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & occupied]
+            | BB_FILE_ATTACKS[square][BB_FILE_MASKS[square] & occupied])
+
+
+def _bishop_attacks(square: int, occupied: int) -> int:
+    return BB_DIAG_ATTACKS[square][BB_DIAG_MASKS[square] & occupied]
+
+
+def _squares(bb: int) -> Iterator[int]:
+    while bb:
+        low = bb & -bb
+        yield low.bit_length() - 1
+        bb ^= low
+
+
+def opponent_key(board: chess.Board, color: chess.Color) -> Hypothesis:
+    """The hypothesis describing the opponent of ``color`` on a full ``board`` (e.g. the referee's).
+
+    The en-passant square belongs to the hypothesis only when it is ``color``'s
+    turn (the opponent's last move opened it).
+
+    >>> opponent_key(chess.Board(), chess.WHITE)[KINGS] == chess.BB_E8
+    True
+    """
+    theirs = board.occupied_co[not color]
+    ep = board.ep_square if board.turn == color and board.ep_square is not None else 0
+    back = chess.BB_RANK_8 if color == chess.WHITE else chess.BB_RANK_1
+    return (board.pawns & theirs, board.knights & theirs, board.bishops & theirs, board.rooks & theirs,
+            board.queens & theirs, board.kings & theirs, board.clean_castling_rights() & back & theirs, ep)
+
+
+# ---- the opponent's successors (shared: RBC and Blind Chess resolve the same successful moves) ------------
+
+PASS_NEVER, PASS_ALWAYS, PASS_IF_SOME_ATTEMPT_FAILS = range(3)
+
+
+def expand(parents: Sequence[tuple[int, float]], mine: int, opponent: chess.Color, capture: int | None,
+           ep_target: int, unchanged: int, out: dict[int, float]) -> int:
+    """Add to ``out`` every position one opponent turn leads to from each packed parent; return how many.
+
+    ``mine``: the seat's pieces; ``opponent``: the colour that moves. ``capture``:
+    the square where the seat lost a piece this turn, or ``None`` if it lost none
+    (only successors that agree are made). ``ep_target``: the square the seat's
+    last move (a double step) lets the opponent take en passant, or 0.
+    ``unchanged``: whether the unchanged board (en-passant square cleared) is a
+    successor when nothing was captured: never, always (RBC's pass and the moves
+    revised to nothing), or when one of the opponent's attempts would fail
+    (Blind Chess; also when it had no attempt and its turn was skipped).
+
+    A successful move of the opponent plays the same in both games: knights
+    and kings go where they aim; rooks, bishops and queens reach every empty
+    square up to the first piece and capture that piece if it is the seat's;
+    pawns step onto empty squares, double-step over an empty one from their
+    home rank, take diagonally (en passant too) and promote to any of Q, R, B,
+    N; castling needs the right and no piece at all between king and rook.
+
+    Parents are processed in order of increasing weight so that a position
+    reached from several parents keeps the largest weight.
+    """
+    white = opponent == chess.WHITE
+    F = _FIELD
+    knight_table, king_table = BB_KNIGHT_ATTACKS, BB_KING_ATTACKS
+    rank_att, rank_mask, file_att, file_mask = BB_RANK_ATTACKS, BB_RANK_MASKS, BB_FILE_ATTACKS, BB_FILE_MASKS
+    diag_att, diag_mask, bbs = BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_SQUARES
+    backranks = BB_BACKRANKS
+    no_ep = _NO_EP
+    # Castling rights this side loses when its king moves (kept in the castling field).
+    lose_rights = ~((chess.BB_RANK_1 if white else chess.BB_RANK_8) << _CASTLING_SHIFT)
+    king_home = chess.E1 if white else chess.E8
+    king_home_bb = bbs[king_home]
+    castlings = []
+    for rook, king_to, rook_to in (((chess.H1, chess.G1, chess.F1), (chess.A1, chess.C1, chess.D1)) if white else
+                                   ((chess.H8, chess.G8, chess.F8), (chess.A8, chess.C8, chess.D8))):
+        # (rook square, squares between, the move as one xor of the king's and rook's fields)
+        castlings.append((bbs[rook], chess.between(king_home, rook),
+                          (bbs[rook] | bbs[rook_to]) << 192 | (king_home_bb | bbs[king_to]) << 320))
+    made = 0
+    ordered = parents if _uniform(parents) else sorted(parents, key=lambda item: item[1])
+
+    if capture is not None:
+        sb = bbs[capture]
+        if not sb & mine:
+            return 0
+        # Pieces that can land on the capture square, found by looking back from it.
+        pawn_from = BB_PAWN_ATTACKS[not opponent][capture]
+        knight_from = knight_table[capture]
+        king_from = king_table[capture]
+        promote = bool(sb & backranks)
+        ep_from = 0
+        ep_bb = bbs[ep_target] if ep_target else 0
+        if ep_target and capture == (ep_target - 8 if white else ep_target + 8):
+            # The seat's pawn that just double-stepped is taken en passant.
+            ep_from = BB_PAWN_ATTACKS[not opponent][ep_target]
+        for x, w in ordered:
+            base = x & no_ep
+            P, N, B, R, Q, K = x & F, x >> 64 & F, x >> 128 & F, x >> 192 & F, x >> 256 & F, x >> 320 & F
+            occ = P | N | B | R | Q | K | mine
+            bb = N & knight_from
+            while bb:
+                fb = bb & -bb
+                bb ^= fb
+                out[base ^ (fb | sb) << 64] = w
+                made += 1
+            bb = K & king_from
+            while bb:
+                fb = bb & -bb
+                bb ^= fb
+                out[(base ^ (fb | sb) << 320) & lose_rights] = w
+                made += 1
+            if R | Q:
+                straight = (rank_att[capture][rank_mask[capture] & occ]
+                            | file_att[capture][file_mask[capture] & occ])
+                bb = straight & R
+                while bb:
+                    fb = bb & -bb
+                    bb ^= fb
+                    out[(base ^ (fb | sb) << 192) & ~(fb << _CASTLING_SHIFT)] = w
+                    made += 1
+                bb = straight & Q
+                while bb:
+                    fb = bb & -bb
+                    bb ^= fb
+                    out[base ^ (fb | sb) << 256] = w
+                    made += 1
+            if B | Q:
+                diagonal = diag_att[capture][diag_mask[capture] & occ]
+                bb = diagonal & B
+                while bb:
+                    fb = bb & -bb
+                    bb ^= fb
+                    out[base ^ (fb | sb) << 128] = w
+                    made += 1
+                bb = diagonal & Q
+                while bb:
+                    fb = bb & -bb
+                    bb ^= fb
+                    out[base ^ (fb | sb) << 256] = w
+                    made += 1
+            bb = P & pawn_from
+            while bb:
+                fb = bb & -bb
+                bb ^= fb
+                if promote:
+                    rest = base ^ fb
+                    out[rest | sb << 256] = w
+                    out[rest | sb << 192] = w
+                    out[rest | sb << 128] = w
+                    out[rest | sb << 64] = w
+                    made += 4
+                else:
+                    out[base ^ (fb | sb)] = w
+                    made += 1
+            bb = P & ep_from
+            while bb:
+                fb = bb & -bb
+                bb ^= fb
+                out[base ^ (fb | ep_bb)] = w
+                made += 1
+        return made
+
+    ep_bb = bbs[ep_target] if ep_target else 0
+    for x, w in ordered:
+        base = x & no_ep
+        P, N, B, R, Q, K = x & F, x >> 64 & F, x >> 128 & F, x >> 192 & F, x >> 256 & F, x >> 320 & F
+        opp = P | N | B | R | Q | K
+        occ = opp | mine
+        empty = ~occ & BB_ALL
+        before = made
+        bb = N
+        while bb:
+            fb = bb & -bb
+            bb ^= fb
+            moved = base ^ fb << 64
+            dests = (knight_table[fb.bit_length() - 1] & empty) << 64
+            while dests:
+                tb = dests & -dests
+                dests ^= tb
+                out[moved | tb] = w
+                made += 1
+        bb = B
+        while bb:
+            fb = bb & -bb
+            bb ^= fb
+            square = fb.bit_length() - 1
+            moved = base ^ fb << 128
+            dests = (diag_att[square][diag_mask[square] & occ] & empty) << 128
+            while dests:
+                tb = dests & -dests
+                dests ^= tb
+                out[moved | tb] = w
+                made += 1
+        bb = R
+        while bb:
+            fb = bb & -bb
+            bb ^= fb
+            square = fb.bit_length() - 1
+            moved = (base ^ fb << 192) & ~(fb << _CASTLING_SHIFT)
+            dests = ((rank_att[square][rank_mask[square] & occ] | file_att[square][file_mask[square] & occ])
+                     & empty) << 192
+            while dests:
+                tb = dests & -dests
+                dests ^= tb
+                out[moved | tb] = w
+                made += 1
+        bb = Q
+        while bb:
+            fb = bb & -bb
+            bb ^= fb
+            square = fb.bit_length() - 1
+            moved = base ^ fb << 256
+            dests = ((rank_att[square][rank_mask[square] & occ] | file_att[square][file_mask[square] & occ]
+                      | diag_att[square][diag_mask[square] & occ]) & empty) << 256
+            while dests:
+                tb = dests & -dests
+                dests ^= tb
+                out[moved | tb] = w
+                made += 1
+        bb = K
+        while bb:
+            fb = bb & -bb
+            bb ^= fb
+            moved = (base ^ fb << 320) & lose_rights
+            dests = (king_table[fb.bit_length() - 1] & empty) << 320
+            while dests:
+                tb = dests & -dests
+                dests ^= tb
+                out[moved | tb] = w
+                made += 1
+            if fb == king_home_bb and x >> _CASTLING_SHIFT & F:
+                C = x >> _CASTLING_SHIFT & F
+                for rook_bb, between, xor in castlings:
+                    if C & rook_bb & R and not between & occ:
+                        out[(base ^ xor) & lose_rights] = w
+                        made += 1
+        if P:
+            if white:
+                singles = (P << 8) & empty
+                doubles = ((singles & _BB_RANK_3) << 8) & empty
+                back = -8
+            else:
+                singles = (P >> 8) & empty
+                doubles = ((singles & _BB_RANK_6) >> 8) & empty
+                back = 8
+            while singles:
+                tb = singles & -singles
+                singles ^= tb
+                rest = base ^ bbs[tb.bit_length() - 1 + back]
+                if tb & backranks:
+                    out[rest | tb << 256] = w
+                    out[rest | tb << 192] = w
+                    out[rest | tb << 128] = w
+                    out[rest | tb << 64] = w
+                    made += 4
+                else:
+                    out[rest | tb] = w
+                    made += 1
+            while doubles:
+                tb = doubles & -doubles
+                doubles ^= tb
+                target = tb.bit_length() - 1
+                out[base ^ (bbs[target + 2 * back] | tb) | (target + back) << _EP_SHIFT] = w
+                made += 1
+        if unchanged == PASS_ALWAYS or (unchanged == PASS_IF_SOME_ATTEMPT_FAILS and (
+                made == before or _some_attempt_fails(x, opp, mine, white, ep_bb))):
+            out[base] = w
+            made += 1
+    return made
+
+
+def _uniform(parents: Sequence[tuple[int, float]]) -> bool:
+    if not parents:
+        return True
+    first = parents[0][1]
+    return all(w == first for _, w in parents)
+
+
+def _some_attempt_fails(x: int, opp: int, mine: int, white: bool, ep_bb: int) -> bool:
+    """Blind Chess: whether one of the opponent's possible attempts would fail on this board (ruling B2)."""
+    P, B, R, Q, K, C = x & _FIELD, x >> 128 & _FIELD, x >> 192 & _FIELD, x >> 256 & _FIELD, x >> 320 & _FIELD, \
+        x >> _CASTLING_SHIFT & _FIELD
+    free = ~opp & BB_ALL  # attempts never land on the mover's own pieces
+    if white:
+        diagonal = (((P & ~BB_FILE_A) << 7) | ((P & ~BB_FILE_H) << 9)) & free
+        pushes = (P << 8) & BB_ALL
+        middles = ((P & chess.BB_RANK_2) << 8) & free
+        doubles = (middles << 8) & free
+        double_middles = doubles >> 8
+    else:
+        diagonal = (((P & ~BB_FILE_A) >> 9) | ((P & ~BB_FILE_H) >> 7)) & free
+        pushes = P >> 8
+        middles = ((P & chess.BB_RANK_7) >> 8) & free
+        doubles = (middles >> 8) & free
+        double_middles = doubles << 8
+    # A diagonal step onto a square without a piece of the seat (and not en passant) fails.
+    if diagonal & ~mine & ~ep_bb:
+        return True
+    # A step, or a double step, onto or across a piece of the seat fails.
+    if pushes & mine or doubles & mine or double_middles & mine:
+        return True
+    occ = opp | mine
+    # A slider aiming past the seat's first piece on a line fails.
+    for square in _squares(R | Q):
+        if _rook_attacks(square, opp) & free & ~_rook_attacks(square, occ):
+            return True
+    for square in _squares(B | Q):
+        if _bishop_attacks(square, opp) & free & ~_bishop_attacks(square, occ):
+            return True
+    # Castling with the right and no own piece between, but a piece of the seat between.
+    king_home = chess.E1 if white else chess.E8
+    if C and K & BB_SQUARES[king_home]:
+        for rook in (chess.H1, chess.A1) if white else (chess.H8, chess.A8):
+            between = chess.between(king_home, rook)
+            if C & R & BB_SQUARES[rook] and not between & opp and between & mine:
+                return True
+    return False
+
+
+# ---- the inference object ----------------------------------------------------------------------------------
+
+InferenceT = TypeVar("InferenceT", bound="Inference")
+
+
+@dataclass(eq=False)
+class Inference(ABC):
+    """The opponent positions one seat still considers possible (the model: :mod:`app.engine.inference`).
+
+    Subclasses (:class:`RbcInference`, :class:`BlindInference`) read their game's
+    observations; this base holds the set, sampling and the queries.
+    """
+
+    seat: Seat
+    options: InferenceOptions = field(default_factory=InferenceOptions)
+    color: chess.Color = chess.WHITE
+    ply: int = 0
+    """Half-moves played in the positions held (the next one is the seat's, or the opponent's)."""
+    sampled: bool = False
+    problem: str | None = None
+    """Why the set is empty, when it is (contradictory observations, or a sample that lost track)."""
+    finished: bool = False
+    own: chess.Board = field(default_factory=lambda: chess.Board(None))
+    """The seat's own pieces and castling rights."""
+    my_ep: int = 0
+    """The en-passant square the seat's last move opened for the opponent (0: none)."""
+    opponent_to_move: bool = False
+    """Whether the positions held have the opponent to move (its turn not yet heard of)."""
+    started: bool = False
+    _hyps: dict[int, float] = field(default_factory=dict, repr=False)
+    _rng: random.Random = field(default_factory=random.Random, repr=False)
+    _log: list[Any] = field(default_factory=list, repr=False)
+    _exact: "Inference | None" = field(default=None, repr=False)
+    _exact_index: int = 0
+    _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    # Set by an expansion: the set is sampled only after the seat's next observation (its sense, its own
+    # move) has filtered it, so the sample is drawn from positions that fit that observation too.
+    _hold: bool = field(default=False, repr=False)
+    _hold_factor: ClassVar[int] = 10  # how far beyond the cap a held set may grow
+    last_work: int = field(default=0, repr=False)
+    """Positions generated by the last opponent-turn expansion (before merging), for benchmarks."""
+
+    def __post_init__(self) -> None:
+        if self.seat not in (0, 1):
+            raise ValueError(f"seat must be 0 (White) or 1 (Black), not {self.seat!r}")
+        if not isinstance(self.options, InferenceOptions):
+            raise ValueError(f"options must be InferenceOptions, not {self.options!r}")
+        self.color = self.seat == 0
+        self._rng = random.Random(self.options.seed)
+
+    # -- construction ----------------------------------------------------------------------------------
+    @classmethod
+    def from_observations(cls: type[InferenceT], seat: Seat, observations: Sequence[Any],
+                          options: InferenceOptions | None = None) -> InferenceT:
+        """A fresh inference for ``seat`` that has been told ``observations`` in order."""
+        inference = cls(seat, options or InferenceOptions())
+        for observation in observations:
+            inference.update(observation)
+        return inference
+
+    def copy(self: InferenceT) -> InferenceT:
+        """An independent copy, e.g. to hand to a worker (the set's dict is copied; its keys are ints)."""
+        clone = copy.copy(self)
+        clone._hyps = dict(self._hyps)
+        clone._rng = random.Random()
+        clone._rng.setstate(self._rng.getstate())
+        clone._log = list(self._log)
+        clone._cache = {}
+        clone.own = self.own.copy(stack=False)
+        return clone
+
+    # -- updates ---------------------------------------------------------------------------------------
+    def update(self, observation: Any, *, limit: bool = True) -> None:
+        """Take the seat's next observation.
+
+        With ``limit=False`` the set is not cut down to ``cap`` yet (see
+        :meth:`limit`); tests use it to look at the whole set before sampling.
+        Raises :class:`InferenceError` for an observation that does not fit this
+        seat's game; an empty set is not an error (see :attr:`problem`).
+        """
+        if not self.sampled and len(self._hyps) <= self.options.cap:
+            # Updates always build new dicts, so a shallow snapshot of an exact state costs little; it is
+            # what a sample that later loses every hypothesis is rebuilt from. Only small ones are kept
+            # (an expanded set held for the sense can be much larger), so the object stays cheap to pickle.
+            self._exact = self._snapshot()
+            self._exact_index = len(self._log)
+        had_positions = bool(self._hyps) or not self.started
+        self._apply(observation)
+        self._log.append(observation)
+        self._cache = {}
+        if limit and not (self._hold and len(self._hyps) <= self._hold_factor * self.options.cap):
+            self.limit()
+        if had_positions and not self._hyps:
+            self._recover()
+
+    def limit(self) -> None:
+        """Keep a weighted sample of at most ``cap`` hypotheses if the set has grown beyond it."""
+        self._hold = False
+        if len(self._hyps) > self.options.cap:
+            self._hyps = _systematic_sample(self._hyps, self.options.cap, self._rng)
+            self.sampled = True
+            self._cache = {}
+
+    def _snapshot(self: InferenceT) -> InferenceT:
+        clone = copy.copy(self)
+        clone.own = self.own.copy(stack=False)
+        clone._log = []
+        clone._exact = None
+        clone._cache = {}
+        return clone
+
+    def _recover(self) -> None:
+        """Every hypothesis was ruled out. Exact set: the observations contradict each other. Sampled
+        set: the sample missed the truth; replay from the last exact set with new seeds and larger caps."""
+        exact = self._exact
+        if not self.sampled or exact is None:
+            self.problem = "no opponent position fits the observations"
+            return
+        options = self.options
+        for attempt in range(1, options.retries + 1):
+            trial = exact._snapshot()
+            trial.options = InferenceOptions(cap=options.cap * 2 ** attempt, seed=options.seed + 7919 * attempt,
+                                             retries=0, start_fen=options.start_fen)
+            trial._rng = random.Random(trial.options.seed)
+            for observation in self._log[self._exact_index:]:
+                trial._apply(observation)
+                if not (trial._hold and len(trial._hyps) <= trial._hold_factor * trial.options.cap):
+                    trial.limit()
+                if not trial._hyps:
+                    break
+            if trial._hyps:
+                self._hyps = trial._hyps
+                self.limit()
+                self.problem = None
+                self._cache = {}
+                return
+        self.problem = (f"the sampled positions no longer fit the observations (rebuilt {options.retries} "
+                        f"times with up to {options.cap * 2 ** options.retries} positions)")
+
+    @abstractmethod
+    def _apply(self, observation: Any) -> None:
+        """Apply one observation of this game (subclasses). Must replace ``_hyps``, never change it in place."""
+
+    def _start(self, color: chess.Color, board: chess.Board) -> None:
+        """Begin from a full starting ``board`` (public in RBC; in Blind Chess the standard one or ``start_fen``)."""
+        if color != self.color:
+            raise InferenceError(f"the observations are {'White' if color else 'Black'}'s, "
+                                 f"not seat {self.seat}'s")
+        mine = board.occupied_co[color]
+        own = chess.Board(None)
+        for square in _squares(mine):
+            piece = board.piece_at(square)
+            assert piece is not None
+            own.set_piece_at(square, piece)
+        own.castling_rights = board.clean_castling_rights() & (chess.BB_RANK_1 if color else chess.BB_RANK_8) & mine
+        own.turn = color
+        self.own = own
+        self.my_ep = board.ep_square if board.turn != color and board.ep_square is not None else 0
+        self._hyps = {pack(opponent_key(board, color)): 1.0}
+        self.opponent_to_move = board.turn != color
+        self.ply = 0
+        self.started = True
+
+    def _expand(self, capture: int | None, unchanged: int) -> None:
+        """Replace each hypothesis by its successors after one opponent turn (see :func:`expand`)."""
+        out: dict[int, float] = {}
+        self.last_work = expand(list(self._hyps.items()), self.own.occupied, not self.color, capture, self.my_ep,
+                                unchanged, out)
+        self._hyps = out
+        self._hold = True
+        self.my_ep = 0
+        self.opponent_to_move = False
+        self.ply += 1
+
+    def _keep(self, keep: Any) -> None:
+        """Keep the hypotheses ``keep(x)`` accepts."""
+        self._hyps = {x: w for x, w in self._hyps.items() if keep(x)}
+
+    def _remove_captured(self, square: int | None) -> None:
+        """After the seat's own move: the piece it captured leaves every hypothesis; en passant expires."""
+        if square is None and not any(x >> _EP_SHIFT for x in self._hyps):
+            return  # nothing changes
+        clear = _NO_EP if square is None else _NO_EP & ~(_spread(BB_SQUARES[square])
+                                                          | BB_SQUARES[square] << _CASTLING_SHIFT)
+        hyps = self._hyps
+        # Where the captured piece was the king, its side's castling rights go too (as python-chess does).
+        king = 0 if square is None else BB_SQUARES[square] << 320
+        clear_king = clear & ~(_FIELD << _CASTLING_SHIFT)
+        out = {x & (clear_king if x & king else clear): w for x, w in hyps.items()}
+        if len(out) < len(hyps) and self.sampled:
+            # Two hypotheses became one: keep the larger weight (exact sets weigh 1 everywhere).
+            out = {}
+            get = out.get
+            for x, w in hyps.items():
+                x &= clear_king if x & king else clear
+                if get(x, 0.0) < w:
+                    out[x] = w
+        self._hyps = out
+
+    def _own_move_done(self, move: chess.Move | None) -> None:
+        """The seat's move ``move`` (``None``: nothing moved) is played on its own board."""
+        board = self.own
+        self.my_ep = 0
+        if move is not None:
+            if board.pawns & BB_SQUARES[move.from_square] and abs(move.to_square - move.from_square) == 16:
+                self.my_ep = (move.from_square + move.to_square) // 2
+            board.turn = self.color
+            board.push(move)
+            board.turn = self.color
+            board.ep_square = None
+            board.clear_stack()
+        self.opponent_to_move = True
+        self.ply += 1
+
+    def _lose_own_piece(self, square: int) -> None:
+        if not self.own.occupied & BB_SQUARES[square]:
+            raise InferenceError(f"told of a capture on {chess.square_name(square)}, where the seat has no piece")
+        if self.own.remove_piece_at(square) == chess.Piece(chess.KING, self.color):
+            self.own.castling_rights = 0
+        self.own.castling_rights &= ~BB_SQUARES[square]
+
+    # -- queries -----------------------------------------------------------------------------------------
+    @property
+    def count(self) -> int:
+        """How many opponent positions are possible: exact, or an estimate when :attr:`sampled`.
+
+        The estimate is the total weight of the sample. Weights follow paths, so
+        positions reached by moves in another order count again; the estimate is
+        therefore high and is never allowed above the number of ways to place
+        the opponent's material on the free squares (:meth:`placements`).
+        """
+        if not self.sampled:
+            return len(self._hyps)
+        cached = self._cache.get("count")
+        if cached is None:
+            cached = int(min(round(math.fsum(self._hyps.values())), self.placements()))
+            self._cache["count"] = cached
+        return int(cached)
+
+    def placements(self) -> int:
+        """An upper bound on the number of distinct positions with the opponent material of the held ones.
+
+        For each material (pieces per type) held: pawns on the free squares of
+        ranks 2 to 7, the other pieces on the remaining free squares; times 4
+        castling states and 9 en-passant states.
+        """
+        materials = {tuple((x >> shift & _FIELD).bit_count() for shift in (0, 64, 128, 192, 256, 320))
+                     for x in self._hyps}
+        mine = self.own.occupied
+        free = 64 - mine.bit_count()
+        pawn_free = 48 - (mine & ~BB_BACKRANKS).bit_count()
+        total = 0
+        for material in materials:
+            pawns, others = material[0], material[1:]
+            ways = math.comb(pawn_free, pawns)
+            left = free - pawns
+            for number in others:
+                ways *= math.comb(left, number)
+                left -= number
+            total += ways
+        return total * 36
+
+    @property
+    def size(self) -> int:
+        """How many hypotheses are held (``count`` unless sampled)."""
+        return len(self._hyps)
+
+    @property
+    def cap(self) -> int:
+        return self.options.cap
+
+    def hypotheses(self) -> Iterator[tuple[Hypothesis, float]]:
+        """Each held hypothesis with its weight (the number of positions it stands for; 1 when exact)."""
+        for x, w in list(self._hyps.items()):
+            yield unpack(x), w
+
+    def __contains__(self, item: object) -> bool:
+        """``board in inference``: whether a full board's opponent army (see :func:`opponent_key`) is held.
+
+        A :data:`Hypothesis` tuple works too.
+        """
+        if isinstance(item, chess.Board):
+            return pack(opponent_key(item, self.color)) in self._hyps
+        if isinstance(item, tuple) and len(item) == 8:
+            return pack(item) in self._hyps
+        return False
+
+    def board_of(self, h: Hypothesis) -> chess.Board:
+        """The full board for hypothesis ``h``: the seat's pieces plus the opponent's, side to move set."""
+        own = self.own
+        mine = own.occupied
+        board = chess.Board(None)
+        board.pawns = own.pawns | h[0]
+        board.knights = own.knights | h[1]
+        board.bishops = own.bishops | h[2]
+        board.rooks = own.rooks | h[3]
+        board.queens = own.queens | h[4]
+        board.kings = own.kings | h[5]
+        theirs = h[0] | h[1] | h[2] | h[3] | h[4] | h[5]
+        board.occupied_co[self.color] = mine
+        board.occupied_co[not self.color] = theirs
+        board.occupied = mine | theirs
+        board.castling_rights = own.castling_rights | h[6]
+        board.turn = (not self.color) if self.opponent_to_move else self.color
+        board.ep_square = (self.my_ep if self.opponent_to_move else h[7]) or None
+        board.fullmove_number = self.ply // 2 + 1
+        return board
+
+    def positions(self, limit: int | None = None) -> Iterator[tuple[chess.Board, float]]:
+        """Full python-chess boards (own + opponent pieces) with their weights, for bots.
+
+        ``limit`` stops after that many (the first ones held; the order is deterministic).
+        """
+        for index, (x, w) in enumerate(list(self._hyps.items())):
+            if limit is not None and index >= limit:
+                return
+            yield self.board_of(unpack(x)), w
+
+    def _probabilities(self) -> list[list[float]]:
+        """Per square: the weighted share of positions with an opponent piece there, for each piece field
+        (pawns ... kings) and for all pieces (index 6). Computed once per update."""
+        cached: list[list[float]] | None = self._cache.get("probabilities")
+        if cached is not None:
+            return cached
+        # Many hypotheses share a bitboard (the king's, the queen's ...): add weights per distinct value first.
+        groups: list[dict[int, float]] = [{} for _ in range(7)]
+        g0, g1, g2, g3, g4, g5, g6 = groups
+        F = _FIELD
+        total = 0.0
+        hyps = self._hyps
+        if len(hyps) > 2 * self.options.cap:
+            # A set held above the cap (see _hold) is summarised from a sample; its own generator keeps the
+            # inference's samples independent of whether anybody looked.
+            hyps = _systematic_sample(hyps, self.options.cap, random.Random(self.options.seed * 1009 + self.ply))
+        for x, w in hyps.items():
+            total += w
+            p, n, b, r, q, k = x & F, x >> 64 & F, x >> 128 & F, x >> 192 & F, x >> 256 & F, x >> 320 & F
+            g0[p] = g0.get(p, 0.0) + w
+            g1[n] = g1.get(n, 0.0) + w
+            g2[b] = g2.get(b, 0.0) + w
+            g3[r] = g3.get(r, 0.0) + w
+            g4[q] = g4.get(q, 0.0) + w
+            g5[k] = g5.get(k, 0.0) + w
+            occ = p | n | b | r | q | k
+            g6[occ] = g6.get(occ, 0.0) + w
+        total = total or 1.0
+        result = []
+        for group in groups:
+            # Then add each value's weight into eight byte tables, and spread the bytes over their bits.
+            tables = [[0.0] * 256 for _ in range(8)]
+            t0, t1, t2, t3, t4, t5, t6, t7 = tables
+            for bb, w in group.items():
+                if bb:
+                    t0[bb & 255] += w
+                    t1[bb >> 8 & 255] += w
+                    t2[bb >> 16 & 255] += w
+                    t3[bb >> 24 & 255] += w
+                    t4[bb >> 32 & 255] += w
+                    t5[bb >> 40 & 255] += w
+                    t6[bb >> 48 & 255] += w
+                    t7[bb >> 56] += w
+            sums = [0.0] * 64
+            for index, table in enumerate(tables):
+                offset = 8 * index
+                for value in range(1, 256):
+                    w = table[value]
+                    if w:
+                        for bit in _BYTE_BITS[value]:
+                            sums[offset + bit] += w
+            result.append([value / total for value in sums])
+        self._cache["probabilities"] = result
+        return result
+
+    def square_probabilities(self) -> dict[int, float]:
+        """For every square, the probability (weighted over the held positions) that an opponent piece is there."""
+        return dict(enumerate(self._probabilities()[6]))
+
+    def type_probabilities(self, piece_type: chess.PieceType) -> dict[int, float]:
+        """For every square, the probability that an opponent piece of ``piece_type`` is there."""
+        if piece_type not in chess.PIECE_TYPES:
+            raise ValueError(f"not a piece type: {piece_type!r}")
+        return dict(enumerate(self._probabilities()[piece_type - 1]))
+
+    def summary(self) -> BeliefSummary:
+        """The numbers a belief board shows, as one small immutable object."""
+        return BeliefSummary(self.ply, self.count, self.sampled, self.square_probabilities(),
+                             {piece_type: self.type_probabilities(piece_type) for piece_type in chess.PIECE_TYPES},
+                             self.problem)
+
+
+def _systematic_sample(hyps: dict[int, float], cap: int, rng: random.Random) -> dict[int, float]:
+    """At most ``cap`` hypotheses drawn with probability proportional to weight; the total weight is kept.
+
+    Systematic resampling: ``cap`` evenly spaced points with one random offset
+    over the cumulative weights. A hypothesis hit ``k`` times keeps weight
+    ``k * step``. Neighbours in the dict (often children of one parent) are
+    spread over the sample, which keeps it diverse.
+    """
+    total = math.fsum(hyps.values())
+    step = total / cap
+    point = rng.random() * step
+    out: dict[int, float] = {}
+    cumulative = 0.0
+    for x, w in hyps.items():
+        cumulative += w
+        hits = 0
+        while point < cumulative:
+            hits += 1
+            point += step
+        if hits:
+            out[x] = hits * step
+    return out

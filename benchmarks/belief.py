@@ -1,0 +1,306 @@
+"""Belief updates: Sightline's inference against a straightforward python-chess implementation, in one run.
+
+The reference (``NaiveRbc``, ``NaiveBlind``) keeps a set of EPD strings (full
+boards: the seat's pieces and one opponent army each) and, for every
+observation, rebuilds each board, tries every move action / attempt with
+``board.copy()`` + ``push`` using the referee's own rule functions
+(``revise_move``, ``attempt_succeeds``, ``reveals_of``, ...) and compares squares.
+It is also the oracle of ``tests/test_inference.py``.
+
+Both replay the same observation streams: seeded random games (random move
+actions, random sense squares; random attempts), each seat's observations up to
+the point where the reference set would pass ``--limit`` positions. The sets
+are checked to be equal, so both do the same work; the rate counted is
+
+    positions/s = sum over updates of (positions before + positions after) / seconds.
+
+Then the time of a *refresh* at about 10,000 positions: a sense (RBC) or an own
+attempt (Blind Chess) filter plus the belief board's numbers (``summary()``),
+and, separately, one opponent turn expanded from about 10,000 positions.
+
+Run by hand: ``.venv/bin/python benchmarks/belief.py [--games N] [--limit L] [--seed S]``.
+Goals (issue): >= 50,000 positions/s on one core; a refresh within 100 ms up to 10,000 positions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import chess
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.engine import blind, rbc  # noqa: E402
+from app.engine.inference import BlindInference, Inference, InferenceOptions, RbcInference  # noqa: E402
+from app.engine.rbc_moves import capture_square, move_actions, revise_move, with_default_promotion  # noqa: E402
+
+
+def _key(board: chess.Board) -> str:
+    return board.epd(en_passant="fen")
+
+
+def _board(key: str) -> chess.Board:
+    return chess.Board(key + " 0 1")
+
+
+class NaiveRbc:
+    """RBC belief, the obvious way: a set of EPDs, each expanded with copy + push for every move action."""
+
+    def __init__(self, seat: int) -> None:
+        self.color = seat == 0
+        self.keys: set[str] = set()
+        self.opponent_to_move = False
+
+    def update(self, observation: Any) -> None:
+        if isinstance(observation, rbc.GameStarted):
+            board = chess.Board(observation.fen)
+            board.castling_rights = board.clean_castling_rights()
+            self.keys = {_key(board)}
+            self.opponent_to_move = board.turn != self.color
+        elif isinstance(observation, rbc.TurnStarted):
+            if self.opponent_to_move:
+                self.keys = self._expand(observation.capture_square)
+                self.opponent_to_move = False
+        elif isinstance(observation, rbc.SenseResult):
+            if observation.square is not None:
+                window = observation.window
+                self.keys = {key for key in self.keys
+                             if all(_board(key).piece_at(square) == piece for square, piece in window)}
+        elif isinstance(observation, rbc.MoveResult):
+            kept = set()
+            for key in self.keys:
+                board = _board(key)
+                taken = None
+                if observation.requested is not None:
+                    taken = revise_move(board, with_default_promotion(board, observation.requested))
+                if taken == observation.taken and capture_square(board, taken) == observation.capture_square:
+                    board.push(taken if taken is not None else chess.Move.null())
+                    kept.add(_key(board))
+            self.keys = kept
+            self.opponent_to_move = True
+        elif isinstance(observation, rbc.GameEnded):
+            if (self.opponent_to_move and observation.outcome.reason == "king_capture"
+                    and observation.outcome.winner != (0 if self.color else 1)):
+                king = _board(next(iter(self.keys))).king(self.color) if self.keys else None
+                self.keys = self._expand(king)
+
+    def _expand(self, capture: int | None) -> set[str]:
+        out = set()
+        for key in self.keys:
+            board = _board(key)
+            for move in [*move_actions(board), None]:
+                taken = revise_move(board, move) if move is not None else None
+                if capture_square(board, taken) == capture:
+                    child = board.copy(stack=False)
+                    child.push(taken if taken is not None else chess.Move.null())
+                    out.add(_key(child))
+        return out
+
+
+class NaiveBlind:
+    """Blind Chess belief, the obvious way: every attempt tried on a copy of every board."""
+
+    def __init__(self, seat: int, start_fen: str = chess.STARTING_FEN) -> None:
+        self.color = seat == 0
+        self.start_fen = start_fen
+        self.keys: set[str] = set()
+        self.opponent_to_move = False
+        self.pending: int | None = None
+
+    def update(self, observation: Any) -> None:
+        if isinstance(observation, blind.GameStarted):
+            board = chess.Board(self.start_fen)
+            board.castling_rights = board.clean_castling_rights()
+            self.keys = {_key(board)}
+            self.opponent_to_move = board.turn != self.color
+        elif isinstance(observation, blind.PieceLost):
+            self.pending = observation.square
+        elif isinstance(observation, (blind.TurnStarted, blind.TurnSkipped, blind.GameEnded)):
+            if self.opponent_to_move and (not isinstance(observation, blind.GameEnded) or self.pending is not None):
+                self.keys = self._expand(self.pending)
+                self.pending = None
+                self.opponent_to_move = False
+            if isinstance(observation, blind.TurnSkipped):
+                self.keys = {_key(_pushed(_board(key), None)) for key in self.keys}
+                self.opponent_to_move = True
+        elif isinstance(observation, blind.AttemptResult):
+            kept = set()
+            for key in self.keys:
+                board = _board(key)
+                move = observation.move
+                if blind.attempt_succeeds(board, move) != observation.success:
+                    continue
+                if observation.success:
+                    if (blind.capture_of(board, move) != observation.capture
+                            or set(blind.reveals_of(board, move)) != set(observation.reveals)):
+                        continue
+                    kept.add(_key(_pushed(board, move)))
+                else:
+                    kept.add(_key(_pushed(board, None)))
+            self.keys = kept
+            self.opponent_to_move = True
+
+    def _expand(self, capture: int | None) -> set[str]:
+        out = set()
+        for key in self.keys:
+            board = _board(key)
+            attempts = blind.possible_attempts(board, board.turn)
+            if not attempts:
+                out.add(_key(_pushed(board, None)))
+            for move in attempts:
+                if blind.attempt_succeeds(board, move):
+                    captured = blind.capture_of(board, move)
+                    if (captured[1] if captured else None) == capture:
+                        out.add(_key(_pushed(board, move)))
+                elif capture is None:
+                    out.add(_key(_pushed(board, None)))
+        return out
+
+
+def _pushed(board: chess.Board, move: chess.Move | None) -> chess.Board:
+    child = board.copy(stack=False)
+    child.push(move if move is not None else chess.Move.null())
+    return child
+
+
+def keys_of(inference: Inference) -> set[str]:
+    """The inference's set in the reference's form (EPD of each full board)."""
+    return {_key(board) for board, _ in inference.positions()}
+
+
+# ---- workloads ---------------------------------------------------------------------------------------
+
+def random_game(variant: str, seed: int, max_plies: int = 60,
+                fen: str = chess.STARTING_FEN) -> rbc.ReconChess | blind.BlindChess:
+    """A seeded random game: random sense squares and move actions (RBC), random attempts (Blind Chess)."""
+    rng = random.Random(seed)
+    game: rbc.ReconChess | blind.BlindChess = rbc.ReconChess(fen=fen) if variant == "rbc" else blind.BlindChess(fen)
+    while game.outcome is None and game.ply < max_plies:
+        seat = game.to_move
+        assert seat is not None
+        if isinstance(game, rbc.ReconChess):
+            if game.phase == "sense":
+                game.play(seat, rbc.Sense(rng.randrange(64)))
+            else:
+                actions = game.move_actions()
+                index = rng.randrange(len(actions) + 1)
+                game.play(seat, rbc.MoveAction(actions[index] if index < len(actions) else None))
+        else:
+            game.play(seat, blind.Attempt(rng.choice(game.attempts())))
+    return game
+
+
+def streams(variant: str, games: int, seed: int, limit: int) -> Iterator[tuple[int, list[Any]]]:
+    """Each seat's observations of each game, cut once the reference set holds more than ``limit``."""
+    for index in range(games):
+        game = random_game(variant, seed * 1000 + index)
+        for seat in (0, 1):
+            naive = NaiveRbc(seat) if variant == "rbc" else NaiveBlind(seat)
+            observations: list[Any] = []
+            for observation in game.observations(seat):
+                if len(naive.keys) > limit:
+                    break
+                naive.update(observation)
+                observations.append(observation)
+            yield seat, observations
+
+
+def replay(variant: str, work: list[tuple[int, list[Any]]], naive: bool) -> tuple[float, int, list[set[str]]]:
+    """Seconds, positions (in + out, summed over updates) and the final sets of one implementation."""
+    seconds, positions, finals = 0.0, 0, []
+    for seat, observations in work:
+        start = time.perf_counter()
+        if naive:
+            reference = NaiveRbc(seat) if variant == "rbc" else NaiveBlind(seat)
+            for observation in observations:
+                before = len(reference.keys)
+                reference.update(observation)
+                positions += before + len(reference.keys)
+            seconds += time.perf_counter() - start
+            finals.append(reference.keys)
+        else:
+            cls = RbcInference if variant == "rbc" else BlindInference
+            inference = cls(seat, InferenceOptions(cap=10 ** 9))
+            for observation in observations:
+                before = inference.size
+                inference.update(observation)
+                positions += before + inference.size
+            seconds += time.perf_counter() - start
+            finals.append(keys_of(inference))
+    return seconds, positions, finals
+
+
+def big_set(variant: str, target: int, seed: int) -> tuple[Inference, Any, Inference, Any]:
+    """Two inferences from random games: one holding about ``target`` positions before an observation that
+    filters (RBC sense / Blind own attempt), one holding about ``target`` before an opponent turn."""
+    filtering = expanding = None
+    for index in range(200):
+        game = random_game(variant, seed * 7777 + index, max_plies=40)
+        for seat in (0, 1):
+            cls = RbcInference if variant == "rbc" else BlindInference
+            inference = cls(seat, InferenceOptions(cap=10 ** 9))
+            for observation in game.observations(seat):
+                filters = isinstance(observation, (rbc.SenseResult, blind.AttemptResult))
+                expands = isinstance(observation, (rbc.TurnStarted, blind.TurnStarted)) and inference.opponent_to_move
+                if target * 0.7 <= inference.size <= target * 1.5:
+                    if filters and filtering is None:
+                        filtering = (inference.copy(), observation)
+                    if expands and expanding is None:
+                        expanding = (inference.copy(), observation)
+                if inference.size > target * 3:
+                    break
+                inference.update(observation, limit=False)
+            if filtering and expanding:
+                return filtering[0], filtering[1], expanding[0], expanding[1]
+    raise SystemExit(f"no {variant} set of about {target} positions found")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--limit", type=int, default=4000, help="largest reference set in the replay")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    for variant in ("rbc", "blind"):
+        work = list(streams(variant, args.games, args.seed, args.limit))
+        naive_time, naive_positions, naive_sets = replay(variant, work, naive=True)
+        our_time, our_positions, our_sets = replay(variant, work, naive=False)
+        assert naive_positions == our_positions and naive_sets == our_sets, "the two implementations disagree"
+        naive_rate, our_rate = naive_positions / naive_time, our_positions / our_time
+        print(f"{variant}: {len(work)} observation streams, {sum(len(o) for _, o in work)} updates, "
+              f"{our_positions} positions in + out")
+        print(f"  python-chess reference: {naive_rate:12,.0f} positions/s  ({naive_time:6.2f} s)")
+        print(f"  Sightline inference:    {our_rate:12,.0f} positions/s  ({our_time:6.2f} s)")
+        print(f"  ratio: {our_rate / naive_rate:.1f}")
+        filtering, observation, expanding, turn = big_set(variant, 10_000, args.seed)
+        size = filtering.size
+        start = time.perf_counter()
+        filtering.update(observation, limit=False)
+        filtering.summary()
+        refresh = time.perf_counter() - start
+        print(f"  refresh at {size} positions ({type(observation).__name__} + summary): {refresh * 1000:.1f} ms "
+              f"-> {filtering.size} positions")
+        size = expanding.size
+        start = time.perf_counter()
+        expanding.update(turn, limit=False)
+        expand_time = time.perf_counter() - start
+        made, distinct = expanding.last_work, expanding.size
+        expanding.options = InferenceOptions(cap=10_000)
+        start = time.perf_counter()
+        expanding.limit()
+        sample_time = time.perf_counter() - start
+        start = time.perf_counter()
+        expanding.summary()
+        summary_time = time.perf_counter() - start
+        print(f"  opponent turn from {size} positions: expand {expand_time * 1000:.1f} ms ({made} successors, "
+              f"{distinct} distinct); sample to {expanding.size}: {sample_time * 1000:.1f} ms; summary of "
+              f"{expanding.size} positions (count, heat map, 6 piece maps): {summary_time * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
