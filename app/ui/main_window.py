@@ -376,8 +376,14 @@ class MainWindow(QMainWindow):
         status = "updating…"
         if summary is not None and not service.pending(seat):
             from app.engine.belief import positions_text
-            status = summary.problem or positions_text(summary.count, exact=not summary.sampled) + (
-                " (estimated from a weighted sample)" if summary.sampled else "")
+            if summary.problem:
+                status = summary.problem
+            elif summary.sampled:
+                # A sampled set's count is only an order of magnitude: say what is certain.
+                status = (f"more than {INFERENCE_CAP:,} positions possible; the heat map comes from a weighted "
+                          f"sample of {INFERENCE_CAP:,}")
+            else:
+                status = positions_text(summary.count)
         if summary is None:
             panel.set_heat(None, status)
         else:

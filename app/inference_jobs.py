@@ -1,0 +1,53 @@
+"""Inference as a job for a worker process (no Qt): the window sends a seat's observations, gets a summary back.
+
+The worker keeps the inference of each (game, seat) it has seen, so a request
+that brings a few new observations costs only their update; anything unusual
+(a new game, fewer observations than before, a failure) starts afresh from the
+observations themselves, which are always sent whole. The window never waits:
+see :mod:`app.ui.inference_service`.
+
+>>> from app.engine.rbc import ReconChess, Sense, MoveAction
+>>> import chess
+>>> game = ReconChess()
+>>> game.play(0, Sense(chess.E7)); game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
+>>> summary = summarize("g1", "rbc", 1, list(game.observations(1)), {"cap": 1000})
+>>> summary.count, summary.sampled, summary.problem
+(21, False, None)
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from app.engine.inference import BeliefSummary, Inference, InferenceError, InferenceOptions
+
+_KEPT = 8  # inferences kept per worker (a hot-seat game needs two; a few games' worth is plenty)
+_cache: OrderedDict[tuple[str, int], tuple[int, Inference]] = OrderedDict()
+
+
+def _new(variant: str, seat: int, options: dict[str, Any]) -> Inference:
+    from app.engine.inference import BlindInference, RbcInference
+    kind: type[Inference] = RbcInference if variant == "rbc" else BlindInference
+    return kind(seat, InferenceOptions(cap=int(options.get("cap", 2000)), seed=int(options.get("seed", 0)),
+                                       start_fen=options.get("start_fen")))
+
+
+def summarize(game_key: str, variant: str, seat: int, observations: list[Any],
+              options: dict[str, Any]) -> BeliefSummary:
+    """The belief summary of ``seat`` after ``observations`` (all of them, in order)."""
+    key = (game_key, seat)
+    cached = _cache.pop(key, None)
+    if cached is not None and cached[0] <= len(observations):
+        seen, inference = cached
+    else:
+        seen, inference = 0, _new(variant, seat, options)
+    try:
+        for observation in observations[seen:]:
+            inference.update(observation)
+    except InferenceError as error:
+        return BeliefSummary(inference.ply, 0, False, {}, {}, f"inference stopped: {error}")
+    _cache[key] = (len(observations), inference)
+    while len(_cache) > _KEPT:
+        _cache.popitem(last=False)
+    return inference.summary()
