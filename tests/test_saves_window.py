@@ -175,3 +175,36 @@ def test_a_game_survives_sigkill(data_dir) -> None:
     assert after.pop("curtain_for") is None and before.pop("curtain_for") is None
     assert after.pop("remaining") == pytest.approx(before.pop("remaining"), abs=0.5)
     assert after == before  # same actions, phase, seat to move, annotations, belief boards and notices
+
+
+def test_a_minitchess_position_is_copied_and_pasted(make_window) -> None:
+    window = make_window()
+    window.start(NewGame("minit", False, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    window.controller.lift_curtain()
+    window.controller.move((1, 1), (1, 2), None)
+    window._copy_position()
+    from PySide6.QtWidgets import QApplication
+    copied = QApplication.clipboard().text()
+    assert copied.startswith("1 B")
+    other = make_window()
+    assert other.start_from_position(copied)
+    assert str(other.controller.game.position) == str(window.controller.game.position)
+    assert not other.start_from_position("kqbnr ppppp nonsense")
+    assert "not a MinitChess position" in other.warnings[-1]
+
+
+def test_the_replay_viewer_shows_a_seats_heat_map_at_any_step(make_window, qtbot) -> None:
+    window = make_window()
+    _play_some(window)
+    window.controller.resign()
+    replay = window.open_replay(window.controller.session.snapshot())
+    replay.perspective.setCurrentIndex(2)  # Black
+    replay.show_step(2)  # White has sensed and moved: Black knows one of 21 positions
+    replay.heat.setChecked(True)
+    qtbot.waitUntil(lambda: "21 positions possible" in replay.heat_status.text(), timeout=20000)
+    assert 0 < replay.board.heat()[(4, 3)] < 1
+    replay.show_step(3)  # Black's sense of e4 leaves one
+    qtbot.waitUntil(lambda: "1 position possible" in replay.heat_status.text(), timeout=20000)
+    replay.perspective.setCurrentIndex(0)  # the truth has no heat map
+    assert replay.board.heat() == {}
+    replay.close()

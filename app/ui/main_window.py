@@ -156,6 +156,7 @@ class MainWindow(QMainWindow):
                                       lambda: self._export_dialog("reconchess")))
         export.addAction(self._action("&MinitChess moves as text...", lambda: self._export_dialog("minit")))
         export.addAction(self._action("&Copy MinitChess position", self._copy_position))
+        game.addAction(self._action("New MinitChess game from the &pasted position", self._paste_position))
         export.addAction(self._action("&Board image (PNG or SVG)...", self._export_image_dialog))
         game.addAction(self._action("Re&view this game...", self.review, QKeySequence("Ctrl+R")))
         game.addSeparator()
@@ -744,6 +745,25 @@ class MainWindow(QMainWindow):
         from app.exports import position_text
         QApplication.clipboard().setText(position_text(controller.game.position))  # type: ignore[attr-defined]
         self.statusBar().showMessage("Position copied", 3000)
+
+    def _paste_position(self) -> None:
+        """A two-player MinitChess game from a position on the clipboard (the rule text's notation)."""
+        self.start_from_position(QApplication.clipboard().text())
+
+    def start_from_position(self, text: str) -> bool:
+        from app.exports import parse_position_text
+        from app.engine.clock import TimeControl
+        from app.ui.game_controller import GameController, SeatConfig
+        try:
+            position = parse_position_text(text)
+            controller = GameController("minit", [SeatConfig("White"), SeatConfig("Black")], TimeControl(None, 0),
+                                        {"position": str(position)}, parent=self)
+        except ValueError as error:
+            self._warn("Paste position", f"That is not a MinitChess position: {error}")
+            return False
+        self._install(controller)
+        self._save_path = None
+        return True
 
     def _export_image_dialog(self) -> None:
         controller = self.controller

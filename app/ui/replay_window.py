@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
-from PySide6.QtWidgets import (QApplication, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
                                QPlainTextEdit, QPushButton, QSizePolicy, QSlider, QVBoxLayout, QWidget)
 
 from app.engine.core import Seat
@@ -23,6 +23,9 @@ from app.ui.board_widget import BoardWidget
 from app.ui.describe import describe, move_list
 from app.ui.game_controller import annotations_from_json
 from app.ui.scene import SCENES, BoardScene, position_scene, sq8
+
+if TYPE_CHECKING:
+    from app.ui.inference_service import InferenceService
 
 
 def _seat_names(record: GameRecord) -> list[str]:
@@ -71,6 +74,17 @@ class ReplayWindow(QMainWindow):
         self.clocks = QLabel()
         self.accuracy = QLabel()
         self.accuracy.setWordWrap(True)
+        self.heat = QCheckBox("Heat map: where the seat could infer enemy pieces")
+        self.heat_status = QLabel()
+        self.heat_status.setWordWrap(True)
+        hidden = record.variant in ("rbc", "blind")
+        allowed = bool(record.extra.get("inference", True))
+        self.heat.setVisible(hidden)
+        self.heat_status.setVisible(hidden)
+        self.heat.setEnabled(allowed)
+        if not allowed:
+            self.heat.setToolTip("Inference was switched off for this game")
+        self.inference: InferenceService | None = None
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.moves = QPlainTextEdit()
@@ -85,7 +99,7 @@ class ReplayWindow(QMainWindow):
             row.addWidget(button)
         column.addLayout(row)
         column.addWidget(self.slider)
-        for widget in (self.step_label, self.clocks, self.accuracy):
+        for widget in (self.step_label, self.clocks, self.accuracy, self.heat, self.heat_status):
             column.addWidget(widget)
         column.addWidget(QLabel("Told at this step / actions"))
         column.addWidget(self.text, 2)
@@ -103,6 +117,7 @@ class ReplayWindow(QMainWindow):
         self.last.clicked.connect(lambda: self.show_step(self.timeline.steps))
         self.slider.valueChanged.connect(self.show_step)
         self.perspective.currentIndexChanged.connect(lambda _index: self.show_step(self.step))
+        self.heat.toggled.connect(lambda _on: self.show_step(self.step))
         export = QAction("Export this board as an image...", self)
         export.setShortcut(QKeySequence("Ctrl+E"))
         export.triggered.connect(self._export_image)
@@ -149,9 +164,40 @@ class ReplayWindow(QMainWindow):
         self.clocks.setText("   ".join(f"{names[seat]} {_clock(frame.remaining[seat])}" for seat in shown
                                        if seat < len(frame.remaining)))
         self._show_text(frame, perspective)
+        self._request_heat(frame, perspective)
         for button, enabled in ((self.first, step > 0), (self.back, step > 0),
                                 (self.forward, step < self.timeline.steps), (self.last, step < self.timeline.steps)):
             button.setEnabled(enabled)
+
+    def _request_heat(self, frame: Frame, perspective: Seat | None) -> None:
+        """The seat's inference at this step, computed in a worker; drawn when it arrives (if still wanted)."""
+        self.board.set_heat(None)
+        self.heat_status.setText("")
+        if perspective is None or not self.heat.isChecked() or not self.heat.isEnabled():
+            return
+        if self.inference is None:
+            from app.ui.inference_service import InferenceService
+            self.inference = InferenceService(self.record.variant, {"cap": 5000, "seed": self.record.seed or 0,
+                                                                    "start_fen": self.record.options.get("fen")},
+                                              self)
+            self.inference.ready.connect(self._heat_ready)
+        self.heat_status.setText("updating…")
+        self.inference.request(perspective, list(frame.observations))
+
+    def _heat_ready(self, seat: int, summary: Any) -> None:
+        frame = self.frame
+        if frame is None or seat != self.current_perspective or not self.heat.isChecked() \
+                or self.inference is None or self.inference.pending(seat):
+            return
+        from app.engine.belief import positions_text
+        self.board.set_heat({sq8(square): p for square, p in summary.squares.items()})
+        self.heat_status.setText(summary.problem or ("more than 5,000 positions possible (heat map from a sample)"
+                                                     if summary.sampled else positions_text(summary.count)))
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        if self.inference is not None:
+            self.inference.shutdown()
+        super().closeEvent(event)
 
     def _true_last_move(self, frame: Frame) -> tuple[tuple[int, int], tuple[int, int]] | None:
         move = frame.last_move
