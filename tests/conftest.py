@@ -14,3 +14,22 @@ def _scratch_data_dir(tmp_path_factory, monkeypatch):
     if "SIGHTLINE_DATA_DIR" not in os.environ or not os.environ["SIGHTLINE_DATA_DIR"].startswith(
             str(tmp_path_factory.getbasetemp())):
         monkeypatch.setenv("SIGHTLINE_DATA_DIR", str(tmp_path_factory.mktemp("sightline-data")))
+
+
+@pytest.fixture
+def window(qtbot):
+    """A shown main window (1000x700) with its settings kept apart from the user's; its game stops afterwards."""
+    from PySide6.QtCore import QCoreApplication
+
+    from app.ui.main_window import MainWindow
+    QCoreApplication.setOrganizationName("SightlineTests")
+    QCoreApplication.setApplicationName(f"tests-{os.getpid()}")
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1000, 700)
+    win.show()
+    yield win
+    if win.controller is not None:
+        win.controller.stop()
+    if win.inference is not None:
+        win.inference.shutdown()

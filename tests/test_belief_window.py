@@ -9,26 +9,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import chess  # noqa: E402
 import pytest  # noqa: E402
-from PySide6.QtCore import QCoreApplication  # noqa: E402
 
 from app.engine.clock import TimeControl  # noqa: E402
-from app.ui.main_window import MainWindow  # noqa: E402
 from app.ui.new_game_dialog import NewGame  # noqa: E402
 
-
-@pytest.fixture
-def window(qtbot):
-    QCoreApplication.setOrganizationName("SightlineTests")
-    QCoreApplication.setApplicationName(f"belief-{os.getpid()}")
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    yield win
-    if win.controller is not None:
-        win.controller.stop()
-    if win.inference is not None:
-        win.inference.shutdown()
 
 
 def _fresh(window, seat):

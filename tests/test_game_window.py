@@ -14,22 +14,9 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QCoreApplication, Qt  # noqa: E402
 
 from app.engine.clock import TimeControl  # noqa: E402
-from app.ui.main_window import MainWindow  # noqa: E402
 from app.ui.new_game_dialog import NewGame  # noqa: E402
 from app.ui.scene import from_sq8  # noqa: E402
 
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    QCoreApplication.setOrganizationName("SightlineTests")
-    QCoreApplication.setApplicationName(f"tests-{os.getpid()}")
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1000, 700)
-    win.show()
-    yield win
-    if win.controller is not None:
-        win.controller.stop()
 
 
 def _revealed_to(controller, seat: int) -> set[tuple[int, str]]:

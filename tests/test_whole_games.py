@@ -8,7 +8,6 @@ import random
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
 from PySide6.QtCore import QCoreApplication, Qt  # noqa: E402
 from PySide6.QtWidgets import QDockWidget, QMessageBox  # noqa: E402
 
@@ -20,18 +19,6 @@ from tests.test_game_window import _check_screen  # noqa: E402
 
 FILES = "abcdefgh"
 
-
-@pytest.fixture
-def window(qtbot):
-    QCoreApplication.setOrganizationName("SightlineTests")
-    QCoreApplication.setApplicationName(f"whole-{os.getpid()}")
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1000, 700)
-    win.show()
-    yield win
-    if win.controller is not None:
-        win.controller.stop()
 
 
 def _click(qtbot, window, square, button=Qt.MouseButton.LeftButton) -> None:
