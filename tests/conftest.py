@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(autouse=True)
+def _instant_curtain(monkeypatch):
+    """Scripted players press Space the moment the curtain falls; people get a short grace time (tested apart)."""
+    main_window = sys.modules.get("app.ui.main_window")
+    if main_window is not None:
+        monkeypatch.setattr(main_window, "CURTAIN_GRACE", 0.0)
 
 
 @pytest.fixture(autouse=True)

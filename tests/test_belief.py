@@ -136,10 +136,12 @@ def test_json_round_trip() -> None:
     belief.place_starting_position("rbc", chess.WHITE)
     belief.move(chess.G8, chess.F6)
     data = belief.to_json()
-    assert data["f6"] == "n" and data["e8"] == "k" and len(data) == 16
+    assert data["pieces"]["f6"] == "n" and data["pieces"]["e8"] == "k" and len(data["pieces"]) == 16
     again = BeliefBoard.from_json(data, chess.BLACK, ply=4)
     assert again.pieces() == belief.pieces()
-    assert all(supposed.since == 4 for supposed in again.hypotheses().values())
+    assert again.hypotheses() == belief.hypotheses()  # the half-move stamps come back too
+    bare = BeliefBoard.from_json(data["pieces"], chess.BLACK, ply=4)  # the bare form: stamped with ply
+    assert all(supposed.since == 4 for supposed in bare.hypotheses().values())
     assert BeliefBoard.from_json({}, chess.WHITE).pieces() == {}
 
 
@@ -501,3 +503,19 @@ def test_review_refuses_bad_hypotheses_and_other_games() -> None:
         review(session.record, 1)
     with pytest.raises(ValueError, match="RBC and Blind Chess"):
         review(GameSession(MinitChess()).record, 0)
+
+
+def test_flags_survive_a_save_and_reload() -> None:
+    from app.engine.rbc import MoveAction, ReconChess, ReconChessView, Sense
+    game = ReconChess()
+    belief = BeliefBoard(chess.BLACK)
+    belief.place(chess.D7, chess.PAWN)  # White supposes the d-pawn is at home
+    game.play(0, Sense.parse("a1"))
+    game.play(0, MoveAction.parse("e2e4"))
+    game.play(1, Sense.parse("a8"))
+    game.play(1, MoveAction.parse("d7d5"))
+    game.play(0, Sense.parse("d7"))  # ... and sees d7 empty
+    view = ReconChessView.from_observations(game.observations(0))
+    assert chess.D7 in belief.contradictions(view)
+    again = BeliefBoard.from_json(belief.to_json(), chess.BLACK, ply=view.ply)
+    assert again.contradictions(view) == belief.contradictions(view)

@@ -208,3 +208,38 @@ def test_the_replay_viewer_shows_a_seats_heat_map_at_any_step(make_window, qtbot
     replay.perspective.setCurrentIndex(0)  # the truth has no heat map
     assert replay.board.heat() == {}
     replay.close()
+
+
+def test_a_review_of_a_running_game_closes_when_the_screen_changes_hands(make_window) -> None:
+    window = make_window()
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(300, 5), "50-move"))
+    controller = window.controller
+    controller.lift_curtain()
+    controller.sense((3, 6))
+    window.review()
+    review = window.replay_window
+    assert review.isVisible() and review.perspectives == [0]
+    controller.move((4, 1), (4, 3), None)  # the curtain falls for Black
+    assert not review.isVisible()
+
+
+def test_a_game_file_naming_an_outside_bot_is_not_run(make_window, tmp_path) -> None:
+    from app.engine.record import GameSession, PlayerInfo
+    from app.engine.rbc import ReconChess
+    marker = tmp_path / "ran"
+    evil = tmp_path / "evil.py"
+    evil.write_text(f"open({str(marker)!r}, 'w').write('x')\n")
+    session = GameSession(ReconChess(), TimeControl(None, 0),
+                          [PlayerInfo("You"), PlayerInfo("Evil", "bot", str(evil))])
+    path = tmp_path / "evil-game.json"
+    session.snapshot().save(path)
+    window = make_window()
+    assert not window.open_file(str(path))
+    assert "Sightline's own bots" in window.warnings[-1]
+    assert not marker.exists() and window.controller is None
+
+
+def test_a_decided_minitchess_position_is_not_started(make_window) -> None:
+    window = make_window()
+    assert not window.start_from_position("99999 W kqbnr ppppp ..... ..... PPPPP RNBQK")
+    assert "already decided" in window.warnings[-1]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import random
 
+import pytest
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QCoreApplication, Qt  # noqa: E402
@@ -267,3 +269,44 @@ def test_minitchess_has_no_belief_board(window, qtbot) -> None:
     assert not window.belief_dock.isVisible()
     window.start(NewGame("blind", False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
     assert window.belief_dock.isVisible()
+
+
+def test_san_pawn_moves_are_never_captures_by_mistake() -> None:
+    from app.ui.move_input import MoveTextError, parse_move_text
+    pieces = {(3, 3): "P", (4, 2): "P", (3, 2): "P"}
+    targets = {(3, 3): {(4, 4): [], (3, 4): [], (2, 4): []}, (4, 2): {(4, 3): [], (3, 3): []},
+               (3, 2): {(3, 3): [], (4, 3): [], (2, 3): []}}
+    assert parse_move_text("e4", pieces, targets, 8, 8) == ((4, 2), (4, 3), None)  # not d3xe4
+    assert parse_move_text("dxe4", pieces, targets, 8, 8) == ((3, 2), (4, 3), None)
+    assert parse_move_text("dxe5", pieces, targets, 8, 8) == ((3, 3), (4, 4), None)
+    with pytest.raises(MoveTextError):
+        parse_move_text("xe5", pieces, targets, 8, 8)
+    with pytest.raises(MoveTextError, match="no pawn"):
+        parse_move_text("e5", pieces, targets, 8, 8)  # d4xe5 is a capture, not "e5"
+
+
+def test_the_curtain_ignores_a_held_key_and_an_early_click(window, qtbot, monkeypatch) -> None:
+    import app.ui.main_window as main_window
+    monkeypatch.setattr(main_window, "CURTAIN_GRACE", 0.7)
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
+    controller = window.controller
+    qtbot.keyClick(window.curtain, Qt.Key.Key_Space)  # the moment it falls: too early
+    assert controller.curtain_for == 0
+    monkeypatch.setattr(main_window, "CURTAIN_GRACE", 0.0)
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtCore import QEvent
+    held = QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Return, Qt.KeyboardModifier.NoModifier, "\r", True)
+    window.curtain.keyPressEvent(held)  # an auto-repeat of the key that sent the last move
+    assert controller.curtain_for == 0
+    qtbot.keyClick(window.curtain, Qt.Key.Key_Space)
+    assert controller.curtain_for is None
+
+
+def test_typed_text_cannot_be_undone_by_the_next_player(window, qtbot) -> None:
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
+    _lift_if_needed(qtbot, window)
+    _type(qtbot, window, "d7")
+    _type(qtbot, window, "Nf3")
+    _lift_if_needed(qtbot, window)
+    window.entry.undo()
+    assert window.entry.text() == ""

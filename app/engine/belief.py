@@ -23,8 +23,8 @@ True
 >>> belief.move(chess.E7, chess.E5)
 True
 >>> belief.to_json()
-{'e5': 'p'}
->>> belief.undo(), belief.to_json()
+{'pieces': {'e5': 'p'}, 'since': {'e5': 0}}
+>>> belief.undo(), belief.to_json()["pieces"]
 (True, {'e7': 'p'})
 """
 
@@ -80,15 +80,20 @@ def _check_type(piece_type: object) -> PieceType:
 
 
 def parse_pieces(data: object) -> dict[Square, PieceType]:
-    """Hypotheses from their JSON form ``{"e7": "p", ...}``; raises ``ValueError`` saying what is wrong.
+    """Hypotheses from their JSON form ``{"pieces": {"e7": "p", ...}, "since": {...}}`` (or the bare
+    ``{"e7": "p", ...}``); raises ``ValueError`` saying what is wrong.
 
     >>> parse_pieces({"e7": "p", "g8": "n"}) == {chess.E7: chess.PAWN, chess.G8: chess.KNIGHT}
+    True
+    >>> parse_pieces({"pieces": {"e7": "p"}, "since": {"e7": 3}}) == {chess.E7: chess.PAWN}
     True
     >>> parse_pieces({"e9": "p"})
     Traceback (most recent call last):
     ...
     ValueError: belief board: 'e9' is not a square (expected a1 to h8)
     """
+    if isinstance(data, dict) and "pieces" in data:
+        data = data["pieces"]
     if not isinstance(data, dict):
         raise ValueError(f"belief board: expected an object of squares and piece letters, not {type(data).__name__}")
     pieces: dict[Square, PieceType] = {}
@@ -100,6 +105,24 @@ def parse_pieces(data: object) -> dict[Square, PieceType]:
                              f"{', '.join(repr(key) for key in _LETTER_TYPES)}")
         pieces[chess.SQUARE_NAMES.index(name)] = _LETTER_TYPES[letter]
     return pieces
+
+
+def parse_stamps(data: object) -> dict[Square, int]:
+    """The half-move at which each supposed piece was placed or last moved, from the ``"since"`` part of the
+    JSON form (empty for the bare form); raises ``ValueError`` for anything malformed."""
+    if not isinstance(data, dict) or "since" not in data:
+        return {}
+    since = data["since"]
+    if not isinstance(since, dict):
+        raise ValueError("belief board: 'since' must be an object of squares and half-moves")
+    stamps: dict[Square, int] = {}
+    for name, ply in since.items():
+        if not isinstance(name, str) or name not in chess.SQUARE_NAMES:
+            raise ValueError(f"belief board: {name!r} is not a square (expected a1 to h8)")
+        if type(ply) is not int or not 0 <= ply < 100_000:
+            raise ValueError(f"belief board: the half-move of {name} is {ply!r}, not a whole number")
+        stamps[chess.SQUARE_NAMES.index(name)] = ply
+    return stamps
 
 
 def pieces_json(pieces: Mapping[Square, PieceType]) -> dict[str, str]:
@@ -571,13 +594,17 @@ class BeliefBoard:
         return self._commit({square: SupposedPiece(piece_type, self.ply) for square, piece_type in pieces.items()})
 
     # -- JSON ---------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, str]:
-        """The compact form ``{"e7": "p", ...}`` (stamps and history are not kept)."""
-        return pieces_json(self.pieces())
+    def to_json(self) -> dict[str, dict[str, Any]]:
+        """``{"pieces": {"e7": "p", ...}, "since": {"e7": 3, ...}}``: the pieces and the half-move each was
+        placed or last moved (so a reloaded board flags what it flagged before); the undo history is not kept."""
+        return {"pieces": pieces_json(self.pieces()),
+                "since": {chess.SQUARE_NAMES[square]: supposed.since
+                          for square, supposed in sorted(self._pieces.items())}}
 
     @classmethod
     def from_json(cls, data: object, enemy: chess.Color, ply: int = 0) -> "BeliefBoard":
-        """A board holding the pieces of :meth:`to_json` data, stamped ``ply``; raises ``ValueError``.
+        """A board holding the pieces of :meth:`to_json` data (stamped ``ply`` where the data gives no
+        half-move); raises ``ValueError``.
 
         >>> BeliefBoard.from_json({"d8": "x"}, chess.BLACK)
         Traceback (most recent call last):
@@ -585,7 +612,9 @@ class BeliefBoard:
         ValueError: belief board: the piece on d8 is 'x', not one of 'p', 'n', 'b', 'r', 'q', 'k'
         """
         board = cls(enemy=enemy, ply=ply)
-        board._pieces = {square: SupposedPiece(piece_type, ply) for square, piece_type in parse_pieces(data).items()}
+        stamps = parse_stamps(data)
+        board._pieces = {square: SupposedPiece(piece_type, stamps.get(square, ply))
+                         for square, piece_type in parse_pieces(data).items()}
         return board
 
     # -- checking against what the seat knows -------------------------------------------------

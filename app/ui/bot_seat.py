@@ -61,6 +61,7 @@ class BotSeat(QObject):
         self._thinking = False
         self._announced_ready = False
         self._failure: str | None = None
+        self.timed_out = False  # the failure, if any, was the deadline (not a crash or a bad answer)
         self._stopped = False
 
     # -- state ----------------------------------------------------------------------------------------------
@@ -200,6 +201,7 @@ class BotSeat(QObject):
     def _out_of_time(self) -> None:
         self._drain()  # the answer may be waiting already
         if self._thinking and self._failure is None and not self._stopped:
+            self.timed_out = True
             self._fail(f"{self.name} ran out of time")
 
     def _fail(self, message: str) -> None:

@@ -102,8 +102,14 @@ class GameController(QObject):
 
         Raises :class:`~app.engine.record.RecordError` for a record that cannot be continued.
         """
-        from app.engine.record import resume
+        from app.engine.record import RecordError, resume
         seats = [SeatConfig(player.name, player.spec if player.kind == "bot" else None) for player in record.players]
+        for config in seats:
+            # A game file is data: it may name only Sightline's own bots. A path or module from a file would run
+            # whatever code it names the moment the game is opened.
+            if config.spec is not None and not config.spec.startswith("sightline:"):
+                raise RecordError(f"this game was played by the bot {config.spec!r}; the window continues games "
+                                  "only against Sightline's own bots (replay it, or play it on with sightline match)")
         session = resume(record, start_clock=False)
         controller = cls(record.variant, seats, record.clock, record.options, record.seed, parent, session=session)
         for seat in range(len(seats)):
@@ -256,6 +262,17 @@ class GameController(QObject):
         if self.autosave is not None:
             self.autosave(self.session)
 
+    def save_now(self) -> None:
+        """Autosave now (the window closes): the clocks as they stand, not as of the last action."""
+        if self.game.outcome is None:
+            self._save()
+
+    def _public_record(self) -> GameRecord:
+        """The record a bot may have at the end: everything but the people's private notes."""
+        record = self.session.record.copy()
+        record.notes = []
+        return record
+
     # -- the curtain ---------------------------------------------------------------------------------
     def lift_curtain(self) -> None:
         """The player named on the curtain is at the screen: show their view and start their clock."""
@@ -336,7 +353,8 @@ class GameController(QObject):
 
     def _bot_failed(self, seat: Seat, message: str) -> None:
         if self.game.outcome is None:
-            reason = Reason.TIMEOUT if "out of time" in message else Reason.FORFEIT
+            bot = self.bots.get(seat)
+            reason = Reason.TIMEOUT if bot is not None and bot.timed_out else Reason.FORFEIT
             self.session.adjudicate(Adjudication(seat, reason, message))
             self._after()
 
@@ -392,7 +410,7 @@ class GameController(QObject):
         outcome = self.game.outcome
         for seat, bot in self.bots.items():
             bot.observe(list(self.game.observations(seat)[self._bot_fed[seat]:]))
-            bot.stop(outcome, self.session.record)
+            bot.stop(outcome, self._public_record())
         if self.hot_seat:
             self.curtain_for = None
             self.screen_seat = self.screen_seat if self.screen_seat is not None else 0

@@ -93,5 +93,5 @@ class GamePanel(QWidget):
         self.log.setPlainText("")
         self.moves.setPlainText("")
         self.clocks.setText("")
-        self.entry.clear()
+        self.entry.setText("")  # not clear(): its undo history would keep the last player's typing
         self.entry_error.hide()

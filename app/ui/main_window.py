@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from functools import partial
 from pathlib import Path
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 HIDDEN_GAMES = frozenset({"rbc", "blind"})  # the games with a belief board
 ENTRY_HINTS = {"rbc": "Type a square to sense (d7), then a move (e2e4, Nf3) or pass",
                "blind": "Type a move (e2e4, Nf3) and press Enter", "minit": "Type a move (b2-b3, Nc3)"}
+CURTAIN_GRACE = 0.7  # seconds after the curtain falls during which presses do not lift it
 RECENT_LIMIT = 8
 INFERENCE_CAP = 5000  # positions kept before sampling: refreshes stay well under a second on a slow machine
 STATE_VERSION = 1  # of the dock layout saved with QMainWindow.saveState
@@ -62,19 +64,28 @@ class Curtain(QWidget):
         layout.addWidget(self.hint)
         layout.addStretch()
         self.on_lift: Callable[[], None] = lambda: None
+        self._shown_at = 0.0
 
     def show_for(self, name: str) -> None:
         self.label.setText(f"{name} to play")
+        self._shown_at = time.monotonic()
         self.show()
         self.raise_()
         self.setFocus()
 
+    def _may_lift(self) -> bool:
+        # A key held down or a double click by the player who just moved must not lift the curtain on the
+        # other player's side: presses in the first moments after it falls are ignored.
+        return time.monotonic() - self._shown_at >= CURTAIN_GRACE
+
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
-        self.on_lift()
+        if self._may_lift():
+            self.on_lift()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.on_lift()
+            if not event.isAutoRepeat() and self._may_lift():
+                self.on_lift()
         else:
             super().keyPressEvent(event)
 
@@ -115,6 +126,7 @@ class MainWindow(QMainWindow):
         self._save_path: str | None = None
         self.last_warning = ""
         self.inference: InferenceService | None = None
+        self._reviews: list[ReplayWindow] = []  # reviews of the game in progress, from the seat at the screen
         self.curtain = Curtain(self)
         self.curtain.hide()
         self.curtain.on_lift = self._lift
@@ -221,8 +233,18 @@ class MainWindow(QMainWindow):
                           "Reconnaissance Blind Chess, Blind Chess and MinitChess.")
 
     # -- games -----------------------------------------------------------------------------------------
+    def _may_leave_game(self) -> bool:
+        """Before another game replaces an unfinished one (whose autosave it would overwrite), ask."""
+        controller = self.controller
+        if controller is None or controller.outcome is not None:
+            return True
+        return self._ask("Leave this game?", "The game being played is not finished. Start another one instead? "
+                         "(Save it first with Game > Save to keep it.)")
+
     def new_game(self) -> None:
         from app.ui.new_game_dialog import NewGameDialog
+        if not self._may_leave_game():
+            return
         dialog = NewGameDialog(self)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.start(dialog.choice())
@@ -242,6 +264,7 @@ class MainWindow(QMainWindow):
 
     def _install(self, controller: GameController) -> None:
         """Make ``controller`` the game of the window (a new one or a resumed one) and start it."""
+        self._close_reviews()
         if self.controller is not None:
             self._clear_private()  # the last game's seat leaves the screen first
             self.controller.stop()
@@ -285,6 +308,7 @@ class MainWindow(QMainWindow):
         controller = self.controller
         if controller is not None and controller.curtain_for is not None:
             self._clear_private()
+            self._close_reviews()
             self.curtain.show_for(controller.game.seat_names[controller.curtain_for])
             self._place_curtain()
             for dock in self.findChildren(QDockWidget):
@@ -541,12 +565,12 @@ class MainWindow(QMainWindow):
         try:
             if scene.sense_window is not None:
                 square = parse_square_text(text, scene.files, scene.ranks)
-                self.entry.clear()
+                self.entry.setText("")
                 error.hide()
                 controller.sense(square)
                 return
             if controller.variant == "rbc" and text.lower() == "pass":
-                self.entry.clear()
+                self.entry.setText("")
                 error.hide()
                 controller.pass_move()
                 return
@@ -556,7 +580,7 @@ class MainWindow(QMainWindow):
             error.setText(str(problem).capitalize() + ".")
             error.show()
             return
-        self.entry.clear()
+        self.entry.setText("")  # not clear(): Ctrl+Z would bring the move back for the next player to read
         error.hide()
         controller.move(from_sq, to_sq, promotion)
 
@@ -611,7 +635,10 @@ class MainWindow(QMainWindow):
         moves = len(record.entries)
         if not self._ask("Unfinished game", f"Continue your unfinished game of {TITLES.get(record.variant, '?')} "
                          f"({players}, {moves} actions played)?"):
-            discard_autosave()
+            try:
+                discard_autosave()
+            except OSError as error:
+                self._warn("Autosave", f"The old autosave could not be removed: {error.strerror or error}")
             return False
         return self.resume_record(record)
 
@@ -680,9 +707,7 @@ class MainWindow(QMainWindow):
         self._remember(path)
         if record.result is not None:
             return self.open_replay(record) is not None
-        if self.controller is not None and self.controller.outcome is None and \
-                not self._ask("Open game", "Leave the game being played? (It stays in the autosave only until "
-                              "the opened game is played on.)"):
+        if not self._may_leave_game():
             return False
         if self.resume_record(record):
             self._save_path = path
@@ -712,7 +737,17 @@ class MainWindow(QMainWindow):
         if controller.outcome is None and controller.screen_seat is None:
             self._warn("Review", "Lift the curtain first: a game in progress is reviewed by the player at the screen.")
             return
-        self.open_replay(controller.session.snapshot(), controller.screen_seat)
+        window = self.open_replay(controller.session.snapshot(), controller.screen_seat)
+        if window is not None and controller.outcome is None:
+            self._reviews.append(window)  # one seat's private view: closed when the screen changes hands
+
+    def _close_reviews(self) -> None:
+        for window in self._reviews:
+            try:
+                window.close()
+            except RuntimeError:
+                pass  # already closed and deleted by the player
+        self._reviews = []
 
     def _export_dialog(self, fmt: str) -> None:
         if self.controller is None:
@@ -752,6 +787,8 @@ class MainWindow(QMainWindow):
 
     def start_from_position(self, text: str) -> bool:
         from app.exports import parse_position_text
+        if not self._may_leave_game():
+            return False
         from app.engine.clock import TimeControl
         from app.ui.game_controller import GameController, SeatConfig
         try:
@@ -760,6 +797,11 @@ class MainWindow(QMainWindow):
                                         {"position": str(position)}, parent=self)
         except ValueError as error:
             self._warn("Paste position", f"That is not a MinitChess position: {error}")
+            return False
+        if controller.outcome is not None:
+            controller.deleteLater()
+            self._warn("Paste position", f"That position is already decided ({controller.outcome.detail}): "
+                       "there is nothing to play.")
             return False
         self._install(controller)
         self._save_path = None
@@ -830,9 +872,11 @@ class MainWindow(QMainWindow):
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState(STATE_VERSION))
         if self.controller is not None:
+            self.controller.save_now()  # the clock as it is now, not as of the last action
             self.controller.stop()
         if self.inference is not None:
             self.inference.shutdown()
+        self._close_reviews()
         super().closeEvent(event)
 
 

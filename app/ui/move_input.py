@@ -13,6 +13,9 @@ games too: ``Nxd5`` is the knight move to d5 whatever stands there. No Qt here.
 ((4, 1), (4, 3), None)
 >>> parse_move_text("O-O", pieces, targets, 8, 8)
 ((4, 0), (6, 0), None)
+>>> pawns = {(3, 3): "P", (4, 2): "P"}
+>>> parse_move_text("e4", pawns, {(3, 3): {(4, 4): [], (3, 4): []}, (4, 2): {(4, 3): [], (3, 3): []}}, 8, 8)
+((4, 2), (4, 3), None)
 >>> parse_move_text("Qh5", pieces, targets, 8, 8)
 Traceback (most recent call last):
 ...
@@ -28,7 +31,7 @@ Square = tuple[int, int]
 Targets = Mapping[Square, Mapping[Square, Sequence[str]]]
 
 _NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
-_SAN = re.compile(r"^([KQRBN])?([a-z])?([1-9])?x?([a-z])([1-9])(?:=?([QRBNqrbn]))?$")
+_SAN = re.compile(r"^([KQRBN])?([a-z])?([1-9])?(x)?([a-z])([1-9])(?:=?([QRBNqrbn]))?$")
 _COORDINATES = re.compile(r"^([a-z])([1-9])[-x:]?([a-z])([1-9])=?([qrbnk])?$")
 
 
@@ -81,8 +84,11 @@ def parse_move_text(text: str, pieces: Mapping[Square, str], targets: Targets, f
     match = _SAN.match(raw)
     if not match:
         raise MoveTextError(f"not a move: {raw!r} (type e2e4 or Nf3)")
-    piece, from_file, from_rank, to_file, to_rank, promotion = match.groups()
+    piece, from_file, from_rank, capture, to_file, to_rank, promotion = match.groups()
     piece = piece or "P"
+    if piece == "P" and capture and not from_file:
+        raise MoveTextError(f"say which pawn captures: for example {chr(ord(to_file) - 1) if to_file > 'a' else 'b'}"
+                            f"x{to_file}{to_rank}")
     to_sq = (ord(to_file) - 97, int(to_rank) - 1)
     if not (to_sq[0] < files and 0 <= to_sq[1] < ranks):
         raise MoveTextError(f"{to_file}{to_rank} is not on the board")
@@ -95,6 +101,8 @@ def parse_move_text(text: str, pieces: Mapping[Square, str], targets: Targets, f
             continue
         if from_rank and from_sq[1] != int(from_rank) - 1:
             continue
+        if piece == "P" and (from_sq[0] == to_sq[0]) == bool(capture):
+            continue  # "e5" is a pawn push along the e-file, "dxe5" a capture: never the other way round
         candidates.append(from_sq)
     if not candidates:
         raise MoveTextError(f"no {_NAMES[piece]} of yours can go to {_name(to_sq)}")

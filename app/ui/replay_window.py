@@ -183,6 +183,9 @@ class ReplayWindow(QMainWindow):
             self.inference.ready.connect(self._heat_ready)
         self.heat_status.setText("updating…")
         self.inference.request(perspective, list(frame.observations))
+        summary = self.inference.summaries.get(perspective)
+        if summary is not None and not self.inference.pending(perspective):
+            self._heat_ready(perspective, summary)  # nothing new for this seat at this step: no job was needed
 
     def _heat_ready(self, seat: int, summary: Any) -> None:
         frame = self.frame
