@@ -63,6 +63,7 @@ def _play_some(window) -> None:
     controller.move((4, 1), (4, 3), None)
     controller.lift_curtain()
     controller.sense((4, 3))
+    window.flush_autosave()
 
 
 def test_save_and_open_continue_the_same_game(make_window, tmp_path) -> None:
@@ -148,6 +149,7 @@ def test_autosave_is_offered_on_start_and_declining_discards_it(make_window, dat
     third = make_window()
     _play_some(third)
     third.controller.resign()  # a finished game is never offered
+    third.flush_autosave()
     assert make_window().offer_resume() is False
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import sys
 import time
 from functools import partial
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox,
                                QPlainTextEdit, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
@@ -93,6 +94,8 @@ class Curtain(QWidget):
 class MainWindow(QMainWindow):
     """The board in the middle, the game panel in a dock, menus; one game at a time."""
 
+    autosaveFailed = Signal(str)
+
     def __init__(self) -> None:
         super().__init__()
         self.setWindowTitle("Sightline")
@@ -127,6 +130,9 @@ class MainWindow(QMainWindow):
         self.last_warning = ""
         self.inference: InferenceService | None = None
         self._reviews: list[ReplayWindow] = []  # reviews of the game in progress, from the seat at the screen
+        self._saver: concurrent.futures.ThreadPoolExecutor | None = None
+        self._saves: list[concurrent.futures.Future[str | None]] = []
+        self.autosaveFailed.connect(lambda message: self.statusBar().showMessage(message, 10000))
         self.curtain = Curtain(self)
         self.curtain.hide()
         self.curtain.on_lift = self._lift
@@ -615,12 +621,28 @@ class MainWindow(QMainWindow):
         self.last_warning = text
 
     def _autosave(self, session: GameSession) -> None:
-        from app.storage import autosave
-        try:
-            autosave(session)
-        except (OSError, ValueError) as error:
-            # A full disk or a read-only data directory must not stop the game: say so and play on.
-            self.statusBar().showMessage(f"Autosave failed: {error}", 10000)
+        """Save the game as it is now. The copy is taken here; writing it (JSON, fsync, renames) happens on a
+        saver thread, in order, so the event loop never waits for the disk."""
+        record = session.snapshot()
+        if self._saver is None:
+            self._saver = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+        future = self._saver.submit(_write_autosave, record)
+        future.add_done_callback(self._autosave_done)
+        self._saves.append(future)
+        self._saves = [pending for pending in self._saves if not pending.done()]
+
+    def _autosave_done(self, future: concurrent.futures.Future[str | None]) -> None:
+        problem = future.result() if not future.cancelled() else None
+        if problem:
+            try:
+                self.autosaveFailed.emit(problem)  # from the saver thread: shown by the UI thread
+            except RuntimeError:
+                pass  # the window is gone
+
+    def flush_autosave(self, timeout: float = 10.0) -> None:
+        """Wait until every autosave asked for so far is on disk (closing the window; tests)."""
+        concurrent.futures.wait(self._saves, timeout=timeout)
+        self._saves = []
 
     def offer_resume(self) -> bool:
         """On start: offer the unfinished game of the last session, if the autosave holds one."""
@@ -874,10 +896,21 @@ class MainWindow(QMainWindow):
         if self.controller is not None:
             self.controller.save_now()  # the clock as it is now, not as of the last action
             self.controller.stop()
+        self.flush_autosave()
         if self.inference is not None:
             self.inference.shutdown()
         self._close_reviews()
         super().closeEvent(event)
+
+
+def _write_autosave(record: GameRecord) -> str | None:
+    """The saver thread's job: write the autosave; a problem comes back as text (a full disk must not stop play)."""
+    from app.storage import autosave
+    try:
+        autosave(record)
+    except (OSError, ValueError) as error:
+        return f"Autosave failed: {error}"
+    return None
 
 
 def _as_list(value: object) -> list[object]:

@@ -54,6 +54,7 @@ def main() -> int:
         controller.sense((4, 3))
         window.board.set_annotations([], [(2, 2)])
         window.belief_panel.place_starting_position()  # type: ignore[union-attr]
+        window.flush_autosave()  # the app idles a moment: its saver thread has written the last change
         print("READY " + json.dumps(state(window)), flush=True)
         return int(app.exec())  # until SIGKILL
     window._ask = lambda title, text: True  # type: ignore[method-assign]
