@@ -9,8 +9,9 @@ reconchess ``Player`` and calls it exactly as reconchess's ``play_turn`` does:
 
 Bot specs (``--white``/``--black`` and the new-game dialog):
 
-- ``random``, ``attacker`` ... or ``sightline:random``: a built-in bot of the game;
-  ``sightline:NAME:LEVEL`` picks a level;
+- ``belief``, ``random``, ``attacker`` ... or ``sightline:random``: a built-in bot of the game
+  (``app.bots.registry``; the names of each game are listed in ``docs/bots.md``);
+  ``sightline:NAME:LEVEL`` picks a level (easy, medium or hard; medium by default);
 - ``path/to/bot.py``, ``package.module`` or ``package.module:Class``: a reconchess
   player, loaded like reconchess's ``load_player`` (RBC only).
 """

@@ -8,8 +8,9 @@ observation of its seat (and nothing else), and asks it for an action with an
 from __future__ import annotations
 
 import random
+import time
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, Callable, ClassVar, NamedTuple
 
 from app.engine.core import Action, Outcome, Seat
 
@@ -40,6 +41,8 @@ class Bot(ABC):
         self.rng = random.Random(seed)
         self.level = level
         self.seat: Seat = 0
+        self.now: Callable[[], float] = time.perf_counter
+        """The clock bots that manage their time read (tests put a fake clock here)."""
 
     def start(self, seat: Seat, options: dict[str, Any]) -> None:
         """Called once before the first observation."""

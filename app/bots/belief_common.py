@@ -1,0 +1,518 @@
+"""What the RBC and Blind Chess belief bots share: following the shared inference, and sampling boards from it.
+
+:class:`BeliefTracker` keeps the seat's :class:`~app.engine.inference.Inference`
+up to date. ``observe`` only stores an observation (it runs on the bot's clock in
+the worker, so it must cost nothing); :meth:`BeliefTracker.catch_up`, called when
+the bot must act, applies them within a deadline.
+
+A sampled set can lose the true position; the inference then ends up with no
+position at all. The tracker does not let the inference replay the whole game
+(that can take seconds late in a game). It first replays the last turn or two
+from its own recent copies with a larger cap, as long as time allows; failing
+that it **resets**: it takes the likeliest position it held just before the
+contradiction, makes it agree with the observation that ruled it out (the game
+module says how), and starts a fresh inference from that single position. The
+bot keeps playing on a belief that is approximately right, and the next
+observations correct it.
+
+>>> from app.engine.inference import RbcInference
+>>> from app.engine.rbc import ReconChess
+>>> game = ReconChess()
+>>> tracker = BeliefTracker(0, InferenceOptions(cap=100), RbcInference, guess=lambda *args: None)
+>>> for observation in game.observations(0):
+...     tracker.observe(observation)
+>>> tracker.catch_up(Deadline(1.0))
+>>> tracker.inference.count
+1
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Sequence
+
+import chess
+
+from app.engine.inference import Hypothesis, Inference, InferenceError, InferenceOptions
+
+from .timing import Deadline
+
+log = logging.getLogger(__name__)
+
+Guess = Callable[[Inference, Any, "BeliefTracker"], Inference | None]
+"""Game-specific: a fresh inference started from one position that agrees with the observation that emptied the
+set (given the inference as it was just before that observation), or None."""
+
+
+@dataclass
+class BoardSample:
+    """Boards drawn from a belief: full python-chess boards (seat's pieces + one opponent army each).
+
+    ``weights`` sum to 1; ``keys`` are the hypotheses the boards were built from (their bitboards make window
+    signatures cheap).
+    """
+
+    boards: list[chess.Board]
+    weights: list[float]
+    keys: list[Hypothesis]
+
+    def __len__(self) -> int:
+        return len(self.boards)
+
+
+def sample_boards(inference: Inference, count: int, rng: random.Random,
+                  prior: Callable[[Hypothesis], float] | None = None, presample: int = 20_000) -> BoardSample:
+    """Up to ``count`` distinct boards drawn with probability proportional to weight (systematic sampling).
+
+    A board drawn ``k`` times gets ``k`` times the weight. When the set holds no
+    more than ``count`` hypotheses, all are taken with their own weights.
+    ``prior`` multiplies each hypothesis' weight first (the belief treats every
+    opponent move as equally likely; a bot may think some likelier, e.g. those
+    that attack its king). Sets larger than ``presample`` are thinned to that
+    many first, so that the prior costs a bounded time.
+    """
+    items = list(inference.hypotheses())
+    if not items:
+        return BoardSample([], [], [])
+    if prior is not None:
+        if len(items) > presample:
+            items = _systematic(items, presample, rng)
+        items = [(h, w * prior(h)) for h, w in items]
+    if len(items) > count:
+        items = _systematic(items, count, rng)
+    total = math.fsum(w for _, w in items) or 1.0
+    return BoardSample([inference.board_of(h) for h, _ in items], [w / total for _, w in items],
+                       [h for h, _ in items])
+
+
+def _systematic(items: list[tuple[Hypothesis, float]], count: int,
+                rng: random.Random) -> list[tuple[Hypothesis, float]]:
+    total = math.fsum(w for _, w in items)
+    if total <= 0:
+        return items[:count]
+    step = total / count
+    point = rng.random() * step
+    cumulative = 0.0
+    chosen: list[tuple[Hypothesis, float]] = []
+    for h, w in items:
+        cumulative += w
+        hits = 0
+        while point < cumulative:
+            hits += 1
+            point += step
+        if hits:
+            chosen.append((h, hits * step))
+    return chosen
+
+
+def king_threat_prior(own: chess.Board, color: chess.Color, factor: float) -> Callable[[Hypothesis], float]:
+    """A prior that makes positions in which the opponent attacks ``color``'s king ``factor`` times likelier.
+
+    Computed on the hypothesis' bitboards (no board is built): opponents aim at the
+    king far more often than a uniform choice of moves says, and missing such a
+    position costs the game.
+
+    >>> from app.engine.inference import opponent_key
+    >>> board = chess.Board("4k3/8/8/8/8/5n2/8/4K3 w - - 0 1")      # the knight on f3 attacks e1
+    >>> own = chess.Board("8/8/8/8/8/8/8/4K3 w - - 0 1")
+    >>> king_threat_prior(own, chess.WHITE, 10.0)(opponent_key(board, chess.WHITE))
+    10.0
+    """
+    king = own.king(color)
+    if king is None or factor == 1.0:
+        return lambda h: 1.0
+    mine = own.occupied
+    knight_from = chess.BB_KNIGHT_ATTACKS[king]
+    pawn_from = chess.BB_PAWN_ATTACKS[color][king]
+    king_from = chess.BB_KING_ATTACKS[king]
+    rank_mask, file_mask, diag_mask = chess.BB_RANK_MASKS[king], chess.BB_FILE_MASKS[king], chess.BB_DIAG_MASKS[king]
+    rank_att, file_att, diag_att = chess.BB_RANK_ATTACKS[king], chess.BB_FILE_ATTACKS[king], chess.BB_DIAG_ATTACKS[king]
+
+    def prior(h: Hypothesis) -> float:
+        if knight_from & h[1] or pawn_from & h[0] or king_from & h[5]:
+            return factor
+        straight = h[3] | h[4]
+        diagonal = h[2] | h[4]
+        if straight or diagonal:
+            occupied = mine | h[0] | h[1] | h[2] | h[3] | h[4] | h[5]
+            if straight & (rank_att[rank_mask & occupied] | file_att[file_mask & occupied]):
+                return factor
+            if diagonal & diag_att[diag_mask & occupied]:
+                return factor
+        return 1.0
+    return prior
+
+
+class BeliefTracker:
+    """The inference of one seat, brought up to date on demand, with recovery (see the module docstring)."""
+
+    def __init__(self, seat: int, options: InferenceOptions, make: Callable[..., Inference], guess: Guess,
+                 turn_boundary: tuple[type, ...] = ()) -> None:
+        self.seat = seat
+        self.options = options
+        self.make = make
+        self.guess = guess
+        self.turn_boundary = turn_boundary
+        self.observations: list[Any] = []
+        self.applied = 0
+        self.inference: Inference = make(seat, options)
+        self.checkpoints: deque[tuple[int, Inference]] = deque(maxlen=3)
+        self.recoveries = 0
+        self.resets = 0
+        self.problem: str | None = None
+        self.hint: Callable[[], Callable[[chess.Board], float]] | None = None
+        """Set by the bot: makes a function telling how well a board agrees with what the seat has seen
+        (guides resets)."""
+
+    def observe(self, observation: Any) -> None:
+        self.observations.append(observation)
+
+    @property
+    def pending(self) -> int:
+        return len(self.observations) - self.applied
+
+    def catch_up(self, deadline: Deadline) -> None:
+        """Apply every stored observation; recover (within ``deadline``) from an emptied set."""
+        while self.applied < len(self.observations):
+            index = self.applied
+            observation = self.observations[index]
+            if isinstance(observation, self.turn_boundary) and self.inference.size:
+                self.checkpoints.append((index, self.inference.copy()))
+            before = self.inference.copy() if self.inference.size else None
+            failed = False
+            try:
+                self.inference.update(observation)
+            except InferenceError as error:
+                # Only a reset's guess can disagree this way with a real observation; start again from it.
+                self.problem = str(error)
+                failed = True
+            self.applied = index + 1
+            if (failed or not self.inference.size) and not self.inference.finished and before is not None:
+                self._recover(index, before, deadline)
+
+    def _recover(self, index: int, before: Inference, deadline: Deadline) -> None:
+        self.problem = self.inference.problem
+        for start, checkpoint in reversed(self.checkpoints):
+            if deadline.left() < 0.3 * max(deadline.end - deadline.start, 0.0) or deadline.left() < 0.05:
+                break
+            trial = checkpoint.copy()
+            trial.options = replace(trial.options, cap=trial.options.cap * 4, retries=0,
+                                    seed=trial.options.seed + 7919 * (self.recoveries + 1))
+            try:
+                for observation in self.observations[start:index + 1]:
+                    trial.update(observation)
+                    if not trial.size or deadline.expired():
+                        break
+            except InferenceError:
+                continue
+            if trial.size and not deadline.expired():
+                trial.options = replace(trial.options, cap=self.options.cap)
+                trial.limit()
+                self.inference = trial
+                self.recoveries += 1
+                return
+        guessed = None
+        try:
+            guessed = self.guess(before, self.observations[index], self)
+        except Exception as error:  # noqa: BLE001 - a bad guess must not stop the bot: it plays on without one
+            log.warning("belief reset failed: %r", error)
+        if guessed is not None and guessed.size:
+            self.inference = guessed
+            self.checkpoints.clear()
+            self.resets += 1
+            return
+        # Nothing fits: keep the last non-empty set (stale, but better than nothing to play on).
+        self.inference = before
+        self.resets += 1
+
+
+# ---- making a board agree with what was seen -----------------------------------------------------------
+
+def likeliest(inference: Inference, limit: int = 2000) -> list[tuple[chess.Board, float]]:
+    """Boards of the heaviest hypotheses first (at most ``limit`` looked at)."""
+    boards = []
+    for index, (h, w) in enumerate(inference.hypotheses()):
+        if index >= limit:
+            break
+        boards.append((h, w))
+    boards.sort(key=lambda item: -item[1])
+    return [(inference.board_of(h), w) for h, w in boards]
+
+
+def pick_board(before: Inference, tracker: BeliefTracker,
+               fits: Callable[[chess.Board], float] | None = None) -> chess.Board | None:
+    """A copy of the held board that best agrees with ``fits`` and with what the seat saw last
+    (``tracker.hint``); weight breaks ties."""
+    boards = likeliest(before, 500)
+    if not boards:
+        return None
+    hint = tracker.hint() if tracker.hint is not None else None
+
+    def score(item: tuple[chess.Board, float]) -> tuple[float, float]:
+        board, weight = item
+        return ((fits(board) if fits is not None else 0.0) + (hint(board) if hint is not None else 0.0), weight)
+    return max(boards, key=score)[0].copy(stack=False)
+
+
+def keep_king(board: chess.Board, them: chess.Color, near: int | None) -> None:
+    """Put the opponent's king back on ``board`` if a patch removed it: on the free square nearest ``near`` (its
+    last square), else on its home square's neighbourhood. Every position must have both kings.
+
+    >>> board = chess.Board("8/8/8/8/8/8/8/4K3 w - - 0 1")
+    >>> keep_king(board, chess.BLACK, chess.E8)
+    >>> board.king(chess.BLACK) == chess.E8
+    True
+    """
+    if board.king(them) is not None:
+        return
+    target = near if near is not None else (chess.E8 if them == chess.BLACK else chess.E1)
+    free = [s for s in chess.SQUARES if board.piece_at(s) is None]
+    if free:
+        board.set_piece_at(min(free, key=lambda s: chess.square_distance(s, target)), chess.Piece(chess.KING, them))
+
+
+def teleport_capturer(board: chess.Board, them: chess.Color, lost: int) -> bool:
+    """Put an opponent piece on ``lost`` (where the seat just lost a piece): the nearest that attacks it, else
+    the nearest piece other than the king (the king itself if it is alone). False when the board has no
+    opponent piece at all."""
+    board.turn = them
+    attackers = list(chess.scan_forward(board.attackers_mask(them, lost)))
+    if not attackers:
+        attackers = list(chess.scan_forward(board.occupied_co[them] & ~board.kings)) or list(
+            chess.scan_forward(board.occupied_co[them]))
+    if not attackers:
+        return False
+    values = (0, 1, 3, 3, 5, 9, 20)
+    origin = min(attackers, key=lambda s: (chess.square_distance(s, lost), values[board.piece_type_at(s) or 0]))
+    piece = board.remove_piece_at(origin)
+    board.remove_piece_at(lost)
+    if piece is not None:
+        if piece.piece_type == chess.PAWN and chess.BB_SQUARES[lost] & chess.BB_BACKRANKS:
+            piece = chess.Piece(chess.QUEEN, them)
+        board.set_piece_at(lost, piece)
+    board.castling_rights &= ~chess.BB_SQUARES[lost] & ~chess.BB_SQUARES[origin]
+    return True
+
+
+def merge_armies(own: chess.Board, me: chess.Color, board: chess.Board) -> chess.Board:
+    """A board with ``own``'s pieces of ``me`` and ``board``'s opponent pieces (on squares ``own`` leaves free)."""
+    result = chess.Board(None)
+    for square in chess.scan_forward(own.occupied_co[me]):
+        piece = own.piece_at(square)
+        if piece is not None:
+            result.set_piece_at(square, piece)
+    for square in chess.scan_forward(board.occupied_co[not me] & ~own.occupied):
+        piece = board.piece_at(square)
+        if piece is not None:
+            result.set_piece_at(square, piece)
+    result.castling_rights = (own.castling_rights & own.occupied_co[me]) | (
+        board.castling_rights & board.occupied_co[not me])
+    return result
+
+
+def force_pieces(board: chess.Board, opponent: chess.Color, seen: Sequence[tuple[int, chess.Piece | None]]) -> None:
+    """Make ``board`` show exactly ``seen`` (square, opponent piece or None) and keep the opponent's army size.
+
+    A piece seen where the board had none is taken from the nearest square of the
+    same type outside the seen squares (it moved there); a piece the board had on a
+    seen square that is empty there goes to the nearest free unseen square (the
+    king must stay on the board).
+    """
+    squares = {square for square, _ in seen}
+    displaced: list[tuple[int, chess.Piece]] = []
+    for square, piece in seen:
+        present = board.piece_at(square)
+        if present is not None and present.color == opponent and present != piece:
+            displaced.append((square, present))
+            board.remove_piece_at(square)
+    for square, piece in seen:
+        if piece is None or piece.color != opponent or board.piece_at(square) == piece:
+            continue
+        candidates = [s for s in chess.scan_forward(board.pieces_mask(piece.piece_type, opponent))
+                      if s not in squares]
+        matching = [item for item in displaced if item[1] == piece]
+        if matching:
+            displaced.remove(matching[0])
+        elif candidates:
+            board.remove_piece_at(min(candidates, key=lambda s: chess.square_distance(s, square)))
+        board.set_piece_at(square, piece)
+    for origin, piece in displaced:
+        if piece.piece_type == chess.KING and board.king(opponent) is not None:
+            continue
+        free = [s for s in chess.SQUARES if s not in squares and board.piece_at(s) is None
+                and not (piece.piece_type == chess.PAWN and chess.BB_SQUARES[s] & chess.BB_BACKRANKS)]
+        if free:
+            board.set_piece_at(min(free, key=lambda s: chess.square_distance(s, origin)), piece)
+
+
+# ---- scoring candidate moves over sampled boards ---------------------------------------------------------
+
+Resolve = Callable[[chess.Board, chess.Move], "chess.Move | None"]
+"""What a requested move becomes on one full board (RBC: the revised move; Blind Chess: the attempt or nothing)."""
+
+
+@dataclass
+class ScoreTable:
+    """``scores[i][j]``: candidate ``i`` on board ``j`` (centipawns for the bot; a king capture is ``win``).
+
+    Only the first ``len(scores[0])`` boards of the sample were scored when time ran short.
+    ``capture_odds[i]``: the weighted share of scored boards on which candidate ``i`` takes the king.
+    """
+
+    candidates: list[chess.Move | None]
+    scores: list[list[float]]
+    weights: list[float]
+    capture_odds: list[float]
+    passive: list[bool] = field(default_factory=list)
+    """Whether a move resolved to nothing on every board scored (a pass in disguise: a pawn's capture
+    where no board has a piece to take). Bots skip these when the pass itself is a candidate."""
+
+    def active(self) -> list[int]:
+        """The candidates that are not passes in disguise (the pass itself included)."""
+        return [i for i, move in enumerate(self.candidates) if move is None or not self.passive[i]]
+
+    @property
+    def boards_scored(self) -> int:
+        return len(self.weights)
+
+    def mean(self, index: int) -> float:
+        total = math.fsum(self.weights) or 1.0
+        return math.fsum(w * s for w, s in zip(self.weights, self.scores[index])) / total
+
+    def combined(self, index: int, worst_share: float) -> float:
+        """The weighted mean, with ``worst_share`` of the worst case mixed in (risk aversion)."""
+        row = self.scores[index]
+        if not row:
+            return 0.0
+        return (1.0 - worst_share) * self.mean(index) + worst_share * min(row)
+
+
+def score_moves(sample: BoardSample, candidates: Sequence[chess.Move | None], me: chess.Color,
+                resolve: Resolve, deadline: Deadline, win: float, clip: float,
+                evaluate: Callable[[chess.Board], float]) -> ScoreTable:
+    """Score every candidate on the sample's boards, heaviest first, until ``deadline`` (at least one board).
+
+    On each board the candidate is resolved as the referee would (``resolve``), a
+    capture of the king scores ``win``, anything else is played and the position
+    (opponent to move) scored by ``evaluate``, clipped to +-``clip``.
+    """
+    order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])
+    scores: list[list[float]] = [[] for _ in candidates]
+    weights: list[float] = []
+    odds = [0.0] * len(candidates)
+    passive = [True] * len(candidates)
+    null = chess.Move.null()
+    for done, j in enumerate(order):
+        if done and deadline.expired():
+            break
+        board = sample.boards[j]
+        weight = sample.weights[j]
+        their_king = board.kings & board.occupied_co[not me]
+        for i, move in enumerate(candidates):
+            taken = None if move is None else resolve(board, move)
+            if taken is not None:
+                passive[i] = False
+            if taken is not None and chess.BB_SQUARES[taken.to_square] & their_king:
+                scores[i].append(win)
+                odds[i] += weight
+                continue
+            board.push(taken if taken is not None else null)
+            try:
+                value = evaluate(board)
+            finally:
+                board.pop()
+            scores[i].append(max(-clip, min(clip, value)))
+        weights.append(weight)
+    total = math.fsum(weights) or 1.0
+    return ScoreTable(list(candidates), scores, weights, [odd / total for odd in odds], passive)
+
+
+def refine(table: ScoreTable, sample: BoardSample, me: chess.Color, resolve: Resolve, rows: Sequence[int],
+           deadline: Deadline, clip: float, evaluate: Callable[[chess.Board], float]) -> int:
+    """Score the candidates ``rows`` again, on the boards already scored, with a costlier ``evaluate``.
+
+    Boards are taken heaviest first (the table's order) until ``deadline``; a
+    candidate's row is replaced only once every one of its boards is done, so rows
+    never mix the two evaluations. Returns how many rows were refined.
+    """
+    order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:table.boards_scored]
+    null = chess.Move.null()
+    refined = 0
+    for i in rows:
+        move = table.candidates[i]
+        row = list(table.scores[i])
+        for position, j in enumerate(order):
+            if row[position] >= clip or row[position] <= -clip:
+                continue  # a king capture or a lost king: nothing deeper to see
+            if deadline.expired():
+                return refined
+            board = sample.boards[j]
+            taken = None if move is None else resolve(board, move)
+            board.push(taken if taken is not None else null)
+            try:
+                value = evaluate(board)
+            finally:
+                board.pop()
+            row[position] = max(-clip, min(clip, value))
+        table.scores[i] = row
+        refined += 1
+    return refined
+
+
+def window_signature(key: Hypothesis, mask: int) -> tuple[int, int, int, int, int, int]:
+    """What a 3x3 sense window (``mask``) would show of one hypothesis: its six piece bitboards inside it."""
+    return (key[0] & mask, key[1] & mask, key[2] & mask, key[3] & mask, key[4] & mask, key[5] & mask)
+
+
+def information_value(table: ScoreTable, keys: Sequence[Hypothesis], masks: dict[int, int],
+                      shortlist: int = 8) -> dict[int, tuple[float, float]]:
+    """For each sense square: (decision value, entropy) of what its window would tell.
+
+    The decision value is the expected score of the best move chosen *after* seeing
+    the window: boards are grouped by what the window would show, and each group
+    picks its own best candidate among the ``shortlist`` best on average and the
+    ``shortlist`` that are best on the most boards. Squares
+    that separate boards on which different moves are best score highest; the
+    entropy (of the groups' weights) breaks ties in favour of plain information.
+    """
+    count = table.boards_scored
+    if not count:
+        return {square: (0.0, 0.0) for square in masks}
+    active = table.active() if table.passive else list(range(len(table.candidates)))
+    ranked = sorted(active, key=lambda i: -table.mean(i))[:max(1, shortlist)]
+    # Also the moves that are best on some boards (by the weight of those boards): a defence that only matters
+    # where a threat is (a pawn taking a raiding knight) has a poor average but is what sensing is for.
+    best_on: dict[int, float] = {}
+    for j in range(count):
+        top = max(active, key=lambda i: table.scores[i][j])
+        best_on[top] = best_on.get(top, 0.0) + table.weights[j]
+    for i in sorted(best_on, key=lambda i: -best_on[i])[:max(1, shortlist)]:
+        if i not in ranked:
+            ranked.append(i)
+    rows = [table.scores[i] for i in ranked]
+    weights = table.weights
+    total = math.fsum(weights) or 1.0
+    # Columns: for each board, its weighted scores of the shortlisted candidates.
+    columns = [[row[j] * weights[j] for row in rows] for j in range(count)]
+    result: dict[int, tuple[float, float]] = {}
+    for square, mask in masks.items():
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for j in range(count):
+            groups.setdefault(window_signature(keys[j], mask), []).append(j)
+        value = 0.0
+        entropy = 0.0
+        for members in groups.values():
+            if len(members) == 1:
+                value += max(columns[members[0]])
+            else:
+                sums = [math.fsum(values) for values in zip(*(columns[j] for j in members))]
+                value += max(sums)
+            share = math.fsum(weights[j] for j in members) / total
+            if share > 0:
+                entropy -= share * math.log(share)
+        result[square] = (value / total, entropy)
+    return result

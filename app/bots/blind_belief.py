@@ -1,0 +1,323 @@
+"""The ``belief`` bot for Blind Chess: the RBC belief bot's machinery with Blind Chess observations.
+
+Belief: the shared inference (:class:`~app.engine.inference.BlindInference`), capped
+by level, kept up to date by a :class:`~app.bots.belief_common.BeliefTracker`
+(with its recovery and resets). There is no sensing in Blind Chess; what the bot
+learns comes from its own attempts (success or failure, captures, reveals) and
+from the pieces it loses.
+
+Each turn, within a budget taken from its clock:
+
+- if some attempt captures the king on every position still possible, make it;
+- otherwise score every possible attempt on boards drawn from the belief, as the
+  referee would resolve it there (ruling B2: a blocked slider, a pawn step onto a
+  piece or a diagonal step onto an empty square fails and only the turn is lost;
+  B3: landing on an opponent piece captures it): a king capture is a win,
+  anything else is scored by the built-in evaluator (:mod:`app.bots.chess_eval`);
+  the best candidates are scored again with the opponent's forcing replies, and the
+  best weighted average (with a share of the worst case) is played;
+- **material near a flag fall (ruling B5)**: when the bot's own clock runs low, a
+  flag fall is decided on material, so material counts more in the evaluation and
+  risky attacks on the king count less. The bot also answers draw offers by
+  material: it accepts when it is clearly behind (its own material against the
+  expected material of the opponent over the possible positions) and, short of
+  time and behind, it offers one itself (once a turn).
+
+>>> from app.bots.base import ActionRequest
+>>> from app.engine.blind import BlindChess
+>>> game = BlindChess("k7/8/8/8/8/8/8/R3K3 w - - 0 1")   # the start is known: the king stands on a8
+>>> bot = BlindBeliefBot(seed=1, level="easy")
+>>> bot.start(0, game.options())
+>>> for observation in game.observations(0):
+...     bot.observe(observation)
+>>> bot.act(ActionRequest(0, game.phase, game.choices(), 60.0)).move
+Move.from_uci('a1a8')
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+import chess
+
+from app.engine.blind import (PIECE_VALUES, AnswerDraw, Attempt, AttemptResult, BlindChessView, GameStarted,
+                              OfferDraw, TurnSkipped, TurnStarted, attempt_succeeds, own_fen,
+                              with_default_promotion)
+from app.engine.core import Action, Outcome, Resign, Seat
+from app.engine.inference import BlindInference, Inference, InferenceOptions
+
+from .base import ActionRequest, Bot
+from .belief_common import (BeliefTracker, BoardSample, ScoreTable, force_pieces, keep_king, king_threat_prior,
+                            merge_armies, pick_board, refine, sample_boards, score_moves, teleport_capturer)
+from .chess_eval import VALUES, Weights, evaluate, evaluate_replies
+from .timing import Deadline, TurnClock
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BlindLevel:
+    """What a level may spend and how it plays (see :class:`app.bots.rbc_belief.RbcLevel`)."""
+
+    cap: int
+    boards: int
+    max_seconds: float
+    worst_share: float = 0.1
+    noise: int = 0
+    refine: int = 10
+    threat_prior: float = 6.0
+    weights: Weights = field(default_factory=lambda: Weights(king_exposed=1500))
+
+
+LEVELS: dict[str, BlindLevel] = {
+    "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
+                       weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
+    "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
+    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48),
+}
+
+KING_CAPTURE = 3000.0
+CLIP = 3000.0
+LOW_TIME = 20.0
+"""Below this many seconds on its own clock the bot plays for material (ruling B5)."""
+_LOW_TIME_WEIGHTS = {"material_scale": 2.0, "king_zone": 0, "check_bonus": 40}
+
+
+def _resolve(board: chess.Board, move: chess.Move) -> chess.Move | None:
+    move = with_default_promotion(board, move)
+    return move if attempt_succeeds(board, move) else None
+
+
+def _candidates(attempts: Any) -> list[chess.Move | None]:
+    """Attempts worth scoring: all but the bishop and rook promotions."""
+    return [move for move in attempts if move.promotion in (None, chess.QUEEN, chess.KNIGHT)]
+
+
+def expected_material(inference: Inference, limit: int = 4000) -> float:
+    """The opponent's material (ruling B5 values) averaged over the positions held (weighted; the first
+    ``limit`` of them, which keeps it quick when the clock is short)."""
+    total = weighted = 0.0
+    for h, w in itertools.islice(inference.hypotheses(), limit):
+        material = (h[0].bit_count() + 3 * h[1].bit_count() + 3 * h[2].bit_count() + 5 * h[3].bit_count()
+                    + 9 * h[4].bit_count())
+        total += w * material
+        weighted += w
+    return total / weighted if weighted else 0.0
+
+
+class BlindBeliefBot(Bot):
+    """Belief tracking and attempts scored over the possible positions (see the module docstring)."""
+
+    variant: ClassVar[str] = "blind"
+    name: ClassVar[str] = "belief"
+
+    def __init__(self, seed: int | None = None, level: str = "medium") -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+        super().__init__(seed, level)
+        self.settings = LEVELS[level]
+        self.seed = seed or 0
+        self.color = chess.WHITE
+        self.view = BlindChessView()
+        self.start_fen: str | None = None
+        self.tracker = self._new_tracker(0)
+        self.clock = TurnClock(self.settings.max_seconds)
+        self.last_table: ScoreTable | None = None
+        self.failures: list[str] = []
+        self._offered_at = -1
+
+    def _new_tracker(self, seat: Seat) -> BeliefTracker:
+        options = InferenceOptions(cap=self.settings.cap, seed=self.seed, retries=0, start_fen=self.start_fen)
+        tracker = BeliefTracker(seat, options, BlindInference, _guess_blind, turn_boundary=(TurnStarted, TurnSkipped))
+        tracker.hint = lambda: seen_agreement(self.view)
+        return tracker
+
+    def start(self, seat: Seat, options: dict[str, Any]) -> None:
+        super().start(seat, options)
+        self.color = seat == 0
+        self.view = BlindChessView()
+        fen = options.get("fen")
+        self.start_fen = fen if isinstance(fen, str) and fen != chess.STARTING_FEN else None
+        self.tracker = self._new_tracker(seat)
+        self.clock = TurnClock(self.settings.max_seconds)
+
+    def observe(self, observation: Any) -> None:
+        self.view.apply(observation)
+        self.tracker.observe(observation)
+
+    def end(self, outcome: Outcome) -> None:
+        pass
+
+    def act(self, request: ActionRequest) -> Action:
+        try:
+            if request.phase == "answer_draw" or request.choices.get("answer_draw"):
+                return AnswerDraw(self._accepts_draw(request.seconds_left))
+            return self._attempt(request)
+        except Exception as error:  # noqa: BLE001 - never stop playing: a safe answer instead
+            self.failures.append(f"{type(error).__name__}: {error}")
+            log.exception("the belief bot fell back to a safe action")
+            if request.phase == "answer_draw" or request.choices.get("answer_draw"):
+                return AnswerDraw(False)
+            attempts = list(request.choices.get("attempts") or self.view.attempts())
+            return Attempt(self.rng.choice(attempts)) if attempts else Resign()
+
+    # -- draws (ruling B5: a flag fall is decided on material) -----------------------------------------------
+    def material_balance(self) -> float:
+        """Own material minus the opponent's expected material (B5 values)."""
+        return self.view.material() - expected_material(self.tracker.inference)
+
+    def _accepts_draw(self, seconds_left: float) -> bool:
+        seconds = min(0.5, max(0.0, 0.2 * seconds_left)) if math.isfinite(seconds_left) else 0.5
+        self.tracker.catch_up(Deadline(seconds, self.now))
+        balance = self.material_balance()
+        return balance <= -3.0 or (seconds_left < LOW_TIME and balance < 0)
+
+    # -- attempts -----------------------------------------------------------------------------------------------
+    def _attempt(self, request: ActionRequest) -> Action:
+        started = self.now()
+        seconds_left = request.seconds_left
+        self.clock.turn_started(seconds_left)
+        deadline = Deadline(self.clock.budget(seconds_left), self.now)
+        try:
+            self.tracker.catch_up(deadline)
+            low_time = seconds_left < LOW_TIME
+            if (low_time and request.choices.get("offer_draw") and self._offered_at != self.view.ply
+                    and self.material_balance() <= -2.0):
+                self._offered_at = self.view.ply
+                return OfferDraw()
+            attempts = list(request.choices.get("attempts") or self.view.attempts())
+            if not attempts:
+                return Resign()  # the referee skips such turns; never asked in practice
+            return Attempt(self._choose(attempts, deadline, low_time))
+        finally:
+            self.clock.turn_ended(seconds_left, self.now() - started)
+
+    def _choose(self, attempts: list[chess.Move], deadline: Deadline, low_time: bool) -> chess.Move:
+        inference = self.tracker.inference
+        if not inference.size:
+            return self.rng.choice(attempts)
+        certain = self._certain_king_capture(inference, attempts)
+        if certain is not None:
+            return certain
+        weights = self.settings.weights
+        if low_time:
+            weights = replace(weights, **_LOW_TIME_WEIGHTS)  # type: ignore[arg-type]
+        prior = king_threat_prior(inference.own, self.color, self.settings.threat_prior)
+        sample = sample_boards(inference, self.settings.boards, self.rng, prior)
+        candidates = _candidates(attempts)
+        me = self.color
+        table = score_moves(sample, candidates, me, _resolve, deadline.fraction(0.45), KING_CAPTURE, CLIP,
+                            lambda board: evaluate(board, me, weights))
+        self.last_table = table
+        scores = [table.combined(i, self.settings.worst_share) for i in range(len(candidates))]
+        if self.settings.refine and not low_time:
+            shortlist = sorted(range(len(candidates)), key=lambda i: -scores[i])[:self.settings.refine]
+            done = refine(table, sample, me, _resolve, shortlist, deadline, CLIP,
+                          lambda board: evaluate_replies(board, me, weights))
+            if done:
+                kept = set(shortlist[:done])
+                scores = [table.combined(i, self.settings.worst_share) if i in kept else -math.inf
+                          for i in range(len(candidates))]
+        if self.settings.noise:
+            scores = [score + self.rng.uniform(-self.settings.noise, self.settings.noise) for score in scores]
+        best = max(range(len(candidates)), key=lambda i: (scores[i], table.capture_odds[i]))
+        move = candidates[best]
+        return move if move is not None and move in attempts else self.rng.choice(attempts)
+
+    def _certain_king_capture(self, inference: Inference, attempts: list[chess.Move]) -> chess.Move | None:
+        common: set[chess.Move] | None = None
+        allowed = set(attempts)
+        for board, _ in inference.positions(limit=20_000):
+            king = board.king(not self.color)
+            if king is None:
+                return None
+            hits = set()
+            for origin in chess.scan_forward(board.attackers_mask(self.color, king)):
+                move = with_default_promotion(board, chess.Move(origin, king))
+                if move in allowed and attempt_succeeds(board, move):
+                    hits.add(move)
+            common = hits if common is None else common & hits
+            if not common:
+                return None
+        if not common:
+            return None
+        own = self.view.own_board
+        return min(common, key=lambda move: (VALUES[own.piece_type_at(move.from_square) or 0], move.uci()))
+
+
+# ---- resets -------------------------------------------------------------------------------------------------------
+
+def _fresh(tracker: BeliefTracker, board: chess.Board) -> Inference | None:
+    color = tracker.seat == 0
+    inference = BlindInference(tracker.seat, replace(tracker.options, start_fen=board.fen()))
+    inference.update(GameStarted(color, own_fen(board, color)))
+    return inference
+
+
+def _guess_blind(before: Inference, observation: Any, tracker: BeliefTracker) -> Inference | None:
+    me = before.color
+    them = not me
+    if isinstance(observation, AttemptResult):
+        move, success = observation.move, observation.success
+        reveals = [(square, piece) for square, piece in observation.reveals]
+        captured = observation.capture
+
+        def fits(board: chess.Board) -> float:
+            board.turn = me
+            mismatch = sum(board.piece_at(square) != piece for square, piece in reveals)
+            if captured is not None and board.piece_type_at(captured[1]) != captured[0]:
+                mismatch += 1
+            return -3.0 * mismatch - 5.0 * (attempt_succeeds(board, move) != success)
+        board = pick_board(before, tracker, fits)
+        if board is None:
+            return None
+        king = board.king(them)
+        own = before.own.copy(stack=False)
+        if success:
+            for square in chess.scan_forward(chess.between(move.from_square, move.to_square)
+                                             & board.occupied_co[them] & ~board.kings):
+                board.remove_piece_at(square)
+            force_pieces(board, them, reveals)
+            if captured is not None:
+                board.remove_piece_at(captured[1])
+            elif board.color_at(move.to_square) == them and board.piece_type_at(move.to_square) != chess.KING:
+                board.remove_piece_at(move.to_square)
+            own.turn = me
+            own.push(move)
+        elif own.pawns & chess.BB_SQUARES[move.from_square] and (
+                chess.square_file(move.from_square) != chess.square_file(move.to_square)):
+            if board.piece_type_at(move.to_square) != chess.KING:
+                board.remove_piece_at(move.to_square)  # a pawn's capture that failed: nothing stood there
+        result = merge_armies(own, me, board)
+        keep_king(result, them, king)
+        result.turn = them
+        return _fresh(tracker, result)
+    if isinstance(observation, TurnStarted):
+        lost = getattr(before, "pending_capture", None)
+
+        def can_capture(b: chess.Board) -> float:
+            return 0.0 if lost is None or b.attackers_mask(them, lost) else -5.0
+        board = pick_board(before, tracker, can_capture)
+        if board is None or (lost is not None and not teleport_capturer(board, them, lost)):
+            return None
+        board.turn = me
+        board.ep_square = None
+        return _fresh(tracker, board)
+    return None
+
+
+def seen_agreement(view: BlindChessView) -> Any:
+    """How well a board agrees with the pieces ``view`` last saw (recent reveals count more)."""
+    seen = [(square, reveal.piece, 0.85 ** max(0, (view.ply - reveal.ply) // 2))
+            for square, reveal in view.sightings.items()]
+
+    def agreement(board: chess.Board) -> float:
+        return sum(weight for square, piece, weight in seen if board.piece_at(square) == piece)
+    return agreement
+
+
+__all__ = ["BlindBeliefBot", "LEVELS", "expected_material", "PIECE_VALUES"]  # PIECE_VALUES: B5's scale

@@ -1,0 +1,468 @@
+"""The ``belief`` bot for Reconnaissance Blind Chess: it tracks every position the opponent may be in.
+
+Belief: the shared inference (:class:`~app.engine.inference.RbcInference`), capped
+by level and sampled with weights when it grows, kept up to date by a
+:class:`~app.bots.belief_common.BeliefTracker` (recovery and resets included).
+
+Each turn, within a budget taken from its clock (:class:`~app.bots.timing.TurnClock`):
+
+- **sense**: draw boards from the belief, score the candidate moves on each of
+  them, and look where the answer would most change the move it picks: the 3x3
+  window that best splits the boards *by what matters for the move* (see
+  :func:`~app.bots.belief_common.information_value`). A capture of the king that
+  is possible on some boards, or a threat to its own king on others, makes the
+  squares that tell them apart worth the most;
+- **move**: if some move captures the king on every position still possible, play
+  it. Otherwise score every move action (and the pass) on each sampled board, as
+  the referee would revise it there: a king capture is a win; otherwise material,
+  placement, whether its own king can be taken next, and what the opponent can win
+  at once. Pick the best weighted average with a share of the worst case mixed in.
+  At ``hard`` a UCI engine, when one is found (:mod:`app.bots.uci`), votes on the
+  likeliest boards; any engine failure leaves the built-in evaluator alone.
+
+Anything unexpected inside the bot falls back to a safe action (a pass, a sense in
+the middle): the bot never stops playing.
+
+>>> from app.bots.base import ActionRequest
+>>> from app.engine.rbc import ReconChess
+>>> game = ReconChess(fen="rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 3")
+>>> bot = RBCBeliefBot(seed=1, level="easy")
+>>> bot.start(1, game.options())
+>>> for observation in game.observations(1):
+...     bot.observe(observation)
+>>> game.play(1, bot.act(ActionRequest(1, game.phase, game.choices(), 60.0)))
+>>> bot.observe(game.observations(1)[-1])
+>>> bot.act(ActionRequest(1, game.phase, game.choices(), 60.0)).move    # the queen takes the king
+Move.from_uci('h4e1')
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+import chess
+
+from app.engine.core import Action, Outcome, Seat
+from app.engine.inference import Inference, InferenceOptions, RbcInference
+from app.engine.rbc import (SENSE_WINDOWS, GameEnded, GameStarted, MoveAction, MoveResult, ReconChessView, Sense,
+                            SenseResult, TurnStarted)
+from app.engine.rbc_moves import revise_move, with_default_promotion
+
+from .base import ActionRequest, Bot
+from .belief_common import (BeliefTracker, BoardSample, ScoreTable, force_pieces, information_value, keep_king,
+                            king_threat_prior, merge_armies, pick_board, refine, sample_boards, score_moves,
+                            teleport_capturer)
+from .chess_eval import VALUES, Weights, evaluate, evaluate_replies
+from .timing import Deadline, TurnClock
+from .uci import UciEngine
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RbcLevel:
+    """What a level may spend and how it plays.
+
+    ``cap``: most positions the belief keeps; ``boards``: boards sampled to choose a
+    move (and to choose a sense); ``max_seconds``: most seconds per turn;
+    ``worst_share``: weight of the worst case against the average; ``noise``:
+    centipawns of random noise on each move's score (the easy level errs);
+    ``engine``: whether a UCI engine may help.
+    """
+
+    cap: int
+    boards: int
+    max_seconds: float
+    worst_share: float = 0.1
+    noise: int = 0
+    engine: bool = False
+    engine_boards: int = 8
+    refine: int = 10
+    """How many of the best moves are scored again with the opponent's forcing replies."""
+    threat_prior: float = 12.0
+    """How much likelier than the belief says a position that attacks the bot's king is taken to be."""
+    weights: Weights = field(default_factory=Weights)
+
+
+LEVELS: dict[str, RbcLevel] = {
+    "easy": RbcLevel(cap=300, boards=16, max_seconds=0.4, worst_share=0.0, noise=150, threat_prior=1.0, refine=0,
+                     weights=Weights(king_exposed=900, hanging_share=0.3, king_zone=0)),
+    "medium": RbcLevel(cap=1500, boards=64, max_seconds=1.5, refine=16),
+    "hard": RbcLevel(cap=4000, boards=128, max_seconds=8.0, engine=True, refine=64),
+}
+
+KING_CAPTURE = 3000.0
+"""What taking the king is worth in a move's average (more than any material, bounded so that a long shot
+that leaves the queen hanging on most boards is not preferred to solid play)."""
+CLIP = 3000.0
+ENGINE_VOTE = 120.0
+"""Centipawns added to a move for the share of the likeliest boards on which the engine chose it."""
+SENSE_SQUARES: tuple[int, ...] = tuple(chess.square(file, rank) for rank in range(1, 7) for file in range(1, 7))
+"""Inner squares: their windows are never clipped by the edge, so an edge square is never worth more."""
+_WINDOW_MASKS = {square: sum(chess.BB_SQUARES[s] for s in SENSE_WINDOWS[square]) for square in SENSE_SQUARES}
+
+
+def _resolve(board: chess.Board, move: chess.Move) -> chess.Move | None:
+    return revise_move(board, with_default_promotion(board, move))
+
+
+def _candidates(actions: Any) -> list[chess.Move | None]:
+    """The move actions worth scoring: every one, but only the queen and knight promotions; and the pass."""
+    moves: list[chess.Move | None] = [move for move in actions
+                                      if move.promotion in (None, chess.QUEEN, chess.KNIGHT)]
+    moves.append(None)
+    return moves
+
+
+class RBCBeliefBot(Bot):
+    """Belief tracking, information-seeking senses, moves scored over the possible positions (see the module)."""
+
+    variant: ClassVar[str] = "rbc"
+    name: ClassVar[str] = "belief"
+
+    def __init__(self, seed: int | None = None, level: str = "medium") -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+        super().__init__(seed, level)
+        self.settings = LEVELS[level]
+        self.seed = seed or 0
+        self.color = chess.WHITE
+        self.view = ReconChessView()
+        self.tracker = self._new_tracker(0)
+        self.clock = TurnClock(self.settings.max_seconds)
+        self.engine: UciEngine | None = None
+        self._turn: Deadline | None = None
+        self._turn_started = 0.0
+        self._turn_left = math.inf
+        self.last_table: ScoreTable | None = None
+        self.last_sense_values: dict[int, tuple[float, float]] = {}
+        self.failures: list[str] = []
+        self._reset_ply = 0
+        self._sightings: deque[bool] = deque(maxlen=16)
+        self._draw_rule = "50-move"
+
+    def _new_tracker(self, seat: Seat) -> BeliefTracker:
+        options = InferenceOptions(cap=self.settings.cap, seed=self.seed, retries=0)
+        tracker = BeliefTracker(seat, options, RbcInference, _guess_rbc, turn_boundary=(TurnStarted,))
+        tracker.hint = lambda: seen_agreement(self.view, self.color)
+        return tracker
+
+    # -- the host's calls ----------------------------------------------------------------------------------
+    def start(self, seat: Seat, options: dict[str, Any]) -> None:
+        super().start(seat, options)
+        self.color = seat == 0
+        self.view = ReconChessView()
+        self._reset_ply = 0
+        self._sightings = deque(maxlen=16)
+        self._draw_rule = str(options.get("draw_rule", "50-move"))
+        self.tracker = self._new_tracker(seat)
+        self.clock = TurnClock(self.settings.max_seconds)
+        if self.settings.engine:
+            self.engine = UciEngine()
+            if self.engine.available:
+                self.engine.best_move(chess.Board(), 0.01)  # start it now, before the clock runs
+
+    def observe(self, observation: Any) -> None:
+        # Cheap on purpose: the belief is brought up to date when the bot is asked to act.
+        if isinstance(observation, MoveResult):
+            taken = observation.taken
+            if observation.capture_square is not None or (
+                    taken is not None and self.view.own_board.pawns & chess.BB_SQUARES[taken.from_square]):
+                self._reset_ply = observation.ply + 1
+        elif isinstance(observation, TurnStarted) and observation.capture_square is not None:
+            self._reset_ply = observation.ply
+        elif isinstance(observation, SenseResult):
+            self._compare_sightings(observation)
+        self.view.apply(observation)
+        self.tracker.observe(observation)
+
+    def end(self, outcome: Outcome) -> None:
+        if self.engine is not None:
+            self.engine.close()
+
+    def act(self, request: ActionRequest) -> Action:
+        try:
+            if request.phase == "sense":
+                return self._sense(request)
+            return self._move(request)
+        except Exception as error:  # noqa: BLE001 - never stop playing: a safe answer instead
+            self.failures.append(f"{type(error).__name__}: {error}")
+            log.exception("the belief bot fell back to a safe action")
+            if request.phase == "sense":
+                return Sense(chess.square(3, 4) if self.color else chess.square(3, 3))
+            return MoveAction(None)
+
+    # -- sensing ----------------------------------------------------------------------------------------------
+    def _sense(self, request: ActionRequest) -> Action:
+        self._turn_started = self.now()
+        self._turn_left = request.seconds_left
+        self.clock.turn_started(request.seconds_left)
+        budget = self.clock.budget(request.seconds_left)
+        self._turn = Deadline(budget, self.now)
+        deadline = self._turn.fraction(0.4)
+        self.tracker.catch_up(deadline)
+        inference = self.tracker.inference
+        if inference.size <= 1 or deadline.left() <= 0.005:
+            return Sense(self._default_sense(inference))
+        sample = self._sample(inference)
+        candidates = _candidates(request.choices["move_actions"])
+        table = self._score(sample, candidates, deadline.fraction(0.8))
+        values = information_value(table, sample.keys, _WINDOW_MASKS)
+        self.last_sense_values = values
+        best = max(SENSE_SQUARES, key=lambda square: (round(values[square][0], 3), values[square][1],
+                                                      -self._distance_to_center(square)))
+        if values[best][1] <= 1e-9:
+            return Sense(self._default_sense(inference))
+        return Sense(best)
+
+    @staticmethod
+    def _distance_to_center(square: int) -> float:
+        return abs(chess.square_file(square) - 3.5) + abs(chess.square_rank(square) - 3.5)
+
+    def _default_sense(self, inference: Inference) -> int:
+        """Where the opponent's pieces are least certain (or its king's area when everything is known)."""
+        if inference.size:
+            probabilities = inference.square_probabilities()
+            uncertainty = {square: sum(p * (1 - p) for s in SENSE_WINDOWS[square]
+                                       for p in (probabilities.get(s, 0.0),))
+                           for square in SENSE_SQUARES}
+            best = max(SENSE_SQUARES, key=lambda square: uncertainty[square])
+            if uncertainty[best] > 1e-9:
+                return best
+            kings = inference.type_probabilities(chess.KING)
+            king = max(kings, key=lambda square: kings[square])
+            return chess.square(min(max(chess.square_file(king), 1), 6), min(max(chess.square_rank(king), 1), 6))
+        return chess.square(3, 4) if self.color else chess.square(3, 3)
+
+    # -- moving -----------------------------------------------------------------------------------------------
+    def _move(self, request: ActionRequest) -> Action:
+        if self._turn is None:  # asked to move without a sense (a host that skips it): start the turn here
+            self._turn_started = self.now()
+            self._turn_left = request.seconds_left
+            self.clock.turn_started(request.seconds_left)
+            self._turn = Deadline(self.clock.budget(request.seconds_left), self.now)
+        deadline = self._turn
+        try:
+            self.tracker.catch_up(deadline)
+            return MoveAction(self._choose_move(request, deadline))
+        finally:
+            self.clock.turn_ended(self._turn_left, self.now() - self._turn_started)
+            self._turn = None
+
+    def _choose_move(self, request: ActionRequest, deadline: Deadline) -> chess.Move | None:
+        actions = request.choices["move_actions"]
+        inference = self.tracker.inference
+        if not inference.size:
+            return None
+        certain = self._certain_king_capture(inference, actions)
+        if certain is not None:
+            return certain
+        sample = self._sample(inference)
+        candidates = _candidates(actions)
+        engine_time = 0.0
+        if self.engine is not None and self.engine.available:
+            engine_time = 0.35 * max(0.0, deadline.left())
+        work = Deadline(max(0.0, deadline.left() - engine_time), self.now)
+        table = self._score(sample, candidates, work.fraction(0.45))
+        self.last_table = table
+        active = table.active()
+        bonus = self._progress_bonus(candidates)
+        scores = [table.combined(i, self.settings.worst_share) + bonus[i] if i in active else -math.inf
+                  for i in range(len(candidates))]
+        if self.settings.refine:
+            # The few best on one look are looked at again with the opponent's forcing replies.
+            shortlist = sorted(active, key=lambda i: -scores[i])[:self.settings.refine]
+            me, weights = self.color, self.weights()
+            done = refine(table, sample, me, _resolve, shortlist, work, CLIP,
+                          lambda board: evaluate_replies(board, me, weights))
+            if done:
+                # A deeper look only finds more dangers: compare refined moves among themselves.
+                kept = set(shortlist[:done])
+                scores = [table.combined(i, self.settings.worst_share) + bonus[i] if i in kept else -math.inf
+                          for i in range(len(candidates))]
+        if self.settings.noise:
+            scores = [score + self.rng.uniform(-self.settings.noise, self.settings.noise) for score in scores]
+        if engine_time > 0.01:
+            for index, share in self._engine_votes(sample, candidates, deadline).items():
+                scores[index] += ENGINE_VOTE * share
+        best = max(range(len(candidates)), key=lambda i: (scores[i], table.capture_odds[i]))
+        move = candidates[best]
+        if move is not None and move not in actions:
+            return None
+        return move
+
+    def _compare_sightings(self, result: SenseResult) -> None:
+        """For a sense that sees squares seen before: did anything of the enemy's change there?
+
+        One entry per such turn (True: something changed). An opponent that moves shows a change every few turns
+        to a seat that keeps sensing near its pieces; one that never does is passive (:meth:`weights`).
+        """
+        compared = changed = False
+        for square, piece in result.window:
+            if piece is not None and piece.color == self.color:
+                continue
+            before = self.view.known.get(square)
+            if before is None or before.source != "sense" or (before.piece is None and piece is None):
+                continue
+            compared = True
+            changed = changed or before.piece != piece
+        if compared:
+            self._sightings.append(changed)
+
+    def passivity(self) -> float:
+        """1 when the last eight senses that looked again at enemy pieces saw none of them move (at least six
+        such senses), 0.5 with one change, else 0."""
+        recent = list(self._sightings)[-8:]
+        if len(recent) < 6 or self.view.lost and self.view.lost[-1][0] >= self.view.ply - 16:
+            return 0.0
+        return max(0.0, 1.0 - sum(recent) / 2)
+
+    def weights(self) -> Weights:
+        """The level's evaluation weights, bolder against a passive opponent: one whose pieces do not move rarely
+        takes what it could, so hanging pieces and an exposed king cost less and checks gain more."""
+        base = self.settings.weights
+        boldness = self.passivity()
+        if not boldness:
+            return base
+        return replace(base, hanging_share=base.hanging_share * (1 - 0.7 * boldness),
+                       king_exposed=int(base.king_exposed * (1 - 0.5 * boldness)),
+                       check_bonus=int(base.check_bonus * (1 + 2 * boldness)))
+
+    def _progress_bonus(self, candidates: list[chess.Move | None]) -> list[float]:
+        """The 50-move rule draws at 100 quiet plies: past 60, pawn moves earn a growing bonus."""
+        quiet = self._quiet_plies() if self._draw_rule != "none" else 0
+        if quiet <= 60:
+            return [0.0] * len(candidates)
+        pawns = self.view.own_board.pawns
+        return [5.0 * (quiet - 60) if move is not None and pawns & chess.BB_SQUARES[move.from_square] else 0.0
+                for move in candidates]
+
+    def _quiet_plies(self) -> int:
+        """Plies since the last capture or pawn move this seat knows of (the 50-move rule's count, at most:
+        the opponent's pawn moves, which also reset it, are unseen)."""
+        return max(0, self.view.ply - self._reset_ply)
+
+    def _certain_king_capture(self, inference: Inference, actions: Any) -> chess.Move | None:
+        """A move that takes the king on every position held, if there is one (the cheapest piece first)."""
+        common: set[chess.Move] | None = None
+        for board, _ in inference.positions(limit=20_000):
+            king = board.king(not self.color)
+            if king is None:
+                return None
+            hits = set()
+            for origin in chess.scan_forward(board.attackers_mask(self.color, king)):
+                move = with_default_promotion(board, chess.Move(origin, king))
+                if move in actions and revise_move(board, move) == move:
+                    hits.add(move)
+            common = hits if common is None else common & hits
+            if not common:
+                return None
+        if not common:
+            return None
+        board = self.view.own_board
+        return min(common, key=lambda move: (VALUES[board.piece_type_at(move.from_square) or 0], move.uci()))
+
+    def _sample(self, inference: Inference) -> BoardSample:
+        prior = king_threat_prior(inference.own, self.color, self.settings.threat_prior)
+        return sample_boards(inference, self.settings.boards, self.rng, prior)
+
+    def _score(self, sample: BoardSample, candidates: list[chess.Move | None], deadline: Deadline) -> ScoreTable:
+        me = self.color
+        weights = self.weights()
+        return score_moves(sample, candidates, me, _resolve, deadline, KING_CAPTURE, CLIP,
+                           lambda board: evaluate(board, me, weights))
+
+    def _engine_votes(self, sample: BoardSample, candidates: list[chess.Move | None],
+                      deadline: Deadline) -> dict[int, float]:
+        """Ask the engine for its move on the likeliest boards; each move's share of their weight."""
+        assert self.engine is not None
+        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:self.settings.engine_boards]
+        index = {move: i for i, move in enumerate(candidates) if move is not None}
+        votes: dict[int, float] = {}
+        total = 0.0
+        for position, j in enumerate(order):
+            left = deadline.left()
+            if left <= 0.02 or not self.engine.available:
+                break
+            seconds = min(0.1, left / (len(order) - position) - 0.01)
+            if seconds <= 0.005:
+                break
+            move = self.engine.best_move(sample.boards[j], seconds)
+            total += sample.weights[j]
+            if move is not None and move in index:
+                votes[index[move]] = votes.get(index[move], 0.0) + sample.weights[j]
+        return {i: weight / total for i, weight in votes.items()} if total else {}
+
+
+# ---- resets: one position that agrees with an observation the sampled belief could not explain -------------
+
+def _fresh(seat: Seat, tracker: BeliefTracker, board: chess.Board) -> Inference | None:
+    inference = RbcInference(seat, tracker.options)
+    inference.update(GameStarted(seat == 0, board.fen()))
+    return inference
+
+
+def _guess_rbc(before: Inference, observation: Any, tracker: BeliefTracker) -> Inference | None:
+    me = before.color
+    them = not me
+    if isinstance(observation, SenseResult):
+        seen = [(square, piece) for square, piece in observation.window if piece is None or piece.color == them]
+        board = pick_board(before, tracker, lambda b: -3.0 * sum(b.piece_at(square) != piece for square, piece in seen))
+        if board is None:
+            return None
+        king = board.king(them)
+        force_pieces(board, them, seen)
+        keep_king(board, them, king)
+        board.turn = me
+        return _fresh(tracker.seat, tracker, board)
+    if isinstance(observation, MoveResult):
+        board = pick_board(before, tracker)
+        if board is None:
+            return None
+        requested, taken, capture = observation.requested, observation.taken, observation.capture_square
+        empty = 0  # squares the referee's answer shows free of opponent pieces
+        if taken is not None:
+            empty |= chess.between(taken.from_square, taken.to_square)
+            if capture is None:
+                empty |= chess.BB_SQUARES[taken.to_square]
+        elif requested is not None and before.own.pawns & chess.BB_SQUARES[requested.from_square] and (
+                chess.square_file(requested.from_square) != chess.square_file(requested.to_square)):
+            empty |= chess.BB_SQUARES[requested.to_square]  # a pawn's capture that did not happen
+        for square in chess.scan_forward(empty & board.occupied_co[them] & ~board.kings):
+            board.remove_piece_at(square)
+        if capture is not None and board.color_at(capture) == them:
+            board.remove_piece_at(capture)
+        own = before.own.copy(stack=False)
+        if taken is not None:
+            own.turn = me
+            own.push(taken)
+        result = merge_armies(own, me, board)
+        keep_king(result, them, board.king(them))
+        result.turn = them
+        return _fresh(tracker.seat, tracker, result)
+    if isinstance(observation, TurnStarted):
+        lost = observation.capture_square
+
+        def can_capture(b: chess.Board) -> float:
+            return 0.0 if lost is None or b.attackers_mask(them, lost) else -5.0
+        board = pick_board(before, tracker, can_capture)
+        if board is None or (lost is not None and not teleport_capturer(board, them, lost)):
+            return None
+        board.turn = me
+        board.ep_square = None
+        return _fresh(tracker.seat, tracker, board)
+    return None
+
+
+def seen_agreement(view: ReconChessView, color: chess.Color) -> Any:
+    """How well a board agrees with what ``view`` last saw on each square (recent sightings count more)."""
+    known = [(square, info.piece, 0.85 ** max(0, (view.ply - info.ply) // 2)) for square, info in view.known.items()
+             if not view.own_board.piece_at(square)]
+
+    def agreement(board: chess.Board) -> float:
+        return sum(weight for square, piece, weight in known if board.piece_at(square) == piece)
+    return agreement

@@ -1,0 +1,160 @@
+"""The Blind Chess ``belief`` bot: king captures, legal attempts over seeded games, draws and material (B5), resets.
+
+The bot runs on a fake clock (each read moves time on by a fixed step), so its games are the same on every run.
+"""
+
+from __future__ import annotations
+
+import doctest
+
+import chess
+import pytest
+
+import app.bots.blind_belief as blind_belief
+from app.bots.agents import BotAgent, BotSpec
+from app.bots.base import ActionRequest, Bot
+from app.bots.blind_belief import LEVELS, LOW_TIME, BlindBeliefBot
+from app.bots.blind_bots import BlindGreedyBot, BlindRandomBot
+from app.bots.registry import builtin_bots
+from app.engine.blind import AnswerDraw, Attempt, BlindChess, OfferDraw
+
+
+class FakeClock:
+    """Time that moves on by ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float = 0.005) -> None:
+        self.t = 1000.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+def fake_bot(level: str = "medium", seed: int = 1, step: float = 0.005) -> BlindBeliefBot:
+    bot = BlindBeliefBot(seed=seed, level=level)
+    bot.now = FakeClock(step)
+    return bot
+
+
+def play(game: BlindChess, bots: dict[int, Bot], seconds_left: float = 60.0, max_plies: int = 400) -> BlindChess:
+    """Play ``game`` between ``bots``; every action must be one the referee accepts."""
+    delivered = {0: 0, 1: 0}
+    for seat, bot in bots.items():
+        bot.start(seat, game.options())
+    while not game.is_over and game.ply < max_plies:
+        seat = game.to_move
+        assert seat is not None
+        for other in (seat, 1 - seat):
+            log = game.observations(other)
+            while delivered[other] < len(log):
+                bots[other].observe(log[delivered[other]])
+                delivered[other] += 1
+        action = bots[seat].act(ActionRequest(seat, game.phase, game.choices(), seconds_left))
+        game.play(seat, action)
+    return game
+
+
+def _ready(game: BlindChess, seat: int, bot: BlindBeliefBot) -> None:
+    bot.start(seat, game.options())
+    for observation in game.observations(seat):
+        bot.observe(observation)
+
+
+def test_takes_a_king_that_is_certainly_capturable() -> None:
+    game = BlindChess("k7/8/8/8/8/8/8/R3K3 w - - 0 1")
+    bot = fake_bot()
+    _ready(game, 0, bot)
+    assert bot.act(ActionRequest(0, game.phase, game.choices(), 60.0)) == Attempt(chess.Move.from_uci("a1a8"))
+
+
+def test_plays_legal_attempts_and_beats_random_and_greedy() -> None:
+    for opponent, bot_seat, seed in ((BlindRandomBot, 0, 21), (BlindGreedyBot, 1, 22)):
+        game = play(BlindChess(), {bot_seat: fake_bot("medium", seed, step=0.01), 1 - bot_seat: opponent(seed=seed)},
+                    seconds_left=3.0)
+        assert game.outcome is not None and game.outcome.winner == bot_seat, game.outcome
+
+
+def test_declines_draws_when_ahead_and_accepts_when_far_behind() -> None:
+    for fen, accepts in (("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", False),   # the bot (White) has a queen more
+                         ("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", True)):   # the bot (White) has a queen less
+        game = BlindChess(fen)
+        game.play(1, OfferDraw())
+        bot = fake_bot()
+        _ready(game, 0, bot)
+        assert bot.act(ActionRequest(0, game.phase, game.choices(), 60.0)) == AnswerDraw(accepts)
+
+
+def test_short_of_time_and_behind_it_offers_a_draw_once() -> None:
+    game = BlindChess("3qk3/pppppppp/8/8/8/8/8/4K2R w - - 0 1")
+    bot = fake_bot()
+    _ready(game, 0, bot)
+    assert bot.act(ActionRequest(0, game.phase, game.choices(), LOW_TIME / 2)) == OfferDraw()
+    game.play(0, OfferDraw())
+    game.play(1, AnswerDraw(False))
+    for observation in game.observations(0)[-2:]:
+        bot.observe(observation)
+    action = bot.act(ActionRequest(0, game.phase, game.choices(), LOW_TIME / 2))
+    assert isinstance(action, Attempt)  # once a turn; then it plays on
+    game.play(0, action)
+
+
+def test_short_of_time_material_counts_more() -> None:
+    # Plenty of time: the bot's king-hunting terms count; short of time (B5) material counts twice as much.
+    bot = fake_bot()
+    board = chess.Board("4k3/8/8/8/8/8/8/3QK3 b - - 0 1")
+    weights = LEVELS["medium"].weights
+    low = blind_belief.replace(weights, **blind_belief._LOW_TIME_WEIGHTS)  # type: ignore[arg-type]
+    normal = blind_belief.evaluate(board, chess.WHITE, weights)
+    scarce = blind_belief.evaluate(board, chess.WHITE, low)
+    assert scarce > normal > 0
+    assert bot.clock.budget(LOW_TIME / 2) < bot.clock.budget(float("inf"))
+
+
+def test_expected_material_counts_the_opponent_army() -> None:
+    from app.engine.inference import BlindInference
+    game = BlindChess()
+    inference = BlindInference.from_observations(0, game.observations(0))
+    assert blind_belief.expected_material(inference) == 39
+
+
+def test_a_tiny_belief_loses_track_and_the_bot_plays_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(LEVELS, "easy", blind_belief.BlindLevel(cap=3, boards=4, max_seconds=0.2))
+    bot = fake_bot("easy", seed=7)
+    act = bot.act
+    in_step: list[bool] = []
+
+    def checked(request: ActionRequest) -> object:
+        action = act(request)
+        # Whatever the resets did, the belief's own pieces are the seat's real pieces.
+        in_step.append(bot.tracker.inference.own.occupied == bot.view.own_board.occupied)
+        return action
+    bot.act = checked  # type: ignore[method-assign, assignment]
+    game = play(BlindChess(), {0: bot, 1: BlindGreedyBot(seed=7)}, seconds_left=30.0, max_plies=200)
+    assert in_step and all(in_step)
+    assert game.outcome is not None or game.ply >= 200
+    assert bot.tracker.resets + bot.tracker.recoveries > 0
+    assert not bot.failures and bot.tracker.inference.size > 0
+
+
+def test_a_custom_start_is_known_to_the_bot() -> None:
+    game = BlindChess("r3k3/8/8/8/8/8/8/4K2R w - - 0 1")
+    bot = fake_bot()
+    _ready(game, 0, bot)
+    bot.act(ActionRequest(0, game.phase, game.choices(), 60.0))
+    assert bot.tracker.inference.count == 1  # nothing has happened yet: the one known start
+
+
+def test_levels_and_names() -> None:
+    assert list(builtin_bots("blind"))[0] == "belief"
+    assert {"random", "greedy"} <= set(builtin_bots("blind"))
+    easy, medium, hard = LEVELS["easy"], LEVELS["medium"], LEVELS["hard"]
+    assert easy.cap < medium.cap < hard.cap and easy.boards < medium.boards < hard.boards
+    assert easy.max_seconds < medium.max_seconds < hard.max_seconds
+    agent = BotSpec("sightline:belief:hard", "blind").create(1)
+    assert isinstance(agent, BotAgent) and isinstance(agent.bot, BlindBeliefBot) and agent.bot.level == "hard"
+
+
+def test_doctests() -> None:
+    failures, _ = doctest.testmod(blind_belief)
+    assert failures == 0
