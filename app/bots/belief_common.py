@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 
 import chess
 
-from app.engine.inference import Hypothesis, Inference, InferenceError, InferenceOptions
+from app.engine.inference import Hypothesis, Inference, InferenceError, InferenceOptions, systematic_resample
 
 from .timing import Deadline
 
@@ -80,33 +80,13 @@ def sample_boards(inference: Inference, count: int, rng: random.Random,
         return BoardSample([], [], [])
     if prior is not None:
         if len(items) > presample:
-            items = _systematic(items, presample, rng)
+            items = systematic_resample(items, presample, rng)
         items = [(h, w * prior(h)) for h, w in items]
     if len(items) > count:
-        items = _systematic(items, count, rng)
+        items = systematic_resample(items, count, rng)
     total = math.fsum(w for _, w in items) or 1.0
     return BoardSample([inference.board_of(h) for h, _ in items], [w / total for _, w in items],
                        [h for h, _ in items])
-
-
-def _systematic(items: list[tuple[Hypothesis, float]], count: int,
-                rng: random.Random) -> list[tuple[Hypothesis, float]]:
-    total = math.fsum(w for _, w in items)
-    if total <= 0:
-        return items[:count]
-    step = total / count
-    point = rng.random() * step
-    cumulative = 0.0
-    chosen: list[tuple[Hypothesis, float]] = []
-    for h, w in items:
-        cumulative += w
-        hits = 0
-        while point < cumulative:
-            hits += 1
-            point += step
-        if hits:
-            chosen.append((h, hits * step))
-    return chosen
 
 
 def king_threat_prior(own: chess.Board, color: chess.Color, factor: float) -> Callable[[Hypothesis], float]:

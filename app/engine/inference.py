@@ -70,8 +70,8 @@ window can run updates in a worker and show :meth:`Inference.summary`.
 
 from .inference_blind import BlindInference
 from .inference_core import (DEFAULT_CAP, BeliefSummary, Hypothesis, Inference, InferenceError, InferenceOptions,
-                             expand, opponent_key, pack, unpack)
+                             expand, opponent_key, pack, systematic_resample, unpack)
 from .inference_rbc import RbcInference
 
 __all__ = ["Hypothesis", "Inference", "InferenceError", "InferenceOptions", "BeliefSummary", "RbcInference",
-           "BlindInference", "opponent_key", "expand", "pack", "unpack", "DEFAULT_CAP"]
+           "BlindInference", "opponent_key", "expand", "pack", "unpack", "systematic_resample", "DEFAULT_CAP"]

@@ -21,6 +21,7 @@ from chess import (BB_ALL, BB_BACKRANKS, BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_FILE
 
 from .core import Seat
 
+K = TypeVar("K")
 Hypothesis = tuple[int, int, int, int, int, int, int, int]
 """The opponent's pawns, knights, bishops, rooks, queens, kings, castling rights, en-passant square (0: none)."""
 
@@ -820,25 +821,37 @@ class Inference(ABC):
                              self.problem)
 
 
-def _systematic_sample(hyps: dict[int, float], cap: int, rng: random.Random) -> dict[int, float]:
-    """At most ``cap`` hypotheses drawn with probability proportional to weight; the total weight is kept.
+def systematic_resample(items: Sequence[tuple[K, float]], count: int,
+                        rng: random.Random) -> list[tuple[K, float]]:
+    """At most ``count`` of the weighted ``items``, drawn with probability proportional to weight; the total
+    weight is kept.
 
-    Systematic resampling: ``cap`` evenly spaced points with one random offset
-    over the cumulative weights. A hypothesis hit ``k`` times keeps weight
-    ``k * step``. Neighbours in the dict (often children of one parent) are
-    spread over the sample, which keeps it diverse.
+    Systematic resampling: ``count`` evenly spaced points with one random offset
+    over the cumulative weights. An item hit ``k`` times keeps weight ``k * step``.
+    Neighbours (often children of one parent) are spread over the sample, which
+    keeps it diverse. With no weight at all, the first ``count`` items are kept.
+
+    >>> systematic_resample([("a", 1.0), ("b", 3.0)], 2, random.Random(0))
+    [('b', 4.0)]
     """
-    total = math.fsum(hyps.values())
-    step = total / cap
+    total = math.fsum(w for _, w in items)
+    if total <= 0:
+        return list(items[:count])
+    step = total / count
     point = rng.random() * step
-    out: dict[int, float] = {}
+    chosen: list[tuple[K, float]] = []
     cumulative = 0.0
-    for x, w in hyps.items():
+    for item, w in items:
         cumulative += w
         hits = 0
         while point < cumulative:
             hits += 1
             point += step
         if hits:
-            out[x] = hits * step
-    return out
+            chosen.append((item, hits * step))
+    return chosen
+
+
+def _systematic_sample(hyps: dict[int, float], cap: int, rng: random.Random) -> dict[int, float]:
+    """At most ``cap`` hypotheses, by :func:`systematic_resample`."""
+    return dict(systematic_resample(list(hyps.items()), cap, rng))
