@@ -1,13 +1,29 @@
-"""Shared test set-up: no test writes into the user's real Sightline data directory."""
+"""Shared test set-up: no test writes into the user's real home, settings or Sightline data directory."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# A scratch home for the whole run, set before Qt or platformdirs is imported: QSettings, platformdirs and
+# every child process (bot workers, the app started by the SIGKILL test) then write there, never into the
+# real ~/.config or ~/.local. The real home is kept for tools that need it (pip caches are not touched).
+REAL_HOME = os.environ.get("HOME", "")
+SCRATCH_HOME = tempfile.mkdtemp(prefix="sightline-test-home-")
+atexit.register(shutil.rmtree, SCRATCH_HOME, True)
+os.environ["HOME"] = SCRATCH_HOME
+os.environ["SIGHTLINE_TEST_REAL_HOME"] = REAL_HOME
+for _variable, _folder in (("XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"),
+                           ("XDG_CACHE_HOME", ".cache"), ("XDG_STATE_HOME", ".local/state")):
+    os.environ[_variable] = os.path.join(SCRATCH_HOME, _folder)
+    os.makedirs(os.environ[_variable], exist_ok=True)
 
 
 @pytest.fixture(autouse=True)
