@@ -1,0 +1,46 @@
+"""Starts every kind of worker process Sightline uses (an inference worker, a bot worker, a match), prints
+``READY`` and waits to be killed: the process-lifetime test kills it with SIGKILL and checks that nothing it
+started is left behind. Run with QT_QPA_PLATFORM=offscreen and SIGHTLINE_DATA_DIR set to a scratch directory."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QCoreApplication  # noqa: E402
+
+
+def main() -> int:
+    app = QCoreApplication(sys.argv)
+    from app.bots.worker import BotProcess
+    from app.engine.rbc import ReconChess
+    from app.ui.inference_service import InferenceService
+
+    game = ReconChess()
+    service = InferenceService("rbc", {"cap": 500})
+    service.request(1, list(game.observations(1)))
+    bot = BotProcess("random", "rbc", 1, game.options(), "you", seed=1)
+    bot.wait_ready(60)
+
+    def match() -> None:  # a long match in the background: its workers must go too
+        from app.engine.clock import TimeControl
+        from app.match import run_match
+        run_match("rbc", "random", "random", games=10_000, jobs=1, control=TimeControl(None, 0.0))
+
+    threading.Thread(target=match, daemon=True).start()
+    deadline = time.monotonic() + 60
+    while service.pending(1) and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.05)
+    time.sleep(1.0)  # the match has started its worker
+    print("READY", flush=True)
+    while True:
+        time.sleep(1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
