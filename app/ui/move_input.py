@@ -31,7 +31,9 @@ Square = tuple[int, int]
 Targets = Mapping[Square, Mapping[Square, Sequence[str]]]
 
 _NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
-_SAN = re.compile(r"^([KQRBN])?([a-z])?([1-9])?(x)?([a-z])([1-9])(?:=?([QRBNqrbn]))?$")
+# The from-file of a disambiguated move is a board file (a-h), never "x": otherwise "Bxf7" reads as a bishop
+# from an "x" file moving to f7 and no move matches.
+_SAN = re.compile(r"^([KQRBN])?([a-h])?([1-9])?(x)?([a-z])([1-9])(?:=?([QRBNqrbn]))?$")
 _COORDINATES = re.compile(r"^([a-z])([1-9])[-x:]?([a-z])([1-9])=?([qrbnk])?$")
 
 
@@ -43,10 +45,16 @@ def _name(square: Square) -> str:
     return "abcdefgh"[square[0]] + str(square[1] + 1)
 
 
-def _promotion(choices: Sequence[str], wanted: str | None) -> str | None:
+def _promotion(choices: Sequence[str], wanted: str | None, automatic_queen: bool = False) -> str | None:
+    """The promotion letter for a move whose possible promotions are ``choices``.
+
+    ``automatic_queen``: the move takes a pawn to its last rank in a game where it always becomes a queen
+    (MinitChess), so the board offers no choice, yet a typed ``=Q`` is right and must not be refused.
+    """
     if not choices:
-        if wanted:
-            raise MoveTextError("that move is not a promotion")
+        if wanted and not (automatic_queen and wanted.upper() == "Q"):
+            raise MoveTextError("pawns always become queens here" if automatic_queen
+                                else "that move is not a promotion")
         return None
     if wanted is None:
         return "q" if "q" in choices else choices[0]
@@ -63,6 +71,8 @@ def parse_move_text(text: str, pieces: Mapping[Square, str], targets: Targets, f
     ``targets`` its possible moves: from -> to -> promotion letters.
     """
     raw = text.strip().rstrip("+#!?")
+    if raw.lower().endswith("e.p."):  # "exd6 e.p.": en passant is a pawn capture like any other
+        raw = raw[:-4].rstrip()
     if not raw:
         raise MoveTextError("type a move, for example e2e4 or Nf3")
     if not targets:
@@ -80,7 +90,8 @@ def parse_move_text(text: str, pieces: Mapping[Square, str], targets: Targets, f
                 raise MoveTextError(f"nothing of yours can move from {_name(from_sq)}")
             if to_sq not in destinations:
                 raise MoveTextError(f"{_name(from_sq)} cannot go to {_name(to_sq)}")
-            return from_sq, to_sq, _promotion(destinations[to_sq], match[5])
+            return from_sq, to_sq, _promotion(destinations[to_sq], match[5],
+                                              _reaches_last_rank(pieces.get(from_sq, ""), to_sq, ranks))
     match = _SAN.match(raw)
     if not match:
         raise MoveTextError(f"not a move: {raw!r} (type e2e4 or Nf3)")
@@ -108,7 +119,13 @@ def parse_move_text(text: str, pieces: Mapping[Square, str], targets: Targets, f
         raise MoveTextError(f"no {_NAMES[piece]} of yours can go to {_name(to_sq)}")
     if len(candidates) > 1:
         raise MoveTextError("which one? " + " or ".join(f"{_name(c)}-{_name(to_sq)}" for c in sorted(candidates)))
-    return candidates[0], to_sq, _promotion(targets[candidates[0]][to_sq], promotion)
+    return candidates[0], to_sq, _promotion(targets[candidates[0]][to_sq], promotion,
+                                            _reaches_last_rank(pieces.get(candidates[0], ""), to_sq, ranks))
+
+
+def _reaches_last_rank(letter: str, to_sq: Square, ranks: int) -> bool:
+    """Whether a move of the piece ``letter`` to ``to_sq`` takes a pawn to its last rank."""
+    return letter == "P" and to_sq[1] == ranks - 1 or letter == "p" and to_sq[1] == 0
 
 
 def _castle(king_side: bool, pieces: Mapping[Square, str], targets: Targets) -> tuple[Square, Square, None]:
