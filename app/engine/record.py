@@ -677,19 +677,27 @@ class GameSession:
 
         A mover whose time ran out meanwhile loses on time (ruling R4).
         """
+        self._close_deferred_step(None)
+
+    def _close_deferred_step(self, ending: Adjudication | None) -> None:
+        """Charge the mover of a deferred step up to now (its move's entry), then end its turn.
+
+        The seconds the mover spent hearing its result are part of its move, so they go into that entry: a
+        replay charges them to the same clock. If they used up its time, the game is lost on time there;
+        ``ending`` (the host's adjudication, if any) is recorded when it says exactly that, to keep its detail.
+        """
         deferred, self._deferred = self._deferred, None
         if deferred is None or self.game.is_over:
             return
         mover, ply = deferred
         if self._timed and mover is not None and self.clock.running == mover:
-            extra = self.clock.lap()
-            last = self.record.entries[-1]
-            last.elapsed += extra
+            self.record.entries[-1].elapsed += self.clock.lap()
             if self.clock.remaining(mover) <= 0:
-                self.game.adjudicate(Adjudication(mover, Reason.TIMEOUT))
-                self.record.entries.append(Entry(mover, Adjudication(mover, Reason.TIMEOUT), 0.0))
-                self._after_step(mover, ply)
-                return
+                timeout = Adjudication(mover, Reason.TIMEOUT)
+                if ending is not None and (ending.seat, ending.reason) == (mover, Reason.TIMEOUT):
+                    timeout = ending
+                self.game.adjudicate(timeout)
+                self.record.entries.append(Entry(mover, timeout, 0.0))
         self._after_step(mover, ply)
 
     def check_time(self) -> bool:
@@ -707,6 +715,11 @@ class GameSession:
     def adjudicate(self, adjudication: Adjudication) -> None:
         """End the game from outside (time, failing bot, abort) and record why."""
         game = self.game
+        if game.is_over:
+            return
+        # A step still deferred (its mover being told its result) is finished first, so that the mover's last
+        # seconds are charged to the mover and its turn ends as a replay will end it.
+        self._close_deferred_step(adjudication)
         if game.is_over:
             return
         mover = game.to_move
