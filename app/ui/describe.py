@@ -85,7 +85,9 @@ def _describe_blind(kind: str, o: Any, color: chess.Color) -> str | None:
         return "You had no possible move; your turn passed."
     if kind == "AttemptResult":
         if not o.success:
-            return f"Your move {o.move.uci()} failed: something blocked it."
+            # Ruling B2: the mover learns only that it failed, not why (a pawn's diagonal step onto an empty
+            # square fails with nothing in the way), so the sentence must not guess at a cause.
+            return f"Your move {o.move.uci()} failed."
         text = f"You played {o.move.uci()}"
         if o.capture is not None:
             text += f" and captured a {_NAMES[o.capture[0]]} on {_square(o.capture[1])}"
