@@ -1,14 +1,23 @@
-"""Where Sightline keeps its files, and the autosave of the game being played.
+"""Where Sightline keeps its files, and the autosaves of the games being played.
 
 The data directory is the user data directory of the platform (platformdirs:
 ``~/.local/share/Sightline`` on Linux, ``%LOCALAPPDATA%\\Sightline`` on Windows,
 ``~/Library/Application Support/Sightline`` on macOS). The environment variable
 ``SIGHTLINE_DATA_DIR`` replaces it (tests, portable installs).
 
-The autosave holds one game, the one being played: the window calls
-:func:`autosave` after every action (and when notes change), :func:`load_autosave`
-on start to offer an unfinished game for resumption, and :func:`discard_autosave`
-when the game is over or the player declines it.
+Each running window keeps its game in its own **autosave slot**, a folder under
+``autosaves/`` holding the autosave, its previous copy and a lock file. The
+window holds an operating-system lock on that file (``flock`` on Linux and
+macOS, ``msvcrt.locking`` on Windows) for as long as it owns the slot. The
+system drops such a lock when the process ends, however it ends, so a crashed
+window never blocks its slot, and a slot whose lock is held belongs to a live
+window: :func:`unfinished_games` neither offers nor takes it. Two windows open
+at once therefore each keep their own game, and after a crash of both the next
+start finds both.
+
+The single ``autosave.json`` of earlier versions (directly in the data
+directory) is moved into a slot of its own the first time it is looked for, so
+it is still offered.
 
 Every write goes to a temporary file that is flushed to disk and then renamed
 over the autosave, and the autosave it replaces is kept as the previous copy
@@ -23,12 +32,14 @@ logged; a finished game is never offered.
 >>> os.environ["SIGHTLINE_DATA_DIR"] = tempfile.mkdtemp()
 >>> session = GameSession(MinitChess())
 >>> session.play(0, MinitMove.parse("b1-c3"))
->>> autosave(session).name
+>>> slot = claim_slot()
+>>> slot.save(session).name
 'autosave.json'
->>> len(load_autosave().entries)
-1
->>> discard_autosave(); load_autosave() is None
-True
+>>> unfinished_games()  # the slot is held by a live owner: not offered
+[]
+>>> slot.release()
+>>> [len(game.record.entries) for game in unfinished_games()]
+[1]
 >>> del os.environ["SIGHTLINE_DATA_DIR"]
 """
 
@@ -38,21 +49,29 @@ import datetime as _dt
 import json
 import logging
 import os
+import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import IO, Callable
 
 from app.engine.record import MAX_RECORD_BYTES, GameRecord, GameSession, RecordError, parse_record, replay
 
-__all__ = ["AUTOSAVE_NAME", "DATA_DIR_ENV", "PREVIOUS_NAME", "autosave", "autosave_path", "data_dir",
-           "discard_autosave", "load_autosave"]
+__all__ = ["AUTOSAVE_NAME", "DATA_DIR_ENV", "PREVIOUS_NAME", "SLOTS_NAME", "AutosaveSlot", "UnfinishedGame",
+           "autosave", "autosave_path", "claim_slot", "data_dir", "discard_autosave", "load_autosave",
+           "release_all", "slots_dir", "unfinished_games"]
 
 APP_NAME = "Sightline"
 DATA_DIR_ENV = "SIGHTLINE_DATA_DIR"
 AUTOSAVE_NAME = "autosave.json"
 PREVIOUS_NAME = "autosave.prev.json"
+SLOTS_NAME = "autosaves"  # the folder of the slots, in the data directory
+LOCK_NAME = "lock"
+MIGRATION_LOCK_NAME = ".legacy.lock"  # held while the old single autosave moves into a slot
 
 log = logging.getLogger("sightline.storage")
+
+Report = Callable[[str], None]
 
 
 def data_dir() -> Path:
@@ -65,13 +84,15 @@ def data_dir() -> Path:
 
 
 def autosave_path() -> Path:
-    """The autosave of the current game."""
+    """The single autosave of earlier versions (still read, and written by :func:`autosave`)."""
     return data_dir() / AUTOSAVE_NAME
 
 
-def _previous_path() -> Path:
-    return data_dir() / PREVIOUS_NAME
+def slots_dir() -> Path:
+    return data_dir() / SLOTS_NAME
 
+
+# ---- writing and reading one folder's autosave ------------------------------------------------------------------
 
 def _fsync_dir(directory: Path) -> None:
     # Make the renames durable too (POSIX; Windows cannot open a directory, and its renames are journaled).
@@ -89,19 +110,12 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def autosave(game: GameRecord | GameSession) -> Path:
-    """Save the current game (a session: with its running clock, see ``GameSession.snapshot``).
-
-    The write is atomic and the previous autosave survives until the new one
-    is complete. Returns the autosave's path; raises ``OSError`` when the disk
-    refuses (the window reports it and plays on).
-    """
+def _write(directory: Path, game: GameRecord | GameSession) -> Path:
     record = game.snapshot() if isinstance(game, GameSession) else game
     # Compact JSON: this runs after every action.
     data = json.dumps(record.to_json(), separators=(",", ":")).encode("utf-8")
-    target = autosave_path()
-    directory = target.parent
-    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / AUTOSAVE_NAME
+    previous = directory / PREVIOUS_NAME
     fd, temp = tempfile.mkstemp(prefix=".autosave.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -111,7 +125,7 @@ def autosave(game: GameRecord | GameSession) -> Path:
         # Two renames, each atomic: between them the previous copy is complete and the new one is whole in
         # the temporary file, so no moment lacks a readable game.
         if target.exists():
-            os.replace(target, _previous_path())
+            os.replace(target, previous)
         os.replace(temp, target)
     except BaseException:
         try:
@@ -121,12 +135,12 @@ def autosave(game: GameRecord | GameSession) -> Path:
         raise
     if record.result is not None:
         # A finished game: the unfinished copy before it must not be offered if this one is lost later.
-        _previous_path().unlink(missing_ok=True)
+        previous.unlink(missing_ok=True)
     _fsync_dir(directory)
     return target
 
 
-def _set_aside(path: Path, problem: str, report: Callable[[str], None] | None) -> None:
+def _set_aside(path: Path, problem: str, report: Report | None) -> None:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     aside = path.with_name(f"autosave.corrupt-{stamp}.json")
     counter = 1
@@ -144,7 +158,7 @@ def _set_aside(path: Path, problem: str, report: Callable[[str], None] | None) -
         report(message)
 
 
-def _read(path: Path, report: Callable[[str], None] | None) -> tuple[bool, GameRecord | None]:
+def _read(path: Path, report: Report | None) -> tuple[bool, GameRecord | None]:
     """(whether ``path`` held a readable game, the game if it is unfinished)."""
     try:
         with open(path, "rb") as handle:
@@ -167,21 +181,251 @@ def _read(path: Path, report: Callable[[str], None] | None) -> tuple[bool, GameR
     return True, record
 
 
-def load_autosave(report: Callable[[str], None] | None = None) -> GameRecord | None:
-    """The unfinished game to offer for resumption, or ``None``.
+def _load(directory: Path, report: Report | None) -> GameRecord | None:
+    found, record = _read(directory / AUTOSAVE_NAME, report)
+    if found:
+        return record
+    return _read(directory / PREVIOUS_NAME, report)[1]
+
+
+def _discard(directory: Path) -> None:
+    for name in (AUTOSAVE_NAME, PREVIOUS_NAME):
+        (directory / name).unlink(missing_ok=True)
+
+
+# ---- the single autosave of earlier versions -------------------------------------------------------------------
+
+def autosave(game: GameRecord | GameSession) -> Path:
+    """Save a game (a session: with its running clock) as the single autosave of the data directory.
+
+    Windows use an :class:`AutosaveSlot` instead; this stays for scripts and for the files of earlier versions.
+    The write is atomic and the previous autosave survives until the new one is complete. Raises ``OSError``
+    when the disk refuses.
+    """
+    directory = data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return _write(directory, game)
+
+
+def load_autosave(report: Report | None = None) -> GameRecord | None:
+    """The unfinished game in the single autosave, or ``None``.
 
     A finished game is not offered. An autosave that cannot be read (corrupt,
     truncated, from a newer Sightline) is moved aside and logged, and ``report``
     (if given) is told why, in words for the player; then the previous copy is
     tried. Pass the result to :func:`app.engine.record.resume`.
     """
-    found, record = _read(autosave_path(), report)
-    if found:
-        return record
-    return _read(_previous_path(), report)[1]
+    return _load(data_dir(), report)
 
 
 def discard_autosave() -> None:
-    """Forget the autosaved game (it ended, or the player declined to resume it). Set-aside files stay."""
-    for path in (autosave_path(), _previous_path()):
-        path.unlink(missing_ok=True)
+    """Forget the single autosave. Set-aside files stay."""
+    _discard(data_dir())
+
+
+# ---- locks ---------------------------------------------------------------------------------------------------------
+
+def _try_lock(path: Path) -> IO[bytes] | None:
+    """An exclusive lock on ``path`` (created if missing), or ``None`` when someone else holds it.
+
+    The lock belongs to the open file, not to the process, so a second window in the same process is refused
+    like a window of another process; the system drops it when the file is closed or the process dies.
+    """
+    try:
+        handle = open(path, "a+b")
+    except OSError:
+        return None  # the slot vanished (its owner removed it) or cannot be used
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            # The owner may have removed the file between our open and our lock: then the lock guards nothing.
+            if os.fstat(handle.fileno()).st_ino != os.stat(path).st_ino:
+                raise OSError("the lock file was replaced")
+    except OSError:
+        handle.close()
+        return None
+    return handle
+
+
+def _unlock(handle: IO[bytes]) -> None:
+    try:
+        if sys.platform == "win32":
+            import msvcrt
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+        else:
+            import fcntl
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    except OSError:
+        pass  # closing the file drops it anyway
+    finally:
+        handle.close()
+
+
+# ---- slots -----------------------------------------------------------------------------------------------------------
+
+class AutosaveSlot:
+    """One window's autosave: a folder it holds locked while it owns it. Made by :func:`claim_slot` or taken
+    over from :func:`unfinished_games`."""
+
+    def __init__(self, directory: Path, lock: IO[bytes]) -> None:
+        self.directory = directory
+        self._lock: IO[bytes] | None = lock
+
+    def __repr__(self) -> str:
+        return f"AutosaveSlot({str(self.directory)!r}, held={self.held})"
+
+    @property
+    def held(self) -> bool:
+        return self._lock is not None
+
+    @property
+    def path(self) -> Path:
+        return self.directory / AUTOSAVE_NAME
+
+    def save(self, game: GameRecord | GameSession) -> Path:
+        """Write the game atomically (see the module text); raises ``OSError`` when the disk refuses, and
+        ``RuntimeError`` once the slot is released."""
+        if self._lock is None:
+            raise RuntimeError("this autosave slot was released")
+        return _write(self.directory, game)
+
+    def load(self, report: Report | None = None) -> GameRecord | None:
+        """The unfinished game in the slot, as :func:`load_autosave` reads it."""
+        return _load(self.directory, report)
+
+    def discard(self) -> None:
+        """Forget the slot's game (finished, or declined). Set-aside files stay."""
+        _discard(self.directory)
+
+    def release(self) -> None:
+        """Let go of the slot: an unfinished game in it is offered at the next start; an empty slot is removed."""
+        lock, self._lock = self._lock, None
+        if lock is None:
+            return
+        if self._empty():
+            # Removed while still locked, so no one else takes the slot in between. (Windows cannot remove an
+            # open file: there the lock file is left and removed by the next scan.)
+            try:
+                if sys.platform != "win32":
+                    (self.directory / LOCK_NAME).unlink(missing_ok=True)
+            except OSError:
+                pass
+            _unlock(lock)
+            _remove_empty_slot(self.directory)
+        else:
+            _unlock(lock)
+
+    def _empty(self) -> bool:
+        try:
+            return not any(path.name != LOCK_NAME for path in self.directory.iterdir())
+        except OSError:
+            return False
+
+
+def _remove_empty_slot(directory: Path) -> None:
+    try:
+        (directory / LOCK_NAME).unlink(missing_ok=True)
+        directory.rmdir()
+    except OSError:
+        pass  # something else lives there (a set-aside file): keep it
+
+
+def claim_slot() -> AutosaveSlot:
+    """A new, empty slot, locked for the caller. Raises ``OSError`` when the data directory cannot be written."""
+    root = slots_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    for _attempt in range(20):
+        directory = Path(tempfile.mkdtemp(prefix="slot-", dir=root))
+        lock = _try_lock(directory / LOCK_NAME)
+        if lock is not None:
+            if directory.is_dir():
+                return AutosaveSlot(directory, lock)
+            _unlock(lock)
+        # A scan of another window took this fresh, empty folder for an abandoned one and removed it: again.
+    raise OSError(f"no autosave slot could be made in {root}")
+
+
+def _adopt_legacy(report: Report | None) -> None:
+    """Move the single autosave of an earlier version into a slot of its own, so it is offered like the rest."""
+    legacy = [data_dir() / name for name in (AUTOSAVE_NAME, PREVIOUS_NAME)]
+    if not any(path.exists() for path in legacy):
+        return
+    root = slots_dir()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        if report is not None:
+            report(f"the autosave folder {root} cannot be made: {error.strerror or error}")
+        return
+    guard = _try_lock(root / MIGRATION_LOCK_NAME)
+    if guard is None:
+        return  # another window is moving it right now; it will offer it
+    try:
+        slot = claim_slot()
+        try:
+            for path in legacy:
+                if path.exists():
+                    os.replace(path, slot.directory / path.name)
+        finally:
+            slot.release()
+    except OSError as error:
+        log.warning("cannot move the old autosave into a slot: %s", error)
+    finally:
+        _unlock(guard)
+
+
+@dataclass
+class UnfinishedGame:
+    """An unfinished game left in a slot nobody holds; the caller now holds the slot (see :func:`unfinished_games`)."""
+
+    slot: AutosaveSlot
+    record: GameRecord
+    saved: float  # when it was last written (seconds since the epoch)
+
+
+def unfinished_games(report: Report | None = None) -> list[UnfinishedGame]:
+    """Every unfinished game in a slot no live window holds, newest first, including the single autosave of an
+    earlier version.
+
+    The caller holds each returned slot: it continues the game in one (:meth:`AutosaveSlot` is then its own),
+    discards some, and must :meth:`~AutosaveSlot.release` the others so that they are offered again next time.
+    Slots with no unfinished game are cleaned away (set-aside damaged files stay). ``report`` is told, in words
+    for the player, of every autosave that could not be read.
+    """
+    _adopt_legacy(report)
+    try:
+        folders = sorted(path for path in slots_dir().iterdir() if path.is_dir())
+    except OSError:
+        return []
+    found: list[UnfinishedGame] = []
+    for directory in folders:
+        lock = _try_lock(directory / LOCK_NAME)
+        if lock is None:
+            continue  # a live window's slot
+        slot = AutosaveSlot(directory, lock)
+        record = slot.load(report)
+        if record is None:
+            slot.discard()  # a finished game (or nothing): not offered, and the slot is freed
+            slot.release()
+            continue
+        try:
+            saved = (directory / AUTOSAVE_NAME).stat().st_mtime
+        except OSError:
+            saved = 0.0
+        found.append(UnfinishedGame(slot, record, saved))
+    found.sort(key=lambda game: game.saved, reverse=True)
+    return found
+
+
+def release_all(games: list[UnfinishedGame], keep: AutosaveSlot | None = None) -> None:
+    """Release the slots of ``games`` except ``keep`` (the one the window took over)."""
+    for game in games:
+        if game.slot is not keep:
+            game.slot.release()
+
