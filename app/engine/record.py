@@ -53,7 +53,8 @@ MAX_NOTE_DEPTH = 32
 
 ANNOTATIONS = "annotations"
 HYPOTHESES = "hypotheses"
-_NOTE_KINDS = (ANNOTATIONS, HYPOTHESES)
+SWITCHES = "switches"
+_NOTE_KINDS = (ANNOTATIONS, HYPOTHESES, SWITCHES)
 
 
 class RecordError(ValueError):
@@ -135,19 +136,23 @@ class Entry:
 
 @dataclass(frozen=True)
 class Notes:
-    """A seat's private notes at one moment: the window's annotations and the belief board's hypotheses.
+    """A seat's private notes at one moment: the window's annotations, the belief board's hypotheses and the
+    belief panel's switches.
 
-    Both are opaque JSON to the engine: ``annotations`` is a list (arrows,
-    circles...), ``hypotheses`` an object (``Hypotheses.to_json()``) or ``None``.
-    Treat them as read-only.
+    All are opaque JSON to the engine: ``annotations`` is a list (arrows,
+    circles...), ``hypotheses`` an object (``Hypotheses.to_json()``) or ``None``,
+    ``switches`` an object (which of the panel's aids the seat turned on) or ``None``
+    for the defaults. Treat them as read-only.
     """
 
     annotations: list[Any] = field(default_factory=list)
     hypotheses: dict[str, Any] | None = None
+    switches: dict[str, Any] | None = None
 
     def changed(self, changes: Mapping[str, Any]) -> "Notes":
         """These notes with the kinds named in ``changes`` replaced."""
-        return Notes(changes.get(ANNOTATIONS, self.annotations), changes.get(HYPOTHESES, self.hypotheses))
+        return Notes(changes.get(ANNOTATIONS, self.annotations), changes.get(HYPOTHESES, self.hypotheses),
+                     changes.get(SWITCHES, self.switches))
 
 
 @dataclass
@@ -155,7 +160,7 @@ class NoteSnapshot:
     """A change of one seat's notes, taken when ``step`` actions of the record had been played.
 
     ``changes`` holds only the kinds that changed (``"annotations"``,
-    ``"hypotheses"``): an unchanged kind is not repeated, which keeps files small.
+    ``"hypotheses"``, ``"switches"``): an unchanged kind is not repeated, which keeps files small.
     """
 
     seat: Seat
@@ -365,8 +370,8 @@ def _check_opaque(value: Any, where: str) -> None:
 def _check_note_value(kind: str, value: Any, where: str) -> None:
     if kind == ANNOTATIONS and not isinstance(value, list):
         raise RecordError(f"{where}: 'annotations' must be a list")
-    if kind == HYPOTHESES and value is not None and not isinstance(value, dict):
-        raise RecordError(f"{where}: 'hypotheses' must be an object or null")
+    if kind in (HYPOTHESES, SWITCHES) and value is not None and not isinstance(value, dict):
+        raise RecordError(f"{where}: '{kind}' must be an object or null")
     _check_opaque(value, f"{where}: '{kind}'")
 
 
@@ -414,7 +419,7 @@ def notes_at(record: GameRecord, seat: Seat, step: int | None = None) -> Notes:
     >>> record = GameRecord("minit", notes=[NoteSnapshot(0, 0, {"annotations": [{"arrow": "a2a3"}]}),
     ...                                     NoteSnapshot(0, 4, {"hypotheses": {"pieces": {}}})])
     >>> notes_at(record, 0, 3)
-    Notes(annotations=[{'arrow': 'a2a3'}], hypotheses=None)
+    Notes(annotations=[{'arrow': 'a2a3'}], hypotheses=None, switches=None)
     >>> notes_at(record, 0).hypotheses, notes_at(record, 1).annotations
     ({'pieces': {}}, [])
     """
@@ -450,6 +455,11 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+ADJUDICATION_REASONS = frozenset({Reason.TIMEOUT, Reason.FORFEIT, Reason.TURN_LIMIT, Reason.ABORTED})
+"""What a host may end a game with from outside the rules of play. Every other ending (a captured king, a draw
+agreed, Blind Chess's material count after a flag fall...) must come out of the replay itself."""
+
+
 def parse_action(game_type: type[Game], data: Mapping[str, Any]) -> Action | Adjudication:
     kind = data.get("type")
     if kind == "resign":
@@ -457,11 +467,19 @@ def parse_action(game_type: type[Game], data: Mapping[str, Any]) -> Action | Adj
     if kind == "adjudication":
         seat = data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(game_type.seat_names):
-            raise ValueError(f"bad adjudication seat {seat!r}")
+            raise ValueError(f"bad adjudication seat {_short(seat)}")
         try:
-            return Adjudication(seat, Reason(data["reason"]), str(data.get("detail", "")))
+            reason = Reason(data["reason"])
         except (KeyError, ValueError, TypeError):
-            raise ValueError(f"bad adjudication {dict(data)!r}") from None
+            raise ValueError(f"bad adjudication reason {_short(data.get('reason'))}") from None
+        if reason not in ADJUDICATION_REASONS:
+            allowed = ", ".join(sorted(item.value for item in ADJUDICATION_REASONS))
+            raise ValueError(f"a game cannot be adjudicated as {reason.value} (only {allowed}); that ending "
+                             f"must come from the moves")
+        detail = data.get("detail", "")
+        if not isinstance(detail, str):
+            raise ValueError("an adjudication's 'detail' must be text")
+        return Adjudication(seat, reason, detail)
     return game_type.action_from_json(data)
 
 
@@ -564,15 +582,16 @@ class GameSession:
 
     # -- a seat's private notes ------------------------------------------------------------
     def notes(self, seat: Seat) -> Notes:
-        """``seat``'s current annotations and hypotheses."""
+        """``seat``'s current annotations, hypotheses and switches."""
         return self._notes[seat]
 
     def set_notes(self, seat: Seat, *, annotations: list[Any] | _Keep = KEEP,
-                  hypotheses: dict[str, Any] | None | _Keep = KEEP) -> bool:
+                  hypotheses: dict[str, Any] | None | _Keep = KEEP,
+                  switches: dict[str, Any] | None | _Keep = KEEP) -> bool:
         """Record ``seat``'s notes as they are now; returns True when they changed.
 
-        ``annotations`` (a list) and ``hypotheses`` (an object, or ``None`` for
-        none) are opaque JSON; each is copied. Leave one out (or pass ``KEEP``)
+        ``annotations`` (a list), ``hypotheses`` (an object, or ``None`` for
+        none) and ``switches`` (an object, or ``None``) are opaque JSON; each is copied. Leave one out (or pass ``KEEP``)
         to keep it as it is. A snapshot is
         recorded only when something changed; several changes between two
         actions make one snapshot. Raises ``ValueError`` for data that is not JSON.
@@ -598,6 +617,11 @@ class GameSession:
             _as_value_error(_check_note_value, HYPOTHESES, value, "hypotheses")
             if value != current.hypotheses:
                 changes[HYPOTHESES] = value
+        if not isinstance(switches, _Keep):
+            value = _json_copy(switches, "switches")
+            _as_value_error(_check_note_value, SWITCHES, value, "switches")
+            if value != current.switches:
+                changes[SWITCHES] = value
         if not changes:
             return False
         self._notes[seat] = current.changed(changes)
@@ -772,16 +796,33 @@ def _new_game(record: GameRecord) -> tuple[type[Game], Game]:
         raise RecordError(f"bad options for {record.variant}: {error}") from None
 
 
-def _play_entry(game_type: type[Game], game: Game, clock: ChessClock, index: int, entry: Entry) -> None:
-    """Replay entry number ``index`` (from 0): charge its time, apply it, give the increment of a finished turn."""
+_CLOCK_SLACK = 1e-6
+"""Seconds below zero that still count as "just reached zero": a live clock charged in several laps and a
+replay charging their sum may differ in the last bits."""
+
+
+def _play_entry(game_type: type[Game], game: Game, clock: ChessClock, index: int, entry: Entry,
+                flagged: Seat | None = None) -> Seat | None:
+    """Replay entry number ``index`` (from 0): charge its time, apply it, give the increment of a finished turn.
+
+    Returns the seat whose time this entry used up while the game went on: only a move whose mover was still
+    being told its result when its flag fell (``GameSession.play(defer=True)``) does that, and then the next
+    entry must be the adjudication that ends the game. Pass the previous call's answer as ``flagged``.
+    """
     try:
         step = parse_action(game_type, entry.action)
     except (ValueError, TypeError) as error:
         raise RecordError(f"action {index + 1}: {error}") from None
+    names = game.seat_names
+    if flagged is not None and not isinstance(step, Adjudication):
+        raise RecordError(f"action {index + 1}: {names[flagged]}'s time ran out at action {index}, so the game "
+                          f"ended there, yet the record goes on")
     mover, ply = game.to_move, game.ply
     # The elapsed time ran on the clock of the seat to move, whoever acted (a resignation may come from the
     # other seat).
-    clock.charge(entry.seat if mover is None else mover, entry.elapsed)
+    charged = entry.seat if mover is None else mover
+    had = clock.remaining(charged)
+    clock.charge(charged, entry.elapsed)
     try:
         if isinstance(step, Adjudication):
             game.adjudicate(step)
@@ -789,9 +830,16 @@ def _play_entry(game_type: type[Game], game: Game, clock: ChessClock, index: int
             game.play(entry.seat, step)
     except IllegalAction as error:
         raise RecordError(f"action {index + 1} ({str(entry.action.get('type'))[:30]} by "
-                          f"{game.seat_names[entry.seat]}) does not replay: {error}") from None
+                          f"{names[entry.seat]}) does not replay: {error}") from None
     if not game.is_over and game.ply != ply and mover is not None:
         clock.add_increment(mover)
+    if isinstance(step, Adjudication) or clock.remaining(charged) >= -_CLOCK_SLACK:
+        return None
+    if game.is_over:  # a host checks the flag before it applies an action, so this action came too late
+        raise RecordError(f"action {index + 1} ({str(entry.action.get('type'))[:30]} by {names[entry.seat]}) "
+                          f"took {entry.elapsed:g} s of {names[charged]}'s clock, which had only {had:g} s "
+                          f"left: the game was lost on time before it")
+    return charged
 
 
 def _check_result(record: GameRecord, game: Game) -> None:
@@ -816,8 +864,9 @@ def replay(record: GameRecord, upto: int | None = None) -> Replay:
     game_type, game = _new_game(record)
     clock = ChessClock(record.clock, len(game.seat_names), time_source=lambda: 0.0)
     entries = record.entries if upto is None else record.entries[:upto]
+    flagged = None
     for index, entry in enumerate(entries):
-        _play_entry(game_type, game, clock, index, entry)
+        flagged = _play_entry(game_type, game, clock, index, entry, flagged)
     if upto is None:
         _check_result(record, game)
     return Replay(game, record, [clock.remaining(seat) for seat in range(len(game.seat_names))])
@@ -897,10 +946,14 @@ def resume(record: GameRecord, *, time_source: Callable[[], float] = time.monoto
     game_type, game = _new_game(record)
     session = GameSession(game, record.clock, [PlayerInfo(p.name, p.kind, p.spec) for p in record.players],
                           record.seed, time_source, start_clock=False)
+    flagged = None
     for index, entry in enumerate(record.entries):
-        _play_entry(game_type, game, session.clock, index, entry)
+        flagged = _play_entry(game_type, game, session.clock, index, entry, flagged)
     if game.is_over:
         raise RecordError("the record has no result, but its actions end the game")
+    if flagged is not None:
+        raise RecordError(f"{game.seat_names[flagged]}'s time ran out at the last action: the game is lost on "
+                          f"time and cannot be continued")
     saved = record.copy()
     saved.live = None
     session.record = saved
@@ -1034,8 +1087,9 @@ class Timeline:
         self._view_type = view_type(record.variant)
         clock = ChessClock(record.clock, len(game.seat_names), time_source=lambda: 0.0)
         self._frames = [self._state(game, clock)]
+        flagged = None
         for index, entry in enumerate(record.entries):
-            _play_entry(game_type, game, clock, index, entry)
+            flagged = _play_entry(game_type, game, clock, index, entry, flagged)
             self._frames.append(self._state(game, clock))
         _check_result(record, game)
         self.game = game
