@@ -266,18 +266,32 @@ def pgn_game(record: GameRecord) -> chess.pgn.Game:
     return game
 
 
+class _EscapingExporter(chess.pgn.StringExporter):
+    """python-chess writes tag values as they are; PGN wants ``"`` and ``\\`` in them escaped with a backslash."""
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        super().visit_header(tagname, _escape(tagvalue))
+
+
 def pgn_text(record: GameRecord) -> str:
-    """:func:`pgn_game` as PGN text."""
-    return str(pgn_game(record)) + "\n"
+    """:func:`pgn_game` as PGN text (tag values escaped as the PGN standard says)."""
+    text: str = pgn_game(record).accept(_EscapingExporter(columns=None))
+    return text + "\n"
 
 
 def read_pgn(text: str) -> chess.pgn.Game:
-    """Read the first game of a PGN text (with Sightline's variants known); ``ValueError`` if it is broken."""
+    """Read the first game of a PGN text (with Sightline's variants known); ``ValueError`` if it is broken.
+
+    Escaped tag values (``\\"``, ``\\\\``) are read back to what they stand for.
+    """
     game = chess.pgn.read_game(io.StringIO(text))
     if game is None:
         raise ValueError("no game found in the PGN text")
     if game.errors:
         raise ValueError(f"the PGN does not read back: {game.errors[0]}")
+    for key, value in list(game.headers.items()):
+        if "\\" in value:
+            game.headers[key] = _unescape(value)
     return game
 
 
@@ -365,6 +379,10 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 
 
@@ -383,7 +401,7 @@ def parse_minit_move_list(text: str) -> tuple[dict[str, str], MinitPosition, lis
     for line in text.splitlines():
         match = _TAG.match(line.strip())
         if match:
-            tags[match.group(1)] = re.sub(r"\\(.)", r"\1", match.group(2))
+            tags[match.group(1)] = _unescape(match.group(2))
         else:
             moves_text.append(line)
     start = parse_position_text(tags.get("Position", MinitPosition.start().text()))

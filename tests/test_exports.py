@@ -21,7 +21,7 @@ from app.engine.blind import AnswerDraw, Attempt, BlindChess, OfferDraw
 from app.engine.core import Game, Resign
 from app.engine.minit import MinitChess, MinitPosition
 from app.engine.rbc import MoveAction, ReconChess, Sense
-from app.engine.record import GameRecord, GameSession, RecordError, Timeline, replay
+from app.engine.record import GameRecord, GameSession, PlayerInfo, RecordError, Timeline, replay
 from app.exports import (export_record, export_text, frame_png, frame_svg, minit_move_list, parse_minit_move_list,
                          parse_position_text, pgn_game, pgn_text, position_text, read_pgn)
 from app.runner import run_game
@@ -115,6 +115,15 @@ def test_draw_offers_in_pgn_comments() -> None:
     assert game.headers["Result"] == "1/2-1/2" and [m.uci() for m in game.mainline_moves()] == ["e2e4"]
     assert game.end().comment == ("White offers a draw; Black declines the draw; Black offers a draw; "
                                   "White accepted a draw")
+
+
+def test_pgn_tag_values_with_quotes_and_backslashes_are_escaped() -> None:
+    session = GameSession(ReconChess(), players=[PlayerInfo('Ann "the \\ blade"'), PlayerInfo('"Bob"')])
+    session.play(0, Resign())
+    text = pgn_text(session.record)
+    assert '[White "Ann \\"the \\\\ blade\\""]' in text and '[Black "\\"Bob\\""]' in text
+    headers = read_pgn(text).headers
+    assert (headers["White"], headers["Black"]) == ('Ann "the \\ blade"', '"Bob"')
 
 
 def test_pgn_is_refused_where_it_does_not_fit() -> None:
