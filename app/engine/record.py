@@ -591,8 +591,8 @@ class GameSession:
         """Record ``seat``'s notes as they are now; returns True when they changed.
 
         ``annotations`` (a list), ``hypotheses`` (an object, or ``None`` for
-        none) and ``switches`` (an object, or ``None``) are opaque JSON; each is copied. Leave one out (or pass ``KEEP``)
-        to keep it as it is. A snapshot is
+        none) and ``switches`` (an object, or ``None``) are opaque JSON; each is copied.
+        Leave one out (or pass ``KEEP``) to keep it as it is. A snapshot is
         recorded only when something changed; several changes between two
         actions make one snapshot. Raises ``ValueError`` for data that is not JSON.
 

@@ -10,7 +10,9 @@ translucent ghosts, the enemy pieces the player *supposes* (an
   then click squares;
 - buttons Undo, Redo (also Ctrl+Z and Ctrl+Shift+Z), Clear, Start (the opponent's starting
   position, in one step) and Fix flagged;
-- switches for the ghost overlay on the main board, the heat map and the position count.
+- switches for the ghost overlay on the main board, the heat map and the position count. They belong to the
+  seat: a :class:`SeatBelief` (the board a game hands out for a person's seat) carries them, so in hot-seat each
+  player finds their own and a new game starts with them off.
 
 On the board a supposed piece is moved by dragging it, and removed by dragging it off the
 board or by a right click. Pieces that contradict what the seat was told are flagged (a red
@@ -24,7 +26,8 @@ them. Signals: ``hypothesesChanged()``, ``overlayToggled(bool)``, ``heatMapToggl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import chess
@@ -70,7 +73,8 @@ from app.engine.rbc import ReconChessView
 from app.ui import pieces
 from app.ui.board_widget import BoardWidget, Marker, Square
 
-__all__ = ["MIME_TYPE", "BeliefBoardWidget", "BeliefPanel", "PaletteButton", "palette_mime"]
+__all__ = ["MIME_TYPE", "BeliefBoardWidget", "BeliefPanel", "BeliefSwitches", "PaletteButton", "SeatBelief",
+           "palette_mime"]
 
 MIME_TYPE = "application/x-sightline-belief-piece"
 """The drag data of a palette piece: its FEN letter in the enemy's colour."""
@@ -101,6 +105,52 @@ def _letter_of(data: QMimeData) -> str | None:
         return None
     letter = bytes(data.data(MIME_TYPE).data()).decode("ascii", "replace")
     return letter if len(letter) == 1 and letter in pieces.PIECE_LETTERS else None
+
+
+@dataclass(frozen=True)
+class BeliefSwitches:
+    """Which of the panel's aids a seat has turned on: ghosts on the main board, the heat map, the position count.
+
+    Each seat has its own (in hot-seat, what White turned on says something about White's play, so Black must
+    not inherit it). Kept in the record as the seat's ``switches`` note.
+
+    >>> BeliefSwitches.from_json({"ghosts": True, "heat_map": "yes", "colour": 3})
+    BeliefSwitches(ghosts=True, heat_map=False, count=False)
+    >>> BeliefSwitches(count=True).to_json()
+    {'ghosts': False, 'heat_map': False, 'count': True}
+    """
+
+    ghosts: bool = False
+    heat_map: bool = False
+    count: bool = False
+
+    def to_json(self) -> dict[str, bool]:
+        return {"ghosts": self.ghosts, "heat_map": self.heat_map, "count": self.count}
+
+    @classmethod
+    def from_json(cls, data: object) -> "BeliefSwitches":
+        """Read leniently: a note from a damaged file turns a switch off, it never stops the game."""
+        if not isinstance(data, Mapping):
+            return cls()
+        return cls(*(data.get(name) is True for name in ("ghosts", "heat_map", "count")))
+
+
+@dataclass
+class SeatBelief(BeliefBoard):
+    """A person's belief board together with the panel switches they chose.
+
+    The panel shows a seat's switches when it is given its board (:meth:`BeliefPanel.set_belief`), writes the
+    player's changes back here and calls ``on_switches_changed`` so that the owner can keep them in the record.
+    A plain :class:`BeliefBoard` (nobody's, behind the curtain) shows every switch off.
+    """
+
+    switches: BeliefSwitches = field(default_factory=BeliefSwitches)
+    on_switches_changed: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def holding(cls, board: BeliefBoard, switches: BeliefSwitches) -> "SeatBelief":
+        """A seat's board with the pieces (and their stamps) of ``board``."""
+        return cls(board.enemy, board.ply, _pieces=board.hypotheses(), switches=switches)
 
 
 class BeliefBoardWidget(BoardWidget):
@@ -342,6 +392,7 @@ class BeliefPanel(QWidget):
         self._heat_by_type: dict[PieceType, dict[int, float]] = {}
         self._status = ""
         self._hovered_type: PieceType | None = None
+        self._showing_switches = False  # set while a seat's switches are put on the boxes: not the player's doing
 
         self.board = BeliefBoardWidget(self)
         self.board.setAccessibleName("Belief board")
@@ -401,7 +452,7 @@ class BeliefPanel(QWidget):
         for box in (self.overlay_box, self.heat_box, self.count_box):
             toggles.addWidget(box)
         toggles.addStretch(1)
-        self.overlay_box.toggled.connect(self.overlayToggled)
+        self.overlay_box.toggled.connect(self._on_overlay_toggled)
         self.heat_box.toggled.connect(self._on_heat_toggled)
         self.count_box.toggled.connect(self._on_count_toggled)
         layout.addLayout(toggles)
@@ -448,13 +499,31 @@ class BeliefPanel(QWidget):
         return self._belief
 
     def set_belief(self, belief: BeliefBoard) -> None:
-        """Show another belief board (say, the other seat's in a hot-seat game)."""
+        """Show another belief board (say, the other seat's in a hot-seat game).
+
+        The switches follow the board: a :class:`SeatBelief` brings its seat's own, any other board shows them
+        all off, so nothing one seat turned on is left for the next.
+        """
         self._belief = belief
         self._seat_colour = not belief.enemy
         if self._view is not None:
             belief.ply = self._view.ply
         self._update_palette_letters()
+        self._show_switches(belief.switches if isinstance(belief, SeatBelief) else BeliefSwitches())
         self._changed(emit=True)
+
+    def switches(self) -> BeliefSwitches:
+        """The switches as the boxes show them now."""
+        return BeliefSwitches(self.overlay_box.isChecked(), self.heat_box.isChecked(), self.count_box.isChecked())
+
+    def _show_switches(self, switches: BeliefSwitches) -> None:
+        self._showing_switches = True
+        try:
+            self.overlay_box.setChecked(switches.ghosts)
+            self.heat_box.setChecked(switches.heat_map)
+            self.count_box.setChecked(switches.count)
+        finally:
+            self._showing_switches = False
 
     def seat_colour(self) -> chess.Color:
         return self._seat_colour
@@ -462,7 +531,7 @@ class BeliefPanel(QWidget):
     def set_view(self, view: ReconChessView | BlindChessView, seat_colour: chess.Color) -> None:
         """What the seat knows now: redraws the known pieces and recomputes the counts and flags.
 
-        A seat of the other colour than the belief board's starts a fresh, empty one.
+        A seat of the other colour than the belief board's starts a fresh, empty one, with every switch off.
         Raises ``TypeError`` for a game with no hidden pieces.
         """
         if isinstance(view, ReconChessView):
@@ -475,6 +544,7 @@ class BeliefPanel(QWidget):
         if seat_colour == self._belief.enemy:
             self._belief = BeliefBoard(enemy=not seat_colour)
             self._update_palette_letters()
+            self._show_switches(BeliefSwitches())
         self._seat_colour = seat_colour
         self._view = view
         self._belief.ply = view.ply
@@ -617,13 +687,30 @@ class BeliefPanel(QWidget):
         self.paletteHovered.emit(piece_type)
         self._refresh_heat()
 
+    def _on_overlay_toggled(self, on: bool) -> None:
+        self._switch_changed()
+        self.overlayToggled.emit(on)
+
     def _on_heat_toggled(self, on: bool) -> None:
+        self._switch_changed()
         self._refresh_heat()
         self.heatMapToggled.emit(on)
 
     def _on_count_toggled(self, on: bool) -> None:
+        self._switch_changed()
         self._refresh_status()
         self.countToggled.emit(on)
+
+    def _switch_changed(self) -> None:
+        """The player flipped a switch: it belongs to the seat whose board is shown."""
+        belief = self._belief
+        if self._showing_switches or not isinstance(belief, SeatBelief):
+            return
+        switches = self.switches()
+        if switches != belief.switches:
+            belief.switches = switches
+            if belief.on_switches_changed is not None:
+                belief.on_switches_changed()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Ctrl+Z and Ctrl+Shift+Z when no shortcut took them (say, the board has the focus); Escape drops the

@@ -25,6 +25,7 @@ from app.ui.scene import SCENES, BoardScene, Square, from_sq8, truth_scene
 
 if TYPE_CHECKING:
     from app.engine.belief import BeliefBoard
+    from app.ui.belief_panel import SeatBelief
 
 LOW_TIME = 30.0  # seconds: below this a clock is shown as running low
 
@@ -81,9 +82,10 @@ class GameController(QObject):
         self.views: list[Any] = [view_type() for _ in seats]
         self._seen = [0] * len(seats)
         self.logs: list[list[str]] = [[] for _ in seats]
-        # Each seat's own arrows and circles and belief board, kept while the other seat is at the screen.
+        # Each seat's own arrows and circles and belief board (with its panel switches), kept while the other
+        # seat is at the screen.
         self.annotations: dict[Seat, tuple[list[tuple[Square, Square]], list[Square]]] = {}
-        self.beliefs: dict[Seat, BeliefBoard] = {}
+        self.beliefs: dict[Seat, SeatBelief] = {}
         self.hot_seat = sum(not seat.is_bot for seat in seats) > 1
         humans = [index for index, seat in enumerate(seats) if not seat.is_bot]
         self.screen_seat: Seat | None = None if self.hot_seat else (humans[0] if humans else 0)
@@ -118,10 +120,10 @@ class GameController(QObject):
             if notes.hypotheses is not None and record.variant in ("rbc", "blind"):
                 from app.engine.belief import BeliefBoard
                 try:
-                    controller.beliefs[seat] = BeliefBoard.from_json(notes.hypotheses, enemy=seat != 0,
-                                                                     ply=session.game.ply)
+                    board = BeliefBoard.from_json(notes.hypotheses, enemy=seat != 0, ply=session.game.ply)
                 except ValueError:
-                    pass  # a damaged belief board is dropped; the game itself goes on
+                    continue  # a damaged belief board is dropped; the game itself goes on
+                controller._adopt_belief(seat, board)
         return controller
 
     @property
@@ -238,18 +240,32 @@ class GameController(QObject):
         """A view that knows nothing: what a belief panel shows behind the curtain."""
         return _view_type(self.variant)()
 
-    def belief_for(self, seat: Seat) -> BeliefBoard:
-        """The belief board of a person's seat (bots never get one)."""
-        from app.engine.belief import BeliefBoard
+    def belief_for(self, seat: Seat) -> SeatBelief:
+        """The belief board of a person's seat (bots never get one), with the seat's own panel switches."""
         belief = self.beliefs.get(seat)
         if belief is None:
-            belief = self.beliefs[seat] = BeliefBoard(enemy=seat != 0)
+            from app.engine.belief import BeliefBoard
+            belief = self._adopt_belief(seat, BeliefBoard(enemy=seat != 0))
+        return belief
+
+    def _adopt_belief(self, seat: Seat, board: BeliefBoard) -> SeatBelief:
+        """Make ``board`` the seat's, with the switches its notes hold (all off in a new game)."""
+        from app.ui.belief_panel import BeliefSwitches, SeatBelief
+        belief = SeatBelief.holding(board, BeliefSwitches.from_json(self.session.notes(seat).switches))
+        belief.on_switches_changed = lambda: self.switches_changed(seat)
+        self.beliefs[seat] = belief
         return belief
 
     def belief_changed(self, seat: Seat) -> None:
         """The seat edited its belief board (the panel changed it in place): keep it in the record."""
         belief = self.beliefs.get(seat)
         if belief is not None and self.session.set_notes(seat, hypotheses=belief.to_json()):
+            self._save()
+
+    def switches_changed(self, seat: Seat) -> None:
+        """The seat turned one of its belief panel's aids on or off: keep it in the record."""
+        belief = self.beliefs.get(seat)
+        if belief is not None and self.session.set_notes(seat, switches=belief.switches.to_json()):
             self._save()
 
     def annotations_changed(self, seat: Seat) -> None:
