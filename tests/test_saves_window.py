@@ -42,6 +42,7 @@ def make_window(qtbot, data_dir):
         window.resize(1000, 700)
         window.show()
         window._ask = lambda title, text: True
+        window._pick_unfinished = lambda games: games[0]
         window.warnings = []
         window._warn = lambda title, text: window.warnings.append(text)
         windows.append(window)
@@ -138,18 +139,24 @@ def test_exports_from_the_window_respect_a_game_in_progress(make_window, tmp_pat
     assert window.export_to("reconchess", str(tmp_path / "history.json"))
 
 
-def test_autosave_is_offered_on_start_and_declining_discards_it(make_window, data_dir) -> None:
+def test_autosave_is_offered_on_start_and_can_be_kept_for_later_or_discarded(make_window) -> None:
     window = make_window()
     _play_some(window)
-    assert (data_dir / "autosave.json").exists()
+    assert make_window().offer_resume() is False  # held by the running window: not offered to another
+    window.close()
+    offered = []
     again = make_window()
-    again._ask = lambda title, text: False
+    again._pick_unfinished = lambda games: offered.append(games) or None  # "Not now"
     assert not again.offer_resume()
-    assert make_window().offer_resume() is False  # declined: gone
+    assert [len(game.record.entries) for game in offered[0]] == [3]
     third = make_window()
-    _play_some(third)
-    third.controller.resign()  # a finished game is never offered
-    third.flush_autosave()
+    third._pick_unfinished = lambda games: [game.slot.discard() for game in games] and None  # "Discard"
+    assert not third.offer_resume()
+    assert make_window().offer_resume() is False  # discarded: gone
+    fourth = make_window()
+    _play_some(fourth)
+    fourth.controller.resign()  # a finished game is never offered
+    fourth.close()
     assert make_window().offer_resume() is False
 
 

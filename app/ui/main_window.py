@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import concurrent.futures
+import datetime as _dt
+import logging
 import sys
 import time
 from functools import partial
@@ -10,10 +12,11 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QRect, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
-from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox,
-                               QPlainTextEdit, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWidget, QFileDialog, QLabel,
+                               QListWidget, QMainWindow, QMessageBox, QPlainTextEdit, QPushButton, QSizePolicy,
+                               QTextBrowser, QVBoxLayout, QWidget)
 
 from app.engine.variants import TITLES
 from app.ui.board_widget import BoardWidget
@@ -25,6 +28,7 @@ if TYPE_CHECKING:
     # Imported when the first game starts (python-chess, the referees, the bot workers): the window shows sooner.
     from app.engine.core import Outcome
     from app.engine.record import GameRecord, GameSession
+    from app.storage import AutosaveSlot, UnfinishedGame
     from app.ui.replay_window import ReplayWindow
     from app.ui.belief_panel import BeliefPanel
     from app.ui.inference_service import InferenceService
@@ -38,6 +42,14 @@ CURTAIN_GRACE = 0.7  # seconds after the curtain falls during which presses do n
 RECENT_LIMIT = 8
 INFERENCE_CAP = 5000  # positions kept before sampling: refreshes stay well under a second on a slow machine
 STATE_VERSION = 1  # of the dock layout saved with QMainWindow.saveState
+AUTOSAVE_RETRY_MS = 5000  # while autosave fails, it is tried again this often even if nothing happens
+MESSAGE_LIMIT = 1500  # characters of a message shown to the player (a file's field may be megabytes long)
+NAME_LIMIT = 60  # characters of a player's name in the window's sentences
+THEMES = ("brown", "blue", "green", "grey")
+DEFAULT_SIZE = (1100, 760)  # the first start; restarts restore the last size
+PATH_LIMIT = 4096  # characters of a remembered file name
+
+log = logging.getLogger("sightline.window")
 
 RULES = Path(__file__).resolve().parent.parent.parent / "docs" / "rules"
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -94,7 +106,7 @@ class Curtain(QWidget):
 class MainWindow(QMainWindow):
     """The board in the middle, the game panel in a dock, menus; one game at a time."""
 
-    autosaveFailed = Signal(str)
+    autosaveWritten = Signal(str)  # from the saver thread: "" when a write worked, else the problem in words
 
     def __init__(self) -> None:
         super().__init__()
@@ -132,7 +144,23 @@ class MainWindow(QMainWindow):
         self._reviews: list[ReplayWindow] = []  # reviews of the game in progress, from the seat at the screen
         self._saver: concurrent.futures.ThreadPoolExecutor | None = None
         self._saves: list[concurrent.futures.Future[str | None]] = []
-        self.autosaveFailed.connect(lambda message: self.statusBar().showMessage(message, 10000))
+        self._slot: AutosaveSlot | None = None  # this window's own autosave folder, locked while it is ours
+        self._last_write_problem: str | None = None  # of the newest finished write (set on the saver thread)
+        self.autosave_problem: str | None = None  # shown in the window until a write works again
+        self._autosave_failing_since: str = ""
+        self.autosave_banner = QLabel()
+        self.autosave_banner.setObjectName("autosaveBanner")
+        self.autosave_banner.setWordWrap(True)
+        self.autosave_banner.setStyleSheet("#autosaveBanner { background: #b02020; color: white; font-weight: 600;"
+                                           " padding: 4px 8px; }")
+        self.autosave_banner.hide()
+        self.statusBar().addPermanentWidget(self.autosave_banner, 1)
+        self._autosave_retry = QTimer(self)
+        self._autosave_retry.setInterval(AUTOSAVE_RETRY_MS)
+        self._autosave_retry.timeout.connect(self._retry_autosave)
+        self.autosaveWritten.connect(self._autosave_result)
+        self._asked_to_quit = False
+        self._rules_windows: dict[str, QTextBrowser] = {}
         self.curtain = Curtain(self)
         self.curtain.hide()
         self.curtain.on_lift = self._lift
@@ -166,22 +194,33 @@ class MainWindow(QMainWindow):
         game.addAction(self._action("&Open...", self._open_dialog, QKeySequence.StandardKey.Open))
         self.recent_menu = game.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        game.addAction(self._action("&Save", self.save, QKeySequence.StandardKey.Save))
-        game.addAction(self._action("Save &as...", self.save_as, QKeySequence("Ctrl+Shift+S")))
+        # The actions that depend on the game: enabled by _refresh_actions as the game and the curtain change.
+        self.game_actions: dict[str, QAction] = {
+            "save": self._action("&Save", self.save, QKeySequence.StandardKey.Save),
+            "save_as": self._action("Save &as...", self.save_as, QKeySequence("Ctrl+Shift+S")),
+            "pgn": self._action("Moves as &PGN...", lambda: self._export_dialog("pgn")),
+            "reconchess": self._action("RBC game for &reconchess (GameHistory JSON)...",
+                                       lambda: self._export_dialog("reconchess")),
+            "minit": self._action("&MinitChess moves as text...", lambda: self._export_dialog("minit")),
+            "copy_position": self._action("&Copy MinitChess position", self._copy_position),
+            "image": self._action("&Board image (PNG or SVG)...", self._export_image_dialog),
+            "review": self._action("Re&view this game...", self.review, QKeySequence("Ctrl+R")),
+            "resign": self._action("&Resign", self._resign),
+            "offer_draw": self._action("Offer &draw", self._offer_draw),
+        }
+        actions = self.game_actions
+        game.addAction(actions["save"])
+        game.addAction(actions["save_as"])
         export = game.addMenu("&Export")
-        export.addAction(self._action("Moves as &PGN...", lambda: self._export_dialog("pgn")))
-        export.addAction(self._action("RBC game for &reconchess (GameHistory JSON)...",
-                                      lambda: self._export_dialog("reconchess")))
-        export.addAction(self._action("&MinitChess moves as text...", lambda: self._export_dialog("minit")))
-        export.addAction(self._action("&Copy MinitChess position", self._copy_position))
+        for name in ("pgn", "reconchess", "minit", "copy_position", "image"):
+            export.addAction(actions[name])
         game.addAction(self._action("New MinitChess game from the &pasted position", self._paste_position))
-        export.addAction(self._action("&Board image (PNG or SVG)...", self._export_image_dialog))
-        game.addAction(self._action("Re&view this game...", self.review, QKeySequence("Ctrl+R")))
+        game.addAction(actions["review"])
         game.addSeparator()
-        game.addAction(self._action("&Resign", self._resign))
-        game.addAction(self._action("Offer &draw", self._offer_draw))
+        game.addAction(actions["resign"])
+        game.addAction(actions["offer_draw"])
         game.addSeparator()
-        game.addAction(self._action("&Quit", self.close, QKeySequence.StandardKey.Quit))
+        game.addAction(self._action("&Quit", self.quit, QKeySequence.StandardKey.Quit))
         view = self.menuBar().addMenu("&View")
         flip = QAction("&Flip board", self)
         flip.setShortcut(QKeySequence("F"))
@@ -193,7 +232,7 @@ class MainWindow(QMainWindow):
         coords.toggled.connect(self.board.set_coordinates_visible)
         view.addAction(coords)
         themes = view.addMenu("Board &theme")
-        for name in ("brown", "blue", "green", "grey"):
+        for name in THEMES:
             action = QAction(name.capitalize(), self)
             action.triggered.connect(lambda _checked=False, n=name: self._theme(n))
             themes.addAction(action)
@@ -215,24 +254,44 @@ class MainWindow(QMainWindow):
         help_.addAction(about)
 
     def _theme(self, name: str) -> None:
+        if name not in THEMES:
+            return
         self.board.set_theme(name)
         QSettings().setValue("view/theme", name)
 
     def _piece_set(self, name: str) -> None:
+        if name not in PIECE_SETS:
+            return
         set_piece_set(name)
         self.board.update()
         QSettings().setValue("view/pieces", name)
 
     def _rules(self, variant: str) -> None:
-        path = RULES / f"{variant}.md"
-        text = path.read_text(encoding="utf-8") if path.exists() else "The rules file is missing."
-        browser = QTextBrowser()
-        browser.setMarkdown(text)
-        browser.setWindowTitle(f"Rules of {TITLES[variant]}")
-        browser.resize(720, 640)
-        browser.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        browser.show()
-        self._rules_window = browser
+        """The rules in a window of their own, on the main window's screen; closed with the main window."""
+        window = self._rules_windows.get(variant)
+        if window is None:
+            path = RULES / f"{variant}.md"
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeError):
+                text = "The rules file is missing or damaged; the installation may be incomplete."
+            window = QTextBrowser(self)
+            window.setWindowFlag(Qt.WindowType.Window, True)  # a window of its own, but owned by this one
+            window.setMarkdown(text)
+            window.setWindowTitle(f"Rules of {TITLES[variant]}")
+            window.destroyed.connect(lambda _object=None, v=variant: self._rules_windows.pop(v, None))
+            window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self._rules_windows[variant] = window
+            screen = self.screen() or QApplication.primaryScreen()
+            area = screen.availableGeometry() if screen is not None else QRect(0, 0, 1024, 768)
+            frame = self.frameGeometry()
+            rect = QRect(0, 0, 720, 640)
+            rect.moveCenter(frame.center() if area.intersects(frame) else area.center())
+            window.setGeometry(fitted(rect, area.adjusted(0, 40, 0, -10)))  # room for the title bar
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        self._rules_window = window
 
     def _about(self) -> None:
         QMessageBox.about(self, "About Sightline", "Sightline: hidden-information chess on one computer.\n"
@@ -478,9 +537,10 @@ class MainWindow(QMainWindow):
                            self.decline_button):
                 button.setEnabled(False)
             self.entry.setEnabled(False)
+            self._refresh_actions()
             return
         self.title.setText(TITLES[controller.variant])
-        self.status.setText(controller.status())
+        self.status.setText(bounded(controller.status(), 300))
         self.entry.setPlaceholderText(ENTRY_HINTS[controller.variant])
         if controller.outcome is not None:
             panel.entry_error.hide()
@@ -516,6 +576,25 @@ class MainWindow(QMainWindow):
         self.resign_button.setEnabled(controller.can("resign"))
         self.draw_button.setEnabled(controller.can("offer_draw"))
         self.entry.setEnabled(controller.screen_seat is not None and controller.outcome is None)
+        self._refresh_actions()
+
+    def _refresh_actions(self) -> None:
+        """Enable only what may be done now: nothing of a seat's own while the curtain is up, no export that the
+        game's state or kind refuses, no resigning or draw offers once it is over."""
+        controller = self.controller
+        enabled = dict.fromkeys(self.game_actions, False)
+        if controller is not None:
+            over = controller.outcome is not None
+            at_screen = over or (controller.screen_seat is not None and controller.curtain_for is None)
+            truth_allowed = over or controller.variant not in HIDDEN_GAMES  # true moves: once nothing is hidden
+            enabled.update(save=True, save_as=True, review=at_screen, image=at_screen,
+                           pgn=at_screen and truth_allowed,
+                           reconchess=over and controller.variant == "rbc",
+                           minit=at_screen and controller.variant == "minit",
+                           copy_position=at_screen and controller.variant == "minit",
+                           resign=controller.can("resign"), offer_draw=controller.can("offer_draw"))
+        for name, action in self.game_actions.items():
+            action.setEnabled(enabled[name])
 
     def _refresh_belief(self) -> None:
         """New observations: the belief panel recomputes its counts and flags from the seat's view."""
@@ -570,6 +649,9 @@ class MainWindow(QMainWindow):
         scene = controller.scene()
         try:
             if scene.sense_window is not None:
+                if text.lower() == "pass":
+                    raise MoveTextError("sensing cannot be skipped in RBC: type the square to sense, such as d7 "
+                                        "(pass is for the move that follows)")
                 square = parse_square_text(text, scene.files, scene.ranks)
                 self.entry.setText("")
                 error.hide()
@@ -583,7 +665,8 @@ class MainWindow(QMainWindow):
             from_sq, to_sq, promotion = parse_move_text(text, scene.pieces, scene.targets, scene.files,
                                                         scene.ranks)
         except MoveTextError as problem:
-            error.setText(str(problem).capitalize() + ".")
+            message = bounded(str(problem), 300)
+            error.setText(message[:1].upper() + message[1:] + ".")
             error.show()
             return
         self.entry.setText("")  # not clear(): Ctrl+Z would bring the move back for the next player to read
@@ -592,17 +675,18 @@ class MainWindow(QMainWindow):
 
     def _resign(self) -> None:
         if self.controller is not None and self.controller.can("resign"):
-            if QMessageBox.question(self, "Resign", "Resign this game?") == QMessageBox.StandardButton.Yes:
+            if self._ask("Resign", "Resign this game?"):
                 self.controller.resign()
 
     def _game_over(self, outcome: Outcome) -> None:
         self._refresh()
         controller = self.controller
         assert controller is not None
-        winner = "Draw" if outcome.winner is None else f"{controller.seats[outcome.winner].name} wins"
-        self.status.setText(f"Game over. {winner}: {outcome.detail}")
+        winner = "Draw" if outcome.winner is None else f"{short_name(controller.seats[outcome.winner].name)} wins"
+        detail = bounded(outcome.detail, 300)
+        self.status.setText(f"Game over. {winner}: {detail}")
         box = QMessageBox(QMessageBox.Icon.Information, "Game over",
-                          f"{winner}: {outcome.detail}\n\nThe board now shows the true final position.",
+                          f"{winner}: {detail}\n\nThe board now shows the true final position.",
                           QMessageBox.StandardButton.Ok, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()  # not exec(): the window keeps running (and tests are not stopped by a modal loop)
@@ -610,34 +694,96 @@ class MainWindow(QMainWindow):
 
     # -- files: save, open, autosave, resume, review, export -----------------------------------------
     def _ask(self, title: str, text: str) -> bool:
-        """A yes/no question (tests replace this method)."""
-        return QMessageBox.question(self, title, text) == QMessageBox.StandardButton.Yes
+        """A yes/no question whose default (Enter, Escape) is No, the answer that loses nothing (tests replace
+        this method)."""
+        buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
+        return QMessageBox.question(self, title, bounded(text), buttons,
+                                    QMessageBox.StandardButton.No) == QMessageBox.StandardButton.Yes
 
     def _warn(self, title: str, text: str) -> None:
         """A problem the player must read (tests replace this method)."""
+        text = bounded(text)
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         self.last_warning = text
 
     def _autosave(self, session: GameSession) -> None:
-        """Save the game as it is now. The copy is taken here; writing it (JSON, fsync, renames) happens on a
-        saver thread, in order, so the event loop never waits for the disk."""
+        """Save the game as it is now, in this window's own slot. The copy is taken here; writing it (JSON,
+        fsync, renames) happens on a saver thread, in order, so the event loop never waits for the disk."""
         record = session.snapshot()
+        slot = self._own_slot()
+        if slot is None:
+            return
         if self._saver is None:
             self._saver = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
-        future = self._saver.submit(_write_autosave, record)
+        future = self._saver.submit(_write_autosave, slot, record)
         future.add_done_callback(self._autosave_done)
         self._saves.append(future)
         self._saves = [pending for pending in self._saves if not pending.done()]
 
+    def _own_slot(self) -> AutosaveSlot | None:
+        """This window's autosave slot, claimed the first time a game is saved; None (reported) if the data
+        folder refuses."""
+        if self._slot is None:
+            from app.storage import claim_slot
+            try:
+                self._slot = claim_slot()
+            except OSError as error:
+                self._autosave_result(f"the autosave folder cannot be used ({os_error_text(error)})")
+                return None
+        return self._slot
+
+    def _take_slot(self, slot: AutosaveSlot | None) -> None:
+        """Use ``slot`` (a game taken over from the start-up offer) from now on; the slot of the game this window
+        leaves is emptied and let go (the player agreed to leave that game)."""
+        if slot is self._slot:
+            return
+        self.flush_autosave()
+        if self._slot is not None:
+            try:
+                self._slot.discard()
+            except OSError as error:
+                log.warning("cannot empty the autosave slot %s: %s", self._slot.directory, error)
+            self._slot.release()
+        self._slot = slot
+
     def _autosave_done(self, future: concurrent.futures.Future[str | None]) -> None:
         problem = future.result() if not future.cancelled() else None
-        if problem:
-            try:
-                self.autosaveFailed.emit(problem)  # from the saver thread: shown by the UI thread
-            except RuntimeError:
-                pass  # the window is gone
+        self._last_write_problem = problem
+        try:
+            self.autosaveWritten.emit(problem or "")  # from the saver thread: handled on the UI thread
+        except RuntimeError:
+            pass  # the window is gone
+
+    def _autosave_result(self, problem: str) -> None:
+        """A write ended. A failure stays in sight (a red bar) and is retried until a write works again."""
+        if not problem:
+            if self.autosave_problem is not None:
+                self.autosave_problem = None
+                self.autosave_banner.hide()
+                self._autosave_retry.stop()
+                self.statusBar().showMessage("Autosave works again; the game is safe.", 8000)
+            return
+        first = self.autosave_problem is None
+        self.autosave_problem = problem
+        if first:
+            self._autosave_failing_since = _dt.datetime.now().strftime("%H:%M:%S")
+        self.autosave_banner.setText(bounded(
+            f"Autosave is failing since {self._autosave_failing_since}: {problem}. Sightline keeps trying; "
+            "use Game > Save as... to keep this game somewhere else."))
+        self.autosave_banner.show()
+        if not self._autosave_retry.isActive():
+            self._autosave_retry.start()
+        if first:
+            self._warn("Autosave is failing", f"The game cannot be saved automatically: {problem}.\n\n"
+                       "Sightline keeps trying. Until it works, a crash or closing the window loses what happens "
+                       "from now on: use Game > Save as... to keep the game elsewhere.")
+
+    def _retry_autosave(self) -> None:
+        """Try again while nothing else is being written (also when no one acts: an untimed game may wait)."""
+        if self.controller is not None and all(pending.done() for pending in self._saves):
+            self._autosave(self.controller.session)
 
     def flush_autosave(self, timeout: float = 10.0) -> None:
         """Wait until every autosave asked for so far is on disk (closing the window; tests)."""
@@ -645,34 +791,84 @@ class MainWindow(QMainWindow):
         self._saves = []
 
     def offer_resume(self) -> bool:
-        """On start: offer the unfinished game of the last session, if the autosave holds one."""
-        from app.storage import discard_autosave, load_autosave
+        """On start: offer every unfinished game that no running window holds (a crash may have left several)."""
+        from app.storage import release_all, unfinished_games
         problems: list[str] = []
-        record = load_autosave(report=problems.append)
+        games = unfinished_games(report=problems.append)
         if problems:
-            self._warn("Autosave", "The last autosave could not be read and was set aside:\n" + "\n".join(problems))
-        if record is None:
+            self._warn("Autosave", "An autosave could not be read and was set aside:\n" + "\n".join(problems))
+        if not games:
             return False
-        players = " against ".join(player.name for player in record.players)
-        moves = len(record.entries)
-        if not self._ask("Unfinished game", f"Continue your unfinished game of {TITLES.get(record.variant, '?')} "
-                         f"({players}, {moves} actions played)?"):
-            try:
-                discard_autosave()
-            except OSError as error:
-                self._warn("Autosave", f"The old autosave could not be removed: {error.strerror or error}")
+        chosen = self._pick_unfinished(games)
+        release_all(games, keep=chosen.slot if chosen is not None else None)
+        if chosen is None:
             return False
-        return self.resume_record(record)
+        if self.resume_record(chosen.record, chosen.slot):
+            return True
+        chosen.slot.release()  # kept for another try (a newer Sightline may continue it)
+        return False
 
-    def resume_record(self, record: GameRecord) -> bool:
-        """Continue an unfinished game from its record; a record that cannot continue is reported."""
+    def _pick_unfinished(self, games: list[UnfinishedGame]) -> UnfinishedGame | None:
+        """Which unfinished game to continue (None: none now; they are offered again next time). The player may
+        also discard games here. Tests replace this method."""
+        dialog = QDialog(self)
+        dialog.setWindowTitle("Unfinished games")
+        layout = QVBoxLayout(dialog)
+        count = len(games)
+        layout.addWidget(QLabel("Sightline stopped before this game ended. Continue it?" if count == 1 else
+                                f"Sightline stopped before these {count} games ended. Continue one?"))
+        listing = QListWidget()
+        for game in games:
+            listing.addItem(describe_unfinished(game))
+        listing.setCurrentRow(0)
+        layout.addWidget(listing)
+        buttons = QDialogButtonBox()
+        resume = buttons.addButton("&Continue", QDialogButtonBox.ButtonRole.AcceptRole)
+        discard = buttons.addButton("&Discard...", QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton("&Not now", QDialogButtonBox.ButtonRole.RejectRole)
+        layout.addWidget(buttons)
+        resume.setDefault(True)
+        remaining = list(games)
+
+        def discard_selected() -> None:
+            row = listing.currentRow()
+            if row < 0 or not self._ask("Discard this game?", f"{listing.item(row).text()}\n\nIt cannot be "
+                                        "brought back."):
+                return
+            try:
+                remaining[row].slot.discard()
+            except OSError as error:
+                self._warn("Autosave", f"The game could not be removed: {os_error_text(error)}")
+                return
+            del remaining[row]
+            listing.takeItem(row)
+            if not remaining:
+                dialog.reject()
+
+        discard.clicked.connect(discard_selected)
+        buttons.accepted.connect(dialog.accept)
+        buttons.rejected.connect(dialog.reject)
+        if dialog.exec() != QDialog.DialogCode.Accepted or not remaining or listing.currentRow() < 0:
+            return None
+        return remaining[listing.currentRow()]
+
+    def resume_record(self, record: GameRecord, slot: AutosaveSlot | None = None) -> bool:
+        """Continue an unfinished game from its record (from ``slot``, a game taken over from the start-up offer,
+        whose slot becomes this window's); a record that cannot continue is reported."""
         from app.engine.record import RecordError
         from app.ui.game_controller import GameController
         try:
             controller = GameController.from_record(record, parent=self)
-        except (RecordError, ValueError) as error:
+        except RecordError as error:
             self._warn("Cannot continue this game", str(error))
             return False
+        except ValueError as error:
+            log.warning("cannot continue a game: %s", error)
+            self._warn("Cannot continue this game", "The game's file holds something this version of Sightline "
+                       "cannot continue. It can still be replayed.")
+            return False
+        if slot is not None:
+            self._take_slot(slot)
         self._install(controller)
         return True
 
@@ -684,13 +880,13 @@ class MainWindow(QMainWindow):
         else:
             self.save_to(self._save_path)
 
-    def save_as(self) -> None:
+    def save_as(self) -> bool:
+        """Ask for a file and save the game there; False if the player cancelled or the write failed."""
         if self.controller is None:
-            return
+            return False
         path, _filter = QFileDialog.getSaveFileName(self, "Save game", str(self._default_dir() / "game.json"),
                                                     "Sightline games (*.json)")
-        if path:
-            self.save_to(path)
+        return bool(path) and self.save_to(path)
 
     def save_to(self, path: str) -> bool:
         """Write the game as it is now (clocks, annotations, belief boards included), atomically."""
@@ -699,7 +895,7 @@ class MainWindow(QMainWindow):
         try:
             self.controller.session.snapshot().save(path)
         except OSError as error:
-            self._warn("Save", f"Could not save to {path}: {error.strerror or error}")
+            self._warn("Save", f"Could not save to {path}: {os_error_text(error)}")
             return False
         self._save_path = path
         self._remember(path)
@@ -724,7 +920,7 @@ class MainWindow(QMainWindow):
             self._warn("Cannot open this file", f"{path}:\n{error}")
             return False
         except OSError as error:
-            self._warn("Cannot open this file", f"{path}: {error.strerror or error}")
+            self._warn("Cannot open this file", f"{path}: {os_error_text(error)}")
             return False
         self._remember(path)
         if record.result is not None:
@@ -741,8 +937,13 @@ class MainWindow(QMainWindow):
         from app.ui.replay_window import ReplayWindow
         try:
             window = ReplayWindow(record, asking_seat, self)
-        except (RecordError, ValueError) as error:
+        except RecordError as error:
             self._warn("Cannot replay this game", str(error))
+            return None
+        except ValueError as error:
+            log.warning("cannot replay a game: %s", error)
+            self._warn("Cannot replay this game", "The game holds something this version of Sightline cannot "
+                       "replay.")
             return None
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.setWindowFlag(Qt.WindowType.Window, True)
@@ -771,8 +972,27 @@ class MainWindow(QMainWindow):
                 pass  # already closed and deleted by the player
         self._reviews = []
 
+    def _export_refusal(self, fmt: str) -> str | None:
+        """Why the window will not export ``fmt`` now, in the window's terms (asked before a file is chosen)."""
+        controller = self.controller
+        if controller is None:
+            return "There is no game to export."
+        over = controller.outcome is not None
+        if not over and (controller.screen_seat is None or controller.curtain_for is not None):
+            return "Lift the curtain first: only the player at the screen may export, and only their own view."
+        if fmt == "reconchess" and controller.variant != "rbc":
+            return "Only Reconnaissance Blind Chess games are exported for reconchess."
+        if fmt == "minit" and controller.variant != "minit":
+            return "Only MinitChess games are exported in MinitChess notation."
+        if fmt in ("pgn", "reconchess") and not over and controller.variant in HIDDEN_GAMES:
+            return ("This game is still in progress: its true moves stay hidden until it ends. Game > Export > "
+                    "Board image saves the board as you see it now.")
+        return None
+
     def _export_dialog(self, fmt: str) -> None:
-        if self.controller is None:
+        refusal = self._export_refusal(fmt)
+        if refusal is not None:
+            self._warn("Export", refusal)
             return
         suffix = {"pgn": "pgn", "reconchess": "json", "minit": "txt"}[fmt]
         path, _filter = QFileDialog.getSaveFileName(self, "Export", str(self._default_dir() / f"game.{suffix}"))
@@ -782,14 +1002,21 @@ class MainWindow(QMainWindow):
     def export_to(self, fmt: str, path: str) -> bool:
         from app.engine.record import RecordError
         from app.exports import export_record
-        assert self.controller is not None
+        refusal = self._export_refusal(fmt)
+        if refusal is not None or self.controller is None:
+            self._warn("Export", refusal or "There is no game to export.")
+            return False
         try:
             export_record(self.controller.session.snapshot(), fmt, path)
-        except (RecordError, ValueError) as error:
+        except RecordError as error:
             self._warn("Export", str(error))
             return False
+        except ValueError as error:
+            log.warning("export to %s failed: %s", path, error)
+            self._warn("Export", f"The game could not be exported as {fmt}.")
+            return False
         except OSError as error:
-            self._warn("Export", f"Could not write {path}: {error.strerror or error}")
+            self._warn("Export", f"Could not write {path}: {os_error_text(error)}")
             return False
         self.statusBar().showMessage(f"Exported {path}", 5000)
         return True
@@ -833,84 +1060,223 @@ class MainWindow(QMainWindow):
         controller = self.controller
         if controller is None:
             return
+        refusal = self._export_refusal("image")
+        if refusal is not None:
+            self._warn("Board image", refusal)
+            return
         path, _filter = QFileDialog.getSaveFileName(self, "Board image", str(self._default_dir() / "board.png"),
                                                     "PNG image (*.png);;SVG image (*.svg)")
         if not path:
             return
         perspective = None if controller.outcome is not None else controller.screen_seat
-        if controller.outcome is None and perspective is None:
-            self._warn("Board image", "Lift the curtain first.")
-            return
         from app.engine.record import RecordError
         from app.exports import export_record
         try:
             export_record(controller.session.snapshot(), "svg" if path.lower().endswith(".svg") else "png", path,
                           perspective=perspective)
-        except (RecordError, ValueError, OSError) as error:
+        except RecordError as error:
             self._warn("Board image", str(error))
+        except ValueError as error:
+            log.warning("board image %s failed: %s", path, error)
+            self._warn("Board image", "The board image could not be made.")
+        except OSError as error:
+            self._warn("Board image", f"Could not write {path}: {os_error_text(error)}")
 
     def _default_dir(self) -> Path:
         return Path(self._save_path).parent if self._save_path else Path.home()
 
     def _remember(self, path: str) -> None:
         settings = QSettings()
-        recent = [str(item) for item in _as_list(settings.value("recent/files")) if str(item) != path]
+        recent = [item for item in self.recent_files() if item != path]
         settings.setValue("recent/files", [path, *recent][:RECENT_LIMIT])
 
     def recent_files(self) -> list[str]:
-        return [str(item) for item in _as_list(QSettings().value("recent/files"))]
+        """The recently opened files, newest first; entries that are not file names (a damaged or hand-edited
+        settings file) are left out."""
+        files = [item for item in _as_list(QSettings().value("recent/files"))
+                 if isinstance(item, str) and 0 < len(item) <= PATH_LIMIT and "\x00" not in item]
+        return list(dict.fromkeys(files))[:RECENT_LIMIT]
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         files = self.recent_files()
         for path in files:
-            self.recent_menu.addAction(self._action(path, partial(self.open_file, path)))
+            self.recent_menu.addAction(self._action(bounded(path, 200).replace("&", "&&"),
+                                                    partial(self.open_file, path)))
         if not files:
             self.recent_menu.addAction("(none yet)").setEnabled(False)
 
     # -- window state ----------------------------------------------------------------------------------
     def _restore_geometry(self) -> None:
+        """Put back the window, docks, theme and piece set of the last session. Anything unreadable, unknown (from
+        a newer Sightline) or impossible is ignored and the default used: settings never stop the window."""
         settings = QSettings()
         geometry = settings.value("window/geometry")
-        if isinstance(geometry, (QByteArray, bytes)):
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1040, 720)
+        restored = isinstance(geometry, (QByteArray, bytes)) and self.restoreGeometry(geometry)
+        if not restored or not self._on_a_screen():
+            self.resize(DEFAULT_SIZE[0], DEFAULT_SIZE[1])
+            self._fit_to_screen()
         state = settings.value("window/state")
         if isinstance(state, (QByteArray, bytes)):
-            self.restoreState(state, STATE_VERSION)
-        self.board.set_theme(str(settings.value("view/theme", "brown")))
-        pieces = str(settings.value("view/pieces", "cburnett"))
-        if pieces in PIECE_SETS:
-            set_piece_set(pieces)
+            self.restoreState(state, STATE_VERSION)  # refuses (False) a layout of another version or garbage
+        self.board.set_theme(setting_choice(settings, "view/theme", THEMES, "brown"))
+        set_piece_set(setting_choice(settings, "view/pieces", tuple(PIECE_SETS), "cburnett"))
+
+    def _on_a_screen(self) -> bool:
+        """Whether a good part of the restored window is on a screen that exists now (screens change)."""
+        frame = self.frameGeometry()
+        for screen in QApplication.screens():
+            visible = frame.intersected(screen.availableGeometry())
+            if visible.width() >= min(200, frame.width()) and visible.height() >= min(100, frame.height()):
+                return True
+        return False
+
+    def _fit_to_screen(self) -> None:
+        """No bigger than the screen's free area, and on it."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None:
+            return
+        self.setGeometry(fitted(self.geometry(), screen.availableGeometry()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
         if self.curtain.isVisible():
             self._place_curtain()
 
+    def quit(self) -> None:
+        """Game > Quit: ask as closing the window does, then close it and every window it opened."""
+        self._asked_to_quit = True
+        try:
+            self.close()
+        finally:
+            self._asked_to_quit = False
+
+    def _may_close(self) -> bool:
+        """The player closes the window: a game whose newest moves are not on disk, or an unfinished one, asks."""
+        controller = self.controller
+        if controller is None:
+            return True
+        controller.save_now()  # one more try, with the clocks as they are now
+        self.flush_autosave()
+        if self._last_write_problem is not None or self.autosave_problem is not None:
+            answer = self._ask_unsaved_close(self._last_write_problem or self.autosave_problem or "")
+            if answer == "save":
+                return self.save_as()
+            return answer == "close"
+        if controller.outcome is not None:
+            return True
+        return self._ask("Leave this game?", "The game is not finished. Quit anyway? It is kept, and Sightline "
+                         "offers to continue it when it starts again.")
+
+    def _ask_unsaved_close(self, problem: str) -> str:
+        """Autosave is failing and the window is closing: "save" (elsewhere first), "close" (lose the newest
+        actions) or "cancel". Tests replace this method."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "The game is not saved",
+                          bounded(f"Autosave is failing ({problem}), so closing now loses everything played since "
+                                  f"{self._autosave_failing_since or 'the last save'}.\n\n"
+                                  "Save the game to another place first?"), QMessageBox.StandardButton.NoButton, self)
+        save = box.addButton("&Save as...", QMessageBox.ButtonRole.AcceptRole)
+        close = box.addButton("&Close without saving", QMessageBox.ButtonRole.DestructiveRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(save)
+        box.setEscapeButton(cancel)
+        box.exec()
+        clicked = box.clickedButton()
+        return "save" if clicked is save else "close" if clicked is close else "cancel"
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        # Only a close asked for by the player (the window's close button, Alt+F4, Game > Quit) asks; a close
+        # from the program itself (the session ending, tests) saves and goes.
+        if (event.spontaneous() or self._asked_to_quit) and not self._may_close():
+            event.ignore()
+            return
         settings = QSettings()
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState(STATE_VERSION))
+        self._autosave_retry.stop()
         if self.controller is not None:
             self.controller.save_now()  # the clock as it is now, not as of the last action
             self.controller.stop()
         self.flush_autosave()
+        if self._slot is not None:
+            if self.controller is None or self.controller.outcome is not None:
+                try:
+                    self._slot.discard()  # nothing to offer next time
+                except OSError:
+                    pass
+            self._slot.release()  # an unfinished game stays in it and is offered at the next start
+            self._slot = None
         if self.inference is not None:
             self.inference.shutdown()
         self._close_reviews()
+        for window in self._rules_windows.values():
+            window.close()
+        for child in self.findChildren(QWidget):
+            if child.isWindow() and child.isVisible():
+                child.close()  # replays, rules: the process must not live on for a window of a closed game
         super().closeEvent(event)
 
 
-def _write_autosave(record: GameRecord) -> str | None:
-    """The saver thread's job: write the autosave; a problem comes back as text (a full disk must not stop play)."""
-    from app.storage import autosave
+def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters and 30 lines, saying how much was left out: a message box or label
+    with megabytes of text (a field of a damaged file) would freeze the window."""
+    lines = text.split("\n")
+    cut = "\n".join(lines[:30]) if len(lines) > 30 else text
+    if len(cut) > limit:
+        cut = cut[:limit]
+    if len(cut) < len(text):
+        return f"{cut}… ({len(text) - len(cut):,} more characters not shown)"
+    return text
+
+
+def short_name(name: str) -> str:
+    """A player's name for the window's sentences (a file may hold any name)."""
+    name = " ".join(name.split())
+    return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
+
+
+def os_error_text(error: OSError) -> str:
+    """The system's words for a disk problem (no error numbers or Python text)."""
+    if error.strerror:
+        return error.strerror
+    return "the operating system refused"
+
+
+def describe_unfinished(game: UnfinishedGame) -> str:
+    """One line for the start-up offer: which game, who, how far, when."""
+    record = game.record
+    players = " against ".join(short_name(player.name) for player in record.players[:4])
+    saved = _dt.datetime.fromtimestamp(game.saved).strftime("%Y-%m-%d %H:%M") if game.saved else "unknown time"
+    return (f"{TITLES.get(record.variant, 'A game')}: {players}, {len(record.entries)} actions played "
+            f"(saved {saved})")
+
+
+def _write_autosave(slot: AutosaveSlot, record: GameRecord) -> str | None:
+    """The saver thread's job: write the autosave; a problem comes back in words (a full disk must not stop
+    play)."""
     try:
-        autosave(record)
-    except (OSError, ValueError) as error:
-        return f"Autosave failed: {error}"
+        slot.save(record)
+    except OSError as error:
+        return f"the disk refused ({os_error_text(error)})"
+    except (ValueError, RuntimeError) as error:
+        log.warning("autosave failed: %s", error)
+        return "the game could not be written (see the log)"
     return None
+
+
+def setting_choice(settings: QSettings, key: str, allowed: tuple[str, ...], default: str) -> str:
+    """A remembered choice among ``allowed``; anything else (a newer version's choice, a wrong type) gives the
+    default."""
+    value = settings.value(key, default)
+    return value if isinstance(value, str) and value in allowed else default
+
+
+def fitted(rect: QRect, area: QRect) -> QRect:
+    """``rect`` made no bigger than ``area`` and moved inside it."""
+    width, height = min(rect.width(), area.width()), min(rect.height(), area.height())
+    x = min(max(rect.x(), area.x()), area.x() + area.width() - width)
+    y = min(max(rect.y(), area.y()), area.y() + area.height() - height)
+    return QRect(x, y, width, height)
 
 
 def _as_list(value: object) -> list[object]:

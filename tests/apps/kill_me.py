@@ -57,7 +57,7 @@ def main() -> int:
         window.flush_autosave()  # the app idles a moment: its saver thread has written the last change
         print("READY " + json.dumps(state(window)), flush=True)
         return int(app.exec())  # until SIGKILL
-    window._ask = lambda title, text: True  # type: ignore[method-assign]
+    window._pick_unfinished = lambda games: games[0]  # type: ignore[method-assign]
     resumed = window.offer_resume()
     if resumed and window.controller is not None and window.controller.curtain_for is not None:
         window.controller.lift_curtain()
