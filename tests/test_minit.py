@@ -623,6 +623,19 @@ def test_perft_start_against_the_simple_generator() -> None:
     assert perft(STARTING_POSITION, 5)[4] == START_PERFT_5
 
 
+@pytest.mark.parametrize("text", ["1 W k.... ..... ..... ..... ..... .....", "1 B ..... ..... ..... ..... ..... ....K"])
+def test_perft_refuses_a_position_that_a_game_refuses(text: str) -> None:
+    with pytest.raises(ValueError, match="each side needs a king") as refused:
+        MinitChess(text)
+    with pytest.raises(ValueError, match=str(refused.value)):
+        perft(text, 2)
+
+
+def test_perft_depth_is_capped() -> None:
+    with pytest.raises(ValueError, match="too deep"):
+        perft(STARTING_POSITION, 10**12)  # used to ask for a list of 10**12 counts
+
+
 def test_perft_start_against_fairy_stockfish(fairy: Any) -> None:
     assert fairy.start_fen("minit") == to_fen(STARTING_POSITION)
     assert fairy_perft(fairy, to_fen(STARTING_POSITION), 4) == perft(MinitPosition.start(), 4) == START_PERFT

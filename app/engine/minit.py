@@ -496,7 +496,17 @@ class MinitPosition:
         return None
 
 
+def require_both_kings(position: MinitPosition) -> None:
+    """``ValueError`` unless each side has its king: a game cannot start (nor perft count) without both."""
+    if position.king_square(WHITE) is None or position.king_square(BLACK) is None:
+        raise ValueError("bad starting position: each side needs a king")
+
+
 # ---- perft -----------------------------------------------------------------------------------------
+
+MAX_PERFT_DEPTH = 20
+"""Deeper counts would run for ages anyway; the cap keeps a typo from exhausting memory or the call stack."""
+
 
 def perft(position: MinitPosition | str, depth: int) -> list[int]:
     """The number of move sequences of each length 1..``depth`` from ``position``.
@@ -511,8 +521,11 @@ def perft(position: MinitPosition | str, depth: int) -> list[int]:
     """
     if isinstance(position, str):
         position = MinitPosition.parse(position)
+    require_both_kings(position)
     if depth < 0:
         raise ValueError(f"perft depth must be at least 0, not {depth}")
+    if depth > MAX_PERFT_DEPTH:
+        raise ValueError(f"perft depth {depth} is too deep (at most {MAX_PERFT_DEPTH})")
     counts = [0] * depth
     if depth and position.outcome() is None:
         _perft(list(position.board), position.side, position.move_number, 0, depth, counts)
@@ -608,8 +621,7 @@ class MinitChess(Game):
     def __init__(self, position: str | None = None) -> None:
         super().__init__()
         start = MinitPosition.start() if position is None else MinitPosition.parse(position)
-        if start.king_square(WHITE) is None or start.king_square(BLACK) is None:
-            raise ValueError("bad starting position: each side needs a king")
+        require_both_kings(start)
         self.starting_position: MinitPosition = start
         self.position: MinitPosition = start
         self.moves: list[Move] = []
