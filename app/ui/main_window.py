@@ -1113,7 +1113,7 @@ class MainWindow(QMainWindow):
         settings = QSettings()
         geometry = settings.value("window/geometry")
         restored = isinstance(geometry, (QByteArray, bytes)) and self.restoreGeometry(geometry)
-        if not restored or not self._on_a_screen():
+        if not restored:
             self.resize(DEFAULT_SIZE[0], DEFAULT_SIZE[1])
             self._fit_to_screen()
         state = settings.value("window/state")
@@ -1121,15 +1121,6 @@ class MainWindow(QMainWindow):
             self.restoreState(state, STATE_VERSION)  # refuses (False) a layout of another version or garbage
         self.board.set_theme(setting_choice(settings, "view/theme", THEMES, "brown"))
         set_piece_set(setting_choice(settings, "view/pieces", tuple(PIECE_SETS), "cburnett"))
-
-    def _on_a_screen(self) -> bool:
-        """Whether a good part of the restored window is on a screen that exists now (screens change)."""
-        frame = self.frameGeometry()
-        for screen in QApplication.screens():
-            visible = frame.intersected(screen.availableGeometry())
-            if visible.width() >= min(200, frame.width()) and visible.height() >= min(100, frame.height()):
-                return True
-        return False
 
     def _fit_to_screen(self) -> None:
         """No bigger than the screen's free area, and on it."""

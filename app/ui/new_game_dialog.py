@@ -30,13 +30,19 @@ class NewGame:
     inference: bool = True  # may the players see inference (heat map, position count)? the same for both
 
 
-def _number(value: object, default: float) -> float:
-    """A remembered number; anything unreadable (a hand-edited settings file) gives the default."""
+def _number(value: object, default: float, low: float, high: float) -> float:
+    """A remembered number; anything unreadable or outside ``low``..``high`` (a hand-edited settings file, a newer
+    version) gives the default."""
     try:
         number = float(str(value))
-    except ValueError:
+    except (ValueError, OverflowError):
         return default
-    return number if math.isfinite(number) else default
+    return number if math.isfinite(number) and low <= number <= high else default
+
+
+def _text(value: object, default: str) -> str:
+    """A remembered text; a value of another type gives the default."""
+    return value if isinstance(value, str) else default
 
 
 class NewGameDialog(QDialog):
@@ -44,7 +50,7 @@ class NewGameDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.settings = QSettings()
-        self._saved_bot = str(self.settings.value("newgame/bot", ""))
+        self._saved_bot = _text(self.settings.value("newgame/bot", ""), "")
         form = QFormLayout(self)
         self.game = QComboBox()
         for variant, title in TITLES.items():
@@ -100,12 +106,15 @@ class NewGameDialog(QDialog):
         for combo, key, default in ((self.game, "variant", "rbc"), (self.mode, "mode", "bot"),
                                     (self.level, "level", "medium"), (self.color, "color", "white"),
                                     (self.draw_rule, "draw_rule", "50-move")):
-            index = combo.findData(s.value(f"newgame/{key}", default))
-            combo.setCurrentIndex(max(0, index))
-        self.time.setCurrentIndex(max(0, self.time.findText(str(s.value("newgame/time", "15+5")))))
-        self.minutes.setValue(int(_number(s.value("newgame/minutes", 15), 15)))
-        self.increment.setValue(_number(s.value("newgame/increment", 5), 5))
-        self.inference.setChecked(str(s.value("newgame/inference", "true")).lower() in ("true", "1"))
+            index = combo.findData(_text(s.value(f"newgame/{key}", default), default))
+            combo.setCurrentIndex(index if index >= 0 else max(0, combo.findData(default)))
+        index = self.time.findText(_text(s.value("newgame/time", "15+5"), "15+5"))
+        self.time.setCurrentIndex(index if index >= 0 else self.time.findText("15+5"))
+        self.minutes.setValue(int(_number(s.value("newgame/minutes", 15), 15, self.minutes.minimum(),
+                                          self.minutes.maximum())))
+        self.increment.setValue(_number(s.value("newgame/increment", 5), 5, self.increment.minimum(),
+                                        self.increment.maximum()))
+        self.inference.setChecked(str(s.value("newgame/inference", "true")).lower() not in ("false", "0"))
 
     def _refresh(self) -> None:
         variant = self.game.currentData()
@@ -122,6 +131,8 @@ class NewGameDialog(QDialog):
                                 (self.minutes, custom), (self.increment, custom),
                                 (self.draw_rule, variant == "rbc"), (self.inference, variant != "minit")):
             self._form.setRowVisible(widget, visible)
+        # Hidden rows leave no blank band under the buttons: the dialog takes the height of what it shows.
+        self.adjustSize()
 
     def choice(self) -> NewGame:
         value = self.time.currentData()

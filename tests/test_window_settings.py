@@ -1,0 +1,104 @@
+"""Settings that a newer Sightline wrote, or that were damaged or edited by hand, never stop the window or the
+new-game dialog: each unknown, impossible or wrongly typed value falls back to its default."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings  # noqa: E402
+
+from app.engine.clock import TimeControl  # noqa: E402
+from app.ui import pieces  # noqa: E402
+from app.ui.main_window import MainWindow  # noqa: E402
+from app.ui.new_game_dialog import NewGameDialog  # noqa: E402
+
+BAD_VALUES: list[object] = ["purple", 42, ["a", "b"], "", "x" * 100_000, QByteArray(b"\x00\xff")]
+
+
+@pytest.fixture
+def settings(qtbot, request):
+    QCoreApplication.setOrganizationName("SightlineTests")
+    QCoreApplication.setApplicationName(f"settings-{os.getpid()}-{request.node.name}")
+    store = QSettings()
+    store.clear()
+    yield store
+    store.clear()
+
+
+def make_window(qtbot) -> MainWindow:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+@pytest.mark.parametrize("value", BAD_VALUES)
+def test_an_unknown_theme_or_piece_set_gives_the_default(qtbot, settings, value) -> None:
+    settings.setValue("view/theme", value)
+    settings.setValue("view/pieces", value)
+    window = make_window(qtbot)
+    assert window.board.theme() == make_default_theme()
+    assert pieces.piece_set() == "cburnett"
+
+
+def make_default_theme():
+    from app.ui.board_widget import THEMES
+    return THEMES["brown"]
+
+
+@pytest.mark.parametrize("value", [*BAD_VALUES, QByteArray(b"\x01\xd9\xd0\xcb" + b"\x00" * 40), b"garbage"])
+def test_damaged_window_geometry_and_layout_give_the_default_size(qtbot, settings, value) -> None:
+    settings.setValue("window/geometry", value)
+    settings.setValue("window/state", value)
+    window = make_window(qtbot)
+    screen = window.screen().availableGeometry()
+    least = window.minimumSizeHint()
+    assert least.width() <= window.width() <= screen.width() and least.height() <= window.height() <= screen.height()
+    assert window.panel_dock.isVisible()
+
+
+@pytest.mark.parametrize("value", [42, ["/a.json", 7, None, "x" * 10_000, "/b.json", "/a.json"], "", b"bytes"])
+def test_recent_files_of_the_wrong_type_are_left_out(qtbot, settings, value) -> None:
+    settings.setValue("recent/files", value)
+    window = make_window(qtbot)
+    files = window.recent_files()
+    assert all(isinstance(path, str) and 0 < len(path) < 5000 for path in files)
+    assert len(files) == len(set(files))
+    window._fill_recent()  # the menu fills without an error
+    window._remember("/c.json")
+    assert window.recent_files()[0] == "/c.json"
+
+
+@pytest.mark.parametrize("key, value", [
+    ("minutes", "99999999999999999999"), ("minutes", -5), ("minutes", "nan"), ("minutes", "1e400"),
+    ("increment", "inf"), ("increment", 1e30), ("increment", ["1"]),
+    ("variant", "chesskit"), ("variant", 3), ("mode", ["bot"]), ("level", "godlike"), ("color", None),
+    ("time", "1+0"), ("time", 90), ("draw_rule", "always"), ("bot", 12), ("inference", "maybe"),
+])
+def test_the_new_game_dialog_opens_with_defaults_for_impossible_choices(qtbot, settings, key, value) -> None:
+    settings.setValue(f"newgame/{key}", value)
+    dialog = NewGameDialog()
+    qtbot.addWidget(dialog)
+    choice = dialog.choice()
+    assert choice.variant in ("rbc", "blind", "minit") and choice.bot
+    assert 1 <= dialog.minutes.value() <= 180 and 0 <= dialog.increment.value() <= 60
+    if key == "minutes":
+        assert dialog.minutes.value() == 15
+    if key == "variant":
+        assert choice.variant == "rbc"
+    if key == "time":
+        assert choice.control == TimeControl(900, 5)
+
+
+def test_remembered_choices_still_come_back(qtbot, settings) -> None:
+    settings.setValue("newgame/minutes", 42)
+    settings.setValue("newgame/increment", 2.5)
+    settings.setValue("newgame/time", "Custom")
+    settings.setValue("newgame/variant", "blind")
+    dialog = NewGameDialog()
+    qtbot.addWidget(dialog)
+    assert dialog.choice().control == TimeControl(42 * 60, 2.5) and dialog.choice().variant == "blind"
