@@ -245,6 +245,45 @@ def test_a_seat_of_the_other_colour_gets_a_fresh_board_and_minit_is_refused(qtbo
         panel.set_view(MinitChessView.from_observations(MinitChess().observations(0)), chess.WHITE)
 
 
+# ---- shrinking in a short dock --------------------------------------------------------------------------------
+
+
+def _inside(panel: BeliefPanel, widget) -> bool:
+    """Whether ``widget`` lies wholly inside the part of the panel one can see."""
+    top_left = widget.mapTo(panel, QPoint(0, 0))
+    return panel.rect().contains(top_left) and panel.rect().contains(top_left + QPoint(widget.width() - 1,
+                                                                                      widget.height() - 1))
+
+
+def test_a_roomy_panel_shows_everything_without_scrolling(qtbot, panel: BeliefPanel) -> None:
+    for width, height in ((340, 600), (340, 900)):
+        panel.resize(width, height)
+        qtbot.waitUntil(lambda: panel.size().height() == height)
+        QApplication.processEvents()
+        board = panel.board.geometry()
+        assert board.height() == board.width()  # square, and no taller: spare height goes below the controls
+        assert not panel.scroll_area.verticalScrollBar().isVisible()
+        for widget in (panel.board, panel.palette_button(chess.PAWN), panel.fix_button, panel.count_box):
+            assert _inside(panel, widget)
+
+
+def test_a_short_panel_shrinks_its_board_then_scrolls(qtbot, panel: BeliefPanel) -> None:
+    assert panel.minimumSizeHint().height() <= 150  # a dock may be far shorter than the whole panel
+    panel.resize(320, 420)
+    qtbot.waitUntil(lambda: panel.height() == 420)
+    QApplication.processEvents()
+    assert panel.board.height() < 260 and _inside(panel, panel.count_box)  # the board gave way, not the switches
+    panel.resize(320, 200)
+    qtbot.waitUntil(lambda: panel.height() == 200)
+    QApplication.processEvents()
+    bar = panel.scroll_area.verticalScrollBar()
+    assert bar.isVisible() and not _inside(panel, panel.count_box)
+    panel.scroll_area.ensureWidgetVisible(panel.count_box)
+    assert bar.value() > 0 and _inside(panel, panel.count_box)  # scrolling reaches the switches
+    assert panel.board.width() >= 8 * 18 and panel.board.height() >= 8 * 18
+    assert panel.scroll_area.widget().width() == panel.scroll_area.viewport().width()  # never sideways
+
+
 # ---- the board widget's additions ----------------------------------------------------------------------------
 
 

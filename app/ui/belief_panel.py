@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import chess
-from PySide6.QtCore import QByteArray, QEvent, QMimeData, QPoint, QPointF, QSize, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QObject, QPoint, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -47,13 +47,16 @@ from PySide6.QtGui import (
     QPainter,
     QPaintEvent,
     QPen,
+    QResizeEvent,
 )
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QScrollArea,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
@@ -80,6 +83,8 @@ MIME_TYPE = "application/x-sightline-belief-piece"
 """The drag data of a palette piece: its FEN letter in the enemy's colour."""
 
 _DRAG_THRESHOLD = 4
+_MIN_SQUARE = 18  # pixels: the smallest squares the panel's board shrinks to before the panel scrolls
+_MIN_VISIBLE_HEIGHT = 120  # pixels: a dock never squeezes the panel below this (it scrolls inside instead)
 
 
 def to_square(square: int) -> Square:
@@ -171,7 +176,7 @@ class BeliefBoardWidget(BoardWidget):
         super().__init__(parent)
         self.set_annotations_enabled(False)
         self.setAcceptDrops(True)
-        self.setMinimumSize(QSize(8 * 26, 8 * 26))
+        self.setMinimumSize(QSize(8 * _MIN_SQUARE, 8 * _MIN_SQUARE))
         self._armed: str | None = None  # palette letter placed by a click on a square
         self._press_square: Square | None = None
         self._press_pos = QPointF()
@@ -181,13 +186,15 @@ class BeliefBoardWidget(BoardWidget):
         self._drop_hover: Square | None = None
         self._saved_ghosts: dict[Square, str] = {}
 
-    def hasHeightForWidth(self) -> bool:
-        """The board is square: a dock gives it as much height as it has width, and no more."""
-        return True
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """The board is square: never taller than it is wide, so spare height goes below the panel's controls.
 
-    def heightForWidth(self, width: int) -> int:
+        A cap rather than height-for-width: height-for-width would make the board's height rigid, and a short
+        dock could then only cut the panel off instead of shrinking the board.
+        """
+        super().resizeEvent(event)
         files, ranks = self.board_size()
-        return round(width * ranks / files)
+        self.setMaximumHeight(max(self.minimumHeight(), round(self.width() * ranks / files)))
 
     def set_armed(self, letter: str | None) -> None:
         """A palette piece chosen by a click: a left click on a square places it there."""
@@ -364,6 +371,66 @@ class PaletteButton(QToolButton):
         super().leaveEvent(event)
 
 
+class _ScrollWhenShort(QScrollArea):
+    """Holds the panel's contents: they fill the area, and scroll only when it is shorter than they can shrink.
+
+    QScrollArea's own resizing (``widgetResizable``) sizes contents with word-wrapped labels by their preferred
+    height for the width, which would scroll the panel at every ordinary dock size; here the contents get the
+    whole width and at least the minimum height their layout needs for that width.
+    """
+
+    def __init__(self, content: QWidget, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(False)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(content)
+        content.installEventFilter(self)
+        self._fitting = False
+        self._fit()
+
+    def _content_minimum(self, content: QWidget, width: int) -> int:
+        layout = content.layout()
+        if layout is None:
+            return content.minimumSizeHint().height()
+        return max(layout.totalMinimumSize().height(), layout.totalMinimumHeightForWidth(width))
+
+    def _fit(self) -> None:
+        content = self.widget()
+        if content is None or self._fitting:
+            return
+        self._fitting = True
+        try:
+            layout = content.layout()
+            minimum_width = layout.totalMinimumSize().width() if layout is not None else 0
+            # Wide enough for the contents and a vertical scroll bar: the panel never scrolls sideways.
+            self.setMinimumWidth(minimum_width + self.verticalScrollBar().sizeHint().width())
+            width = max(self.viewport().width(), minimum_width)
+            height = max(self.viewport().height(), self._content_minimum(content, width))
+            if content.size() != QSize(width, height):
+                content.resize(width, height)
+        finally:
+            self._fitting = False
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), max(hint.height(), _MIN_VISIBLE_HEIGHT))
+
+    def sizeHint(self) -> QSize:
+        content = self.widget()
+        return content.sizeHint() if content is not None else super().sizeHint()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self._fit()
+        return super().viewportEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self._fit()  # a label appeared or went away: the contents' minimum may have changed
+        return super().eventFilter(watched, event)
+
+
 class BeliefPanel(QWidget):
     """One seat's belief board with its palette, history buttons and inference switches.
 
@@ -400,7 +467,9 @@ class BeliefPanel(QWidget):
         self.board.pieceMoved.connect(self._on_moved)
         self.board.pieceRemoved.connect(self._on_removed)
 
-        layout = QVBoxLayout(self)
+        content = QWidget(self)
+        content.setObjectName("beliefPanelContent")
+        layout = QVBoxLayout(content)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
         layout.addWidget(self.board)
@@ -465,7 +534,12 @@ class BeliefPanel(QWidget):
         self.status_label.setWordWrap(True)
         self.status_label.setObjectName("positionCount")
         layout.addWidget(self.status_label)
-        layout.addStretch(1)  # spare height goes below: the board stays square (heightForWidth)
+        layout.addStretch(1)  # spare height goes below: the board stays square (its height is capped)
+
+        self.scroll_area = _ScrollWhenShort(content, self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll_area)
 
         self._refresh()
 
