@@ -65,3 +65,40 @@ def test_inference_can_be_switched_off_for_a_game(window, qtbot) -> None:
     assert window.controller.session.record.extra["inference"] is False
     panel.place_piece(chess.E5, chess.PAWN)  # the belief board itself still works
     assert panel.belief().pieces() == {chess.E5: chess.PAWN}
+
+
+def _finished_rbc_record():
+    import random
+
+    from app.engine.core import Resign
+    from app.engine.rbc import MoveAction, ReconChess, Sense
+    from app.engine.record import GameSession
+    rng = random.Random(3)
+    game = ReconChess()
+    session = GameSession(game, TimeControl(900, 5))
+    for _ in range(6):
+        seat = game.to_move
+        session.play(seat, Sense(rng.randrange(64)))
+        session.play(seat, MoveAction(rng.choice(game.move_actions())))
+    session.play(game.to_move, Resign())
+    return session.record
+
+
+@pytest.mark.parametrize("size", [(1000, 680), (760, 520)])
+def test_the_replay_viewers_heat_map_text_is_never_cut_off(qtbot, size) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.replay_window import ReplayWindow
+    replay = ReplayWindow(_finished_rbc_record())
+    qtbot.addWidget(replay)
+    replay.resize(*size)
+    replay.show()
+    qtbot.waitExposed(replay)
+    replay.heat.setChecked(True)  # on the truth: nothing to infer, so no worker starts
+    replay.heat_status.setText("more than 5,000 positions possible (heat map from a sample)")
+    QApplication.processEvents()
+    assert replay.heat.isVisible() and replay.heat.sizeHint().width() <= replay.heat.width()
+    status = replay.heat_status
+    assert status.heightForWidth(status.width()) <= status.height()  # every wrapped line has room
+    assert "enemy piece" in replay.heat.toolTip()  # what the short label leaves out
+    replay.close()

@@ -74,7 +74,10 @@ class ReplayWindow(QMainWindow):
         self.clocks = QLabel()
         self.accuracy = QLabel()
         self.accuracy.setWordWrap(True)
-        self.heat = QCheckBox("Heat map: where the seat could infer enemy pieces")
+        # A short label: a check box does not wrap, and the side column is narrow. The tooltip says the rest.
+        self.heat = QCheckBox("Heat map")
+        self.heat.setToolTip("Tint each square by the chance that an enemy piece stands there,\n"
+                             "as the seat could infer it from what it had been told at this step")
         self.heat_status = QLabel()
         self.heat_status.setWordWrap(True)
         hidden = record.variant in ("rbc", "blind")
@@ -215,6 +218,7 @@ class ReplayWindow(QMainWindow):
         self.board.set_annotations([], [])
         self.board.set_ghosts({})
         self.accuracy.setText("")
+        self.accuracy.hide()  # an empty line would push the rest of the column down
         if perspective is None:
             return
         notes = frame.notes.get(perspective)
@@ -232,6 +236,7 @@ class ReplayWindow(QMainWindow):
         if self.record.result is not None and belief.pieces():
             right, total = belief.score(frame.truth)
             self.accuracy.setText(f"Belief board: {right} of {total} supposed pieces right ({right / total:.0%})")
+            self.accuracy.show()
 
     def _show_text(self, frame: Frame, perspective: Seat | None) -> None:
         if perspective is None:
