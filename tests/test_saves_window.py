@@ -252,3 +252,89 @@ def test_a_decided_minitchess_position_is_not_started(make_window) -> None:
     window = make_window()
     assert not window.start_from_position("99999 W kqbnr ppppp ..... ..... PPPPP RNBQK")
     assert "already decided" in window.warnings[-1]
+
+
+def test_two_windows_keep_their_own_games_and_both_are_offered_after_they_end(make_window) -> None:
+    first, second = make_window(), make_window()
+    _play_some(first)
+    second.start(NewGame("minit", False, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    second.controller.lift_curtain()
+    second.controller.move((1, 1), (1, 2), None)
+    _play_some(first)  # the first window plays on after the second saved
+    second.flush_autosave()
+    assert make_window().offer_resume() is False  # both still held by running windows
+    first.close()
+    second.close()
+    offered = []
+    third = make_window()
+    third._pick_unfinished = lambda games: offered.extend(games) or None
+    third.offer_resume()
+    assert sorted((game.record.variant, len(game.record.entries)) for game in offered) == [("minit", 1),
+                                                                                           ("rbc", 3)]
+
+
+def test_a_failing_autosave_stays_in_sight_is_retried_and_asked_about_on_close(make_window, monkeypatch,
+                                                                               qtbot) -> None:
+    from app import storage
+    window = make_window()
+    _play_some(window)
+    real_save = storage.AutosaveSlot.save
+
+    def refuse(slot, game):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(storage.AutosaveSlot, "save", refuse)
+    window.controller.move((3, 6), (3, 4), None)  # Black plays: this write fails
+    window.flush_autosave()
+    qtbot.waitUntil(lambda: window.autosave_banner.isVisible())
+    assert "No space left on device" in window.autosave_banner.text()
+    assert "Errno" not in window.autosave_banner.text() and "Errno" not in window.warnings[-1]
+    assert len(window.warnings) == 1  # told once, then kept in sight
+    window.controller.annotations_changed(1)  # more failures do not pile up boxes
+    window.flush_autosave()
+    qtbot.waitUntil(lambda: window._last_write_problem is not None)
+    assert len(window.warnings) == 1
+    answers = ["cancel"]
+    window._ask_unsaved_close = lambda problem: answers.pop(0)
+    window.quit()
+    assert window.isVisible()  # cancelled: nothing lost
+    monkeypatch.setattr(storage.AutosaveSlot, "save", real_save)
+    window._retry_autosave()  # what the retry timer does when nobody acts
+    window.flush_autosave()
+    qtbot.waitUntil(lambda: not window.autosave_banner.isVisible())
+    assert window._autosave_retry.isActive() is False
+
+
+def test_closing_while_autosave_fails_offers_save_as(make_window, monkeypatch, tmp_path, qtbot) -> None:
+    from app import storage
+    from app.engine.record import read_record
+    window = make_window()
+    _play_some(window)
+    monkeypatch.setattr(storage.AutosaveSlot, "save", lambda slot, game: (_ for _ in ()).throw(OSError(30, "Read-only file system")))
+    window.controller.move((3, 6), (3, 4), None)
+    target = tmp_path / "rescued.json"
+    monkeypatch.setattr("app.ui.main_window.QFileDialog.getSaveFileName", lambda *args, **kwargs: (str(target), ""))
+    asked = []
+    window._ask_unsaved_close = lambda problem: asked.append(problem) or "save"
+    window.quit()
+    assert asked and "Read-only file system" in asked[0]
+    assert not window.isVisible()
+    assert len(read_record(str(target)).entries) == 4
+
+
+def test_messages_are_bounded_and_never_raw_python(make_window, tmp_path) -> None:
+    from app.engine.record import GameSession, PlayerInfo
+    from app.engine.minit import MinitChess
+    session = GameSession(MinitChess(), TimeControl(None, 0), [PlayerInfo("x" * 10_000_000), PlayerInfo("B")])
+    window = make_window()
+    window._warn("Test", "y" * 10_000_000)
+    assert len(window.warnings[-1]) == 10_000_000  # the test's own recorder: the real one is checked below
+    real = MainWindow()
+    real._warn("Test", "y" * 10_000_000)
+    assert len(real.last_warning) < 2000 and "more characters" in real.last_warning
+    real.close()
+    window.resume_record(session.snapshot())
+    window.controller.lift_curtain()
+    assert len(window.status.text()) < 400
+    window.controller.resign()
+    assert len(window.status.text()) < 400 and len(window.game_over_box.text()) < 2000
