@@ -239,3 +239,53 @@ def test_rendered_pixels_show_no_more_than_the_seat_was_told(window, qtbot, vari
         else:
             window.pass_button.click()
     assert len(curtains) == 2
+
+
+def test_menu_actions_follow_the_curtain_the_game_and_its_end(window) -> None:
+    from app.ui.new_game_dialog import NewGame
+    actions = window.game_actions
+    enabled = lambda: {name for name, action in actions.items() if action.isEnabled()}  # noqa: E731
+    assert enabled() == set()  # no game
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(300, 5), "50-move"))
+    assert window.curtain.isVisible()
+    assert enabled() == {"save", "save_as"}  # behind the curtain nothing of a seat's own
+    window.controller.lift_curtain()
+    assert enabled() == {"save", "save_as", "review", "image", "resign"}  # no true moves while hidden
+    window.controller.resign()
+    assert enabled() == {"save", "save_as", "review", "image", "pgn", "reconchess"}  # over: no resign, no minit
+    window.start(NewGame("blind", False, "random", "medium", 0, TimeControl(300, 5), "50-move"))
+    window.controller.lift_curtain()
+    assert "offer_draw" in enabled() and "reconchess" not in enabled()
+    window.start(NewGame("minit", False, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    window.controller.lift_curtain()
+    assert {"pgn", "minit", "copy_position"} <= enabled() and "reconchess" not in enabled()
+
+
+def test_an_export_is_refused_before_a_file_is_chosen_in_the_windows_words(window, monkeypatch) -> None:
+    from app.ui.new_game_dialog import NewGame
+    chosen = []
+    monkeypatch.setattr("app.ui.main_window.QFileDialog.getSaveFileName",
+                        lambda *args, **kwargs: chosen.append(args) or ("", ""))
+    warnings = []
+    window._warn = lambda title, text: warnings.append(text)
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(300, 5), "50-move"))
+    window._export_dialog("pgn")  # the curtain is up
+    window._export_image_dialog()
+    window.controller.lift_curtain()
+    window._export_dialog("pgn")
+    window._export_dialog("minit")
+    assert chosen == [] and len(warnings) == 4
+    assert "curtain" in warnings[0] and "curtain" in warnings[1]
+    assert "in progress" in warnings[2] and "Board image" in warnings[2] and "--" not in warnings[2]
+    assert "MinitChess" in warnings[3]
+
+
+def test_typing_pass_in_the_sense_phase_says_sensing_cannot_be_skipped(window, qtbot) -> None:
+    from app.ui.new_game_dialog import NewGame
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(300, 5), "50-move"))
+    window.controller.lift_curtain()
+    window.entry.setText("pass")
+    qtbot.keyClick(window.entry, Qt.Key.Key_Return)
+    message = window.panel.entry_error.text()
+    assert "cannot be skipped" in message and "square" in message and "RBC" in message
+    assert window.controller.game.phase == "sense" and len(window.controller.session.record.entries) == 0
