@@ -465,6 +465,51 @@ def test_unreadable_files_raise_record_error(tmp_path: Path, good_history: dict[
         history_to_record(record)
 
 
+def test_a_history_with_a_byte_order_mark_imports_as_a_record_loads(tmp_path: Path,
+                                                                     good_history: dict[str, Any]) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(good_history).encode("utf-8"))
+    assert history_to_record(path).entries == history_to_record(good_history).entries
+
+
+@pytest.mark.parametrize("text", ['{"type": "GameHistory", "white_name": ' + "9" * 5000 + "}",
+                                  '{"type": "GameHistory", "senses": NaN}'])
+def test_numbers_json_cannot_hold_are_named(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "numbers.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match="not a plain JSON number, or one too long to read") as refused:
+        history_to_record(path)
+    assert len(str(refused.value)) < 300
+
+
+def test_a_huge_value_in_a_history_is_named_briefly(good_history: dict[str, Any]) -> None:
+    with pytest.raises(RecordError, match="bad senses entry: not a square") as refused:
+        history_to_record(_mutated(good_history, _set("senses", "true", 0, 10 ** 5000)))
+    assert len(str(refused.value)) < 300
+
+
+def test_a_history_too_long_for_a_record_is_refused_before_replaying(good_history: dict[str, Any]) -> None:
+    turns = 12_600  # each colour: a sense and a move per turn, 50,400 steps in all
+    long = copy.deepcopy(good_history)
+    for key, value in (("senses", 0), ("sense_results", []), ("requested_moves", None), ("taken_moves", None),
+                       ("capture_squares", None), ("fens_before_move", STARTING_FEN),
+                       ("fens_after_move", STARTING_FEN)):
+        long[key] = {"true": [value] * turns, "false": [value] * turns}
+    long["winner_color"], long["win_reason"] = None, None
+    with pytest.raises(RecordError, match="would hold 50401 steps, and a record may hold at most 50000"):
+        history_to_record(long)
+
+
+def test_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+    import os
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    fifo = tmp_path / "history.json"
+    os.mkfifo(fifo)
+    with pytest.raises(RecordError, match="not a regular file"):
+        history_to_record(fifo)
+
+
 def _junk(rng: random.Random) -> Any:
     return rng.choice([None, True, 7, -1, 64, 2.5, "e4", "", [], {}, [1, None], {"type": "Move", "value": "a1a1"},
                        {"type": "Piece", "value": "x"}, {"type": "Move", "value": "P@e4"},

@@ -31,6 +31,7 @@ import datetime as _dt
 import json
 import math
 import os
+import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -906,14 +907,29 @@ def parse_record(data: bytes | str, name: str = "the record") -> GameRecord:
     return GameRecord.from_json(parsed)
 
 
-def read_record(path: str | os.PathLike[str]) -> GameRecord:
-    """Read and check a record file without replaying it (see :func:`load_record`)."""
+def read_limited(path: str | os.PathLike[str], what: str = "a record") -> bytes:
+    """The bytes of the file at ``path``, at most one more than :data:`MAX_RECORD_BYTES`.
+
+    Only regular files are read: a FIFO or a device would block or never end. Problems raise
+    :class:`RecordError`; ``what`` names what the file should have been.
+    """
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_RECORD_BYTES + 1)
+        with open(path, "rb", opener=_open_nonblocking) as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise RecordError(f"cannot read {path}: it is not a regular file, so it cannot be {what}")
+            return handle.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
-    return parse_record(data, str(path))
+
+
+def _open_nonblocking(path: str, flags: int) -> int:
+    # Opening a FIFO for reading waits for a writer; O_NONBLOCK returns at once, so the check above can refuse it.
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
+def read_record(path: str | os.PathLike[str]) -> GameRecord:
+    """Read and check a record file without replaying it (see :func:`load_record`)."""
+    return parse_record(read_limited(path), str(path))
 
 
 def load_record(path: str | os.PathLike[str]) -> Replay:

@@ -60,7 +60,8 @@ import chess
 from app.engine.clock import TimeControl
 from app.engine.core import Adjudication, Outcome, Reason, Resign
 from app.engine.rbc import BLACK_SEAT, WHITE_SEAT, MoveAction, MoveResult, ReconChess, Sense, SenseResult
-from app.engine.record import Entry, GameRecord, PlayerInfo, RecordError, atomic_write_text, replay
+from app.engine.record import (MAX_ACTIONS, Entry, GameRecord, PlayerInfo, RecordError, _short, atomic_write_text,
+                               read_limited, replay)
 
 __all__ = ["HISTORY_TYPE", "STARTING_FEN", "WIN_REASONS", "export_reconchess", "history_to_record",
            "record_to_history"]
@@ -214,19 +215,26 @@ def _turn_name(color: chess.Color, number: int) -> str:
 
 
 def _read_json(path: Path) -> Any:
+    """The file's JSON, read as a record is read (same size limit, a byte-order mark tolerated)."""
+    data = read_limited(path, "a reconchess game history")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise RecordError(f"{path} is not a text file (byte {error.start} is not UTF-8)") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
         raise RecordError(f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}); "
                           f"the file may be truncated or corrupt") from None
     except RecursionError:
         raise RecordError(f"{path} is nested too deeply to be a reconchess game history") from None
+    except ValueError:  # NaN or Infinity, or an integer with thousands of digits
+        raise RecordError(f"{path} holds a number that is not a plain JSON number, or one too long to read") \
+            from None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _is_int(value: Any) -> bool:
@@ -236,7 +244,7 @@ def _is_int(value: Any) -> bool:
 def _square(value: Any) -> int:
     if _is_int(value) and 0 <= value < 64:
         return int(value)
-    raise ValueError(f"not a square: {value!r}")
+    raise ValueError(f"not a square: {_short(value)}")
 
 
 def _optional_square(value: Any) -> int | None:
@@ -245,7 +253,7 @@ def _optional_square(value: Any) -> int | None:
 
 def _tagged(value: Any, kind: str) -> str:
     if not isinstance(value, dict) or value.get("type") != kind or not isinstance(value.get("value"), str):
-        raise ValueError(f"not a {kind}: {value!r}")
+        raise ValueError(f"not a {kind}: {_short(value)}")
     return str(value["value"])
 
 
@@ -256,9 +264,9 @@ def _move(value: Any) -> chess.Move | None:
     try:
         move = chess.Move.from_uci(uci)
     except ValueError:
-        raise ValueError(f"not a move: {uci!r}") from None
+        raise ValueError(f"not a move: {_short(uci)}") from None
     if not move or move.drop:
-        raise ValueError(f"not a move: {uci!r}")
+        raise ValueError(f"not a move: {_short(uci)}")
     return move
 
 
@@ -269,23 +277,23 @@ def _piece(value: Any) -> chess.Piece | None:
     try:
         return chess.Piece.from_symbol(symbol)
     except (ValueError, IndexError):
-        raise ValueError(f"not a piece: {symbol!r}") from None
+        raise ValueError(f"not a piece: {_short(symbol)}") from None
 
 
 def _sense_result(value: Any) -> list[tuple[int, chess.Piece | None]]:
     if not isinstance(value, list):
-        raise ValueError(f"not a list of (square, piece) pairs: {value!r}")
+        raise ValueError(f"not a list of (square, piece) pairs: {_short(value)}")
     result = []
     for pair in value:
         if not isinstance(pair, list) or len(pair) != 2:
-            raise ValueError(f"not a (square, piece) pair: {pair!r}")
+            raise ValueError(f"not a (square, piece) pair: {_short(pair)}")
         result.append((_square(pair[0]), _piece(pair[1])))
     return result
 
 
 def _fen(value: Any) -> str:
     if not isinstance(value, str):
-        raise ValueError(f"not a FEN: {value!r}")
+        raise ValueError(f"not a FEN: {_short(value)}")
     return value
 
 
@@ -306,7 +314,8 @@ def _parse_history(data: Any) -> _History:
     if not isinstance(data, Mapping):
         raise RecordError("not a reconchess game history: the data is not a JSON object")
     if data.get("type") != HISTORY_TYPE:
-        raise RecordError(f"not a reconchess game history: 'type' is {data.get('type')!r}, not {HISTORY_TYPE!r}")
+        raise RecordError(f"not a reconchess game history: 'type' is {_short(data.get('type'))}, "
+                          f"not {HISTORY_TYPE!r}")
     missing = [key for key in ("white_name", "black_name", *_TURN_KEYS, "winner_color", "win_reason")
                if key not in data]
     if missing:
@@ -320,7 +329,7 @@ def _parse_history(data: Any) -> _History:
     for key, default in (("white_name", "White"), ("black_name", "Black")):
         name = data[key]
         if name is not None and not isinstance(name, str):
-            raise RecordError(f"{key!r} must be a string or null, not {name!r}")
+            raise RecordError(f"{key!r} must be a string or null, not {_short(name)}")
         names.append(name if name else default)
 
     turns: dict[chess.Color, _ColorTurns] = {}
@@ -347,7 +356,7 @@ def _parse_history(data: Any) -> _History:
 
     winner = data["winner_color"]
     if winner is not None and not isinstance(winner, bool):
-        raise RecordError(f"'winner_color' must be true, false or null, not {winner!r}")
+        raise RecordError(f"'winner_color' must be true, false or null, not {_short(winner)}")
     reason_data = data["win_reason"]
     reason = None
     if reason_data is not None:
@@ -356,7 +365,7 @@ def _parse_history(data: Any) -> _History:
         except ValueError as error:
             raise RecordError(f"bad 'win_reason': {error}") from None
         if reason not in WIN_REASONS:
-            raise RecordError(f"bad 'win_reason': {reason!r} is not one of {', '.join(WIN_REASONS)}")
+            raise RecordError(f"bad 'win_reason': {_short(reason)} is not one of {', '.join(WIN_REASONS)}")
     return _History(names[0], names[1], turns, winner, reason)
 
 
@@ -437,10 +446,15 @@ def history_to_record(data: Mapping[str, Any] | str | os.PathLike[str]) -> GameR
                           f"{history.reason or 'null'} has none")
     white_turns = history.turns[chess.WHITE]
     if white_turns.fens_before and white_turns.fens_before[0] != STARTING_FEN:
-        raise RecordError(f"{_turn_name(chess.WHITE, 0)}: the game starts from {white_turns.fens_before[0]!r}, "
+        raise RecordError(f"{_turn_name(chess.WHITE, 0)}: the game starts from "
+                          f"{_short(white_turns.fens_before[0], 100)}, "
                           f"not the standard starting position; reconchess games (and their import) always "
                           f"start from the standard position")
     order = _turn_order(history)
+    steps = sum(len(side.senses) + len(side.requested) for side in history.turns.values()) + 1
+    if steps > MAX_ACTIONS:  # the record could not be loaded again (nor exported): refuse it now
+        raise RecordError(f"the history is too long: its record would hold {steps} steps, and a record may hold "
+                          f"at most {MAX_ACTIONS}")
 
     game = ReconChess(draw_rule=_draw_rule(history))
     entries: list[Entry] = []
@@ -464,8 +478,8 @@ def history_to_record(data: Mapping[str, Any] | str | os.PathLike[str]) -> GameR
             break  # the game ended after this sense (the last turn: see _turn_order)
         fen = game.board.fen(en_passant="fen")
         if side.fens_before[number] != fen:
-            raise RecordError(f"{turn}: the position before the move is {side.fens_before[number]!r} in the "
-                              f"history but {fen!r} on replay")
+            raise RecordError(f"{turn}: the position before the move is {_short(side.fens_before[number], 100)} "
+                              f"in the history but {_short(fen, 100)} on replay")
         _play(game, entries, seat, MoveAction(side.requested[number]), turn)
         result = next((item for item in reversed(game.observations(seat)) if isinstance(item, MoveResult)), None)
         if result is None:  # pragma: no cover - a move always reports its result
@@ -478,8 +492,8 @@ def history_to_record(data: Mapping[str, Any] | str | os.PathLike[str]) -> GameR
                               f"history but {_square_text(result.capture_square)} on replay")
         fen = game.board.fen(en_passant="fen")
         if side.fens_after[number] != fen:
-            raise RecordError(f"{turn}: the position after the move is {side.fens_after[number]!r} in the "
-                              f"history but {fen!r} on replay")
+            raise RecordError(f"{turn}: the position after the move is {_short(side.fens_after[number], 100)} "
+                              f"in the history but {_short(fen, 100)} on replay")
 
     _finish(game, entries, history, order)
     record = GameRecord(
