@@ -1,8 +1,15 @@
 """Headless matches: many games between two bots, in worker processes, with a progress bar.
 
-Every game runs in a fresh worker process, so a bot that crashes the
-interpreter or hangs in a loop cannot take the match down with it: the game is
-scored against that bot and the match goes on.
+A match runs on a pool of **referee** processes (``jobs`` of them, started from a fork server), each playing
+game after game; one is replaced only when it dies or must retire. Sightline's own bots play inside the
+referee. A bot from outside (a reconchess player from a file or module) runs in a process of its own for each
+game (:class:`~app.bots.worker.ProcessAgent`), which holds only that seat's observations: it can find neither
+the true board nor the other bot in its memory, the referee times it out, blames exactly it, always writes
+the record, and kills it with every process it started when the game ends. Outside bots are loaded once in a
+throwaway process before the match (:func:`~app.bots.worker.check_bot`), with a time limit.
+
+The parent watches every referee: one that dies, or stays in a call past its deadline (a built-in bot stuck
+in C code), is killed and the game scored against the bot that was running, and the match goes on.
 """
 
 from __future__ import annotations
@@ -10,17 +17,32 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
-from app.bots.agents import BotError, BotSpec
+from app.bots.agents import Agent, BotError, BotSpec
 from app.engine.clock import TimeControl
 from app.engine.core import Outcome, Reason
-from app.engine.record import GameRecord, PlayerInfo
+from app.engine.record import GameRecord
 from app.engine.variants import game_type
+
+DEFAULT_MOVE_LIMIT = 300.0
+"""Seconds a bot may take over any one call in an untimed game (and to load, before the match); past it the
+bot loses that game on time. ``run_match(move_limit=...)`` changes it."""
+
+_GRACE = 5.0
+"""Seconds past a call's deadline before a referee that has not come back is killed from outside."""
+
+_REFEREE_PRELOAD = ["app.match", "app.runner", "app.engine.variants", "app.engine.rbc", "app.engine.blind",
+                    "app.engine.minit", "app.engine.record", "app.bots.registry", "app.bots.rbc_bots",
+                    "app.bots.rbc_belief", "app.bots.blind_bots", "app.bots.blind_belief", "app.bots.minit_bots",
+                    "app.bots.worker", "chess"]
+"""Imported once by the fork server, so that every referee starts with the referees and built-in bots loaded
+(the belief bots' attack tables alone take about 0.1 s)."""
 
 
 @dataclass(frozen=True)
@@ -33,8 +55,8 @@ class GameJob:
     control: TimeControl
     seed: int
     out_dir: str | None
-    environment: dict[str, str] = field(default_factory=dict)  # the caller's, for bots that read it
     max_plies: int | None = None
+    move_limit: float | None = DEFAULT_MOVE_LIMIT
 
 
 @dataclass
@@ -50,28 +72,38 @@ class GameSummary:
 
 
 def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
-             report: Callable[[GameSummary], None] | None = None) -> GameSummary:
-    """Play one game of a match (in a worker process) and save its record.
+             report: Callable[[GameSummary], None] | None = None,
+             names: dict[str, str] | None = None) -> GameSummary:
+    """Play one game of a match and save its record (in a referee process).
 
-    ``report`` receives the summary as soon as the result is known, before the
-    bots' end-of-game hooks run (a bot that crashes there changes nothing).
+    Built-in bots play in this process; each outside bot in a process of its own, killed when the game ends.
+    ``names`` gives the player name of each outside bot's spec (the class name found when it was checked).
+    ``report`` receives the summary as soon as the result is known, before the bots' end-of-game hooks run
+    (a bot that crashes there changes nothing).
     """
+    from app.bots.worker import ProcessAgent
     from app.runner import run_game, seed_everything
     seed_everything(job.seed)
     game = game_type(job.variant).from_options(job.options)
-    agents = []
-    for seat, text in enumerate((job.white, job.black)):
-        try:
-            agents.append(BotSpec(text, job.variant).create(job.seed * 2 + seat))
-        except BotError as error:
-            outcome = Outcome(1 - seat, Reason.FORFEIT, _shorten(str(error)))
-            summary = GameSummary(job.index, job.white, job.black, outcome.winner, outcome.reason.value,
-                                  outcome.detail, 0, None)
-            if report is not None:
-                report(summary)
-            return summary
-    for agent, text in zip(agents, (job.white, job.black)):
+    specs = (job.white, job.black)
+    outsiders = sum(BotSpec(text, job.variant).outside for text in specs)
+    agents: list[Agent] = []
+    for seat, text in enumerate(specs):
+        spec = BotSpec(text, job.variant)
+        agent: Agent
+        if spec.outside:
+            name = (names or {}).get(text) or text
+            agent = ProcessAgent(text, job.variant, name, job.seed * 2 + seat, sole_outsider=outsiders == 1)
+        else:
+            try:
+                agent = spec.create(job.seed * 2 + seat)
+            except BotError as error:
+                agent = _Unstartable(spec.display_name, error)
         agent.spec = text  # type: ignore[attr-defined]
+        agents.append(agent)
+    for seat, agent in enumerate(agents):
+        if isinstance(agent, ProcessAgent):  # both outside bots load at once
+            agent.launch(seat, game.options(), agents[1 - seat].name)
     summaries: list[GameSummary] = []
 
     def finished(record: GameRecord) -> None:
@@ -87,9 +119,34 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
         if report is not None:
             report(summary)
 
-    run_game(game, agents, job.control, job.seed, on_call=on_call, max_plies=job.max_plies,
-             on_finished=finished)
+    try:
+        run_game(game, agents, job.control, job.seed, on_call=on_call, max_plies=job.max_plies,
+                 on_finished=finished, move_limit=job.move_limit)
+    finally:
+        for agent in agents:
+            if isinstance(agent, ProcessAgent):
+                agent.close()
     return summaries[0]
+
+
+class _Unstartable(Agent):
+    """A seat whose built-in bot could not be created: it fails to start, so the game still has a record."""
+
+    def __init__(self, name: str, error: BotError) -> None:
+        self.name = name
+        self.error = error
+
+    def start(self, seat: int, options: dict[str, Any], opponent_name: str) -> None:
+        raise self.error
+
+    def observe(self, observation: Any) -> None:
+        pass
+
+    def act(self, request: Any) -> Any:
+        raise self.error
+
+    def end(self, outcome: Outcome, record: GameRecord) -> None:
+        pass
 
 
 def _shorten(text: str, limit: int = 2000) -> str:
@@ -97,12 +154,13 @@ def _shorten(text: str, limit: int = 2000) -> str:
 
 
 def _play_job_safely(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
-                     report: Callable[[GameSummary], None] | None = None) -> GameSummary:
+                     report: Callable[[GameSummary], None] | None = None,
+                     names: dict[str, str] | None = None) -> GameSummary:
     try:
-        return play_job(job, on_call, report)
+        return play_job(job, on_call, report, names)
     except BaseException as error:  # noqa: BLE001 - reported as a crashed game, the match goes on
-        summary = GameSummary(job.index, job.white, job.black, None, "error",
-                              _shorten(f"{type(error).__name__}: {error}"), 0, None)
+        from app.bots.agents import error_text
+        summary = GameSummary(job.index, job.white, job.black, None, "error", _shorten(error_text(error)), 0, None)
         if report is not None:
             report(summary)
         return summary
@@ -130,145 +188,308 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
               control: TimeControl | None = None, options: dict[str, Any] | None = None,
               swap_colors: bool = False, jobs: int = 1, out_dir: str | None = None,
               progress: Callable[[int, int, GameSummary], None] | None = None,
-              max_plies: int | None = None) -> MatchResult:
-    """Play ``games`` games; ``swap_colors`` alternates who takes White; ``max_plies`` draws endless games."""
+              max_plies: int | None = None, move_limit: float = DEFAULT_MOVE_LIMIT) -> MatchResult:
+    """Play ``games`` games, ``jobs`` at a time; ``swap_colors`` alternates who takes White; ``max_plies``
+    draws endless games; ``move_limit`` bounds each call into a bot of an untimed game (and the loading of an
+    outside bot in an untimed match; a timed match allows the smaller of 60 s and the initial time).
+
+    Raises BotError before any game when a bot cannot be loaded, ValueError for bad options, OSError when
+    ``out_dir`` cannot be made.
+    """
     control = control or TimeControl()
     cls = game_type(variant)
     game_options = cls.from_options(options or {}).options()
-    for text in (white, black):
-        BotSpec(text, variant).check()
+    specs = [BotSpec(text, variant) for text in dict.fromkeys((white, black))]
+    outside = any(spec.outside for spec in specs)
+    context = _context(outside)
+    if outside or not _may_fork():
+        _start_server(context)  # it loads its preloads while the bots are checked here
+    else:
+        context = multiprocessing.get_context("fork")  # see _may_fork
+    load_limit = move_limit if control.initial is None else min(60.0, control.initial)
+    names: dict[str, str] = {}
+    for spec in specs:
+        if spec.outside:
+            from app.bots.worker import check_bot
+            names[spec.text] = check_bot(spec.text, variant, load_limit)  # never imported here: see check_bot
+        else:
+            spec.check()
+            names[spec.text] = spec.display_name
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)  # OSError (e.g. FileExistsError for a file) goes to the caller
-    job_list = []
-    for index in range(games):
-        a, b = (black, white) if swap_colors and index % 2 else (white, black)
-        job_list.append(GameJob(index, variant, game_options, a, b, control, seed * 100003 + index, out_dir,
-                                dict(os.environ), max_plies))
+
+    def all_jobs() -> Iterator[GameJob]:  # made one at a time: a match of a billion games needs no list of them
+        for index in range(games):
+            a, b = (black, white) if swap_colors and index % 2 else (white, black)
+            yield GameJob(index, variant, game_options, a, b, control, seed * 100003 + index, out_dir, max_plies,
+                          move_limit)
+
     result = MatchResult(white, black)
-    context = _context()
-    pending = list(reversed(job_list))
-    running: dict[int, _Running] = {}
+    setup = _Setup(variant, names, dict(os.environ), os.getcwd())
+    pool = _Pool(context, setup, max(1, min(jobs, games)))
+    upcoming = all_jobs()
+    next_job = next(upcoming, None)
     done = 0
-
-    def finish(entry: _Running, summary: GameSummary) -> None:
-        nonlocal done
-        running.pop(entry.process.sentinel, None)
-        result.games.append(summary)
-        done += 1
-        if progress is not None:
-            progress(done, games, summary)
-
     try:
-        while pending or running:
-            while pending and len(running) < max(1, jobs):
-                job = pending.pop()
-                receiver, sender = context.Pipe(duplex=False)
-                acting = context.Value("i", -1)
-                deadline = context.Value("d", 0.0)
-                process = context.Process(target=_worker, args=(job, sender, acting, deadline), daemon=True)
-                process.start()
-                sender.close()
-                running[process.sentinel] = _Running(job, process, receiver, acting, deadline)
-            # Read summaries as they arrive (a large one would otherwise block its sender), and notice
-            # workers that die or overrun the time their bot was given.
-            handles: list[Any] = []
-            for entry in running.values():
-                handles += [entry.process.sentinel, entry.receiver]
-            ready = multiprocessing.connection.wait(handles, timeout=1.0)
-            now = time.monotonic()
-            for entry in list(running.values()):
-                if entry.receiver in ready or entry.process.sentinel in ready:
-                    summary = None
-                    try:
-                        if entry.receiver.poll():
-                            summary = entry.receiver.recv()
-                    except (EOFError, OSError):
-                        summary = None
-                    if summary is not None:
-                        entry.process.join(timeout=15)
-                        if entry.process.is_alive():
-                            entry.process.kill()
-                            entry.process.join()
-                        entry.receiver.close()
-                        finish(entry, summary)
-                    elif not entry.process.is_alive():
-                        entry.process.join()
-                        entry.receiver.close()
-                        finish(entry, _crashed(entry.job, entry.process.exitcode, entry.acting.value))
-                elif entry.deadline.value and now > entry.deadline.value + _GRACE:
-                    # The bot holds the interpreter (e.g. stuck in C code): its own clock cannot stop it.
-                    entry.process.kill()
-                    entry.process.join()
-                    entry.receiver.close()
-                    finish(entry, _overran(entry.job, entry.acting.value))
+        while next_job is not None or pool.busy:
+            while next_job is not None and pool.take(next_job):
+                next_job = next(upcoming, None)
+            for summary in pool.wait():
+                result.games.append(summary)
+                done += 1
+                if progress is not None:
+                    progress(done, games, summary)
+        pool.close()
     finally:
-        for entry in running.values():
-            entry.process.kill()
+        pool.kill()
     result.games.sort(key=lambda game: game.index)
     return result
 
 
-_GRACE = 5.0  # seconds past a bot's deadline before its worker process is killed from outside
+@dataclass(frozen=True)
+class _Setup:
+    """What every referee of a match is told once, when it starts."""
+
+    variant: str
+    names: dict[str, str]  # bot spec -> player name
+    environment: dict[str, str]  # the caller's, for bots that read it
+    cwd: str  # the caller's, so that relative bot paths keep their meaning
 
 
-@dataclass
-class _Running:
-    job: GameJob
-    process: Any
-    receiver: Any
-    acting: Any
-    deadline: Any
+class _Referee:
+    """The parent's handle on one referee process."""
+
+    def __init__(self, context: Any, setup: _Setup) -> None:
+        from app.bots.worker import _start_process
+        self.connection, child = context.Pipe(duplex=True)
+        self.status = context.RawArray("d", 2)  # the seat being called (-1: none) and its deadline (0: none)
+        self.status[0] = -1.0
+        self.process = context.Process(target=_referee_main, args=(setup, child, self.status),
+                                       name="sightline-referee", daemon=False)  # it starts bot processes
+        try:
+            _start_process(self.process.start)
+        finally:
+            child.close()
+        self.names = setup.names
+        self.job: GameJob | None = None  # the game it plays, until it says it is idle again
+        self.reported = False  # the summary of that game has arrived
+        self.retiring = False  # it leaves after this game: take it out of service
+
+    def give(self, job: GameJob) -> None:
+        self.job = job
+        self.reported = False
+        self.connection.send(job)
+
+    def overran(self, now: float) -> bool:
+        deadline = self.status[1]
+        return bool(deadline) and now > deadline + _GRACE
+
+    def kill(self) -> None:
+        if self.process.exitcode is None:
+            self.process.kill()
+        self.process.join(1.0)
+        self.connection.close()
 
 
-def _overran(job: GameJob, seat: int) -> GameSummary:
-    names = (job.white, job.black)
+class _Pool:
+    """Referee processes of a match, each playing the jobs it is given one after another."""
+
+    def __init__(self, context: Any, setup: _Setup, size: int) -> None:
+        self.context = context
+        self.setup = setup
+        self.size = size
+        self.referees: list[_Referee] = []
+
+    @property
+    def busy(self) -> bool:
+        return any(referee.job is not None for referee in self.referees)
+
+    def take(self, job: GameJob) -> bool:
+        """Give ``job`` to an idle referee (starting one if the pool is not full); False when all are busy."""
+        for referee in self.referees:
+            if referee.job is None and not referee.retiring:
+                referee.give(job)
+                return True
+        if len(self.referees) < self.size:
+            referee = _Referee(self.context, self.setup)
+            self.referees.append(referee)
+            referee.give(job)
+            return True
+        return False
+
+    def wait(self) -> list[GameSummary]:
+        """Wait for news from the referees (at most about a second); return the summaries of finished games."""
+        now = time.monotonic()
+        deadlines = [referee.status[1] + _GRACE - now for referee in self.referees if referee.status[1]]
+        timeout = max(0.01, min([1.0] + deadlines))
+        handles: list[Any] = []
+        for referee in self.referees:
+            handles += [referee.connection, referee.process.sentinel]
+        multiprocessing.connection.wait(handles, timeout)
+        summaries: list[GameSummary] = []
+        now = time.monotonic()
+        for referee in list(self.referees):
+            summaries += self._read(referee)
+            if referee.process.exitcode is not None or referee.overran(now):
+                job, seat = referee.job, int(referee.status[0])
+                stuck = referee.process.exitcode is None
+                referee.kill()
+                self.referees.remove(referee)
+                if job is not None and not referee.reported:
+                    summaries.append(_overran(job, seat, self.setup.names) if stuck
+                                     else _crashed(job, referee.process.exitcode, seat, self.setup.names))
+        return summaries
+
+    def _read(self, referee: _Referee) -> list[GameSummary]:
+        summaries = []
+        try:
+            while referee.connection.poll():
+                message = referee.connection.recv()
+                if message[0] == "result" and referee.job is not None and not referee.reported:
+                    referee.reported = True
+                    summaries.append(message[1])
+                elif message[0] == "idle":
+                    referee.job = None
+                    referee.retiring = bool(message[1])
+        except (EOFError, OSError):
+            pass  # it died: its sentinel says so
+        return summaries
+
+    def close(self) -> None:
+        """Let idle referees leave by themselves."""
+        for referee in self.referees:
+            try:
+                referee.connection.send(None)
+            except (OSError, ValueError):
+                pass
+        for referee in self.referees:
+            referee.process.join(2.0)
+
+    def kill(self) -> None:
+        for referee in self.referees:
+            referee.kill()
+        self.referees.clear()
+
+
+def _overran(job: GameJob, seat: int, names: dict[str, str]) -> GameSummary:
     if seat in (0, 1):
+        name = names.get((job.white, job.black)[seat], (job.white, job.black)[seat])
         return GameSummary(job.index, job.white, job.black, 1 - seat, Reason.TIMEOUT.value,
-                           f"{names[seat]} ran out of time and did not give control back (its worker was stopped)",
+                           f"{name} ran out of time and did not give control back (its process was stopped)",
                            0, None)
-    return GameSummary(job.index, job.white, job.black, None, "error", "the worker process stopped answering",
+    return GameSummary(job.index, job.white, job.black, None, "error", "the referee process stopped answering",
                        0, None)
 
 
-def _context() -> Any:
+def _crashed(job: GameJob, exitcode: int | None, seat: int, names: dict[str, str]) -> GameSummary:
+    if seat in (0, 1):
+        name = names.get((job.white, job.black)[seat], (job.white, job.black)[seat])
+        detail = f"{name} crashed its worker process (exit code {exitcode})"
+        return GameSummary(job.index, job.white, job.black, 1 - seat, Reason.FORFEIT.value, detail, 0, None)
+    return GameSummary(job.index, job.white, job.black, None, "error",
+                       f"the referee process died (exit code {exitcode}) outside any bot", 0, None)
+
+
+def _context(outside_bots: bool = False) -> Any:
     """A fork server where there is one: workers start fast, and never inherit the threads of the caller
     (forking a process that runs threads can deadlock the child)."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["app.match", "app.runner", "app.engine.variants", "chess"])
+        # Ignored if the server already runs (then it was started by this function or by app.bots.worker).
+        context.set_forkserver_preload(_REFEREE_PRELOAD + (["reconchess"] if outside_bots else []))
         return context
     return multiprocessing.get_context("spawn")
 
 
-def _worker(job: GameJob, sender: Any, acting: Any, deadline: Any) -> None:
-    """Body of a worker process: play one game and send its summary back as soon as it is known."""
+def _may_fork() -> bool:
+    """True when referees may be forked from this process, ready at once with everything it has imported:
+    on Linux, when the process runs no other thread (forking a process that does can deadlock the child; this
+    counts threads of C libraries too, such as Qt's). A match of Sightline's own bots only: a referee that
+    hosts outside bots must start their processes from a fork server of its own, which a fork would confuse
+    with the parent's. Elsewhere the fork server starts referees (about 0.2 s more per match)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+def _start_server(context: Any) -> None:
+    if context.get_start_method() == "forkserver":
+        import multiprocessing.forkserver
+        multiprocessing.forkserver.ensure_running()
+
+
+def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
+    """Body of a referee process: play the jobs the parent sends, one after another, until told to stop."""
     os.environ.clear()
-    os.environ.update(job.environment)
+    os.environ.update(setup.environment)
+    try:
+        os.chdir(setup.cwd)
+    except OSError:
+        pass
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent, which stops the referees
+    except (ValueError, OSError):
+        pass
+    outside = False
+    for text in setup.names:
+        spec = BotSpec(text, setup.variant)
+        if spec.outside:
+            outside = True
+        else:
+            try:
+                spec.bot_class()  # loads the bot's module now, once for all games
+            except BotError:
+                pass  # each game reports it
+    if outside:
+        from app.bots.worker import warm_up
+        warm_up()  # this referee's own fork server for its outside bots: it starts while the first game sets up
 
     def on_call(seat: int, seconds: float | None) -> None:
-        acting.value = seat
-        deadline.value = 0.0 if seconds is None else time.monotonic() + seconds
+        status[1] = 0.0 if seconds is None else time.monotonic() + seconds
+        status[0] = seat
 
-    sent = False
+    while True:
+        try:
+            job = connection.recv()
+        except (EOFError, OSError):
+            break
+        if job is None:
+            break
+        sent = False
 
-    def report(summary: GameSummary) -> None:
-        nonlocal sent
-        if not sent:
-            sent = True
-            sender.send(summary)
+        def report(summary: GameSummary) -> None:
+            nonlocal sent
+            if not sent:
+                sent = True
+                connection.send(("result", summary))
 
-    _play_job_safely(job, on_call, report)
-    sender.close()
-    os._exit(0)  # a bot may have left threads running; do not wait for them
+        summary = _play_job_safely(job, on_call, report, setup.names)
+        status[0], status[1] = -1.0, 0.0
+        retire = _should_retire(job, summary)
+        try:
+            connection.send(("idle", retire))
+        except (OSError, ValueError):
+            break
+        if retire:
+            break
+    try:
+        connection.close()
+    finally:
+        os._exit(0)  # a built-in bot may have left a thread running; do not wait for it
 
 
-def _crashed(job: GameJob, exitcode: int | None, seat: int) -> GameSummary:
-    names = (job.white, job.black)
-    if seat in (0, 1):
-        detail = f"{names[seat]} crashed its worker process (exit code {exitcode})"
-        return GameSummary(job.index, job.white, job.black, 1 - seat, Reason.FORFEIT.value, detail, 0, None)
-    return GameSummary(job.index, job.white, job.black, None, "error",
-                       f"the worker process died (exit code {exitcode}) outside any bot", 0, None)
+def _should_retire(job: GameJob, summary: GameSummary) -> bool:
+    """True when a game may have left this referee unsound: a bot of its own process failed (its call may
+    still run on an abandoned thread) or the game broke down. Outside bots fail in their own processes."""
+    if summary.reason not in (Reason.TIMEOUT.value, Reason.FORFEIT.value, Reason.ABORTED.value):
+        return summary.reason == "error"  # the game broke down: start afresh
+    if summary.winner is None or summary.reason == Reason.TIMEOUT.value:  # (Blind Chess: material may win it)
+        return not all(BotSpec(text, job.variant).outside for text in (job.white, job.black))
+    loser = (job.white, job.black)[1 - summary.winner]
+    return not BotSpec(loser, job.variant).outside
 
 
 class ProgressBar:

@@ -1,9 +1,10 @@
 """Play one game between programs: the referee, the clock, the record, and the agents' failures.
 
 Each agent is told only its own seat's observations, asked for an action when
-its seat must act, and charged for the time it takes. An agent that raises,
-answers something that is not one of its actions, or runs out of time loses the
-game (the reason is recorded); the game always ends with a record.
+its seat must act, and charged for the time it takes. An agent that fails in any
+way (raises any exception, even ``KeyboardInterrupt`` or one that cannot be
+printed; answers something that is not one of its actions; runs out of time)
+loses the game with the reason recorded; the game always ends with a record.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import threading
 import traceback
 from typing import Any, Callable
 
-from app.bots.agents import Agent, BotError
+from app.bots.agents import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text
 from app.bots.base import ActionRequest
 from app.engine.clock import TimeControl
 from app.engine.core import Adjudication, Game, IllegalAction, Reason
@@ -66,18 +67,29 @@ class _Caller:
 def _describe(error: BaseException) -> str:
     frames = traceback.extract_tb(error.__traceback__)
     where = f" at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno}" if frames else ""
-    return _shorten(f"{type(error).__name__}: {error}", 1000) + where
+    return _shorten(error_text(error), 1000) + where
+
+
+def _safe_repr(value: Any) -> str:
+    try:
+        return _shorten(repr(value), 200)
+    except BaseException:  # noqa: BLE001 - whatever a bot hands back must not crash the game
+        return f"a {type(value).__name__}"
 
 
 def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None, seed: int | None = None,
              on_step: Callable[[GameSession], None] | None = None,
              on_call: Callable[[int, float | None], None] | None = None, max_plies: int | None = None,
-             on_finished: Callable[[GameRecord], None] | None = None) -> GameRecord:
+             on_finished: Callable[[GameRecord], None] | None = None,
+             move_limit: float | None = None) -> GameRecord:
     """Play ``game`` to its end between ``agents`` (one per seat) and return the record.
 
     With a timed ``control``, each call into an agent runs on a helper thread and
     is abandoned when the seat's clock runs out (the seat loses on time).
     Untimed games call agents directly: the fastest path, used by benchmarks.
+    ``move_limit`` bounds each call of an untimed game: an isolated agent (a bot
+    in its own process) that takes longer loses on time; for agents in this
+    process it is only passed to ``on_call`` (a match's watchdog enforces it).
     ``max_plies`` ends a game that is still going after that many turns as a draw
     (a safety limit for matches of games that have no automatic draw).
     ``on_call(seat, seconds)`` is told before each call into an agent (a match's
@@ -90,22 +102,43 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
     control = control or TimeControl(None, 0.0)
     players = [PlayerInfo(agent.name, "bot", getattr(agent, "spec", None)) for agent in agents]
     session = GameSession(game, control, players, seed, start_clock=False)
-    callers = [_Caller() for _ in agents] if not control.untimed else None
+    timed = not control.untimed
+    callers = [None if agent.isolated else _Caller() for agent in agents] if timed else None
     delivered = [0] * len(agents)
     names = [agent.name for agent in agents]
 
     def call(seat: int, job: Callable[[], Any], limit: float | None = None) -> Any:
-        if callers is None:
-            if on_call is not None:
-                on_call(seat, None)  # lets a match tell which bot was running if the whole process dies
-            return job()
-        seconds = max(0.0, session.seconds_left(seat)) if limit is None else limit
+        if limit is None:
+            limit = max(0.0, session.seconds_left(seat)) if timed else move_limit
         if on_call is not None:
-            on_call(seat, seconds)
-        return callers[seat].call(job, seconds)
+            on_call(seat, limit)  # lets a match tell which bot was running if the whole process dies
+        agent = agents[seat]
+        if agent.isolated:
+            agent.time_limit = limit  # it waits for its own process, and gives up at the limit itself
+            return job()
+        caller = callers[seat] if callers is not None else None
+        if caller is None:
+            return job()
+        return caller.call(job, limit)
 
     def fail(seat: int, reason: Reason, detail: str) -> None:
         session.adjudicate(Adjudication(seat, reason, _shorten(detail)))
+
+    def failed(seat: int, error: BaseException, doing: str = "raised") -> None:
+        """End the game for a failure of ``seat``'s agent (any failure loses the game for that bot)."""
+        if isinstance(error, (_Timeout, AgentTimeout)):
+            fail(seat, Reason.TIMEOUT, f"{names[seat]} ran out of time" if doing == "raised"
+                 else f"{names[seat]} took too long to start")
+        elif isinstance(error, HostFailure):
+            fail(seat, Reason.ABORTED, f"the game was aborted: {error_text(error)}")
+        elif isinstance(error, AgentFailed):
+            fail(seat, Reason.FORFEIT, f"{names[seat]} {_shorten(str(error))}")
+        elif isinstance(error, BotError) and doing != "start":
+            fail(seat, Reason.FORFEIT, f"{names[seat]}: {_shorten(str(error))}")  # our own words, no frame
+        elif doing == "start":
+            fail(seat, Reason.FORFEIT, f"{names[seat]} failed to start: {_describe(error)}")
+        else:
+            fail(seat, Reason.FORFEIT, f"{names[seat]} raised {_describe(error)}")
 
     def deliver(seat: int) -> None:
         agent = agents[seat]
@@ -117,16 +150,13 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
             delivered[seat] += 1
             call(seat, lambda: agent.observe(observation))
 
-    start_limit = None if control.initial is None else min(60.0, control.initial)
+    start_limit = move_limit if control.initial is None else min(60.0, control.initial)
     for seat, agent in enumerate(agents):
         opponent = names[1 - seat] if len(agents) == 2 else ""
         try:
             call(seat, lambda: agent.start(seat, game.options(), opponent), start_limit)
-        except _Timeout:
-            fail(seat, Reason.TIMEOUT, f"{names[seat]} took too long to start")
-            break
         except BaseException as error:  # noqa: BLE001 - any failure of a bot loses its game
-            fail(seat, Reason.FORFEIT, f"{names[seat]} failed to start: {_describe(error)}")
+            failed(seat, error, "start")
             break
     session.start_clock()
 
@@ -139,38 +169,27 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
             if agent.observes:
                 deliver(seat)
             request = ActionRequest(seat, game.phase, game.choices(),
-                                    session.seconds_left(seat) if callers is not None else _INF)
+                                    session.seconds_left(seat) if timed else _INF)
             action = call(seat, lambda: agent.act(request))
-        except _Timeout:
-            fail(seat, Reason.TIMEOUT, f"{names[seat]} ran out of time")
+        except BaseException as error:  # noqa: BLE001 - even KeyboardInterrupt: a bot raised it
+            failed(seat, error)
             break
-        except BotError as error:
-            fail(seat, Reason.FORFEIT, f"{names[seat]}: {error}")
-            break
-        except BaseException as error:  # noqa: BLE001
-            if isinstance(error, KeyboardInterrupt):
-                raise
-            fail(seat, Reason.FORFEIT, f"{names[seat]} raised {_describe(error)}")
-            break
-        if callers is not None and session.check_time():
+        if timed and session.check_time():
             break
         try:
             session.play(seat, action, defer=agent.observes)
         except IllegalAction as error:
-            fail(seat, Reason.FORFEIT, f"{names[seat]} answered an illegal action: {error}")
+            fail(seat, Reason.FORFEIT, f"{names[seat]} answered an illegal action: {error_text(error)}")
             break
         except Exception as error:  # noqa: BLE001 - whatever a bot hands back must not crash the game
-            fail(seat, Reason.FORFEIT, f"{names[seat]} answered {_shorten(repr(action), 200)}, "
+            fail(seat, Reason.FORFEIT, f"{names[seat]} answered {_safe_repr(action)}, "
                                        f"which is not an action ({_describe(error)})")
             break
         if agent.observes and not game.is_over:
             try:
                 deliver(seat)  # the mover hears its result at once, on its own time, as in reconchess
-            except _Timeout:
-                fail(seat, Reason.TIMEOUT, f"{names[seat]} ran out of time")
-                break
             except BaseException as error:  # noqa: BLE001
-                fail(seat, Reason.FORFEIT, f"{names[seat]} raised {_describe(error)}")
+                failed(seat, error)
                 break
         session.finish_step()
         if on_step is not None:
@@ -188,20 +207,28 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
     for seat, agent in enumerate(agents):
         try:
             if on_call is not None:
-                on_call(seat, 10.0)
-            if callers is None:
+                on_call(seat, _END_LIMIT)
+            caller = callers[seat] if callers is not None else None
+            if caller is None:
+                if agent.isolated:
+                    agent.time_limit = _END_LIMIT
                 deliver(seat)
                 agent.end(outcome, record)
             else:
                 def deliver_and_end(seat: int = seat, agent: Agent = agent) -> None:
                     _drain(game, seat, delivered, agent)
                     agent.end(outcome, record)
-                callers[seat].call(deliver_and_end, 10.0)
+                caller.call(deliver_and_end, _END_LIMIT)
         except BaseException:  # noqa: BLE001 - the game is over; a bot failing to clean up changes nothing
             pass
     for caller in callers or ():
-        caller.close()
+        if caller is not None:
+            caller.close()
     return record
+
+
+_END_LIMIT = 10.0
+"""Seconds an agent may spend hearing the result once the game is over."""
 
 
 def _shorten(text: str, limit: int = 2000) -> str:

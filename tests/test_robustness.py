@@ -175,6 +175,8 @@ def test_a_bot_that_never_releases_the_interpreter_is_stopped_from_outside(tmp_p
                 re.match(r"(a+)+$", "a" * 60 + "b")  # backtracking inside C: the clock thread never runs
                 return sense_actions[0]
     ''')
-    result = run_match("rbc", hog, "random", games=1, control=TimeControl(1, 0))
+    result = run_match("rbc", hog, "random", games=1, control=TimeControl(1, 0), out_dir=str(tmp_path / "out"))
     game = result.games[0]
-    assert (game.winner, game.reason) == (1, "timeout") and "did not give control back" in game.detail
+    # The bot runs in a process of its own: the referee stops it at its deadline and writes the record.
+    assert (game.winner, game.reason) == (1, "timeout") and "GilHog ran out of time" in game.detail
+    assert game.path is not None and json.loads(Path(game.path).read_text())["result"]["reason"] == "timeout"

@@ -26,18 +26,43 @@ import os
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable
-
-import chess
+from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.core import Action, Outcome, Seat
 from app.engine.record import GameRecord
 
 from .base import ActionRequest, Bot
 
+if TYPE_CHECKING:
+    import chess
+
 
 class BotError(Exception):
     """A bot could not be loaded, raised an exception, or answered something that is not an action."""
+
+
+class AgentFailed(BotError):
+    """An agent's bot failed in its own process; the text is a phrase that follows the bot's name
+    (``"raised RuntimeError: boom at bot.py:12"``, ``"crashed its worker process (exit code 3)"``)."""
+
+
+class AgentTimeout(Exception):
+    """An agent that bounds its own calls (:attr:`Agent.isolated`) did not answer within its time limit."""
+
+
+class HostFailure(Exception):
+    """Sightline could not run an agent's bot (the system refused a process, a helper process vanished)
+    and no bot can fairly be blamed: the game is aborted."""
+
+
+def error_text(error: BaseException) -> str:
+    """``Type: message`` for any exception, even one whose ``__str__`` raises or returns a non-string."""
+    name = type(error).__name__
+    try:
+        message = str(error)
+    except BaseException:  # noqa: BLE001 - a bot's exception may fail to print; say so instead
+        return f"{name} (its message cannot be printed)"
+    return f"{name}: {message}" if message else name
 
 
 class Agent(ABC):
@@ -46,6 +71,12 @@ class Agent(ABC):
     name: str = "bot"
     observes: bool = True
     """False when the agent ignores observations: the runner then skips handing them over."""
+    isolated: bool = False
+    """True when the agent's bot runs in another process and the agent bounds each call itself: the runner
+    sets :attr:`time_limit` before every call and calls it directly; a call that runs out of time raises
+    :class:`AgentTimeout`, a failure of the bot :class:`AgentFailed`."""
+    time_limit: float | None = None
+    """Seconds the next call may take (set by the runner for isolated agents; None: no limit)."""
 
     @abstractmethod
     def start(self, seat: Seat, options: dict[str, Any], opponent_name: str) -> None: ...
@@ -85,15 +116,17 @@ class ReconchessAgent(Agent):
     def __init__(self, player: Any, name: str) -> None:
         self.player = player
         self.name = name
-        self.color = chess.WHITE
+        self.color = True  # chess.WHITE
         self._turn_moves: list[chess.Move] | None = None
 
     def start(self, seat: Seat, options: dict[str, Any], opponent_name: str) -> None:
+        import chess  # here, not at the top: the window imports this module before python-chess is needed
         self.color = seat == 0
         board = chess.Board(options.get("fen", chess.STARTING_FEN))
         self.player.handle_game_start(self.color, board, opponent_name)
 
     def observe(self, observation: Any) -> None:
+        import chess
         from app.engine.rbc import MoveResult, SenseResult, TurnStarted
         if isinstance(observation, TurnStarted):
             self._turn_moves = None
@@ -109,6 +142,7 @@ class ReconchessAgent(Agent):
             self.player.handle_move_result(observation.requested, observation.taken, square is not None, square)
 
     def act(self, request: ActionRequest) -> Action:
+        from chess import Move
         from app.engine.rbc import MoveAction, Sense
         seconds = request.seconds_left
         if self._turn_moves is None or request.phase == "sense":
@@ -124,11 +158,11 @@ class ReconchessAgent(Agent):
                 except TypeError:
                     square = -1
                 if isinstance(answer, bool) or not 0 <= square < 64:
-                    raise BotError(f"choose_sense returned {answer!r:.80}, which is not a square")
+                    raise BotError(f"choose_sense returned {_short_repr(answer)}, which is not a square")
             return Sense(square)
         move = self.player.choose_move(moves, seconds)
-        if move is not None and not isinstance(move, chess.Move):
-            raise BotError(f"choose_move returned {move!r}, which is not a chess.Move or None")
+        if move is not None and not isinstance(move, Move):
+            raise BotError(f"choose_move returned {_short_repr(move)}, which is not a chess.Move or None")
         return MoveAction(move)
 
     def end(self, outcome: Outcome, record: GameRecord) -> None:
@@ -170,6 +204,12 @@ class BotSpec:
         return None
 
     @property
+    def outside(self) -> bool:
+        """True for a reconchess player from a file or module (not Sightline's own code): a match runs it
+        in a process of its own."""
+        return self.builtin is None
+
+    @property
     def display_name(self) -> str:
         builtin = self.builtin
         if builtin:
@@ -184,13 +224,31 @@ class BotSpec:
             name, level = builtin
             bots = builtin_bots(self.variant)
             if name not in bots:
-                raise BotError(f"no built-in {self.variant} bot {name!r} (choose from {', '.join(sorted(bots))})")
+                raise BotError(self._not_builtin(name, bots))
             if level not in ("easy", "medium", "hard"):
                 raise BotError(f"unknown level {level!r} (easy, medium or hard)")
             return bots[name], level
-        if self.variant != "rbc":
-            raise BotError(f"{self.text!r} is not a built-in {self.variant} bot")
+        if self.variant != "rbc" or (not os.path.exists(self.text) and self._elsewhere(self.text)):
+            raise BotError(self._not_builtin(self.text, builtin_bots(self.variant)))
         return load_reconchess_player(self.text), None
+
+    def _elsewhere(self, name: str) -> list[str]:
+        """The other games that have a built-in bot called ``name``."""
+        from app.engine.variants import TITLES
+        from .registry import builtin_bots
+        return [variant for variant in TITLES if variant != self.variant and name in builtin_bots(variant)]
+
+    def _not_builtin(self, name: str, bots: dict[str, Any]) -> str:
+        from app.engine.variants import TITLES
+        title = TITLES.get(self.variant, self.variant)
+        choices = f"{title} bots: {', '.join(bots)}" if bots else f"{title} has no built-in bots"
+        others = self._elsewhere(name)
+        if others:
+            games = " and ".join(TITLES.get(variant, variant) for variant in others)
+            return f"{name!r} is not a built-in {self.variant} bot: it is a {games} bot ({choices})"
+        if self.variant != "rbc":
+            return f"{name!r} is not a built-in {self.variant} bot ({choices})"
+        return f"no built-in {self.variant} bot {name!r} ({choices})"
 
     def check(self) -> None:
         """Report a bad spec before a match starts (raises BotError). Loads the bot's class, creates nothing:
@@ -204,8 +262,17 @@ class BotSpec:
         try:
             player = cls()
         except Exception as error:
-            raise BotError(f"{cls.__name__}() failed: {error!r}") from error
+            raise BotError(f"{cls.__name__}() failed: {error_text(error)}") from error
         return ReconchessAgent(player, cls.__name__)
+
+
+def _short_repr(value: Any) -> str:
+    """``repr(value)`` cut to 80 characters, or the type's name when the repr itself fails."""
+    try:
+        text = repr(value)
+    except BaseException:  # noqa: BLE001 - a bot's object may fail to print
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def load_reconchess_player(spec: str) -> Callable[[], Any]:
@@ -244,10 +311,8 @@ def load_reconchess_player(spec: str) -> Callable[[], Any]:
             module = importlib.import_module(target)
     except BotError:
         raise
-    except BaseException as error:  # noqa: BLE001 - SystemExit and friends at import must not end the app
-        if isinstance(error, KeyboardInterrupt):
-            raise
-        raise BotError(f"cannot import {target!r}: {type(error).__name__}: {error}") from None
+    except BaseException as error:  # noqa: BLE001 - SystemExit, KeyboardInterrupt... at import lose the bot
+        raise BotError(f"cannot import {target!r}: {error_text(error)}") from None
     if class_name:
         cls = getattr(module, class_name, None)
         if not (inspect.isclass(cls) and issubclass(cls, Player)):
@@ -262,7 +327,7 @@ def load_reconchess_player(spec: str) -> Callable[[], Any]:
         try:
             chosen = get_player()
         except Exception as error:
-            raise BotError(f"get_player() of {target} failed: {error!r}") from None
+            raise BotError(f"get_player() of {target} failed: {error_text(error)}") from None
         if inspect.isclass(chosen) and issubclass(chosen, Player):
             return chosen
         raise BotError(f"get_player() of {target} did not return a reconchess Player subclass")

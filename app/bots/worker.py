@@ -16,6 +16,13 @@ Whatever the bot does (raise, answer something that cannot be sent, spin, exit) 
 raised in the host. A failure in ``create``, ``start`` or ``observe`` breaks the bot: it is reported once, as it
 happens, and every later request is answered with an error.
 
+Each worker leads a process group of its own: :meth:`~BotProcess.kill` (and the end of :meth:`~BotProcess.end`)
+stops the whole group, so processes a bot starts do not outlive it (unless they leave the group themselves).
+
+:class:`ProcessAgent` wraps a BotProcess as an :class:`~app.bots.agents.Agent` for the game runner: a match's
+referee hosts an outside bot with it, so that the bot shares no memory with the referee or the other seat.
+:func:`check_bot` loads an outside bot's class in a throwaway worker, with a time limit, before a match.
+
 Everything crossing the pipes is pickled: observations (named tuples of ``chess`` objects and engine
 dataclasses), :class:`~app.bots.base.ActionRequest` (its RBC ``MoveActions`` pickles as it is: a ``__slots__``
 class, handled by the default protocol), actions, the outcome and the :class:`~app.engine.record.GameRecord`.
@@ -46,9 +53,10 @@ from typing import Any
 from app.engine.core import Action, Outcome, Seat
 from app.engine.record import GameRecord
 
+from .agents import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text
 from .base import ActionRequest
 
-__all__ = ["BotProcess", "WorkerEvent", "warm_up"]
+__all__ = ["BotProcess", "ProcessAgent", "WorkerEvent", "check_bot", "warm_up"]
 
 _PRELOAD = ["app.bots.worker", "app.bots.agents", "app.bots.registry", "app.engine.variants", "chess",
             "reconchess"]
@@ -97,11 +105,7 @@ def warm_up() -> None:
 
 def describe(error: BaseException) -> str:
     """``Type: message at file.py:line`` (the innermost frame), as the runner reports bot failures."""
-    from .agents import BotError
-    try:
-        text = f"{type(error).__name__}: {error}"
-    except Exception:  # noqa: BLE001 - an exception that cannot even be printed
-        text = f"{type(error).__name__} (unprintable)"
+    text = error_text(error)
     if isinstance(error, BotError):
         return text  # already says what went wrong; the frame would be Sightline's own
     frames = traceback.extract_tb(error.__traceback__)
@@ -164,7 +168,7 @@ class BotProcess:
     @property
     def alive(self) -> bool:
         """True while the worker process runs and has been neither killed nor reported dead."""
-        return not self._closed and self._process.is_alive()
+        return not self._closed and not self._exited()
 
     @property
     def pending(self) -> bool:
@@ -214,7 +218,7 @@ class BotProcess:
         while not self._closed:
             try:
                 if not self._events.poll():
-                    if self._process.exitcode is None:
+                    if not self._exited():
                         return None
                     if not self._events.poll():  # it ended after its last word: report the death
                         return self._died()
@@ -280,16 +284,18 @@ class BotProcess:
         self._ending = True
         if timeout <= 0:
             return True
-        self._process.join(timeout)
-        finished = self._process.exitcode == 0
+        multiprocessing.connection.wait([self._process.sentinel], timeout)  # does not reap: see kill()
         self.kill()
-        return finished
+        return self.exitcode == 0
 
     def kill(self) -> None:
-        """Stop the worker at once (SIGKILL) and free the pipes. Safe to call more than once."""
+        """Stop the worker and every process it started in its group at once (SIGKILL), and free the pipes.
+        Safe to call more than once."""
         if not self._closed:
             self._closed = True
             self._pending = None
+            # The group first, while the worker is not yet reaped: its pid (the group's id) cannot be reused.
+            _kill_group(self._process.pid)
             if self._process.exitcode is None:
                 self._process.kill()
             self._process.join(1.0)
@@ -327,9 +333,14 @@ class BotProcess:
             return WorkerEvent("error", message=text, seconds=seconds, during=during)
         return None  # "ended", or anything else: nothing for the host
 
+    def _exited(self) -> bool:
+        """True once the worker process has ended (it is not reaped here, so its group can still be killed)."""
+        return bool(multiprocessing.connection.wait([self._process.sentinel], 0))
+
     def _died(self) -> WorkerEvent | None:
         self._closed = True
         self._pending = None
+        _kill_group(self._process.pid)  # what it started dies with it
         self._process.join(1.0)
         if self._process.exitcode is None:
             self._process.kill()  # it closed its pipe but lives on: make it so
@@ -357,12 +368,231 @@ class BotProcess:
 
     def __del__(self) -> None:
         # Forgotten without kill() or end(): close the command pipe; the worker sees it and leaves by itself.
-        if not getattr(self, "_closed", True):
-            self._outbox.put(None)
+        outbox = getattr(self, "_outbox", None)  # absent when the process could not be started
+        if not getattr(self, "_closed", True) and outbox is not None:
+            outbox.put(None)
 
     def __repr__(self) -> str:
         state = "alive" if self.alive else "stopped"
         return f"<BotProcess {self.name!r} seat {self.seat} pid {self._process.pid} {state}>"
+
+
+def _kill_group(pid: int | None) -> None:
+    """SIGKILL the process group that the worker ``pid`` leads (its id is the worker's pid)."""
+    if pid is None or not hasattr(os, "killpg"):
+        return
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:  # no such group (the worker had not made it yet, or everyone in it is gone)
+        pass
+
+
+def _start_process(make: Any) -> Any:
+    """Call ``make()`` (which starts a process), again up to twice if the process server failed on the way: a
+    bot may have stopped the server (its parent); the next start runs a fresh one."""
+    for attempt in range(3):
+        try:
+            return make()
+        except (EOFError, ConnectionError, BrokenPipeError):
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _process_server() -> int | None:
+    """The pid of this process's fork server (the parent of its bots' workers), if it runs one."""
+    try:
+        import multiprocessing.forkserver as forkserver
+    except ImportError:  # pragma: no cover - platforms without fork servers
+        return None
+    pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+    return pid if isinstance(pid, int) else None
+
+
+def _has_exited(pid: int) -> bool:
+    """True when our child ``pid`` has ended (without reaping it: multiprocessing does that itself)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except (OSError, AttributeError):  # not our child, or no waitid on this platform
+        return False
+
+
+class ProcessAgent(Agent):
+    """An outside bot for the game runner, in a :class:`BotProcess` of its own (see the module's documentation).
+
+    :meth:`launch` starts the process without waiting (a host starts both seats' bots at once); :meth:`start`
+    waits for it to be ready. Observations are kept and handed over with the next request, so the bot
+    reads them on its own time. Every call waits at most :attr:`time_limit` seconds: a bot that has not
+    answered by then is killed and :class:`~app.bots.agents.AgentTimeout` raised; any failure of the bot
+    (raising, crashing, answering what cannot be read) raises :class:`~app.bots.agents.AgentFailed` with a
+    phrase that follows its name. :meth:`close` kills the process and everything it started; call it when the
+    game is over, whatever happened.
+
+    ``sole_outsider`` says this is the only bot of its game that is not Sightline's own: if the fork server
+    its process came from is found stopped during the game, this bot did it and loses; with two outside bots
+    nobody can be blamed and the game is aborted.
+    """
+
+    isolated = True
+
+    def __init__(self, spec: str, variant: str, name: str, seed: int | None, *,
+                 environment: dict[str, str] | None = None, sole_outsider: bool = True) -> None:
+        self.spec = spec
+        self.variant = variant
+        self.name = name
+        self.seed = seed
+        self.environment = environment
+        self.sole_outsider = sole_outsider
+        self.process: BotProcess | None = None
+        self._launch_error = ""
+        self._server: int | None = None
+        self._unsent: list[Any] = []
+
+    def launch(self, seat: Seat, options: dict[str, Any], opponent_name: str) -> None:
+        """Start the bot's process (once); a failure is kept for :meth:`start` to report."""
+        if self.process is not None or self._launch_error:
+            return
+        try:
+            self.process = _start_process(lambda: BotProcess(
+                self.spec, self.variant, seat, options, opponent_name, self.seed, environment=self.environment))
+        except Exception as error:  # noqa: BLE001 - e.g. the system refuses another process
+            self._launch_error = error_text(error)
+            return
+        self._server = _process_server()
+
+    def start(self, seat: Seat, options: dict[str, Any], opponent_name: str) -> None:
+        self.launch(seat, options, opponent_name)
+        process = self.process
+        if process is None:
+            raise HostFailure(f"the process of {self.name} could not be started ({self._launch_error})")
+        if not process.wait_ready(self.time_limit):
+            event = process.poll()  # a failure seen while waiting is kept for poll
+            process.kill()
+            if event is None:
+                raise AgentTimeout()
+            raise AgentFailed(event.message)
+        self._check_server()
+
+    def observe(self, observation: Any) -> None:
+        self._unsent.append(observation)
+
+    def act(self, request: ActionRequest) -> Action:
+        process = self.process
+        if process is None or not process.alive:
+            raise AgentFailed("is not running")
+        self._flush(process)
+        process.request(request)
+        event = process.wait(self.time_limit)
+        if event is None:
+            process.kill()
+            raise AgentTimeout()
+        if event.kind != "action" or event.action is None:
+            process.kill()
+            raise AgentFailed(event.message or "answered nothing")
+        self._check_server()
+        return event.action
+
+    def end(self, outcome: Outcome, record: GameRecord) -> None:
+        process = self.process
+        try:
+            if process is not None and process.alive:
+                self._flush(process)
+                process.end(outcome, record, timeout=2.0 if self.time_limit is None else self.time_limit)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Kill the bot's process and every process it started (safe to call more than once)."""
+        if self.process is not None:
+            self.process.kill()
+
+    def _flush(self, process: BotProcess) -> None:
+        if self._unsent:
+            process.observe(self._unsent)
+            self._unsent = []
+
+    def _check_server(self) -> None:
+        if self._server is not None and _has_exited(self._server):
+            self._server = None
+            if self.sole_outsider:
+                raise AgentFailed("stopped the process that Sightline starts bots from")
+            raise HostFailure("the process that Sightline starts bots from was stopped during the game, "
+                              "by one of its two outside bots")
+
+
+def check_bot(spec: str, variant: str, timeout: float, *, environment: dict[str, str] | None = None) -> str:
+    """Load an outside bot's class in a throwaway worker process and return the class's name.
+
+    The bot's module is imported there, never in the caller: a bot that exits, crashes or hangs while it
+    loads costs only that process. Raises :class:`~app.bots.agents.BotError` saying what went wrong,
+    including a load that takes longer than ``timeout`` seconds.
+    """
+    context = _context()
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_check_main, name="sightline-bot-check", daemon=True,
+                              args=(spec, variant, sender, dict(os.environ) if environment is None
+                                    else dict(environment), os.getcwd()))
+    try:
+        _start_process(process.start)
+    finally:
+        sender.close()
+    try:
+        ready = multiprocessing.connection.wait([receiver, process.sentinel], timeout)
+        message: Any = None
+        if receiver in ready:
+            try:
+                message = _SafeUnpickler(io.BytesIO(receiver.recv_bytes(100_000))).load()
+            except Exception:  # noqa: BLE001 - nothing readable came: judged by how the process ended
+                message = None
+        if isinstance(message, tuple) and len(message) == 2 and all(isinstance(part, str) for part in message):
+            kind, text = str(message[0]), str(message[1])
+            if kind == "ok":
+                return text
+            raise BotError(text)
+        if not ready:
+            raise BotError(f"{spec} took longer than {timeout:g} s to load, and was stopped")
+        process.join(1.0)
+        raise BotError(f"{spec} ended its process while being loaded (exit code {process.exitcode})")
+    finally:
+        _kill_group(process.pid)
+        process.kill()
+        process.join(1.0)
+        receiver.close()
+
+
+def _check_main(spec: str, variant: str, sender: multiprocessing.connection.Connection,
+                environment: dict[str, str], cwd: str) -> None:
+    """Body of :func:`check_bot`'s worker."""
+    _settle(environment, cwd)
+    try:
+        from .agents import BotSpec
+        cls, _level = BotSpec(spec, variant).bot_class()
+        message = ("ok", str(getattr(cls, "__name__", spec)))
+    except BaseException as error:  # noqa: BLE001 - reported to the caller
+        message = ("error", str(error) if isinstance(error, BotError) else f"{spec}: {error_text(error)}")
+    try:
+        sender.send(message)
+    except BaseException:  # noqa: BLE001 - the caller gave up
+        pass
+    _leave(0)
+
+
+def _settle(environment: dict[str, str], cwd: str) -> None:
+    """Start of a worker: a process group of its own, the host's environment and folder, Ctrl-C ignored."""
+    try:
+        os.setsid()  # its own group: kill() stops what the bot starts, too
+    except (OSError, AttributeError):
+        pass
+    os.environ.clear()
+    os.environ.update(environment)
+    try:
+        os.chdir(cwd)  # relative bot paths mean what they meant to the app
+    except OSError:
+        pass
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the app; it ends its workers itself
+    except (ValueError, OSError, AttributeError):
+        pass
 
 
 def _send_loop(outbox: queue.Queue[bytes | None], connection: multiprocessing.connection.Connection) -> None:
@@ -406,16 +636,7 @@ def _worker_main(spec: str, variant: str, seat: Seat, options: dict[str, Any], o
                  events: multiprocessing.connection.Connection, environment: dict[str, str], cwd: str) -> None:
     """Body of a bot's worker process."""
     started = time.perf_counter()
-    os.environ.clear()
-    os.environ.update(environment)
-    try:
-        os.chdir(cwd)  # relative bot paths mean what they meant to the app
-    except OSError:
-        pass
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the app; it ends its workers itself
-    except (ValueError, OSError, AttributeError):
-        pass
+    _settle(environment, cwd)
 
     inbox: queue.Queue[Any] = queue.Queue()
 
