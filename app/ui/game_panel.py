@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, Q
                                QTabWidget, QVBoxLayout, QWidget)
 
 LOW_TIME_STYLE = "color: #d03030; font-weight: 700;"
+LOG_LINES = 5  # lines of the log always in sight
 
 
 class GamePanel(QWidget):
@@ -70,7 +71,15 @@ class GamePanel(QWidget):
         self.log.setReadOnly(True)
         self.tabs.addTab(self.log, "What you were told")
         self.tabs.addTab(self.moves, "Your moves")
+        # Whole tab labels (never "What you w..."), and room for a few lines of the log however small the panel.
+        self.tabs.setElideMode(Qt.TextElideMode.ElideNone)
+        self.tabs.tabBar().setExpanding(False)
+        # (On the tab widget itself: it does not ask its pages for their minimum.)
+        line = self.log.fontMetrics().lineSpacing()
+        self.tabs.setMinimumHeight(self.tabs.tabBar().sizeHint().height() + LOG_LINES * line + 16)
         column.addWidget(self.tabs, 1)
+        margins = column.contentsMargins()
+        self.setMinimumWidth(max(240, self.tabs.tabBar().sizeHint().width() + margins.left() + margins.right() + 8))
 
     def set_clocks(self, lines: list[tuple[str, str, bool]]) -> None:
         """Show (name, time, low) lines; a low clock is drawn in red."""

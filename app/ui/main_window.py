@@ -46,7 +46,8 @@ AUTOSAVE_RETRY_MS = 5000  # while autosave fails, it is tried again this often e
 MESSAGE_LIMIT = 1500  # characters of a message shown to the player (a file's field may be megabytes long)
 NAME_LIMIT = 60  # characters of a player's name in the window's sentences
 THEMES = ("brown", "blue", "green", "grey")
-DEFAULT_SIZE = (1100, 760)  # the first start; restarts restore the last size
+DEFAULT_SIZE = (1100, 760)
+DOCK_WIDTH = 320  # the panels' width when no layout was saved  # the first start; restarts restore the last size
 PATH_LIMIT = 4096  # characters of a remembered file name
 
 log = logging.getLogger("sightline.window")
@@ -410,6 +411,10 @@ class MainWindow(QMainWindow):
             dock.setWidget(panel)
             if not self.restoreDockWidget(dock):
                 self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+                # Under the game panel, sharing the height so that the log keeps several lines in sight.
+                self.resizeDocks([self.panel_dock, dock], [self.height() // 2, self.height() // 2],
+                                 Qt.Orientation.Vertical)
+                self.resizeDocks([self.panel_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
             panel.hypothesesChanged.connect(self._belief_changed)
             panel.overlayToggled.connect(lambda _on: self._apply_overlay())
             panel.heatMapToggled.connect(lambda _on: self._apply_overlay())
@@ -1117,8 +1122,10 @@ class MainWindow(QMainWindow):
             self.resize(DEFAULT_SIZE[0], DEFAULT_SIZE[1])
             self._fit_to_screen()
         state = settings.value("window/state")
-        if isinstance(state, (QByteArray, bytes)):
-            self.restoreState(state, STATE_VERSION)  # refuses (False) a layout of another version or garbage
+        self._layout_restored = isinstance(state, (QByteArray, bytes)) and self.restoreState(state, STATE_VERSION)
+        if not self._layout_restored:
+            # The first start (or a layout that could not be read): the board takes what the panel leaves.
+            self.resizeDocks([self.panel_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.board.set_theme(setting_choice(settings, "view/theme", THEMES, "brown"))
         set_piece_set(setting_choice(settings, "view/pieces", tuple(PIECE_SETS), "cburnett"))
 
