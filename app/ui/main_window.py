@@ -415,6 +415,7 @@ class MainWindow(QMainWindow):
                 self.resizeDocks([self.panel_dock, dock], [self.height() // 2, self.height() // 2],
                                  Qt.Orientation.Vertical)
                 self.resizeDocks([self.panel_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+                dock.show()  # resizing leaves a dock not yet laid out hidden until the next event loop turn
             panel.hypothesesChanged.connect(self._belief_changed)
             panel.overlayToggled.connect(lambda _on: self._apply_overlay())
             panel.heatMapToggled.connect(lambda _on: self._apply_overlay())
