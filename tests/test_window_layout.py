@@ -1,4 +1,5 @@
-"""The window's layout: the board gets the room the panels leave, the log keeps lines in sight, the size does not creep from one start to the next, and the new-game dialog has no blank band."""
+"""The window's layout: the board gets the room the panels leave, the log keeps lines in sight, the size does
+not creep from one start to the next, and the new-game dialog has no blank band."""
 
 from __future__ import annotations
 
