@@ -72,3 +72,14 @@ def test_the_new_game_dialog_has_no_blank_band_under_its_buttons(qtbot, fresh_se
     dialog.mode.setCurrentIndex(dialog.mode.findData("hotseat"))
     dialog.time.setCurrentIndex(dialog.time.findText("5+3"))
     assert dialog.height() < tall and dialog.height() <= dialog.sizeHint().height() + 2
+
+
+def test_a_belief_board_put_away_for_minitchess_comes_back_after_a_restart(qtbot, fresh_settings) -> None:
+    window = open_window(qtbot)
+    start_rbc(window)
+    window.start(NewGame("minit", False, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    assert not window.belief_dock.isVisible()  # put away by the program, not closed by the player
+    window.close()
+    again = open_window(qtbot)
+    start_rbc(again)
+    assert again.belief_dock.isVisible()

@@ -1190,6 +1190,9 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         settings = QSettings()
+        if self._belief_auto_hidden and self.belief_dock is not None:
+            # Put away only because the last game was MinitChess: the next RBC or Blind Chess game wants it back.
+            self.belief_dock.show()
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState(STATE_VERSION))
         self._autosave_retry.stop()
