@@ -3,23 +3,76 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from app.engine.clock import TimeControl
+
+MESSAGE_LIMIT = 400
+"""Characters of one message at most: a message quotes what it was given, and that may be a whole file."""
+
+
+def _clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    text = " ".join(text.split())  # one line, whatever was pasted into an argument
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _say(command: str, message: str) -> None:
+    print(_clip(f"{command}: {message}"), file=sys.stderr)
+
+
+def _whole_number(text: str) -> int:
+    """argparse ``type`` for integers, with a short message of our own (not Python's int() wording)."""
+    stripped = text.strip()
+    digits = stripped[1:] if stripped[:1] in "+-" else stripped
+    if not digits.isascii() or not digits.isdigit():
+        raise argparse.ArgumentTypeError(f"{_clip(text, 40)!r} is not a whole number")
+    if len(digits) > 18:
+        raise argparse.ArgumentTypeError(f"{_clip(text, 40)!r} is far too large")
+    return int(stripped)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its error messages cut to a readable length (they quote what was typed)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, _clip(f"{self.prog}: error: {message}") + "\n")
+
+
+_VALUE_OPTIONS = ("--time",)
+"""Options whose values may start with a minus sign: ``--time -5+1`` must reach our own check, not argparse's
+"expected one argument"."""
+
+
+def _join_values(argv: Sequence[str]) -> list[str]:
+    joined: list[str] = []
+    items = list(argv)
+    index = 0
+    while index < len(items):
+        item = items[index]
+        if item in _VALUE_OPTIONS and index + 1 < len(items) and items[index + 1].startswith("-") \
+                and items[index + 1] != "--":
+            joined.append(f"{item}={items[index + 1]}")
+            index += 2
+            continue
+        joined.append(item)
+        index += 1
+    return joined
 
 
 def _match(args: argparse.Namespace) -> int:
     from app.bots.agents import BotError
     from app.match import ProgressBar, format_table, run_match
     if args.games < 1 or args.jobs < 1:
-        print("sightline match: --games and --jobs must be at least 1", file=sys.stderr)
+        _say("sightline match", "--games and --jobs must be at least 1")
         return 2
     try:
         control = TimeControl(None, 0.0) if args.untimed else TimeControl.parse(args.time)
     except ValueError as error:
-        print(f"sightline match: {error}", file=sys.stderr)
+        _say("sightline match", str(error))
         return 2
     options = {}
     if args.variant == "rbc":
@@ -35,11 +88,11 @@ def _match(args: argparse.Namespace) -> int:
                            out_dir=args.out, progress=None if args.quiet else ProgressBar(),
                            max_plies=max_plies)
     except (BotError, ValueError) as error:
-        print(f"sightline match: {error}", file=sys.stderr)
+        _say("sightline match", str(error))
         return 2
     except OSError as error:
-        print(f"sightline match: cannot write the records: {error.strerror or error} ({error.filename})",
-              file=sys.stderr)
+        _say("sightline match", f"cannot write the records: {error.strerror or 'the system refused'} "
+                                f"({error.filename})")
         return 1
     print(format_table(result))
     if args.out:
@@ -55,7 +108,7 @@ def _export(args: argparse.Namespace) -> int:
     from app.exports import FORMATS, export_record, export_text, parse_perspective
 
     def fail(message: str, code: int = 1) -> int:
-        print(f"sightline export: {message}", file=sys.stderr)
+        _say("sightline export", message)
         return code
 
     if args.out is not None and args.output is not None and args.out != args.output:
@@ -76,54 +129,119 @@ def _export(args: argparse.Namespace) -> int:
         if out is None:  # a text format to standard output
             sys.stdout.write(export_text(record, fmt))
             return 0
-        export_record(record, fmt, out, step=args.step, ply=args.ply, perspective=perspective, size=args.size)
+        export_record(record, fmt, out, step=args.step, ply=args.ply, perspective=perspective, size=args.size,
+                      source=args.record)
     except (RecordError, ValueError) as error:
         return fail(str(error))
     except OSError as error:
-        return fail(f"cannot write {out}: {error.strerror or error}")
+        return fail(f"cannot write {out}: {error.strerror or 'the system refused'}")
     print(f"wrote {out}")
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
     from app.engine.record import RecordError
+    from app.exports import check_export_target
     from app.interop.reconchess_history import history_to_record
     try:
         record = history_to_record(args.history)
+        check_export_target(args.out, source=args.history)  # never over the history it was made from
         record.save(args.out)
     except RecordError as error:
-        print(f"sightline import: {error}", file=sys.stderr)
+        _say("sightline import", str(error))
         return 1
     except OSError as error:
-        print(f"sightline import: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        _say("sightline import", f"cannot write {args.out}: {error.strerror or 'the system refused'}")
         return 1
     print(f"wrote {args.out}")
     return 0
 
 
+# The system libraries Qt's X11 platform plugin (xcb) loads beyond Qt's own, with the Debian/Ubuntu packages
+# that hold them (found with ldd on PySide6's plugins/platforms/libqxcb.so and its libQt6XcbQpa).
+XCB_LIBRARIES = {
+    "libxcb.so.1": "libxcb1", "libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-image.so.0": "libxcb-image0", "libxcb-keysyms.so.1": "libxcb-keysyms1",
+    "libxcb-randr.so.0": "libxcb-randr0", "libxcb-render.so.0": "libxcb-render0",
+    "libxcb-render-util.so.0": "libxcb-render-util0", "libxcb-shape.so.0": "libxcb-shape0",
+    "libxcb-shm.so.0": "libxcb-shm0", "libxcb-sync.so.1": "libxcb-sync1", "libxcb-util.so.1": "libxcb-util1",
+    "libxcb-xfixes.so.0": "libxcb-xfixes0", "libxcb-xkb.so.1": "libxcb-xkb1", "libX11-xcb.so.1": "libx11-xcb1",
+    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0", "libxkbcommon.so.0": "libxkbcommon0",
+}
+
+
+def _missing_libraries(names: Sequence[str]) -> list[str]:
+    import ctypes
+    missing = []
+    for name in names:
+        try:
+            ctypes.CDLL(name)
+        except OSError:
+            missing.append(name)
+    return missing
+
+
+def window_problem(environ: "os._Environ[str] | dict[str, str]", platform: str = sys.platform) -> str | None:
+    """Why Qt could not open a window here, in words (None when nothing is known to be wrong).
+
+    Without this, Qt aborts the process (status 134) with a message that names the wrong library or none. Only
+    Linux's X11 and Wayland are checked; an explicit non-window platform (``QT_QPA_PLATFORM=offscreen``, used
+    by ``--check`` in packaging tests and CI) needs neither a display nor the X libraries.
+    """
+    if not platform.startswith("linux"):
+        return None
+    chosen = environ.get("QT_QPA_PLATFORM", "").split(";")[0].split(":")[0].strip().lower()
+    if chosen not in ("", "xcb", "wayland", "wayland-egl"):
+        return None
+    x11, wayland = environ.get("DISPLAY", ""), environ.get("WAYLAND_DISPLAY", "")
+    if (chosen == "xcb" and not x11) or (chosen.startswith("wayland") and not wayland) or not (x11 or wayland):
+        return ("there is no display to open a window on (DISPLAY and WAYLAND_DISPLAY are not set): run "
+                "Sightline from a desktop session, or set QT_QPA_PLATFORM=offscreen for `sightline --check`")
+    if chosen.startswith("wayland") or (not chosen and wayland and environ.get("XDG_SESSION_TYPE") == "wayland"):
+        return None  # Qt uses Wayland here, not the X libraries
+    missing = _missing_libraries(list(XCB_LIBRARIES))
+    if missing:
+        packages = " ".join(sorted({XCB_LIBRARIES[name] for name in missing}))
+        return (f"Qt's X11 support needs system libraries that are missing ({', '.join(missing)}); "
+                f"install them with: sudo apt-get install {packages} (or run scripts/dev.sh run)")
+    return None
+
+
+def _window_can_open(command: str) -> bool:
+    problem = window_problem(os.environ)
+    if problem is not None:
+        print(f"{command}: cannot start the window: {problem}", file=sys.stderr)
+        return False
+    return True
+
+
 def _app(args: argparse.Namespace) -> int:
+    if not _window_can_open("sightline"):
+        return 1
     try:
         from app.ui.main_window import run_app
     except ImportError as error:  # Qt or its system libraries are missing: say what, do not crash
-        print(f"sightline: cannot start the window: {error}", file=sys.stderr)
+        _say("sightline", f"cannot start the window: {error}")
         print("sightline: scripts/dev.sh run installs what the window needs", file=sys.stderr)
         return 1
     return int(run_app(check=args.check))
 
 
 def _replay(args: argparse.Namespace) -> int:
+    if not _window_can_open("sightline replay"):
+        return 1
     try:
         from app.ui.replay_window import run_replay
     except ImportError as error:
-        print(f"sightline replay: cannot start the window: {error}", file=sys.stderr)
+        _say("sightline replay", f"cannot start the window: {error}")
         return 1
     return run_replay(args.record)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sightline", description="Hidden-information chess.")
+    parser = _Parser(prog="sightline", description="Hidden-information chess.")
     parser.add_argument("--check", action="store_true", help="render one frame offscreen, print OK and exit")
-    commands = parser.add_subparsers(dest="command")
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     match = commands.add_parser("match", help="play bots against each other without a window")
     match.add_argument("--variant", default="rbc", choices=["rbc", "blind", "minit"],
@@ -131,17 +249,17 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--white", required=True, help="bot for White: a built-in name (random, attacker, "
                        "sightline:NAME[:LEVEL]) or a reconchess player (path/to/bot.py, module, module:Class)")
     match.add_argument("--black", required=True, help="bot for Black (as --white)")
-    match.add_argument("--games", type=int, default=1, help="number of games (default 1)")
-    match.add_argument("--seed", type=int, default=0, help="random seed of the match (default 0)")
+    match.add_argument("--games", type=_whole_number, default=1, help="number of games (default 1)")
+    match.add_argument("--seed", type=_whole_number, default=0, help="random seed of the match (default 0)")
     clock = match.add_mutually_exclusive_group()
     clock.add_argument("--time", default="900+5", help="time control: seconds+increment (default 900+5)")
     clock.add_argument("--untimed", action="store_true", help="no clocks")
     match.add_argument("--draw-rule", default="50-move", choices=["none", "50-move"],
                        help="RBC automatic draws (default 50-move)")
     match.add_argument("--swap-colors", action="store_true", help="alternate colours between games")
-    match.add_argument("--jobs", type=int, default=1, help="games played at once (default 1)")
+    match.add_argument("--jobs", type=_whole_number, default=1, help="games played at once (default 1)")
     match.add_argument("--out", help="directory for one record per game")
-    match.add_argument("--max-plies", type=int, default=None,
+    match.add_argument("--max-plies", type=_whole_number, default=None,
                        help="draw a game still going after this many turns (default: none; 1000 for blind; 0: none)")
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     match.set_defaults(func=_match)
@@ -156,10 +274,10 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("record", help="a Sightline record (.json)")
     export.add_argument("out", nargs="?", help="the file to write (or use -o)")
     export.add_argument("-o", "--output", help="the file to write; pgn and minit go to standard output without it")
-    export.add_argument("--ply", type=int, help="images: the position after this many turns (default: the end)")
-    export.add_argument("--step", type=int, help="images: the position after this many recorded actions")
+    export.add_argument("--ply", type=_whole_number, help="images: the position after this many turns (default: the end)")
+    export.add_argument("--step", type=_whole_number, help="images: the position after this many recorded actions")
     export.add_argument("--perspective", default="truth", help="images: truth (default), white or black")
-    export.add_argument("--size", type=int, default=480, help="images: width in pixels (default 480)")
+    export.add_argument("--size", type=_whole_number, default=480, help="images: width in pixels (default 480)")
     export.set_defaults(func=_export)
 
     imp = commands.add_parser("import", help="convert a reconchess GameHistory JSON into a record")
@@ -172,7 +290,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=_replay)
     perft = commands.add_parser("perft", help="count move sequences (a self-check of the move generators)")
     perft.add_argument("--variant", default="chess", choices=["chess", "rbc", "minit"])
-    perft.add_argument("--depth", type=int, default=3)
+    perft.add_argument("--depth", type=_whole_number, default=3, help="count sequences up to this length "
+                       "(1 to 20, default 3)")
     perft.add_argument("--position", help="a FEN (chess, rbc) or a MinitChess position "
                        "(e.g. \"1 W kqbnr ppppp ..... ..... PPPPP RNBQK\")")
     perft.set_defaults(func=_perft)
@@ -181,15 +300,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _perft(args: argparse.Namespace) -> int:
     import time
-    from app.engine.perft import perft
-    if args.depth < 1:
-        print("sightline perft: --depth must be at least 1", file=sys.stderr)
+    from app.engine.perft import MAX_DEPTH, perft
+    if not 1 <= args.depth <= MAX_DEPTH:
+        _say("sightline perft", f"--depth must be from 1 to {MAX_DEPTH}")
         return 2
     start = time.perf_counter()
     try:
         counts = perft(args.variant, args.depth, args.position)
     except ValueError as error:
-        print(f"sightline perft: {error}", file=sys.stderr)
+        _say("sightline perft", str(error))
         return 2
     for depth, count in enumerate(counts, start=1):
         print(f"depth {depth}: {count}")
@@ -202,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # children run the worker instead of a second app. It does nothing outside a frozen build.
     import multiprocessing
     multiprocessing.freeze_support()
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_join_values(sys.argv[1:] if argv is None else argv))
     func = getattr(args, "func", None)
     if func is None:
         return _app(args)

@@ -31,7 +31,9 @@
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 import re
 from pathlib import Path
 from typing import Any, ClassVar, Iterator, Sequence
@@ -44,11 +46,11 @@ import chess.variant
 from app.engine.core import Outcome, Reason, Seat
 from app.engine.minit import HEIGHT, WIDTH, MinitPosition, Move
 from app.engine.record import (HIDDEN_INFORMATION, Frame, GameRecord, RecordError, Timeline, atomic_write_bytes,
-                               atomic_write_text)
+                               atomic_write_text, write_target)
 
-__all__ = ["FORMATS", "BlindChessBoard", "ReconBoard", "export_record", "export_text", "frame_png", "frame_svg",
-           "minit_move_list", "parse_minit_move_list", "parse_perspective", "parse_position_text", "pgn_game",
-           "pgn_text", "position_text", "read_pgn"]
+__all__ = ["FORMATS", "BlindChessBoard", "ReconBoard", "check_export_target", "export_record", "export_text",
+           "frame_png", "frame_svg", "minit_move_list", "parse_minit_move_list", "parse_perspective",
+           "parse_position_text", "pgn_game", "pgn_text", "position_text", "read_pgn"]
 
 FORMATS = ("reconchess", "pgn", "minit", "svg", "png")
 """What :func:`export_record` (and ``sightline export --format``) writes."""
@@ -519,9 +521,10 @@ def parse_perspective(record: GameRecord, name: str | None) -> Seat | None:
     names = [seat.lower() for seat in _seat_names(record)]
     if name.lower() in names:
         return names.index(name.lower())
-    if name.isdigit() and int(name) < len(names):
+    if name in (str(seat) for seat in range(len(names))):
         return int(name)
-    raise ValueError(f"unknown perspective {name!r} (choose truth, {', '.join(names)})")
+    shown = name if len(name) <= 30 else name[:27] + "..."
+    raise ValueError(f"unknown perspective {shown!r} (choose truth, {', '.join(names)})")
 
 
 def _seat_names(record: GameRecord) -> Sequence[str]:
@@ -547,9 +550,33 @@ def export_text(record: GameRecord, fmt: str) -> str:
     return pgn_text(record) if fmt == "pgn" else minit_move_list(record)
 
 
-def export_record(record: GameRecord, fmt: str, path: str | Path, *, step: int | None = None,
-                  ply: int | None = None, perspective: Seat | None = None, size: int = 480) -> None:
+def check_export_target(path: str | os.PathLike[str], source: str | os.PathLike[str] | None = None) -> Path:
+    """The file an export to ``path`` would replace; ``OSError`` with a readable ``strerror`` if it must not.
+
+    Refused as by every write of a file (:func:`~app.engine.record.write_target`): a FIFO, a device or a
+    folder, and a folder that does not exist; a symbolic link is written through to its target. An export
+    also never replaces ``source``, the record file it was made from, whatever name (or link) reaches it:
+    ``sightline export game.json game.json`` would otherwise destroy the game.
+    """
+    target = write_target(path)
+    if source is not None:
+        try:
+            same = os.path.samefile(target, source)
+        except OSError:  # either does not exist (yet): they cannot be the same file
+            same = False
+        if same:
+            raise OSError(errno.EEXIST, "that is the file being converted, and writing there would destroy it",
+                          str(path))
+    return target
+
+
+def export_record(record: GameRecord, fmt: str, path: str | os.PathLike[str], *, step: int | None = None,
+                  ply: int | None = None, perspective: Seat | None = None, size: int = 480,
+                  source: str | os.PathLike[str] | None = None) -> None:
     """Write ``record`` to ``path`` as ``fmt`` (one of :data:`FORMATS`); files are written atomically.
+
+    ``path`` is checked with :func:`check_export_target` (``source``: the record's own file, never
+    overwritten) before anything is computed.
 
     Images show ``step`` (or the first step at which ``ply`` turns are done;
     default: the end) from ``perspective`` (None: the truth). While a game of
@@ -560,7 +587,7 @@ def export_record(record: GameRecord, fmt: str, path: str | Path, *, step: int |
     perspective); ``OSError`` when the file cannot be written.
     """
     _check_spoilers(record, fmt, perspective)
-    target = Path(path)
+    target = check_export_target(path, source)
     if fmt == "reconchess":
         from app.interop.reconchess_history import export_reconchess
         if record.variant != "rbc":

@@ -25,6 +25,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 
+MAX_SECONDS = 365 * 24 * 3600.0
+"""The longest initial time or increment a typed time control may give: longer ones are typing mistakes."""
+
+
 @dataclass(frozen=True)
 class TimeControl:
     """``initial`` seconds per seat plus ``increment`` seconds per completed turn. ``None`` initial: untimed."""
@@ -48,11 +52,14 @@ class TimeControl:
             return cls(None, 0.0)
         match = re.fullmatch(r"(\d+(?:\.\d+)?)(m?)(?:\+(\d+(?:\.\d+)?))?", text)
         if not match:
-            raise ValueError(f"bad time control {text!r}: write seconds+increment, e.g. 900+5 or 15m+5")
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            raise ValueError(f"bad time control {shown!r}: write seconds+increment, e.g. 900+5 or 15m+5")
         initial = float(match.group(1)) * (60 if match.group(2) else 1)
         increment = float(match.group(3) or 0)
         if initial <= 0:
             raise ValueError("the initial time must be positive")
+        if initial > MAX_SECONDS or increment > MAX_SECONDS:
+            raise ValueError(f"a time control may give at most a year ({MAX_SECONDS:.0f} seconds)")
         return cls(initial, increment)
 
     def to_json(self) -> dict[str, Any] | None:

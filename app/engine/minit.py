@@ -381,20 +381,25 @@ class MinitPosition:
         """
         if not isinstance(text, str):
             raise ValueError(f"bad position: expected text, got {type(text).__name__}")
+        if len(text) > 200:
+            raise ValueError("bad position: that is too long to be a MinitChess position")
         fields = text.split()
         if len(fields) != 2 + HEIGHT:
             raise ValueError(f"bad position: expected 8 fields (move number, side W or B, ranks 6 to 1), "
                              f"got {len(fields)} in {text!r}")
         number_text, side_text, *ranks = fields
-        if not number_text.isdigit() or int(number_text) < 1:
-            raise ValueError(f"bad position: the move number must be a whole number from 1, not {number_text!r}")
+        # ASCII digits only: str.isdigit() also accepts characters such as '²' that int() refuses.
+        if not (number_text.isascii() and number_text.isdigit() and len(number_text) <= 6) \
+                or int(number_text) < 1:
+            raise ValueError(f"bad position: the move number must be a whole number from 1, not "
+                             f"{number_text[:20]!r}")
         if side_text not in ("W", "B"):
-            raise ValueError(f"bad position: the side to move must be W or B, not {side_text!r}")
+            raise ValueError(f"bad position: the side to move must be W or B, not {side_text[:20]!r}")
         board = [EMPTY] * SQUARES
         for index, rank_text in enumerate(ranks):
             rank = HEIGHT - 1 - index
             if len(rank_text) != WIDTH:
-                raise ValueError(f"bad position: rank {rank + 1} {rank_text!r} has {len(rank_text)} squares, "
+                raise ValueError(f"bad position: rank {rank + 1} {rank_text[:20]!r} has {len(rank_text)} squares, "
                                  f"not {WIDTH}")
             for file, letter in enumerate(rank_text):
                 if letter not in _CODES:

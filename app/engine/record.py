@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
+import errno
 import json
 import math
 import os
 import stat
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -316,6 +318,11 @@ class GameRecord:
         atomic_write_text(Path(path), json.dumps(self.to_json(), indent=1))
 
 
+def _clipped(message: str, limit: int = 300) -> str:
+    """A message from elsewhere (a referee, a parser) cut to ``limit`` characters: it may quote a whole field."""
+    return message if len(message) <= limit else message[:limit - 3] + "..."
+
+
 def _short(value: Any, limit: int = 60) -> str:
     """``repr(value)`` cut to ``limit`` characters, for messages about hand-edited or corrupt files."""
     try:
@@ -433,21 +440,63 @@ def notes_at(record: GameRecord, seat: Seat, step: int | None = None) -> Notes:
     return notes
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, flush it to disk, then rename it over ``path``."""
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` as UTF-8 with :func:`atomic_write_bytes`."""
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, flush it to disk, then rename it over ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+_umask_lock = threading.Lock()
+
+
+def _new_file_mode() -> int:
+    """The permissions an ordinary new file gets here (0644 under the usual umask of 022)."""
+    with _umask_lock:  # the umask can only be read by setting it; set it straight back
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_target(path: str | os.PathLike[str]) -> Path:
+    """The file that writing to ``path`` will replace; ``OSError`` (with a readable ``strerror``) if it must not.
+
+    A symbolic link is followed: its target is written and the link stays a link. A FIFO, a device or a folder
+    is refused (writing there would block, never end or fail half-way), and so is a folder that does not
+    exist: it is not created behind the user's back.
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a FIFO, a device or a socket)"
+        raise OSError(errno.EINVAL, f"it is {kind}, so it cannot be replaced by a file", str(path))
+    if not target.parent.is_dir():
+        raise OSError(errno.ENOENT, f"the folder {target.parent} does not exist", str(path))
+    return target
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, flush it to disk, then rename it over ``path``.
+
+    What may be written is checked by :func:`write_target` (links are written through, special files and
+    missing folders refused: ``OSError``). The file keeps the permissions of the file it replaces; a new file
+    gets the ordinary ones (0644 under the usual umask), not the temporary file's private 0600.
+    """
+    target = write_target(path)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = _new_file_mode()
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-        os.replace(temp, path)
+        os.replace(temp, target)
     except BaseException:
         try:
             os.unlink(temp)
@@ -794,7 +843,7 @@ def _new_game(record: GameRecord) -> tuple[type[Game], Game]:
     try:
         return game_type, game_type.from_options(record.options)
     except (ValueError, TypeError) as error:
-        raise RecordError(f"bad options for {record.variant}: {error}") from None
+        raise RecordError(f"bad options for {record.variant}: {_clipped(str(error))}") from None
 
 
 _CLOCK_SLACK = 1e-6
@@ -813,7 +862,7 @@ def _play_entry(game_type: type[Game], game: Game, clock: ChessClock, index: int
     try:
         step = parse_action(game_type, entry.action)
     except (ValueError, TypeError) as error:
-        raise RecordError(f"action {index + 1}: {error}") from None
+        raise RecordError(f"action {index + 1}: {_clipped(str(error))}") from None
     names = game.seat_names
     if flagged is not None and not isinstance(step, Adjudication):
         raise RecordError(f"action {index + 1}: {names[flagged]}'s time ran out at action {index}, so the game "
@@ -831,7 +880,7 @@ def _play_entry(game_type: type[Game], game: Game, clock: ChessClock, index: int
             game.play(entry.seat, step)
     except IllegalAction as error:
         raise RecordError(f"action {index + 1} ({str(entry.action.get('type'))[:30]} by "
-                          f"{names[entry.seat]}) does not replay: {error}") from None
+                          f"{names[entry.seat]}) does not replay: {_clipped(str(error))}") from None
     if not game.is_over and game.ply != ply and mover is not None:
         clock.add_increment(mover)
     if isinstance(step, Adjudication) or clock.remaining(charged) >= -_CLOCK_SLACK:
@@ -902,8 +951,9 @@ def parse_record(data: bytes | str, name: str = "the record") -> GameRecord:
                           f"{error.msg}); the file may be truncated or corrupt") from None
     except RecursionError:
         raise RecordError(f"{name} is nested too deeply to be a record") from None
-    except ValueError as error:  # NaN or Infinity, an integer with thousands of digits
-        raise RecordError(f"{name} is not a record: {error}") from None
+    except ValueError:  # NaN or Infinity, an integer with thousands of digits
+        raise RecordError(f"{name} is not a record: it holds a number that is not a plain JSON number, or one "
+                          f"too long to read") from None
     return GameRecord.from_json(parsed)
 
 
