@@ -35,8 +35,10 @@ done
 
 # 2. The virtual environment (Debian ships venv separately).
 if [ ! -x "$venv/bin/python" ]; then
+    existed=no; [ -e "$venv" ] && existed=yes
     if ! "$python" -m venv "$venv" 2>/dev/null; then
-        rm -rf "$venv"
+        # Clear only a half-made environment of our own, never one that was there (perhaps another user's).
+        [ "$existed" = yes ] || rm -rf "$venv"
         version=$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
         apt_install "python${version}-venv"
         "$python" -m venv "$venv"
@@ -53,7 +55,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "$want" > "$stamp"
 fi
 
-# 4. The system libraries Qt needs, even offscreen.
+# 4. The system libraries Qt needs, even offscreen (all that `test` needs: CI installs nothing more).
 qt_libs() {
     local missing=()
     local pairs=(
@@ -70,9 +72,57 @@ qt_libs() {
     if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
+# 5. What a window needs on top: a display, and the libraries of Qt's X11 platform plugin (xcb). Without them
+#    Qt aborts with a message that names xcb-cursor0 whatever is actually missing.
+xcb_package() {
+    # The Debian/Ubuntu package of a library the xcb plugin loads (found with ldd on the plugin).
+    case "$1" in
+        libxcb.so.1) echo libxcb1 ;;
+        libX11-xcb.so.1) echo libx11-xcb1 ;;
+        libxkbcommon.so.0) echo libxkbcommon0 ;;
+        libxkbcommon-x11.so.0) echo libxkbcommon-x11-0 ;;
+        libxcb-*.so.*)  # libxcb-render-util.so.0 -> libxcb-render-util0
+            local base="${1%%.so.*}" version="${1##*.so.}"; echo "${base}${version}" ;;
+        *) echo "" ;;
+    esac
+}
+window_libs() {
+    local plugin
+    plugin=$(ls "$venv"/lib/python3*/site-packages/PySide6/Qt/plugins/platforms/libqxcb.so 2>/dev/null | head -n1)
+    if [ -z "$plugin" ] || ! command -v ldd >/dev/null 2>&1; then return 0; fi
+    local missing=() unknown=() lib package
+    # ldd lists every library the plugin needs, its dependencies' included, and says which are not found.
+    while read -r lib; do
+        package=$(xcb_package "$lib")
+        if [ -n "$package" ]; then missing+=("$package"); else unknown+=("$lib"); fi
+    done < <(ldd "$plugin" 2>/dev/null | awk '/not found/ {print $1}' | sort -u)
+    if [ ${#unknown[@]} -gt 0 ]; then
+        say "Qt's X11 plugin also needs ${unknown[*]}: install the packages that provide them"
+    fi
+    if [ ${#missing[@]} -gt 0 ]; then
+        mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+        apt_install "${missing[@]}"
+    fi
+}
+needs_window() {
+    # The subcommands that work without a window, and an explicitly windowless Qt platform, need no display.
+    case "${1:-}" in match|export|import|perft|-h|--help) return 1 ;; esac
+    case "${QT_QPA_PLATFORM:-}" in offscreen*|minimal*|vnc*) return 1 ;; esac
+    return 0
+}
+
 case "$mode" in
     run)
         qt_libs
+        if needs_window "$@"; then
+            if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+                say "there is no display (DISPLAY and WAYLAND_DISPLAY are not set), so no window can open."
+                say "Run this from a desktop session; to check the installation without one:"
+                say "    QT_QPA_PLATFORM=offscreen scripts/dev.sh run --check"
+                exit 1
+            fi
+            window_libs
+        fi
         exec "$venv/bin/sightline" "$@"
         ;;
     test)
