@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
 from app.bots.agents import Agent, BotError, BotSpec
+from app.bots.worker import pid_alive
 from app.engine.clock import TimeControl
 from app.engine.core import Outcome, Reason
 from app.engine.record import GameRecord
@@ -270,7 +271,9 @@ class _Referee:
             _start_process(self.process.start)
         finally:
             child.close()
-        self.names = setup.names
+        self.via_server = context.get_start_method() == "forkserver"
+        self.orphaned = False  # its fork server died: the sentinel means nothing any more (see BotProcess)
+        self.hung_up = False  # its end of the pipe closed: it has ended
         self.job: GameJob | None = None  # the game it plays, until it says it is idle again
         self.reported = False  # the summary of that game has arrived
         self.retiring = False  # it leaves after this game: take it out of service
@@ -284,8 +287,24 @@ class _Referee:
         deadline = self.status[1]
         return bool(deadline) and now > deadline + _GRACE
 
+    def ended(self) -> bool:
+        if self.hung_up:
+            return True
+        if not self.orphaned:
+            if self.process.exitcode is None:
+                return False
+            if not self.via_server or not pid_alive(self.process.pid):
+                return True
+            self.orphaned = True  # the fork server died, not the referee
+        return not pid_alive(self.process.pid)
+
+    def handles(self) -> list[Any]:
+        return [self.connection] if self.orphaned else [self.connection, self.process.sentinel]
+
     def kill(self) -> None:
-        if self.process.exitcode is None:
+        if self.orphaned and self.process.pid is not None and pid_alive(self.process.pid):
+            os.kill(self.process.pid, signal.SIGKILL)
+        elif self.process.exitcode is None:
             self.process.kill()
         self.process.join(1.0)
         self.connection.close()
@@ -324,15 +343,16 @@ class _Pool:
         timeout = max(0.01, min([1.0] + deadlines))
         handles: list[Any] = []
         for referee in self.referees:
-            handles += [referee.connection, referee.process.sentinel]
+            handles += referee.handles()
         multiprocessing.connection.wait(handles, timeout)
         summaries: list[GameSummary] = []
         now = time.monotonic()
         for referee in list(self.referees):
             summaries += self._read(referee)
-            if referee.process.exitcode is not None or referee.overran(now):
+            ended = referee.ended()
+            if ended or referee.overran(now):
                 job, seat = referee.job, int(referee.status[0])
-                stuck = referee.process.exitcode is None
+                stuck = not ended
                 referee.kill()
                 self.referees.remove(referee)
                 if job is not None and not referee.reported:
@@ -352,7 +372,7 @@ class _Pool:
                     referee.job = None
                     referee.retiring = bool(message[1])
         except (EOFError, OSError):
-            pass  # it died: its sentinel says so
+            referee.hung_up = True  # it died (or closed the pipe, which it does only as it leaves)
         return summaries
 
     def close(self) -> None:

@@ -136,6 +136,7 @@ class BotProcess:
         self._next_id = 0
         self._closed = False
         self._ending = False
+        self._orphaned = False
         self._backlog: deque[WorkerEvent] = deque()
         try:
             from .agents import BotSpec
@@ -143,6 +144,7 @@ class BotProcess:
         except Exception:  # noqa: BLE001 - only a label; the worker reports a bad spec
             pass
         context = _context()
+        self._via_server = context.get_start_method() == "forkserver"
         commands_in, commands_out = context.Pipe(duplex=False)
         events_in, events_out = context.Pipe(duplex=False)
         self._process: BaseProcess = context.Process(
@@ -181,8 +183,16 @@ class BotProcess:
 
     @property
     def sentinel(self) -> int:
-        """A handle that becomes ready when the process ends (``multiprocessing``'s sentinel)."""
+        """A handle that becomes ready when the process ends (``multiprocessing``'s sentinel). It is also ready,
+        for good, once the fork server that started the process has died (see :attr:`orphaned`)."""
         return int(self._process.sentinel)
+
+    @property
+    def orphaned(self) -> bool:
+        """True once the fork server that started this process is known to have died while the process lives on
+        (a bot may stop it). The process works on, but :attr:`sentinel` no longer means anything: watch
+        :meth:`fileno` only; its end of file still says when the process ends."""
+        return self._orphaned
 
     def fileno(self) -> int:
         """The fd of the pipe the answers arrive on: readable when :meth:`poll` has something (or the worker
@@ -248,7 +258,7 @@ class BotProcess:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 return None
-            multiprocessing.connection.wait([self._events, self._process.sentinel], left)
+            self._wait_for_news(left)
 
     def wait_ready(self, timeout: float | None = None) -> bool:
         """Block until the worker has started its bot (True), failed or timed out (False).
@@ -266,7 +276,7 @@ class BotProcess:
             left = None if deadline is None else deadline - time.monotonic()
             if self._closed or (left is not None and left <= 0):
                 return False
-            multiprocessing.connection.wait([self._events, self._process.sentinel], left)
+            self._wait_for_news(left)
 
     def end(self, outcome: Outcome, record: GameRecord, timeout: float = 2.0) -> bool:
         """Tell the bot the game is over, wait up to ``timeout`` seconds for it to finish, then kill it.
@@ -284,7 +294,15 @@ class BotProcess:
         self._ending = True
         if timeout <= 0:
             return True
-        multiprocessing.connection.wait([self._process.sentinel], timeout)  # does not reap: see kill()
+        deadline = time.monotonic() + timeout
+        while not self._exited():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            if self._orphaned:
+                time.sleep(min(left, 0.05))
+            else:
+                multiprocessing.connection.wait([self._process.sentinel], left)  # does not reap: see kill()
         self.kill()
         return self.exitcode == 0
 
@@ -296,7 +314,10 @@ class BotProcess:
             self._pending = None
             # The group first, while the worker is not yet reaped: its pid (the group's id) cannot be reused.
             _kill_group(self._process.pid)
-            if self._process.exitcode is None:
+            pid = self._process.pid
+            if self._orphaned and pid is not None and pid_alive(pid):
+                os.kill(pid, signal.SIGKILL)  # (multiprocessing believes it has ended)
+            elif self._process.exitcode is None:
                 self._process.kill()
             self._process.join(1.0)
             self.exitcode = self._process.exitcode
@@ -335,7 +356,21 @@ class BotProcess:
 
     def _exited(self) -> bool:
         """True once the worker process has ended (it is not reaped here, so its group can still be killed)."""
-        return bool(multiprocessing.connection.wait([self._process.sentinel], 0))
+        if not self._orphaned:
+            if not multiprocessing.connection.wait([self._process.sentinel], 0):
+                return False
+            if not self._via_server or not pid_alive(self._process.pid):
+                return True
+            # A fork server reports the end of each of its processes through the sentinel, and when the server
+            # itself dies every sentinel reads as an end (exit code 255) although the processes live on.
+            self._orphaned = True
+        return not pid_alive(self._process.pid)
+
+    def _wait_for_news(self, timeout: float | None) -> None:
+        if self._orphaned:  # the sentinel is always ready now; the answer pipe's end of file tells the end
+            multiprocessing.connection.wait([self._events], 0.25 if timeout is None else min(timeout, 0.25))
+        else:
+            multiprocessing.connection.wait([self._events, self._process.sentinel], timeout)
 
     def _died(self) -> WorkerEvent | None:
         self._closed = True
@@ -375,6 +410,24 @@ class BotProcess:
     def __repr__(self) -> str:
         state = "alive" if self.alive else "stopped"
         return f"<BotProcess {self.name!r} seat {self.seat} pid {self._process.pid} {state}>"
+
+
+def pid_alive(pid: int | None) -> bool:
+    """True while the process ``pid`` runs (a zombie, which has ended, does not count)."""
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, 0)
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stream:
+            state = stream.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc here: it exists, which is the best we know
+    return state not in (b"Z", b"X")
 
 
 def _kill_group(pid: int | None) -> None:

@@ -1,0 +1,124 @@
+"""reconchess players that attack the match around them (used by tests/test_match_fairness.py).
+
+Each reports what it did through a file named by the environment variable SIGHTLINE_HOSTILE_REPORT (one JSON
+line per report), since it runs in a process of its own.
+"""
+
+import gc
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import chess
+from reconchess import Player
+
+
+def report(**fields):
+    path = os.environ.get("SIGHTLINE_HOSTILE_REPORT")
+    if path:
+        with open(path, "a") as stream:
+            stream.write(json.dumps(dict(fields, pid=os.getpid())) + "\n")
+
+
+class _Base(Player):
+    def handle_game_start(self, color, board, opponent_name):
+        self.color = color
+        self.board = board
+
+    def handle_opponent_move_result(self, captured_my_piece, capture_square):
+        pass
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left):
+        return sense_actions[0]
+
+    def handle_sense_result(self, sense_result):
+        pass
+
+    def choose_move(self, move_actions, seconds_left):
+        return None
+
+    def handle_move_result(self, requested_move, taken_move, captured_opponent_piece, capture_square):
+        pass
+
+    def handle_game_end(self, winner_color, win_reason, game_history):
+        pass
+
+
+class Spy(_Base):
+    """Looks through its whole process for the referee, the true board and other bots, on every move."""
+
+    def choose_move(self, move_actions, seconds_left):
+        from app.bots.agents import Agent
+        from app.bots.base import Bot
+        from app.engine.core import Game
+        found = {"referees": 0, "boards": 0, "players": 0, "bots": 0, "agents": 0, "frames": 0}
+        for obj in gc.get_objects():
+            if isinstance(obj, Game):
+                found["referees"] += 1
+            elif isinstance(obj, chess.Board) and obj is not self.board:
+                found["boards"] += 1  # the only board it was given is its own starting position
+            elif isinstance(obj, Player) and obj is not self:
+                found["players"] += 1
+            elif isinstance(obj, Bot):
+                found["bots"] += 1
+            elif isinstance(obj, Agent) and getattr(obj, "player", None) is not self:
+                found["agents"] += 1
+        for frame in sys._current_frames().values():  # every thread's stack, down to its first frame
+            while frame is not None:
+                for value in list(frame.f_locals.values()):
+                    if isinstance(value, (Game, Bot)) or (isinstance(value, Player) and value is not self):
+                        found["frames"] += 1
+                frame = frame.f_back
+        report(kind="spy", **found)
+        return move_actions[0] if move_actions else None
+
+
+class Interrupter(_Base):
+    def choose_move(self, move_actions, seconds_left):
+        raise KeyboardInterrupt
+
+
+class Exiter(_Base):
+    def choose_sense(self, sense_actions, move_actions, seconds_left):
+        raise SystemExit(0)
+
+
+class _Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("this exception cannot be printed")
+
+
+class Unprintable(_Base):
+    def choose_move(self, move_actions, seconds_left):
+        raise _Unprintable()
+
+
+class Silent(_Base):
+    """Never answers (an untimed game must still end)."""
+
+    def choose_move(self, move_actions, seconds_left):
+        while True:
+            time.sleep(0.05)
+
+
+class ParentKiller(_Base):
+    """Stops its parent process (for a hosted bot, the fork server its process came from) and plays on."""
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left):
+        if not getattr(self, "done", False):
+            self.done = True
+            report(kind="killed", target=os.getppid())
+            os.kill(os.getppid(), signal.SIGKILL)
+        return sense_actions[0]
+
+
+class Spawner(_Base):
+    """Starts a long-lived child process, which must not outlive the game."""
+
+    def handle_game_start(self, color, board, opponent_name):
+        super().handle_game_start(color, board, opponent_name)
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+        report(kind="child", child=child.pid)

@@ -1,0 +1,236 @@
+"""Fair play in headless matches: outside bots in processes of their own, every failure scored with a record,
+bots checked before the match without harm, time limits in untimed games, and pools of referees that last."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.bots.agents import BotAgent, BotError, BotSpec
+from app.bots.base import ActionRequest, Bot
+from app.engine.clock import TimeControl
+from app.engine.core import Action, Reason
+from app.engine.rbc import ReconChess
+from app.match import DEFAULT_MOVE_LIMIT, GameSummary, run_match
+from app.runner import run_game
+
+BOTS = Path(__file__).parent / "bots"
+HOSTILE = BOTS / "hostile.py"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def hostile(name: str) -> str:
+    return f"{HOSTILE}:{name}"
+
+
+def reports(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def assert_lost_with_record(game: GameSummary, loser_spec: str, reason: str, words: str) -> None:
+    loser = 0 if game.white == loser_spec else 1
+    assert (game.winner, game.reason) == (1 - loser, reason), game
+    assert words in game.detail, game.detail
+    assert game.path is not None, "no record was written"
+    record = json.loads(Path(game.path).read_text())
+    assert record["result"]["reason"] == reason and record["result"]["winner"] == 1 - loser
+
+
+# -- item 4: an outside bot cannot see the referee or the other seat --------------------------------------------
+
+@pytest.mark.parametrize("opponent", ["random", "spy"])
+def test_an_outside_bot_finds_neither_the_true_board_nor_the_other_bot(
+        opponent: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "reports.jsonl"
+    monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))
+    other = hostile("Spy") if opponent == "spy" else "random"
+    result = run_match("rbc", hostile("Spy"), other, games=2, seed=3, control=TimeControl(None, 0),
+                       swap_colors=True, max_plies=30)
+    assert all(game.reason != "forfeit" for game in result.games), [game.detail for game in result.games]
+    seen = [entry for entry in reports(log) if entry["kind"] == "spy"]
+    assert len(seen) >= 4  # it did look, at every move of every game
+    for entry in seen:
+        assert (entry["referees"], entry["boards"], entry["players"], entry["bots"], entry["agents"],
+                entry["frames"]) == (0, 0, 0, 0, 0, 0), entry
+
+
+# -- item 5: any failure loses the game for that bot, with a record ---------------------------------------------
+
+@pytest.mark.parametrize("name, reason, words", [
+    ("Interrupter", "forfeit", "Interrupter raised KeyboardInterrupt"),
+    ("Exiter", "forfeit", "Exiter raised SystemExit"),
+    ("Unprintable", "forfeit", "_Unprintable (its message cannot be printed)"),
+])
+def test_a_bot_that_raises_anything_loses_with_a_record(name: str, reason: str, words: str, tmp_path: Path) -> None:
+    spec = hostile(name)
+    result = run_match("rbc", spec, "random", games=2, seed=1, control=TimeControl(None, 0), swap_colors=True,
+                       out_dir=str(tmp_path))
+    assert len(result.games) == 2
+    for game in result.games:
+        assert_lost_with_record(game, spec, reason, words)
+
+
+class _InterruptingBot(Bot):
+    variant = "rbc"
+    name = "interrupting"
+
+    def act(self, request: ActionRequest) -> Action:
+        raise KeyboardInterrupt
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("cannot be printed")
+
+
+class _UnprintableBot(Bot):
+    variant = "rbc"
+    name = "unprintable"
+
+    def act(self, request: ActionRequest) -> Action:
+        raise _Unprintable()
+
+
+@pytest.mark.parametrize("bot, words", [(_InterruptingBot, "raised KeyboardInterrupt"),
+                                        (_UnprintableBot, "_Unprintable (its message cannot be printed)")])
+def test_the_runner_scores_any_exception_of_an_agent(bot: type[Bot], words: str) -> None:
+    from app.bots.rbc_bots import RBCRandomBot
+    agents = [BotAgent(RBCRandomBot(seed=1), "random"), BotAgent(bot(), bot.name)]
+    record = run_game(ReconChess(), agents)
+    assert record.result is not None
+    assert (record.result.winner, record.result.reason) == (0, Reason.FORFEIT)
+    assert words in record.result.detail
+
+
+# -- item 6: bots are checked in a worker, with a time limit ---------------------------------------------------
+
+def _cli(*arguments: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    code = "import sys; from app.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, *arguments], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_a_bot_that_exits_while_loading_is_refused_and_the_match_says_so() -> None:
+    run = _cli("match", "--white", str(BOTS / "exits_at_import.py"), "--black", "random", "--quiet")
+    assert run.returncode == 2, (run.returncode, run.stderr)
+    assert "exits_at_import.py ended its process while being loaded (exit code 4)" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_bot_that_hangs_while_loading_is_stopped_at_the_limit() -> None:
+    run = _cli("match", "--white", str(BOTS / "sleeps_at_import.py"), "--black", "random", "--quiet",
+               "--time", "1+0", timeout=30.0)
+    assert run.returncode == 2, (run.returncode, run.stderr)
+    assert "sleeps_at_import.py took longer than 1 s to load, and was stopped" in run.stderr
+
+
+def test_another_games_builtin_bot_is_named_as_such() -> None:
+    with pytest.raises(BotError, match="'greedy' is not a built-in rbc bot: it is a Blind Chess bot"):
+        BotSpec("greedy", "rbc").check()
+    with pytest.raises(BotError, match="it is a Blind Chess bot"):
+        BotSpec("sightline:greedy", "rbc").check()
+    with pytest.raises(BotError, match="'search' is not a built-in blind bot: it is a MinitChess bot"):
+        run_match("blind", "search", "random")
+
+
+# -- item 7: untimed games have a limit per call ----------------------------------------------------------------
+
+def test_a_bot_that_never_answers_an_untimed_game_loses_on_time(tmp_path: Path) -> None:
+    assert DEFAULT_MOVE_LIMIT >= 60
+    spec = hostile("Silent")
+    result = run_match("rbc", spec, "random", games=2, control=TimeControl(None, 0), swap_colors=True,
+                       out_dir=str(tmp_path), move_limit=0.3)
+    for game in result.games:
+        assert_lost_with_record(game, spec, "timeout", "Silent ran out of time")
+
+
+# -- item 8: processes of a bot die with its game; killing the fork server breaks nothing ------------------------
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")  # a zombie has ended; it only waits for its parent to read its status
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_processes_a_bot_starts_do_not_outlive_its_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "reports.jsonl"
+    monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))
+    result = run_match("rbc", hostile("Spawner"), "random", games=2, control=TimeControl(None, 0),
+                       out_dir=str(tmp_path), max_plies=6)
+    assert all(game.path is not None for game in result.games)
+    children = [entry["child"] for entry in reports(log) if entry["kind"] == "child"]
+    assert len(children) == 2
+    assert not [pid for pid in children if _running(pid)]
+
+
+def test_a_bot_that_kills_the_fork_server_loses_and_the_match_goes_on(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "reports.jsonl"
+    monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))
+    spec = hostile("ParentKiller")
+    result = run_match("rbc", spec, "random", games=3, control=TimeControl(None, 0), swap_colors=True,
+                       out_dir=str(tmp_path))
+    assert len([entry for entry in reports(log) if entry["kind"] == "killed"]) == 3  # it did, every game
+    for game in result.games:
+        assert_lost_with_record(game, spec, "forfeit", "ParentKiller stopped the process that Sightline starts "
+                                                       "bots from")
+
+
+# -- item 13: jobs are made as they are needed -----------------------------------------------------------------
+
+class _Enough(Exception):
+    pass
+
+
+def test_a_huge_match_starts_at_once_and_stops_cleanly() -> None:
+    played: list[int] = []
+
+    def progress(done: int, total: int, summary: GameSummary) -> None:
+        played.append(done)
+        if done == 3:
+            raise _Enough()
+
+    with pytest.raises(_Enough):
+        run_match("rbc", "random", "random", games=10 ** 12, control=TimeControl(None, 0), jobs=2,
+                  progress=progress)
+    assert played == [1, 2, 3]
+    assert not [child for child in multiprocessing.active_children() if child.name == "sightline-referee"]
+
+
+# -- item 23: referees last from game to game -------------------------------------------------------------------
+
+def test_referee_processes_play_game_after_game() -> None:
+    referees: set[int | None] = set()
+
+    def progress(done: int, total: int, summary: GameSummary) -> None:
+        referees.update(child.pid for child in multiprocessing.active_children()
+                        if child.name == "sightline-referee")
+
+    result = run_match("rbc", "random", "attacker", games=8, seed=2, control=TimeControl(None, 0), jobs=2,
+                       progress=progress)
+    assert len(result.games) == 8 and all(game.reason in ("king_capture", "move_limit") for game in result.games)
+    assert len(referees) == 2
+    assert not [child for child in multiprocessing.active_children() if child.name == "sightline-referee"]
+
+
+def test_matches_are_repeatable_whatever_the_number_of_referees() -> None:
+    one = run_match("rbc", "random", "attacker", games=6, seed=9, control=TimeControl(None, 0), jobs=1)
+    two = run_match("rbc", "random", "attacker", games=6, seed=9, control=TimeControl(None, 0), jobs=2)
+    assert [(g.winner, g.reason, g.plies) for g in one.games] == [(g.winner, g.reason, g.plies) for g in two.games]
+
+
+def test_the_environment_reaches_outside_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "elsewhere.jsonl"
+    monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))  # the spy writes where the caller's environment says
+    run_match("rbc", hostile("Spy"), "random", games=1, control=TimeControl(None, 0), max_plies=4)
+    assert reports(log) and os.environ["SIGHTLINE_HOSTILE_REPORT"] == str(log)
