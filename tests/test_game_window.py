@@ -289,3 +289,10 @@ def test_typing_pass_in_the_sense_phase_says_sensing_cannot_be_skipped(window, q
     message = window.panel.entry_error.text()
     assert "cannot be skipped" in message and "square" in message and "RBC" in message
     assert window.controller.game.phase == "sense" and len(window.controller.session.record.entries) == 0
+
+
+def test_the_game_over_text_speaks_to_the_person_playing_a_bot() -> None:
+    from app.ui.main_window import winner_phrase
+    assert winner_phrase("You") == "You win"  # not "You wins"
+    assert winner_phrase("attacker (hard)") == "attacker (hard) wins"
+    assert winner_phrase("Black") == "Black wins"

@@ -688,7 +688,7 @@ class MainWindow(QMainWindow):
         self._refresh()
         controller = self.controller
         assert controller is not None
-        winner = "Draw" if outcome.winner is None else f"{short_name(controller.seats[outcome.winner].name)} wins"
+        winner = "Draw" if outcome.winner is None else winner_phrase(controller.seats[outcome.winner].name)
         detail = bounded(outcome.detail, 300)
         self.status.setText(f"Game over. {winner}: {detail}")
         box = QMessageBox(QMessageBox.Icon.Information, "Game over",
@@ -1235,6 +1235,16 @@ def short_name(name: str) -> str:
     """A player's name for the window's sentences (a file may hold any name)."""
     name = " ".join(name.split())
     return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
+
+
+def winner_phrase(name: str) -> str:
+    """``"Black wins"``, ``"random wins"``; the person playing a bot is "You", who *win*.
+
+    >>> winner_phrase("You"), winner_phrase("attacker")
+    ('You win', 'attacker wins')
+    """
+    name = short_name(name)
+    return "You win" if name == "You" else f"{name} wins"
 
 
 def os_error_text(error: OSError) -> str:
