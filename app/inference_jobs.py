@@ -22,11 +22,16 @@ from typing import Any
 
 from app.engine.inference import BeliefSummary, Inference, InferenceError, InferenceOptions
 
+WINDOW_OPTIONS: dict[str, Any] = {"cap": 5000}
+"""The options a window should send: how many positions are kept exactly before estimates begin."""
+
 _KEPT = 8  # inferences kept per worker (a hot-seat game needs two; a few games' worth is plenty)
 _cache: OrderedDict[tuple[str, int], tuple[int, Inference]] = OrderedDict()
 
 
-def _new(variant: str, seat: int, options: dict[str, Any]) -> Inference:
+def new_inference(variant: str, seat: int, options: dict[str, Any]) -> Inference:
+    """A fresh inference for ``seat`` of ``variant`` (``"rbc"`` or ``"blind"``) with the window's ``options``
+    (``cap``, ``seed``, ``start_fen``)."""
     from app.engine.inference import BlindInference, RbcInference
     kind: type[Inference] = RbcInference if variant == "rbc" else BlindInference
     return kind(seat, InferenceOptions(cap=int(options.get("cap", 2000)), seed=int(options.get("seed", 0)),
@@ -41,7 +46,7 @@ def summarize(game_key: str, variant: str, seat: int, observations: list[Any],
     if cached is not None and cached[0] <= len(observations):
         seen, inference = cached
     else:
-        seen, inference = 0, _new(variant, seat, options)
+        seen, inference = 0, new_inference(variant, seat, options)
     try:
         for observation in observations[seen:]:
             inference.update(observation)

@@ -28,6 +28,7 @@ import argparse
 import random
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -258,6 +259,131 @@ def big_set(variant: str, target: int, seed: int) -> tuple[Inference, Any, Infer
             if filtering and expanding:
                 return filtering[0], filtering[1], expanding[0], expanding[1]
     raise SystemExit(f"no {variant} set of about {target} positions found")
+
+
+# ---- soundness at game scale: the heat map against the true position ----------------------------------------
+
+@dataclass
+class Soundness:
+    """What :func:`soundness` saw over its games, at every decision point of either seat."""
+
+    games: int = 0
+    decisions: int = 0
+    enemy_squares: int = 0
+    shown_impossible: int = 0
+    """True enemy pieces on a square whose heat (any piece, or that piece's type) was 0: must stay 0."""
+    reach_misses: int = 0
+    """True enemy pieces, or pieces of a held position, outside the sound reach: must stay 0."""
+    exact_decisions: int = 0
+    exact_without_truth: int = 0
+    """Exact sets that did not hold the true position: must stay 0."""
+    sampled_decisions: int = 0
+    sampled_with_truth: int = 0
+    empty_sets: int = 0
+    sizes: list[int] = field(default_factory=list)
+    update_ms: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    def report(self) -> str:
+        sizes = sorted(self.sizes) or [0]
+        times = sorted(self.update_ms) or [0.0]
+        share = self.shown_impossible / max(1, self.enemy_squares)
+        return (f"{self.games} games, {self.decisions} decision points ({self.exact_decisions} exact, "
+                f"{self.sampled_decisions} estimated), {self.enemy_squares} true enemy pieces checked\n"
+                f"  shown impossible: {self.shown_impossible} ({share:.2%}); outside the reach: {self.reach_misses}; "
+                f"exact sets without the truth: {self.exact_without_truth}; truth in the sample at "
+                f"{self.sampled_with_truth}/{self.sampled_decisions} estimated decisions; empty sets: "
+                f"{self.empty_sets}\n"
+                f"  positions held at decisions: median {sizes[len(sizes) // 2]:,}, max {sizes[-1]:,}; "
+                f"update p50 {times[len(times) // 2]:.1f} ms, p99 {times[int(len(times) * 0.99)]:.1f} ms, "
+                f"max {times[-1]:.1f} ms ({len(times)} updates)")
+
+
+def aggressive_bots(variant: str, seed: int) -> list[Any]:
+    """Capturing bots (RBC attacker, Blind greedy) for both seats on even seeds; against a random bot on odd."""
+    from app.bots.blind_bots import BlindGreedyBot, BlindRandomBot
+    from app.bots.rbc_bots import RBCAttackerBot, RBCRandomBot
+    strong: Any = RBCAttackerBot if variant == "rbc" else BlindGreedyBot
+    weak: Any = RBCRandomBot if variant == "rbc" else BlindRandomBot
+    second = strong if seed % 2 == 0 else weak
+    return [strong(seed=2 * seed), second(seed=2 * seed + 1)] if seed % 4 < 2 else \
+        [second(seed=2 * seed), strong(seed=2 * seed + 1)]
+
+
+def soundness(variant: str, seeds: range, options: dict[str, Any], max_plies: int = 200,
+              figures: Soundness | None = None) -> Soundness:
+    """Play games between aggressive bots; at every decision point of either seat, check its inference (kept
+    up to date as a window keeps it, with ``options``) against the referee's true position."""
+    from app.bots.base import ActionRequest
+    from app.engine.core import Reason
+    from app.engine.inference import opponent_key, pack
+    from app.engine.inference_core import _union
+    from app.inference_jobs import new_inference
+    figures = figures or Soundness()
+    for seed in seeds:
+        game: Any = rbc.ReconChess() if variant == "rbc" else blind.BlindChess()
+        bots = aggressive_bots(variant, seed)
+        inferences = [new_inference(variant, seat, {**options, "seed": seed}) for seat in (0, 1)]
+        seen = [0, 0]
+        for seat, bot in enumerate(bots):
+            bot.start(seat, game.options())
+        figures.games += 1
+        while True:
+            for seat in (0, 1):
+                for observation in game.observations(seat)[seen[seat]:]:
+                    bots[seat].observe(observation)
+                    start = time.perf_counter()
+                    inferences[seat].update(observation)
+                    figures.update_ms.append((time.perf_counter() - start) * 1000)
+                    seen[seat] += 1
+            outcome = game.outcome
+            if outcome is not None and outcome.reason != Reason.KING_CAPTURE:
+                break
+            mover = game.to_move if outcome is None else None
+            for seat in (0, 1) if outcome is not None else (mover,):
+                # At the end (a king captured) both seats' sets describe the final board: check them too.
+                _check(figures, variant, seed, game, seat, inferences[seat], opponent_key, pack, _union)
+            if outcome is not None or game.ply >= max_plies:
+                break
+            game.play(mover, bots[mover].act(ActionRequest(mover, game.phase, game.choices())))
+    return figures
+
+
+def _check(figures: Soundness, variant: str, seed: int, game: Any, seat: int, inference: Inference,
+           opponent_key: Any, pack: Any, union: Any) -> None:
+    truth = opponent_key(game.board, seat == 0)
+    summary = inference.summary()
+    figures.decisions += 1
+    figures.sizes.append(inference.size)
+    where = f"{variant} seed {seed} seat {seat} ply {game.ply}"
+    if not inference.size:
+        figures.empty_sets += 1
+    if inference.exact:
+        figures.exact_decisions += 1
+        if pack(truth) not in inference._hyps:
+            figures.exact_without_truth += 1
+            figures.failures.append(f"{where}: the exact set lacks the true position")
+    else:
+        figures.sampled_decisions += 1
+        figures.sampled_with_truth += pack(truth) in inference._hyps
+    reach = inference.reach()
+    held = union(inference._hyps)
+    for index, piece_type in enumerate(chess.PIECE_TYPES):
+        if held[index] & ~reach[index]:
+            figures.reach_misses += 1
+            figures.failures.append(f"{where}: a held position has a {chess.piece_name(piece_type)} outside "
+                                    f"the reach on {chess.SquareSet(held[index] & ~reach[index])!r}")
+        for square in chess.SquareSet(truth[index]):
+            figures.enemy_squares += 1
+            if not reach[index] & chess.BB_SQUARES[square]:
+                figures.reach_misses += 1
+                figures.failures.append(f"{where}: the true {chess.piece_name(piece_type)} on "
+                                        f"{chess.square_name(square)} is outside the reach")
+            if summary.squares.get(square, 0.0) <= 0 or summary.by_type[piece_type].get(square, 0.0) <= 0 \
+                    or not summary.is_possible(square, piece_type):
+                figures.shown_impossible += 1
+                figures.failures.append(f"{where}: the true {chess.piece_name(piece_type)} on "
+                                        f"{chess.square_name(square)} is shown impossible")
 
 
 def main() -> None:

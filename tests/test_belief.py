@@ -519,3 +519,34 @@ def test_flags_survive_a_save_and_reload() -> None:
     assert chess.D7 in belief.contradictions(view)
     again = BeliefBoard.from_json(belief.to_json(), chess.BLACK, ply=view.ply)
     assert again.contradictions(view) == belief.contradictions(view)
+
+
+def test_a_guess_no_possible_position_allows_is_flagged_from_the_inference() -> None:
+    from app.engine.inference import BlindInference, RbcInference
+    game = ReconChess()
+    game.play(0, Sense(chess.E7))
+    game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
+    game.play(1, Sense(chess.E2))
+    game.play(1, MoveAction(chess.Move.from_uci("g8f6")))
+    view = ReconChessView.from_observations(game.observations(0))
+    possible = RbcInference.from_observations(0, game.observations(0)).summary().possible_by_type
+    belief = BeliefBoard(chess.BLACK, ply=view.ply)
+    for square, piece_type in ((chess.C5, chess.BISHOP), (chess.F6, chess.KNIGHT), (chess.E5, chess.PAWN),
+                               (chess.H6, chess.KNIGHT), (chess.D4, chess.QUEEN)):
+        belief.place(square, piece_type)
+    # Nothing the seat was told contradicts any of them directly ...
+    assert belief.contradictions(view) == {}
+    # ... but after one black move a bishop cannot be on c5 nor a queen on d4. (Knights on both f6 and h6 are
+    # not flagged: each square is possible on its own, and the check is square by square.)
+    flags = belief.contradictions(view, possible=possible)
+    assert set(flags) == {chess.C5, chess.D4}
+    assert flags[chess.C5] == "no position that fits what you know has a bishop here"
+    # Blind Chess: the same check from its inference.
+    blind = BlindChess()
+    blind.play(0, Attempt.parse("e2e4"))
+    black_view = BlindChessView.from_observations(blind.observations(1))
+    guess = BeliefBoard(chess.WHITE, ply=black_view.ply)
+    guess.place(chess.C4, chess.BISHOP)
+    guess.place(chess.E4, chess.PAWN)
+    summary = BlindInference.from_observations(1, blind.observations(1)).summary()
+    assert set(guess.contradictions(black_view, possible=summary.possible_by_type)) == {chess.C4}

@@ -619,7 +619,8 @@ class BeliefBoard:
 
     # -- checking against what the seat knows -------------------------------------------------
     def contradictions(self, view: ReconChessView | BlindChessView,
-                       army: Mapping[PieceType, int] = STANDARD_ARMY) -> dict[Square, str]:
+                       army: Mapping[PieceType, int] = STANDARD_ARMY,
+                       possible: Mapping[PieceType, int] | None = None) -> dict[Square, str]:
         """The supposed pieces that clash with what the seat knows, each with the reason.
 
         The rule: a supposed piece is flagged when
@@ -633,7 +634,12 @@ class BeliefBoard:
           always counts, since the opponent has not moved after it; or
         - it is a pawn on the first or last rank; or
         - there are more supposed kings, pawns or pieces in all than the opponent can
-          have (:func:`palette_counts`): the newest of those are flagged.
+          have (:func:`palette_counts`): the newest of those are flagged; or
+        - ``possible`` is given (a bitboard per piece type: where the seat's inference says
+          a piece of that type may stand now, e.g. ``BeliefSummary.possible_by_type``) and
+          the piece's square is not in it: no position consistent with everything the
+          seat was told puts such a piece there. Pass it only from a summary of the
+          seat's current observations (a stale one may miss the opponent's last move).
 
         >>> from app.engine.rbc import ReconChess, Sense
         >>> game = ReconChess()
@@ -643,6 +649,12 @@ class BeliefBoard:
         >>> game.play(0, Sense(chess.E6))
         >>> belief.contradictions(ReconChessView.from_observations(game.observations(0)))
         {36: 'sensed empty on turn 1'}
+        >>> _ = belief.place(chess.E4, chess.BISHOP)       # no black bishop can reach e4 on move one
+        >>> from app.engine.inference import RbcInference
+        >>> summary = RbcInference.from_observations(0, game.observations(0)).summary()
+        >>> belief.contradictions(ReconChessView.from_observations(game.observations(0)),
+        ...                       possible=summary.possible_by_type)[chess.E4]
+        'no position that fits what you know has a bishop here'
         """
         facts = knowledge(view)  # first: it refuses views of games without hidden pieces
         own = view.own_board
@@ -656,12 +668,17 @@ class BeliefBoard:
                 flags[square] = "a pawn cannot stand on the first or last rank"
                 continue
             fact = facts.get(square)
-            if fact is None or fact.ply < hypothesis.since:
-                continue
-            if fact.kind == "empty" or fact.kind == "captured":
-                flags[square] = fact.what
-            elif fact.kind == "piece" and fact.piece_type != hypothesis.piece_type:
-                flags[square] = fact.what
+            if fact is not None and fact.ply >= hypothesis.since:
+                if fact.kind == "empty" or fact.kind == "captured":
+                    flags[square] = fact.what
+                    continue
+                if fact.kind == "piece" and fact.piece_type != hypothesis.piece_type:
+                    flags[square] = fact.what
+                    continue
+            allowed = chess.BB_ALL if possible is None else possible.get(hypothesis.piece_type, chess.BB_ALL)
+            if not allowed & chess.BB_SQUARES[square]:
+                flags[square] = (f"no position that fits what you know has a "
+                                 f"{chess.piece_name(hypothesis.piece_type)} here")
         self._flag_surplus(flags, palette_counts(view, army))
         return flags
 

@@ -46,6 +46,7 @@ from .blind import (AttemptResult, DrawDeclined, DrawOffered, GameEnded, GameSta
                     TurnStarted, _ep_plausible)
 from .inference_core import (_EP_SHIFT, _FIELD, PASS_IF_SOME_ATTEMPT_FAILS, PASS_NEVER, Inference, InferenceError,
                         _bishop_attacks, _rook_attacks, _spread, pack)
+from .inference_reach import exclude, line_of_sight, seen
 from .rbc_moves import describe_bad_move, is_well_formed
 
 _CASTLING_ROOKS = {(chess.E1, chess.G1): chess.H1, (chess.E1, chess.C1): chess.A1,
@@ -183,9 +184,28 @@ class BlindInference(Inference):
                     continue
             kept[x] = w
         self._hyps = kept
+        self._reach = self._reach_after_attempt(empty, revealed, expected, reveal_kind, fixed, cap_bb, origin, rook)
         capture = result.capture[1] if result.success and result.capture is not None else None
-        self._remove_captured(capture)
+        self._remove_captured(capture, result.capture[0] if capture is not None and result.capture else None)
         self._own_move_done(move if result.success else None)
+
+    def _reach_after_attempt(self, empty: int, revealed: int, expected: list[int], reveal_kind: int, fixed: int,
+                             cap_bb: int, origin: int, rook: int) -> tuple[int, int, int, int, int, int]:
+        """What the answer to the seat's attempt rules out for certain (see :mod:`.inference_reach`): the
+        squares it proved empty, the pieces it revealed, and the squares its reveals looked at and found
+        without an opponent piece (the captured one aside)."""
+        reach = seen(exclude(self._reach, empty & _FIELD), revealed,
+                     (expected[0], expected[1], expected[2], expected[3], expected[4], expected[5]))
+        mine = self.own.occupied
+        stops = revealed | cap_bb
+        if reveal_kind == _FIXED:
+            reach = exclude(reach, fixed & ~stops)
+        elif reveal_kind in (_STRAIGHT, _DIAGONAL, _BOTH):
+            reach = exclude(reach, line_of_sight(origin, reveal_kind != _DIAGONAL, reveal_kind != _STRAIGHT, mine,
+                                                 stops))
+        elif reveal_kind == _CASTLE:
+            reach = exclude(reach, (fixed & ~stops) | line_of_sight(rook, True, False, mine, stops))
+        return reach
 
     def _constraints(self, result: AttemptResult) -> tuple[int, int, int, int, int, int, int, int, int]:
         """What the answer to the seat's attempt says about the opponent (rulings B2-B4 read backwards).

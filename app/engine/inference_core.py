@@ -20,6 +20,7 @@ from chess import (BB_ALL, BB_BACKRANKS, BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_FILE
                    BB_RANK_MASKS, BB_SQUARES)
 
 from .core import Seat
+from .inference_reach import EVERYWHERE, Reach, after_turn, count_bound, exclude, intersect
 
 K = TypeVar("K")
 Hypothesis = tuple[int, int, int, int, int, int, int, int]
@@ -95,12 +96,31 @@ class InferenceOptions:
             raise ValueError(f"retries must be a non-negative integer, not {self.retries!r}")
 
 
+MIN_POSSIBLE_HEAT = 0.005
+"""The heat an estimated summary gives a square that is possible but that its sample missed (so it shows)."""
+
+
 @dataclass(frozen=True)
 class BeliefSummary:
     """What a belief board draws: small, immutable, cheap to send between threads or processes.
 
-    ``squares``: probability that an opponent piece stands on each square (all 64);
-    ``by_type``: the same per piece type (``chess.PAWN`` ... ``chess.KING``).
+    ``squares``: the heat of each square (all 64), the chance that an opponent piece
+    stands there; ``by_type``: the same per piece type (``chess.PAWN`` ... ``chess.KING``).
+    A heat is 0 only where no position consistent with the seat's observations has
+    such a piece (sound, also when the figures are estimated). When :attr:`exact`,
+    heats are the exact shares of the possible positions; otherwise they are
+    estimated from a weighted sample, and a possible square the sample missed gets
+    :data:`MIN_POSSIBLE_HEAT`.
+
+    ``possible`` / ``possible_by_type``: bitboards of the squares where an opponent
+    piece (of that type) may stand; everything else is certainly impossible.
+    ``count``: the number of possible positions, exact when :attr:`exact`, else an
+    estimate inside the honest range ``count_low`` .. ``count_high`` (both sure
+    bounds). ``held``: positions the summary was computed from.
+
+    >>> summary = BeliefSummary(0, 0, False, {}, {}, "the worker stopped")
+    >>> summary.is_possible(chess.E4, chess.KNIGHT), summary.count_text()     # a failure rules nothing out
+    (True, 'the worker stopped')
     """
 
     ply: int
@@ -109,6 +129,49 @@ class BeliefSummary:
     squares: dict[int, float]
     by_type: dict[int, dict[int, float]]
     problem: str | None = None
+    possible: int = BB_ALL
+    possible_by_type: dict[int, int] = field(default_factory=lambda: {t: b for t, b in zip(chess.PIECE_TYPES,
+                                                                                             EVERYWHERE)})
+    count_low: int = 0
+    count_high: int = 0
+    held: int = 0
+
+    @property
+    def exact(self) -> bool:
+        """Whether the figures are exact (every possible position enumerated), not estimated."""
+        return not self.sampled and self.problem is None
+
+    def is_possible(self, square: int, piece_type: int | None = None) -> bool:
+        """Whether some position consistent with the observations has an opponent piece (of ``piece_type``)
+        on ``square``. ``False`` is certain; ``True`` may be an over-estimate when not :attr:`exact`."""
+        mask = self.possible if piece_type is None else self.possible_by_type.get(piece_type, BB_ALL)
+        return bool(mask & BB_SQUARES[square])
+
+    def count_text(self) -> str:
+        """The position count in words, saying plainly when it is an estimate.
+
+        >>> BeliefSummary(3, 12, False, {}, {}, count_low=12, count_high=12).count_text()
+        '12 positions possible'
+        >>> BeliefSummary(9, 250_000, True, {}, {}, count_low=41_000, count_high=3_200_000).count_text()
+        'between 41,000 and 3.2 million positions possible (estimate: about 250,000)'
+        """
+        if self.problem:
+            return self.problem
+        if self.exact:
+            return "no position fits what you know" if self.count <= 0 else \
+                f"{self.count:,} position{'s' if self.count != 1 else ''} possible"
+        return (f"between {_amount(self.count_low)} and {_amount(self.count_high)} positions possible "
+                f"(estimate: about {_amount(self.count)})")
+
+
+def _amount(number: int) -> str:
+    """A count in words: exact below a million, then three figures ("3.2 million", "4.1e+15")."""
+    if number < 1_000_000:
+        return f"{number:,}" if number < 10_000 else f"{int(float(f'{number:.3g}')):,}"
+    for size, word in ((10 ** 12, "trillion"), (10 ** 9, "billion"), (10 ** 6, "million")):
+        if number >= size and number < 1000 * size:
+            return f"{number / size:.3g} {word}"
+    return f"{number:.2g}"
 
 
 # ---- bit helpers ---------------------------------------------------------------------------------------
@@ -383,6 +446,15 @@ def expand(parents: Sequence[tuple[int, float]], mine: int, opponent: chess.Colo
     return made
 
 
+def _union(hyps: dict[int, float]) -> Reach:
+    """For each piece field, the squares where some held hypothesis has a piece."""
+    acc = 0
+    for x in hyps:
+        acc |= x
+    return (acc & _FIELD, acc >> 64 & _FIELD, acc >> 128 & _FIELD, acc >> 192 & _FIELD, acc >> 256 & _FIELD,
+            acc >> 320 & _FIELD)
+
+
 def _uniform(parents: Sequence[tuple[int, float]]) -> bool:
     if not parents:
         return True
@@ -472,6 +544,11 @@ class Inference(ABC):
     _hold_factor: ClassVar[int] = 10  # how far beyond the cap a held set may grow
     last_work: int = field(default=0, repr=False)
     """Positions generated by the last opponent-turn expansion (before merging), for benchmarks."""
+    _reach: Reach = field(default=EVERYWHERE, repr=False)
+    """Where each opponent piece type may stand, kept by sound rules beside the set (:mod:`.inference_reach`)."""
+    pieces_left: int = 16
+    """How many pieces the opponent has (the seat is told each of its captures)."""
+    _max_pawns: int = field(default=8, repr=False)
 
     def __post_init__(self) -> None:
         if self.seat not in (0, 1):
@@ -519,6 +596,7 @@ class Inference(ABC):
             self._exact_index = len(self._log)
         had_positions = bool(self._hyps) or not self.started
         self._apply(observation)
+        self._reach = exclude(self._reach, self.own.occupied)
         self._log.append(observation)
         self._cache = {}
         if limit and not (self._hold and len(self._hyps) <= self._hold_factor * self.options.cap):
@@ -530,6 +608,9 @@ class Inference(ABC):
         """Keep a weighted sample of at most ``cap`` hypotheses if the set has grown beyond it."""
         self._hold = False
         if len(self._hyps) > self.options.cap:
+            if not self.sampled:
+                # The last exact set: its union is exact, and the sound reach carries on from it.
+                self._reach = intersect(self._reach, _union(self._hyps))
             self._hyps = _systematic_sample(self._hyps, self.options.cap, self._rng)
             self.sampled = True
             self._cache = {}
@@ -589,7 +670,11 @@ class Inference(ABC):
         own.turn = color
         self.own = own
         self.my_ep = board.ep_square if board.turn != color and board.ep_square is not None else 0
-        self._hyps = {pack(opponent_key(board, color)): 1.0}
+        start = opponent_key(board, color)
+        self._hyps = {pack(start): 1.0}
+        self._reach = (start[0], start[1], start[2], start[3], start[4], start[5])
+        self.pieces_left = board.occupied_co[not color].bit_count()
+        self._max_pawns = start[0].bit_count()
         self.opponent_to_move = board.turn != color
         self.ply = 0
         self.started = True
@@ -599,6 +684,7 @@ class Inference(ABC):
         out: dict[int, float] = {}
         self.last_work = expand(list(self._hyps.items()), self.own.occupied, not self.color, capture, self.my_ep,
                                 unchanged, out)
+        self._reach = after_turn(self._reach, self.own.occupied, not self.color, capture, self.my_ep)
         self._hyps = out
         self._hold = True
         self.my_ep = 0
@@ -609,8 +695,14 @@ class Inference(ABC):
         """Keep the hypotheses ``keep(x)`` accepts."""
         self._hyps = {x: w for x, w in self._hyps.items() if keep(x)}
 
-    def _remove_captured(self, square: int | None) -> None:
-        """After the seat's own move: the piece it captured leaves every hypothesis; en passant expires."""
+    def _remove_captured(self, square: int | None, piece_type: chess.PieceType | None = None) -> None:
+        """After the seat's own move: the piece it captured leaves every hypothesis; en passant expires.
+
+        ``piece_type``: the captured piece's type when the seat was told it (Blind Chess)."""
+        if square is not None:
+            self.pieces_left -= 1
+            if piece_type == chess.PAWN:
+                self._max_pawns -= 1
         if square is None and not any(x >> _EP_SHIFT for x in self._hyps):
             return  # nothing changes
         clear = _NO_EP if square is None else _NO_EP & ~(_spread(BB_SQUARES[square])
@@ -654,21 +746,80 @@ class Inference(ABC):
 
     # -- queries -----------------------------------------------------------------------------------------
     @property
+    def exact(self) -> bool:
+        """Whether every possible position is held (the figures are exact), not a sample."""
+        return not self.sampled
+
+    @property
     def count(self) -> int:
         """How many opponent positions are possible: exact, or an estimate when :attr:`sampled`.
 
         The estimate is the total weight of the sample. Weights follow paths, so
         positions reached by moves in another order count again; the estimate is
         therefore high and is never allowed above the number of ways to place
-        the opponent's material on the free squares (:meth:`placements`).
+        the opponent's material on the free squares (:meth:`placements`), nor
+        outside :meth:`count_range`.
         """
         if not self.sampled:
             return len(self._hyps)
         cached = self._cache.get("count")
         if cached is None:
-            cached = int(min(round(math.fsum(self._hyps.values())), self.placements()))
+            low, high = self.count_range()
+            cached = max(low, min(int(min(round(math.fsum(self._hyps.values())), self.placements())), high))
             self._cache["count"] = cached
         return int(cached)
+
+    def count_range(self) -> tuple[int, int]:
+        """Sure bounds on the number of possible positions: ``(count, count)`` when exact.
+
+        Sampled: at least the distinct positions held (each one fits every
+        observation), at most what :func:`~app.engine.inference_reach.count_bound`
+        allows inside the reach with the opponent's known number of pieces.
+        """
+        if not self.sampled:
+            return len(self._hyps), len(self._hyps)
+        cached = self._cache.get("range")
+        if cached is None:
+            reach = self.reach()
+            back = chess.BB_RANK_8 if self.color == chess.WHITE else chess.BB_RANK_1
+            home = chess.E8 if self.color == chess.WHITE else chess.E1
+            rights = 0
+            if reach[5] & BB_SQUARES[home]:
+                rights = (reach[3] & back & (chess.BB_A1 | chess.BB_H1 | chess.BB_A8 | chess.BB_H8)).bit_count()
+            double_steps = reach[0] & (chess.BB_RANK_5 if self.color == chess.WHITE else chess.BB_RANK_4)
+            high = count_bound(reach, self.pieces_left, self._max_pawns, 2 ** rights, 1 + double_steps.bit_count())
+            low = len(self._hyps)
+            cached = (low, max(low, high))
+            self._cache["range"] = cached
+        return cached[0], cached[1]
+
+    def reach(self) -> Reach:
+        """Where each opponent piece type may stand (pawns ... kings), from the sound rules alone."""
+        return self._reach
+
+    def possible_by_type(self) -> Reach:
+        """Where each opponent piece type may stand (pawns ... kings), as bitboards; a square outside is
+        certainly impossible for that type. Exact (the union of the positions held) while the set is."""
+        cached: Reach | None = self._cache.get("possible")
+        if cached is None:
+            union = _union(self._hyps)
+            if self.sampled:
+                # The held positions all fit the observations, so joining them keeps the reach sound.
+                cached = (self._reach[0] | union[0], self._reach[1] | union[1], self._reach[2] | union[2],
+                          self._reach[3] | union[3], self._reach[4] | union[4], self._reach[5] | union[5])
+            else:
+                cached = union
+            self._cache["possible"] = cached
+        return cached
+
+    def is_possible(self, square: int, piece_type: chess.PieceType | None = None) -> bool:
+        """Whether some position consistent with the observations has an opponent piece (of ``piece_type``) on
+        ``square``. ``False`` is certain."""
+        possible = self.possible_by_type()
+        bb = BB_SQUARES[square]
+        if piece_type is None:
+            return any(mask & bb for mask in possible)
+        return bool(possible[piece_type - 1] & bb)
 
     def placements(self) -> int:
         """An upper bound on the number of distinct positions with the opponent material of the held ones.
@@ -801,6 +952,15 @@ class Inference(ABC):
                         for bit in _BYTE_BITS[value]:
                             sums[offset + bit] += w
             result.append([value / total for value in sums])
+        if self.sampled or len(self._hyps) > 2 * self.options.cap:
+            # Estimated: a square the sample missed but where a piece may stand must not read as impossible.
+            possible = self.possible_by_type()
+            masks = list(possible) + [possible[0] | possible[1] | possible[2] | possible[3] | possible[4]
+                                      | possible[5]]
+            for row, mask in zip(result, masks):
+                for square in _squares(mask):
+                    if row[square] < MIN_POSSIBLE_HEAT:
+                        row[square] = MIN_POSSIBLE_HEAT
         self._cache["probabilities"] = result
         return result
 
@@ -815,10 +975,15 @@ class Inference(ABC):
         return dict(enumerate(self._probabilities()[piece_type - 1]))
 
     def summary(self) -> BeliefSummary:
-        """The numbers a belief board shows, as one small immutable object."""
+        """The numbers a belief board shows, as one small immutable object (see :class:`BeliefSummary`)."""
+        possible = self.possible_by_type()
+        low, high = self.count_range()
         return BeliefSummary(self.ply, self.count, self.sampled, self.square_probabilities(),
                              {piece_type: self.type_probabilities(piece_type) for piece_type in chess.PIECE_TYPES},
-                             self.problem)
+                             self.problem, possible=possible[0] | possible[1] | possible[2] | possible[3]
+                             | possible[4] | possible[5],
+                             possible_by_type=dict(zip(chess.PIECE_TYPES, possible)), count_low=low,
+                             count_high=high, held=len(self._hyps))
 
 
 def systematic_resample(items: Sequence[tuple[K, float]], count: int,

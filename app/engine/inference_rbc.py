@@ -41,6 +41,7 @@ from chess import BB_SQUARES
 
 from .core import Outcome, Reason
 from .inference_core import _EP_SHIFT, PASS_ALWAYS, PASS_NEVER, Inference, InferenceError, _spread, pack
+from .inference_reach import exclude, seen
 from .rbc import GameEnded, GameStarted, MoveResult, SenseResult, TurnStarted
 from .rbc_moves import describe_bad_move, is_well_formed, with_default_promotion
 
@@ -132,6 +133,8 @@ class RbcInference(Inference):
         spread = _spread(window)
         wanted = pack((expected[0], expected[1], expected[2], expected[3], expected[4], expected[5], 0, 0))
         self._hyps = {x: w for x, w in self._hyps.items() if x & spread == wanted}
+        self._reach = seen(self._reach, window, (expected[0], expected[1], expected[2], expected[3], expected[4],
+                                                 expected[5]))
 
     def _moved(self, result: MoveResult) -> None:
         if self.opponent_to_move or self.finished:
@@ -146,6 +149,7 @@ class RbcInference(Inference):
                 raise InferenceError(f"the seat has no piece to make the move {describe_bad_move(requested)}")
             empty, full, some, ep_is, ep_not = self._constraints(with_default_promotion(self.own, requested),
                                                                  taken, capture)
+            self._reach = exclude(self._reach, empty)
             # "full" is never more than one square, so "an opponent piece there" is one and on the fields.
             empty, full, some = _spread(empty), _spread(full), _spread(some)
             self._hyps = {x: w for x, w in self._hyps.items()
