@@ -355,3 +355,54 @@ def test_move_actions_survive_a_round_trip_through_a_worker() -> None:
             assert event.action.move is None or event.action.move in game.choices()["move_actions"]
     finally:
         process.kill()
+
+
+# -- a bot that stops the fork server its process came from -------------------------------------------------------
+
+HOSTILE = Path(__file__).parent / "bots" / "hostile.py"
+
+
+def test_a_process_whose_fork_server_died_is_not_taken_for_dead(witness: BotProcess) -> None:
+    from app.bots.worker import pid_alive
+    process, _ = start(f"{HOSTILE}:ParentKiller", "sense")  # it kills its parent (the fork server), then answers
+    try:
+        event = process.wait(10.0)
+        assert event is not None and event.kind == "action", event
+        for _ in range(3):  # the server's end reads as the end of each of its processes; it must not
+            game = ReconChess()
+            process.request(ActionRequest(0, "sense", game.choices(), 10.0))
+            event = process.wait(10.0)
+            assert event is not None and event.kind == "action", event
+        assert process.alive and process.orphaned
+        pid = process.pid
+    finally:
+        process.kill()
+    assert pid is not None and not pid_alive(pid)  # kill() still stops it
+    still_works(witness)  # the other bot (from the same dead server) was not taken for dead either
+    fresh = BotProcess("random", "rbc", 0, {}, "opponent", 1)  # a new server starts for new bots
+    try:
+        assert fresh.wait_ready(30.0)
+    finally:
+        fresh.kill()
+
+
+def test_bot_seat_stops_watching_the_sentinel_of_a_dead_fork_server(qtbot: Any) -> None:
+    from app.ui.bot_seat import BotSeat
+
+    game = ReconChess()
+    seat = BotSeat(f"{HOSTILE}:ParentKiller", "rbc", 0, game.options(), "opponent", seed=0)
+    failures: list[str] = []
+    seat.failed.connect(failures.append)
+    with qtbot.waitSignal(seat.ready, timeout=30000):
+        seat.start()
+    seat.observe(list(game.observations(0)))
+    for _ in range(2):
+        with qtbot.waitSignal(seat.actionReady, timeout=10000):
+            seat.ask(ActionRequest(0, "sense", game.choices(), 10.0))
+    process = seat.process
+    assert process is not None
+    qtbot.waitUntil(lambda: seat._sentinel_notifier is None, timeout=5000)
+    assert process.orphaned and seat.alive and not failures
+    with qtbot.waitSignal(seat.actionReady, timeout=10000):  # it still answers
+        seat.ask(ActionRequest(0, "sense", game.choices(), 10.0))
+    seat.stop()

@@ -317,6 +317,9 @@ class BotProcess:
             pid = self._process.pid
             if self._orphaned and pid is not None and pid_alive(pid):
                 os.kill(pid, signal.SIGKILL)  # (multiprocessing believes it has ended)
+                deadline = time.monotonic() + 1.0
+                while pid_alive(pid) and time.monotonic() < deadline:  # no sentinel to wait on
+                    time.sleep(0.005)
             elif self._process.exitcode is None:
                 self._process.kill()
             self._process.join(1.0)

@@ -53,6 +53,7 @@ class BotSeat(QObject):
         self._name = spec
         self._process: BotProcess | None = None
         self._notifiers: list[QSocketNotifier] = []
+        self._sentinel_notifier: QSocketNotifier | None = None
         self._poller: QTimer | None = None
         self._deadline = QTimer(self)
         self._deadline.setSingleShot(True)
@@ -158,6 +159,7 @@ class BotSeat(QObject):
                         raise OSError(f"cannot watch fd {fd}")
                     notifier.activated.connect(self._drain)
                     self._notifiers.append(notifier)
+                self._sentinel_notifier = self._notifiers[-1]
                 return
             except (OSError, ValueError, TypeError):
                 self._unwatch()
@@ -171,6 +173,7 @@ class BotSeat(QObject):
             notifier.setEnabled(False)
             notifier.deleteLater()
         self._notifiers.clear()
+        self._sentinel_notifier = None
         if self._poller is not None:
             self._poller.stop()
             self._poller.deleteLater()
@@ -185,6 +188,13 @@ class BotSeat(QObject):
                 self._name = process.name
                 self.ready.emit()
             if event is None:
+                if process.orphaned and self._sentinel_notifier is not None:
+                    # The fork server died (a bot may have stopped it): the sentinel stays readable for good and
+                    # would wake this up without end; the answer pipe's end of file still tells the process's end.
+                    self._sentinel_notifier.setEnabled(False)
+                    self._notifiers.remove(self._sentinel_notifier)
+                    self._sentinel_notifier.deleteLater()
+                    self._sentinel_notifier = None
                 return
             if event.kind == "action":
                 if self._thinking:
