@@ -181,6 +181,27 @@ def _missing_libraries(names: Sequence[str]) -> list[str]:
     return missing
 
 
+def _xcb_plugin_error() -> str | None:
+    """The system loader's words if Qt's X11 plugin cannot be loaded; None if it loads or cannot be found.
+
+    Loading the plugin itself finds its libraries where Qt will (an installed bundle carries some of its own),
+    so a library that is present only there is not reported missing.
+    """
+    import ctypes
+    import importlib.util
+    spec = importlib.util.find_spec("PySide6")
+    if spec is None or spec.origin is None:
+        return None
+    plugin = Path(spec.origin).parent / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    if not plugin.is_file():
+        return None
+    try:
+        ctypes.CDLL(str(plugin))
+    except OSError as error:
+        return str(error)
+    return None
+
+
 def window_problem(environ: "os._Environ[str] | dict[str, str]", platform: str = sys.platform) -> str | None:
     """Why Qt could not open a window here, in words (None when nothing is known to be wrong).
 
@@ -199,12 +220,15 @@ def window_problem(environ: "os._Environ[str] | dict[str, str]", platform: str =
                 "Sightline from a desktop session, or set QT_QPA_PLATFORM=offscreen for `sightline --check`")
     if chosen.startswith("wayland") or (not chosen and wayland and environ.get("XDG_SESSION_TYPE") == "wayland"):
         return None  # Qt uses Wayland here, not the X libraries
+    loader_says = _xcb_plugin_error()
+    if loader_says is None:
+        return None
     missing = _missing_libraries(list(XCB_LIBRARIES))
     if missing:
         packages = " ".join(sorted({XCB_LIBRARIES[name] for name in missing}))
         return (f"Qt's X11 support needs system libraries that are missing ({', '.join(missing)}); "
                 f"install them with: sudo apt-get install {packages} (or run scripts/dev.sh run)")
-    return None
+    return f"Qt's X11 support cannot be loaded: {_clip(loader_says, 200)}"
 
 
 def _window_can_open(command: str) -> bool:

@@ -123,12 +123,21 @@ def test_no_display_is_said_in_words() -> None:
 
 def test_missing_x_libraries_are_named_with_their_packages(monkeypatch: pytest.MonkeyPatch) -> None:
     import app.cli
+    monkeypatch.setattr(app.cli, "_xcb_plugin_error", lambda: "libxcb-icccm.so.4: cannot open shared object file")
     monkeypatch.setattr(app.cli, "_missing_libraries", lambda names: ["libxcb-icccm.so.4", "libxcb-cursor.so.0"])
     problem = window_problem({"DISPLAY": ":0"}, "linux")
     assert problem is not None and "sudo apt-get install libxcb-cursor0 libxcb-icccm4" in problem
     monkeypatch.setattr(app.cli, "_missing_libraries", lambda names: [])
-    assert window_problem({"DISPLAY": ":0"}, "linux") is None
+    problem = window_problem({"DISPLAY": ":0"}, "linux")
+    assert problem is not None and "libxcb-icccm.so.4: cannot open" in problem  # the loader's own words
     assert "libxcb-cursor.so.0" in XCB_LIBRARIES and "libxkbcommon-x11.so.0" in XCB_LIBRARIES
+
+
+def test_a_plugin_that_loads_is_no_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.cli
+    monkeypatch.setattr(app.cli, "_xcb_plugin_error", lambda: None)
+    monkeypatch.setattr(app.cli, "_missing_libraries", lambda names: list(names))  # a bundle carries its own
+    assert window_problem({"DISPLAY": ":0"}, "linux") is None
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11 and Wayland displays are Linux's")
