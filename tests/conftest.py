@@ -27,8 +27,10 @@ for _variable, _folder in (("XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".l
 
 
 @pytest.fixture(autouse=True)
-def _instant_curtain(monkeypatch):
+def _instant_curtain(request, monkeypatch):
     """Scripted players press Space the moment the curtain falls; people get a short grace time (tested apart)."""
+    if "qtbot" in request.fixturenames:
+        import app.ui.main_window  # noqa: F401 - a window test run alone must be patched too
     main_window = sys.modules.get("app.ui.main_window")
     if main_window is not None:
         monkeypatch.setattr(main_window, "CURTAIN_GRACE", 0.0)
