@@ -7,6 +7,7 @@ it spent listening belong to the mover's move, and the ending is adjudicated onl
 
 from __future__ import annotations
 
+import random
 import threading
 from typing import Any
 
@@ -80,6 +81,26 @@ def test_a_deferred_step_that_ends_in_time_still_earns_its_increment() -> None:
     assert [session.seconds_left(0), session.seconds_left(1)] == [9.0, 9.0]
     session.adjudicate(Adjudication(1, Reason.FORFEIT))
     assert _replayed_clocks(session.record) == [9.0, 9.0]
+
+
+def test_clocks_agree_to_the_last_bit_whatever_the_times() -> None:
+    rng = random.Random(5)  # times that are not binary fractions: two laps and their sum round differently
+    for _ in range(200):
+        session, now = _session(3.0, 0.1)
+        now[0] = rng.random()
+        session.play(0, Sense.parse("e7"), defer=True)
+        now[0] += rng.random()
+        session.play(0, MoveAction.parse("e2e4"), defer=True)
+        now[0] += 2 * rng.random()
+        if rng.random() < 0.5:
+            session.adjudicate(Adjudication(0, Reason.TIMEOUT))
+        else:
+            session.finish_step()
+        if not session.game.is_over:
+            now[0] += rng.random()
+            session.play(1, Sense.parse("e2"))
+            session.adjudicate(Adjudication(1, Reason.FORFEIT))
+        assert _replayed_clocks(session.record) == [session.seconds_left(0), session.seconds_left(1)]
 
 
 class _SlowListener(Bot):

@@ -168,6 +168,16 @@ class ChessClock:
         self._remaining[seat] -= seconds
         self._used[seat] += seconds
 
+    def balance(self, seat: int) -> float:
+        """``seat``'s time as of its last charge (the running interval since the last :meth:`lap` left out)."""
+        return self._remaining[seat]
+
+    def set_balance(self, seat: int, seconds: float) -> None:
+        """Put ``seat``'s time as of its last charge at ``seconds``: a host that charged one record entry in
+        several laps sets the sum a replay will charge, so that both reach the same float exactly."""
+        self._used[seat] += self._remaining[seat] - seconds
+        self._remaining[seat] = seconds
+
     def add_increment(self, seat: int) -> None:
         if self._remaining[seat] > 0:
             self._remaining[seat] += self.control.increment

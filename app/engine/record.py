@@ -582,6 +582,7 @@ class GameSession:
             started=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
         self._pending = 0.0
         self._deferred: tuple[Seat | None, int] | None = None
+        self._deferred_before: float | None = None
         self._timed = not control.untimed
         self._mark = self.clock.now()
         self._paused_at: float | None = None
@@ -731,6 +732,9 @@ class GameSession:
             return
         clock = self.clock
         mover = game.to_move
+        # The mover's time before this entry, when nothing of the entry has been charged yet: what a replay
+        # starts the entry from (see _close_deferred_step).
+        before = clock.balance(mover) if mover is not None and self._pending == 0 else None
         if mover is not None and clock.running == mover:
             self._pending += clock.lap()
             if self._timed and clock.remaining(mover) <= 0:
@@ -743,6 +747,7 @@ class GameSession:
         if game.outcome is not None or game.to_move != mover or game.ply != ply:
             if defer and game.outcome is None:
                 self._deferred = (mover, ply)
+                self._deferred_before = before
             else:
                 self._after_step(mover, ply)
 
@@ -765,7 +770,12 @@ class GameSession:
             return
         mover, ply = deferred
         if self._timed and mover is not None and self.clock.running == mover:
-            self.record.entries[-1].elapsed += self.clock.lap()
+            last = self.record.entries[-1]
+            last.elapsed += self.clock.lap()
+            if self._deferred_before is not None:
+                # The clock was charged in two laps, a replay charges their sum once: the floats could differ
+                # in the last bit, so the clock takes the replay's figure.
+                self.clock.set_balance(mover, self._deferred_before - last.elapsed)
             if self.clock.remaining(mover) <= 0:
                 timeout = Adjudication(mover, Reason.TIMEOUT)
                 if ending is not None and (ending.seat, ending.reason) == (mover, Reason.TIMEOUT):
