@@ -338,3 +338,16 @@ def test_messages_are_bounded_and_never_raw_python(make_window, tmp_path) -> Non
     assert len(window.status.text()) < 400
     window.controller.resign()
     assert len(window.status.text()) < 400 and len(window.game_over_box.text()) < 2000
+
+
+def test_an_export_from_the_window_never_replaces_the_games_own_file(make_window, tmp_path) -> None:
+    window = make_window()
+    _play_some(window)
+    window.controller.resign()
+    saved = tmp_path / "game.json"
+    assert window.save_to(str(saved))
+    before = saved.read_bytes()
+    assert not window.export_to("reconchess", str(saved))  # the same name: refused, the game kept
+    assert "being converted" in window.warnings[-1]
+    assert saved.read_bytes() == before
+    assert window.export_to("reconchess", str(tmp_path / "history.json"))

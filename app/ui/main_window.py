@@ -1013,7 +1013,8 @@ class MainWindow(QMainWindow):
             self._warn("Export", refusal or "There is no game to export.")
             return False
         try:
-            export_record(self.controller.session.snapshot(), fmt, path)
+            # Never over the game's own saved file, which an export of the same name would destroy.
+            export_record(self.controller.session.snapshot(), fmt, path, source=self._save_path)
         except RecordError as error:
             self._warn("Export", str(error))
             return False
