@@ -34,6 +34,17 @@ def _whole_number(text: str) -> int:
     return int(stripped)
 
 
+def _seconds(text: str) -> float:
+    """argparse ``type`` for a positive number of seconds, at most a day (a limit, not a clock)."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{_clip(text, 40)!r} is not a number of seconds") from None
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"{_clip(text, 40)!r} must be more than 0 and at most 86400 seconds")
+    return value
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with its error messages cut to a readable length (they quote what was typed)."""
 
@@ -86,7 +97,8 @@ def _match(args: argparse.Namespace) -> int:
         result = run_match(args.variant, args.white, args.black, games=args.games, seed=args.seed,
                            control=control, options=options, swap_colors=args.swap_colors, jobs=args.jobs,
                            out_dir=args.out, progress=None if args.quiet else ProgressBar(),
-                           max_plies=max_plies)
+                           max_plies=max_plies,
+                           **({} if args.move_limit is None else {"move_limit": args.move_limit}))
     except (BotError, ValueError) as error:
         _say("sightline match", str(error))
         return 2
@@ -285,6 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--out", help="directory for one record per game")
     match.add_argument("--max-plies", type=_whole_number, default=None,
                        help="draw a game still going after this many turns (default: none; 1000 for blind; 0: none)")
+    match.add_argument("--move-limit", type=_seconds, default=None, metavar="SECONDS",
+                       help="in an untimed match, the longest a bot may take over one call before it loses "
+                            "(default 300)")
     match.add_argument("--quiet", action="store_true", help="no progress bar")
     match.set_defaults(func=_match)
 

@@ -148,3 +148,19 @@ def test_check_without_a_display_says_so_instead_of_aborting(tmp_path: Path) -> 
                           timeout=120, cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 1, done.stderr[-500:]
     assert "there is no display" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_match_move_limit_ends_an_untimed_game_with_a_silent_bot(capsys: pytest.CaptureFixture[str],
+                                                                   tmp_path: Path) -> None:
+    silent = f"{Path(__file__).parent / 'bots' / 'hostile.py'}:Silent"
+    status, _ = run(capsys, "match", "--untimed", "--move-limit", "0.5", "--white", silent, "--black", "random",
+                    "--quiet", "--out", str(tmp_path))
+    assert status == 0
+    record = json.loads((tmp_path / "game-0001.json").read_text())
+    assert record["result"]["winner"] == 1 and record["result"]["reason"] == "timeout"
+
+
+@pytest.mark.parametrize("limit", ["0", "-1", "nan", "inf", "soon", HUGE])
+def test_match_move_limit_must_be_a_sensible_number(capsys: pytest.CaptureFixture[str], limit: str) -> None:
+    status, err = run(capsys, "match", "--untimed", "--move-limit", limit, "--white", "random", "--black", "random")
+    assert status == 2 and "--move-limit" in err
