@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
@@ -232,8 +233,10 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
     next_job = next(upcoming, None)
     done = 0
     try:
-        while next_job is not None or pool.busy:
-            while next_job is not None and pool.take(next_job):
+        while next_job is not None or pool.returned or pool.busy:
+            while pool.returned and pool.take(pool.returned[0]):
+                pool.returned.popleft()
+            while not pool.returned and next_job is not None and pool.take(next_job):
                 next_job = next(upcoming, None)
             for summary in pool.wait():
                 result.games.append(summary)
@@ -274,13 +277,17 @@ class _Referee:
         self.via_server = context.get_start_method() == "forkserver"
         self.orphaned = False  # its fork server died: the sentinel means nothing any more (see BotProcess)
         self.hung_up = False  # its end of the pipe closed: it has ended
-        self.job: GameJob | None = None  # the game it plays, until it says it is idle again
-        self.reported = False  # the summary of that game has arrived
+        self.jobs: deque[GameJob] = deque()  # the game it plays (first), then the one it will play next
+        self.reported = False  # the summary of the first game has arrived
         self.retiring = False  # it leaves after this game: take it out of service
 
+    @property
+    def job(self) -> GameJob | None:
+        """The game it plays now (or is about to)."""
+        return self.jobs[0] if self.jobs else None
+
     def give(self, job: GameJob) -> None:
-        self.job = job
-        self.reported = False
+        self.jobs.append(job)
         self.connection.send(job)
 
     def overran(self, now: float) -> bool:
@@ -318,15 +325,20 @@ class _Pool:
         self.setup = setup
         self.size = size
         self.referees: list[_Referee] = []
+        self.returned: deque[GameJob] = deque()
+        """Jobs handed to a referee that left before starting them: to be given again, before new ones."""
 
     @property
     def busy(self) -> bool:
-        return any(referee.job is not None for referee in self.referees)
+        return any(referee.jobs for referee in self.referees)
 
     def take(self, job: GameJob) -> bool:
-        """Give ``job`` to an idle referee (starting one if the pool is not full); False when all are busy."""
-        for referee in self.referees:
-            if referee.job is None and not referee.retiring:
+        """Give ``job`` to a referee: an idle one, else a new one while the pool is not full, else one that
+        plays a game and has nothing queued (it then starts the next game without waiting for this process).
+        False when every referee has a game queued."""
+        ready = [referee for referee in self.referees if not referee.retiring]
+        for referee in ready:
+            if not referee.jobs:
                 referee.give(job)
                 return True
         if len(self.referees) < self.size:
@@ -334,6 +346,10 @@ class _Pool:
             self.referees.append(referee)
             referee.give(job)
             return True
+        for referee in ready:
+            if len(referee.jobs) < 2:
+                referee.give(job)
+                return True
         return False
 
     def wait(self) -> list[GameSummary]:
@@ -349,6 +365,9 @@ class _Pool:
         now = time.monotonic()
         for referee in list(self.referees):
             summaries += self._read(referee)
+            if referee.retiring and referee.jobs:
+                self.returned.extend(referee.jobs)  # it leaves without reading them
+                referee.jobs.clear()
             ended = referee.ended()
             if ended or referee.overran(now):
                 job, seat = referee.job, int(referee.status[0])
@@ -358,6 +377,10 @@ class _Pool:
                 if job is not None and not referee.reported:
                     summaries.append(_overran(job, seat, self.setup.names) if stuck
                                      else _crashed(job, referee.process.exitcode, seat, self.setup.names))
+                if job is not None:
+                    referee.jobs.popleft()
+                self.returned.extend(referee.jobs)  # never started: another referee plays them
+                referee.jobs.clear()
         return summaries
 
     def _read(self, referee: _Referee) -> list[GameSummary]:
@@ -365,11 +388,12 @@ class _Pool:
         try:
             while referee.connection.poll():
                 message = referee.connection.recv()
-                if message[0] == "result" and referee.job is not None and not referee.reported:
+                if message[0] == "result" and referee.jobs and not referee.reported:
                     referee.reported = True
                     summaries.append(message[1])
-                elif message[0] == "idle":
-                    referee.job = None
+                elif message[0] == "idle" and referee.jobs:
+                    referee.jobs.popleft()
+                    referee.reported = False
                     referee.retiring = bool(message[1])
         except (EOFError, OSError):
             referee.hung_up = True  # it died (or closed the pipe, which it does only as it leaves)

@@ -234,3 +234,22 @@ def test_the_environment_reaches_outside_bots(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))  # the spy writes where the caller's environment says
     run_match("rbc", hostile("Spy"), "random", games=1, control=TimeControl(None, 0), max_plies=4)
     assert reports(log) and os.environ["SIGHTLINE_HOSTILE_REPORT"] == str(log)
+
+
+def test_games_of_a_referee_that_dies_are_scored_or_played_elsewhere() -> None:
+    killed: list[int] = []
+
+    def progress(done: int, total: int, summary: GameSummary) -> None:
+        if done == 2:  # stop every referee now, whatever it is doing; each holds a game and one queued
+            for child in multiprocessing.active_children():
+                if child.name == "sightline-referee" and child.pid is not None:
+                    os.kill(child.pid, 9)
+                    killed.append(child.pid)
+
+    result = run_match("rbc", "random", "attacker", games=12, seed=4, control=TimeControl(None, 0), jobs=2,
+                       progress=progress)
+    assert killed
+    assert [game.index for game in result.games] == list(range(12))  # each game once: none lost, none twice
+    broken = [game for game in result.games if game.reason not in ("king_capture", "move_limit")]
+    assert len(broken) <= len(killed)  # only the games being played when their referee died
+    assert all(game.path is None and "process" in game.detail for game in broken)
