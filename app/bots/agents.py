@@ -199,6 +199,8 @@ class BotSpec:
             parts = text.split(":")[1:]
             name, level = parts[0], (parts[1] if len(parts) > 1 else "medium")
             return name, level
+        if not text.isidentifier():
+            return None  # a path, a dotted module or module:Class; asking the registry would import every bot
         if text in builtin_bots(self.variant):
             return text, "medium"
         return None
@@ -236,6 +238,8 @@ class BotSpec:
         """The other games that have a built-in bot called ``name``."""
         from app.engine.variants import TITLES
         from .registry import builtin_bots
+        if not name.isidentifier():
+            return []
         return [variant for variant in TITLES if variant != self.variant and name in builtin_bots(variant)]
 
     def _not_builtin(self, name: str, bots: dict[str, Any]) -> str:

@@ -58,8 +58,8 @@ from .base import ActionRequest
 
 __all__ = ["BotProcess", "ProcessAgent", "WorkerEvent", "check_bot", "warm_up"]
 
-_PRELOAD = ["app.bots.worker", "app.bots.agents", "app.bots.registry", "app.engine.variants", "chess",
-            "reconchess"]
+_PRELOAD = ["app.bots.worker", "app.bots.agents", "app.bots.registry", "app.engine.variants", "app.engine.rbc",
+            "chess", "reconchess", "app.interop.reconchess_history"]
 """Imported once by the fork server: every worker then starts without importing them again."""
 
 
