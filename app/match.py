@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
-from app.bots.agents import Agent, BotError, BotSpec
+from app.bots.agents import Agent, BotError, BotSpec, error_text
 from app.bots.worker import pid_alive
 from app.engine.clock import TimeControl
 from app.engine.core import Outcome, Reason
@@ -45,6 +45,10 @@ _REFEREE_PRELOAD = ["app.match", "app.runner", "app.engine.variants", "app.engin
                     "app.bots.worker", "chess"]
 """Imported once by the fork server, so that every referee starts with the referees and built-in bots loaded
 (the belief bots' attack tables alone take about 0.1 s)."""
+
+
+class MatchError(Exception):
+    """The match cannot go on: no process could be started to play its games in."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +165,6 @@ def _play_job_safely(job: GameJob, on_call: Callable[[int, float | None], None] 
     try:
         return play_job(job, on_call, report, names)
     except BaseException as error:  # noqa: BLE001 - reported as a crashed game, the match goes on
-        from app.bots.agents import error_text
         summary = GameSummary(job.index, job.white, job.black, None, "error", _shorten(error_text(error)), 0, None)
         if report is not None:
             report(summary)
@@ -196,7 +199,7 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
     outside bot in an untimed match; a timed match allows the smaller of 60 s and the initial time).
 
     Raises BotError before any game when a bot cannot be loaded, ValueError for bad options, OSError when
-    ``out_dir`` cannot be made.
+    ``out_dir`` cannot be made, MatchError when no process can be started to play in.
     """
     control = control or TimeControl()
     cls = game_type(variant)
@@ -342,10 +345,16 @@ class _Pool:
                 referee.give(job)
                 return True
         if len(self.referees) < self.size:
-            referee = _Referee(self.context, self.setup)
-            self.referees.append(referee)
-            referee.give(job)
-            return True
+            try:
+                referee = _Referee(self.context, self.setup)
+            except Exception as error:  # noqa: BLE001 - e.g. the system refuses another process
+                if not self.referees:
+                    raise MatchError(f"cannot start a process to play the games in: {error_text(error)}") from None
+                self.size = len(self.referees)  # go on with the referees there are
+            else:
+                self.referees.append(referee)
+                referee.give(job)
+                return True
         for referee in ready:
             if len(referee.jobs) < 2:
                 referee.give(job)

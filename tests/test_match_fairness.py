@@ -209,7 +209,17 @@ def test_a_huge_match_starts_at_once_and_stops_cleanly() -> None:
 
 # -- item 23: referees last from game to game -------------------------------------------------------------------
 
-def test_referee_processes_play_game_after_game() -> None:
+@pytest.fixture(params=["forked", "from the fork server"])
+def referee_start(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Referees of Sightline's own bots are forked when this process runs one thread; otherwise (and for
+    outside bots) they come from the fork server. Both ways must behave the same."""
+    import app.match
+    if request.param != "forked":
+        monkeypatch.setattr(app.match, "_may_fork", lambda: False)
+    return str(request.param)
+
+
+def test_referee_processes_play_game_after_game(referee_start: str) -> None:
     referees: set[int | None] = set()
 
     def progress(done: int, total: int, summary: GameSummary) -> None:
@@ -236,7 +246,7 @@ def test_the_environment_reaches_outside_bots(tmp_path: Path, monkeypatch: pytes
     assert reports(log) and os.environ["SIGHTLINE_HOSTILE_REPORT"] == str(log)
 
 
-def test_games_of_a_referee_that_dies_are_scored_or_played_elsewhere() -> None:
+def test_games_of_a_referee_that_dies_are_scored_or_played_elsewhere(referee_start: str) -> None:
     killed: list[int] = []
 
     def progress(done: int, total: int, summary: GameSummary) -> None:
@@ -253,3 +263,15 @@ def test_games_of_a_referee_that_dies_are_scored_or_played_elsewhere() -> None:
     broken = [game for game in result.games if game.reason not in ("king_capture", "move_limit")]
     assert len(broken) <= len(killed)  # only the games being played when their referee died
     assert all(game.path is None and "process" in game.detail for game in broken)
+
+
+def test_a_match_that_cannot_start_a_process_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.match
+
+    def refuse(*args: Any) -> None:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(app.match, "_Referee", refuse)
+    with pytest.raises(app.match.MatchError, match="cannot start a process to play the games in: "
+                                                   "BlockingIOError"):
+        run_match("rbc", "random", "random", games=2, control=TimeControl(None, 0))

@@ -590,6 +590,9 @@ def check_bot(spec: str, variant: str, timeout: float, *, environment: dict[str,
                                     else dict(environment), os.getcwd()))
     try:
         _start_process(process.start)
+    except Exception as error:  # noqa: BLE001 - e.g. the system refuses another process
+        receiver.close()
+        raise BotError(f"cannot start a process to load {spec}: {error_text(error)}") from None
     finally:
         sender.close()
     try:
