@@ -201,13 +201,14 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
     Raises BotError before any game when a bot cannot be loaded, ValueError for bad options, OSError when
     ``out_dir`` cannot be made, MatchError when no process can be started to play in.
     """
+    forkable = _may_fork()  # asked before this match imports anything (see _may_fork)
     control = control or TimeControl()
     cls = game_type(variant)
     game_options = cls.from_options(options or {}).options()
     specs = [BotSpec(text, variant) for text in dict.fromkeys((white, black))]
     outside = any(spec.outside for spec in specs)
     context = _context(outside)
-    if outside or not _may_fork():
+    if outside or not forkable:
         _start_server(context)  # it loads its preloads while the bots are checked here
     else:
         context = multiprocessing.get_context("fork")  # see _may_fork
@@ -457,9 +458,11 @@ def _context(outside_bots: bool = False) -> Any:
 def _may_fork() -> bool:
     """True when referees may be forked from this process, ready at once with everything it has imported:
     on Linux, when the process runs no other thread (forking a process that does can deadlock the child; this
-    counts threads of C libraries too, such as Qt's). A match of Sightline's own bots only: a referee that
-    hosts outside bots must start their processes from a fork server of its own, which a fork would confuse
-    with the parent's. Elsewhere the fork server starts referees (about 0.2 s more per match)."""
+    counts threads of C libraries too, such as Qt's). ``run_match`` asks before it imports the referees and
+    bots: threads that those imports start (numpy's BLAS pool, which is made to survive a fork) would start in
+    a fork server's preload just the same. Only for a match of Sightline's own bots: a referee that hosts
+    outside bots starts their processes from a fork server of its own, which a fork would confuse with the
+    parent's. Elsewhere the fork server starts referees (about 0.2 s more per match)."""
     if not sys.platform.startswith("linux"):
         return False
     try:
