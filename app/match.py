@@ -489,7 +489,7 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent, which stops the referees
     except (ValueError, OSError):
         pass
-    outside = False
+    outside = sweep = False
     for text in setup.names:
         spec = BotSpec(text, setup.variant)
         if spec.outside:
@@ -500,8 +500,9 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
             except BotError:
                 pass  # each game reports it
     if outside:
-        from app.bots.worker import warm_up
+        from app.bots.worker import become_subreaper, warm_up
         warm_up()  # this referee's own fork server for its outside bots: it starts while the first game sets up
+        sweep = become_subreaper()  # what an outside bot leaves behind becomes this process's to end
 
     def on_call(seat: int, seconds: float | None) -> None:
         status[1] = 0.0 if seconds is None else time.monotonic() + seconds
@@ -523,6 +524,9 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
                 connection.send(("result", summary))
 
         summary = _play_job_safely(job, on_call, report, setup.names)
+        if outside and sweep:
+            from app.bots.worker import helper_processes, kill_strays
+            kill_strays(helper_processes())  # processes that outside bots started and moved out of their group
         status[0], status[1] = -1.0, 0.0
         retire = _should_retire(job, summary)
         try:

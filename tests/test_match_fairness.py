@@ -162,10 +162,12 @@ def _running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_processes_a_bot_starts_do_not_outlive_its_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("bot", ["Spawner", "Escaper"])  # a child in the bot's process group; one out of it
+def test_processes_a_bot_starts_do_not_outlive_its_game(bot: str, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / "reports.jsonl"
     monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))
-    result = run_match("rbc", hostile("Spawner"), "random", games=2, control=TimeControl(None, 0),
+    result = run_match("rbc", hostile(bot), "random", games=2, control=TimeControl(None, 0),
                        out_dir=str(tmp_path), max_plies=6)
     assert all(game.path is not None for game in result.games)
     children = [entry["child"] for entry in reports(log) if entry["kind"] == "child"]

@@ -433,6 +433,74 @@ def pid_alive(pid: int | None) -> bool:
     return state not in (b"Z", b"X")
 
 
+def become_subreaper() -> bool:
+    """Linux: make this process the one that inherits the processes its descendants leave behind (whose parent
+    died), so that :func:`kill_strays` can find a process that a bot started and moved out of its group."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def kill_strays(keep: set[int]) -> list[int]:
+    """Kill and reap this process's children other than ``keep`` (Linux; elsewhere nothing); return their pids.
+
+    A match's referee calls it after each game with outside bots: as a subreaper it has inherited whatever their
+    bots left behind, and nothing else of its own runs as a child then but its fork server and resource tracker.
+    """
+    me = os.getpid()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    strays = []
+    for entry in entries:
+        if not entry.isdigit() or int(entry) in keep:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stream:
+                parent = int(stream.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == me:
+            strays.append(int(entry))
+    for pid in strays:
+        _kill_group(pid)  # a stray that leads a group of its own takes it along
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    deadline = time.monotonic() + 2.0
+    for pid in strays:  # reap them: they are this process's children now
+        while True:
+            try:
+                done, _status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if done or time.monotonic() > deadline:
+                break
+            time.sleep(0.002)
+    return strays
+
+
+def helper_processes() -> set[int]:
+    """The pids of this process's own multiprocessing helpers (its fork server and resource tracker)."""
+    pids = {_process_server()}
+    try:
+        from multiprocessing import resource_tracker
+        pids.add(getattr(getattr(resource_tracker, "_resource_tracker", None), "_pid", None))
+    except ImportError:  # pragma: no cover
+        pass
+    return {pid for pid in pids if isinstance(pid, int)}
+
+
 def _kill_group(pid: int | None) -> None:
     """SIGKILL the process group that the worker ``pid`` leads (its id is the worker's pid)."""
     if pid is None or not hasattr(os, "killpg"):

@@ -122,3 +122,12 @@ class Spawner(_Base):
         super().handle_game_start(color, board, opponent_name)
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
         report(kind="child", child=child.pid)
+
+
+class Escaper(_Base):
+    """Starts a long-lived child in a session of its own (out of the bot's process group)."""
+
+    def handle_game_start(self, color, board, opponent_name):
+        super().handle_game_start(color, board, opponent_name)
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
+        report(kind="child", child=child.pid)
