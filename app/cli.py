@@ -76,7 +76,7 @@ def _join_values(argv: Sequence[str]) -> list[str]:
 
 def _match(args: argparse.Namespace) -> int:
     from app.bots.agents import BotError
-    from app.match import ProgressBar, format_table, run_match
+    from app.match import MatchError, ProgressBar, format_table, run_match
     if args.games < 1 or args.jobs < 1:
         _say("sightline match", "--games and --jobs must be at least 1")
         return 2
@@ -102,6 +102,9 @@ def _match(args: argparse.Namespace) -> int:
     except (BotError, ValueError) as error:
         _say("sightline match", str(error))
         return 2
+    except MatchError as error:  # no process could be started to play in (out of memory or processes)
+        _say("sightline match", str(error))
+        return 1
     except OSError as error:
         _say("sightline match", f"cannot write the records: {error.strerror or 'the system refused'} "
                                 f"({error.filename})")

@@ -479,6 +479,8 @@ def _start_server(context: Any) -> None:
 
 def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
     """Body of a referee process: play the jobs the parent sends, one after another, until told to stop."""
+    from app.lifetime import exit_with_parent
+    exit_with_parent()  # a match killed with SIGKILL leaves no referee playing on
     os.environ.clear()
     os.environ.update(setup.environment)
     try:

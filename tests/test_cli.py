@@ -164,3 +164,15 @@ def test_match_move_limit_ends_an_untimed_game_with_a_silent_bot(capsys: pytest.
 def test_match_move_limit_must_be_a_sensible_number(capsys: pytest.CaptureFixture[str], limit: str) -> None:
     status, err = run(capsys, "match", "--untimed", "--move-limit", limit, "--white", "random", "--black", "random")
     assert status == 2 and "--move-limit" in err
+
+
+def test_match_says_when_no_process_can_be_started(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.match
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(app.match, "_Referee", refuse)
+    status, err = run(capsys, "match", "--untimed", "--white", "random", "--black", "random", "--quiet")
+    assert status == 1 and "cannot start a process" in err and "Resource temporarily unavailable" in err

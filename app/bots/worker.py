@@ -705,7 +705,10 @@ def _check_main(spec: str, variant: str, sender: multiprocessing.connection.Conn
 
 
 def _settle(environment: dict[str, str], cwd: str) -> None:
-    """Start of a worker: a process group of its own, the host's environment and folder, Ctrl-C ignored."""
+    """Start of a worker: a process group of its own, the host's environment and folder, Ctrl-C ignored; it ends
+    with its host, however the host ends."""
+    from app.lifetime import exit_with_parent
+    exit_with_parent()  # a host killed with SIGKILL cannot kill() its workers: they watch it instead
     try:
         os.setsid()  # its own group: kill() stops what the bot starts, too
     except (OSError, AttributeError):

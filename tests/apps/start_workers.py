@@ -26,17 +26,22 @@ def main() -> int:
     bot = BotProcess("random", "rbc", 1, game.options(), "you", seed=1)
     bot.wait_ready(60)
 
-    def match() -> None:  # a long match in the background: its workers must go too
+    def match() -> None:
+        # A match in the background whose referee is stuck in a game: an outside bot that never answers (its
+        # process too must go), and the default per-call limit of minutes.
+        from pathlib import Path
+
         from app.engine.clock import TimeControl
         from app.match import run_match
-        run_match("rbc", "random", "random", games=10_000, jobs=1, control=TimeControl(None, 0.0))
+        silent = f"{Path(__file__).resolve().parent.parent / 'bots' / 'hostile.py'}:Silent"
+        run_match("rbc", silent, "random", games=10, jobs=1, control=TimeControl(None, 0.0))
 
     threading.Thread(target=match, daemon=True).start()
     deadline = time.monotonic() + 60
     while service.pending(1) and time.monotonic() < deadline:
         app.processEvents()
         time.sleep(0.05)
-    time.sleep(1.0)  # the match has started its worker
+    time.sleep(3.0)  # the match has started its referee and the outside bot's process
     print("READY", flush=True)
     while True:
         time.sleep(1)
