@@ -50,6 +50,20 @@ def test_the_board_and_the_log_get_room_with_the_belief_board(qtbot, fresh_setti
     assert window.board.width() >= window.width() // 2  # the board is the larger part
 
 
+def test_at_its_smallest_the_window_keeps_a_playable_board_and_five_lines_of_log(qtbot, fresh_settings) -> None:
+    window = open_window(qtbot)
+    start_rbc(window)
+    window.resize(100, 100)  # as small as it goes
+    qtbot.wait(10)
+    assert window.board.width() >= 360 and window.board.height() >= 360
+    assert window.log.height() // window.log.fontMetrics().lineSpacing() >= 5
+    # ... and all of it in sight: a wrapped title must not push the log past the bottom of its dock.
+    from PySide6.QtCore import QPoint
+    log_bottom = window.log.mapTo(window, QPoint(0, window.log.height())).y()
+    assert log_bottom <= window.panel_dock.geometry().bottom()
+    assert window.width() <= 800 and window.height() <= 600  # still fits the smallest screens
+
+
 def test_the_size_does_not_creep_from_start_to_start(qtbot, fresh_settings) -> None:
     sizes = []
     for start in range(5):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget)
 
@@ -80,6 +81,20 @@ class GamePanel(QWidget):
         column.addWidget(self.tabs, 1)
         margins = column.contentsMargins()
         self.setMinimumWidth(max(240, self.tabs.tabBar().sizeHint().width() + margins.left() + margins.right() + 8))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._keep_room_for_wrapped_text()
+
+    def _keep_room_for_wrapped_text(self) -> None:
+        """A title or status that wraps onto more lines needs more height than Qt's minimum size (which ignores
+        wrapping) says: the dock would then squeeze the log out of sight. Ask the layout at the actual width."""
+        layout = self.layout()
+        if layout is None or not layout.hasHeightForWidth():
+            return
+        needed = layout.minimumHeightForWidth(self.width())
+        if needed > 0 and needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
 
     def set_clocks(self, lines: list[tuple[str, str, bool]]) -> None:
         """Show (name, time, low) lines; a low clock is drawn in red."""

@@ -47,7 +47,8 @@ MESSAGE_LIMIT = 1500  # characters of a message shown to the player (a file's fi
 NAME_LIMIT = 60  # characters of a player's name in the window's sentences
 THEMES = ("brown", "blue", "green", "grey")
 DEFAULT_SIZE = (1100, 760)
-DOCK_WIDTH = 320  # the panels' width when no layout was saved  # the first start; restarts restore the last size
+DOCK_WIDTH = 320  # the panels' width when no layout was saved (the first start; restarts restore the last size)
+BOARD_MINIMUM = 360  # pixels: however small the window, the board stays playable and the panels give way
 PATH_LIMIT = 4096  # characters of a remembered file name
 
 log = logging.getLogger("sightline.window")
@@ -119,7 +120,7 @@ class MainWindow(QMainWindow):
         self._hidden_floating: list[QDockWidget] = []
         self.board = BoardWidget()
         self.board.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.board.setMinimumSize(240, 240)
+        self.board.setMinimumSize(BOARD_MINIMUM, BOARD_MINIMUM)
         self.setCentralWidget(self.board)
         self.panel = GamePanel()
         self.panel_dock = QDockWidget("Game", self)
