@@ -351,3 +351,15 @@ def test_an_export_from_the_window_never_replaces_the_games_own_file(make_window
     assert "being converted" in window.warnings[-1]
     assert saved.read_bytes() == before
     assert window.export_to("reconchess", str(tmp_path / "history.json"))
+
+
+def test_a_board_image_never_replaces_the_games_own_file(make_window, tmp_path, monkeypatch) -> None:
+    window = make_window()
+    _play_some(window)
+    saved = tmp_path / "game.json"
+    assert window.save_to(str(saved))
+    before = saved.read_bytes()
+    monkeypatch.setattr("app.ui.main_window.QFileDialog.getSaveFileName", lambda *a, **k: (str(saved), ""))
+    window._export_image_dialog()
+    assert saved.read_bytes() == before  # not a PNG over the game
+    assert "being converted" in window.warnings[-1]

@@ -1081,7 +1081,7 @@ class MainWindow(QMainWindow):
         from app.exports import export_record
         try:
             export_record(controller.session.snapshot(), "svg" if path.lower().endswith(".svg") else "png", path,
-                          perspective=perspective)
+                          perspective=perspective, source=self._save_path)  # never over the game's own file
         except RecordError as error:
             self._warn("Board image", str(error))
         except ValueError as error:
