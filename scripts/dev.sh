@@ -87,8 +87,12 @@ xcb_package() {
     esac
 }
 window_libs() {
-    local plugin
-    plugin=$(ls "$venv"/lib/python3*/site-packages/PySide6/Qt/plugins/platforms/libqxcb.so 2>/dev/null | head -n1)
+    local plugin="" candidates=()
+    # A glob, not ls: under pipefail a failing ls would end the script here, silently.
+    shopt -s nullglob
+    candidates=("$venv"/lib/python3*/site-packages/PySide6/Qt/plugins/platforms/libqxcb.so)
+    shopt -u nullglob
+    if [ ${#candidates[@]} -gt 0 ]; then plugin="${candidates[0]}"; fi
     if [ -z "$plugin" ] || ! command -v ldd >/dev/null 2>&1; then return 0; fi
     local missing=() unknown=() lib package
     # ldd lists every library the plugin needs, its dependencies' included, and says which are not found.
