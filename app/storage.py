@@ -22,9 +22,13 @@ it is still offered.
 Every write goes to a temporary file that is flushed to disk and then renamed
 over the autosave, and the autosave it replaces is kept as the previous copy
 (``autosave.prev.json``) until the new one is in place. A crash at any moment
-therefore leaves at least one complete, readable game. A file that cannot be
-read is moved aside (``autosave.corrupt-<time>.json``), never deleted, and
-logged; a finished game is never offered.
+therefore leaves at least one complete, readable game. A damaged file (not a
+game, cut short, impossible) is moved aside (``autosave.corrupt-<time>.json``),
+never deleted, and logged; a finished game is never offered. A file that cannot
+be read at all just now (no permission, a disk error, a folder or a FIFO where
+the file should be) and a game written by a newer Sightline are left exactly as
+they are, reported, and looked at again at the next start: their slot is not
+emptied. Only what is known to be finished, or nothing, is ever removed.
 
 >>> import tempfile, os
 >>> from app.engine.minit import MinitChess, MinitMove
@@ -46,6 +50,7 @@ logged; a finished game is never offered.
 from __future__ import annotations
 
 import datetime as _dt
+import enum
 import json
 import logging
 import os
@@ -55,7 +60,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
-from app.engine.record import MAX_RECORD_BYTES, GameRecord, GameSession, RecordError, parse_record, replay
+from app.engine.record import (FORMAT, VERSION, GameRecord, GameSession, RecordError, parse_record, read_limited,
+                               replay)
 
 __all__ = ["AUTOSAVE_NAME", "DATA_DIR_ENV", "PREVIOUS_NAME", "SLOTS_NAME", "AutosaveSlot", "UnfinishedGame",
            "autosave", "autosave_path", "claim_slot", "data_dir", "discard_autosave", "load_autosave",
@@ -140,7 +146,14 @@ def _write(directory: Path, game: GameRecord | GameSession) -> Path:
     return target
 
 
-def _set_aside(path: Path, problem: str, report: Report | None) -> None:
+def _tell(message: str, report: Report | None) -> None:
+    log.warning("%s", message)
+    if report is not None:
+        report(message)
+
+
+def _set_aside(path: Path, problem: str, report: Report | None) -> bool:
+    """Move a damaged autosave out of the way (never delete it); False when it had to stay where it is."""
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     aside = path.with_name(f"autosave.corrupt-{stamp}.json")
     counter = 1
@@ -150,42 +163,67 @@ def _set_aside(path: Path, problem: str, report: Report | None) -> None:
     try:
         os.replace(path, aside)
     except OSError as error:
-        message = f"the autosave {path} cannot be read ({problem}) nor moved aside ({error.strerror or error})"
-    else:
-        message = f"the autosave {path} cannot be read ({problem}); it was moved to {aside}"
-    log.warning("%s", message)
-    if report is not None:
-        report(message)
+        _tell(f"the autosave {path} cannot be read ({problem}) nor moved aside ({error.strerror or error}); "
+              "it was left where it is", report)
+        return False
+    _tell(f"the autosave {path} cannot be read ({problem}); it was moved to {aside}", report)
+    return True
 
 
-def _read(path: Path, report: Report | None) -> tuple[bool, GameRecord | None]:
-    """(whether ``path`` held a readable game, the game if it is unfinished)."""
+class Found(enum.Enum):
+    """What a folder's autosave holds."""
+
+    NOTHING = "nothing"  # no autosave (or only damaged ones, now set aside)
+    FINISHED = "finished"  # a finished game: nothing to offer
+    UNFINISHED = "unfinished"
+    KEPT = "kept"  # a file that cannot be read now, or a newer Sightline's game: left alone, reported
+
+
+def _newer_version(data: bytes) -> bool:
+    """Whether ``data`` is a record of a newer format version than this Sightline reads."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_RECORD_BYTES + 1)  # parse_record refuses anything larger
-    except FileNotFoundError:
-        return False, None
-    except OSError as error:
-        log.warning("cannot read the autosave %s: %s", path, error.strerror or error)
-        if report is not None:
-            report(f"cannot read the autosave {path}: {error.strerror or error}")
-        return False, None
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(value, dict) or value.get("format") != FORMAT:
+        return False
+    version = value.get("version")
+    return isinstance(version, int) and not isinstance(version, bool) and version > VERSION
+
+
+def _read(path: Path, report: Report | None) -> tuple[Found, GameRecord | None]:
+    """What ``path`` holds, and the game if it is unfinished."""
+    if not os.path.lexists(path):
+        return Found.NOTHING, None
+    try:
+        # Regular files only, opened without waiting: a FIFO would hang the window's start.
+        data = read_limited(path, "an autosave")
+    except RecordError as error:
+        if not os.path.lexists(path):
+            return Found.NOTHING, None  # gone in the meantime
+        _tell(f"{error}; the autosave was left as it is and is tried again at the next start", report)
+        return Found.KEPT, None
     try:
         record = parse_record(data, str(path))
         game = replay(record).game
     except RecordError as error:
-        _set_aside(path, str(error), report)
-        return False, None
+        if _newer_version(data):
+            _tell(f"the autosave {path} was written by a newer Sightline; it was left as it is, for that "
+                  "version to continue", report)
+            return Found.KEPT, None
+        return (Found.NOTHING if _set_aside(path, str(error), report) else Found.KEPT), None
     if record.result is not None or game.is_over:
-        return True, None
-    return True, record
+        return Found.FINISHED, None
+    return Found.UNFINISHED, record
 
 
-def _load(directory: Path, report: Report | None) -> GameRecord | None:
+def _load(directory: Path, report: Report | None) -> tuple[Found, GameRecord | None]:
+    """The folder's autosave, or its previous copy when the autosave is missing or was set aside. A newest copy
+    that cannot be read keeps the whole folder as it is: continuing the older one would write over it."""
     found, record = _read(directory / AUTOSAVE_NAME, report)
-    if found:
-        return record
-    return _read(directory / PREVIOUS_NAME, report)[1]
+    if found is not Found.NOTHING:
+        return found, record
+    return _read(directory / PREVIOUS_NAME, report)
 
 
 def _discard(directory: Path) -> None:
@@ -210,12 +248,13 @@ def autosave(game: GameRecord | GameSession) -> Path:
 def load_autosave(report: Report | None = None) -> GameRecord | None:
     """The unfinished game in the single autosave, or ``None``.
 
-    A finished game is not offered. An autosave that cannot be read (corrupt,
-    truncated, from a newer Sightline) is moved aside and logged, and ``report``
-    (if given) is told why, in words for the player; then the previous copy is
-    tried. Pass the result to :func:`app.engine.record.resume`.
+    A finished game is not offered. A damaged autosave (corrupt, truncated) is
+    moved aside and logged, and ``report`` (if given) is told why, in words for
+    the player; then the previous copy is tried. One that cannot be read just now,
+    or that a newer Sightline wrote, is left as it is and reported. Pass the
+    result to :func:`app.engine.record.resume`.
     """
-    return _load(data_dir(), report)
+    return _load(data_dir(), report)[1]
 
 
 def discard_autosave() -> None:
@@ -297,7 +336,7 @@ class AutosaveSlot:
 
     def load(self, report: Report | None = None) -> GameRecord | None:
         """The unfinished game in the slot, as :func:`load_autosave` reads it."""
-        return _load(self.directory, report)
+        return _load(self.directory, report)[1]
 
     def discard(self) -> None:
         """Forget the slot's game (finished, or declined). Set-aside files stay."""
@@ -308,18 +347,31 @@ class AutosaveSlot:
         lock, self._lock = self._lock, None
         if lock is None:
             return
+        if sys.platform == "win32":
+            # Windows cannot remove an open file, so the empty slot goes only once the lock is dropped. That is
+            # still safe: anyone who took the lock file in between has it open, so it cannot be removed, and a
+            # lock file made after ours went keeps the folder from being removed.
+            _unlock(lock)
+            if self._empty():
+                _remove_empty_slot(self.directory)
+            return
         if self._empty():
-            # Removed while still locked, so no one else takes the slot in between. (Windows cannot remove an
-            # open file: there the lock file is left and removed by the next scan.)
-            try:
-                if sys.platform != "win32":
-                    (self.directory / LOCK_NAME).unlink(missing_ok=True)
-            except OSError:
-                pass
-            _unlock(lock)
+            # Removed while still locked: a window that opened the lock file before cannot lock it (and finds it
+            # replaced or gone once we let go); one that opens it after gets a new file, which keeps the folder.
+            # Nothing is removed after the lock is dropped, so no one else's lock file or folder can go.
             _remove_empty_slot(self.directory)
-        else:
-            _unlock(lock)
+        _unlock(lock)
+
+    def fingerprint(self) -> str:
+        """The state of the slot's files (which exist, when each was last written): equal fingerprints mean
+        nothing was written to the slot in between."""
+        parts = []
+        for name in (AUTOSAVE_NAME, PREVIOUS_NAME):
+            try:
+                parts.append(str((self.directory / name).stat().st_mtime_ns))
+            except OSError:
+                parts.append("-")
+        return "|".join(parts)
 
     def _empty(self) -> bool:
         try:
@@ -329,6 +381,7 @@ class AutosaveSlot:
 
 
 def _remove_empty_slot(directory: Path) -> None:
+    """Remove a slot folder holding nothing but its lock file (see :meth:`AutosaveSlot.release` for when)."""
     try:
         (directory / LOCK_NAME).unlink(missing_ok=True)
         directory.rmdir()
@@ -387,6 +440,7 @@ class UnfinishedGame:
     slot: AutosaveSlot
     record: GameRecord
     saved: float  # when it was last written (seconds since the epoch)
+    note: str = ""  # what the window knows about it (an older copy of a game saved elsewhere)
 
 
 def unfinished_games(report: Report | None = None) -> list[UnfinishedGame]:
@@ -409,18 +463,27 @@ def unfinished_games(report: Report | None = None) -> list[UnfinishedGame]:
         if lock is None:
             continue  # a live window's slot
         slot = AutosaveSlot(directory, lock)
-        record = slot.load(report)
-        if record is None:
-            slot.discard()  # a finished game (or nothing): not offered, and the slot is freed
-            slot.release()
-            continue
         try:
-            saved = (directory / AUTOSAVE_NAME).stat().st_mtime
-        except OSError:
-            saved = 0.0
-        found.append(UnfinishedGame(slot, record, saved))
+            what, record = _load(directory, report)
+            if what is Found.UNFINISHED and record is not None:
+                found.append(UnfinishedGame(slot, record, _saved_time(directory)))
+                continue
+            if what is not Found.KEPT:
+                slot.discard()  # a finished game (or nothing): not offered, and the slot is freed
+        except OSError as error:
+            _tell(f"the autosave folder {directory} cannot be cleaned up: {error.strerror or error}", report)
+        slot.release()  # a slot whose autosave cannot be read stays as it is, for the next start
     found.sort(key=lambda game: game.saved, reverse=True)
     return found
+
+
+def _saved_time(directory: Path) -> float:
+    for name in (AUTOSAVE_NAME, PREVIOUS_NAME):
+        try:
+            return (directory / name).stat().st_mtime
+        except OSError:
+            pass
+    return 0.0
 
 
 def release_all(games: list[UnfinishedGame], keep: AutosaveSlot | None = None) -> None:

@@ -3,6 +3,8 @@ gone is offered, and none that a live window still holds. Qt-free: the locks are
 
 from __future__ import annotations
 
+import builtins
+import json
 import os
 import random
 import signal
@@ -10,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +20,7 @@ from app import storage
 from app.engine.blind import BlindChess
 from app.engine.clock import TimeControl
 from app.engine.core import Resign
-from app.engine.record import GameSession
+from app.engine.record import VERSION, GameSession
 from test_record_fuzz import random_action  # tests/ is on the path (pytest prepend import mode)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,3 +168,154 @@ def test_a_released_slot_refuses_to_write(data_dir: Path) -> None:
     slot.release()
     with pytest.raises(RuntimeError):
         slot.save(unfinished(1))
+
+
+# ---- autosaves that cannot be read, hostile folders, the release race ----------------------------------------
+
+def left_slot(steps: int = 3, copies: int = 2) -> Path:
+    """A slot left by a window that is gone, holding an unfinished game (and its previous copy)."""
+    slot = storage.claim_slot()
+    for copy in range(copies):
+        slot.save(unfinished(steps - copies + 1 + copy))
+    slot.release()
+    return slot.directory
+
+
+def names(directory: Path) -> list[str]:
+    return sorted(path.name for path in directory.iterdir() if path.name != storage.LOCK_NAME)
+
+
+def refuse_reading(monkeypatch: pytest.MonkeyPatch, target: Path, errno: int, text: str) -> None:
+    """Opening ``target`` fails as it does for a file owned by root (EACCES) or on a failing disk (EIO)."""
+    real_open = builtins.open
+
+    def fake_open(path: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if isinstance(path, (str, os.PathLike)) and Path(path) == target and "r" in mode:
+            raise OSError(errno, text, str(path))
+        return real_open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", fake_open)
+
+
+@pytest.mark.parametrize("copies", [1, 2])  # with a previous copy, continuing that would overwrite the newest
+@pytest.mark.parametrize("errno, text", [(13, "Permission denied"), (5, "Input/output error")])
+def test_an_autosave_that_cannot_be_read_is_left_alone_and_reported(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch, errno: int, text: str, copies: int) -> None:
+    directory = left_slot(copies=copies)
+    before = {name: (directory / name).read_bytes() for name in names(directory)}
+    reported: list[str] = []
+    with monkeypatch.context() as patch:
+        refuse_reading(patch, directory / storage.AUTOSAVE_NAME, errno, text)
+        storage.release_all(storage.unfinished_games(reported.append))
+        assert {name: (directory / name).read_bytes() for name in names(directory)} == before  # nothing lost
+        assert len(reported) == 1 and text in reported[0] and "left as it is" in reported[0]
+        # Released, not held: the next start looks at it again, and offers it once it can be read.
+        assert storage.unfinished_games(reported.append) == [] and len(reported) == 2
+    assert offered_lengths() == [3]
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo"])
+def test_a_folder_or_fifo_in_place_of_the_autosave_neither_crashes_nor_hangs_the_scan(
+        data_dir: Path, kind: str) -> None:
+    hostile = left_slot(2)
+    (hostile / storage.AUTOSAVE_NAME).unlink()
+    if kind == "directory":
+        (hostile / storage.AUTOSAVE_NAME).mkdir()
+    else:
+        os.mkfifo(hostile / storage.AUTOSAVE_NAME)
+    fine = left_slot(5)
+
+    def hung(signum: int, frame: object) -> None:
+        raise TimeoutError("the scan hangs")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(20)
+    try:
+        reported: list[str] = []
+        games = storage.unfinished_games(reported.append)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [game.slot.directory for game in games] == [fine]  # the scan went on
+    storage.release_all(games)
+    assert len(reported) == 1 and str(hostile / storage.AUTOSAVE_NAME) in reported[0]
+    assert names(hostile) == [storage.AUTOSAVE_NAME, storage.PREVIOUS_NAME]  # the previous copy is kept too
+
+
+def test_a_finished_game_that_cannot_be_removed_is_reported_and_the_scan_goes_on(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    session = unfinished(4)
+    session.play(session.game.to_move or 0, Resign())
+    finished = storage.claim_slot()
+    finished.save(session)
+    finished.release()
+    fine = left_slot(5)
+
+    def read_only(self: storage.AutosaveSlot) -> None:
+        raise OSError(30, "Read-only file system")
+
+    reported: list[str] = []
+    with monkeypatch.context() as patch:
+        patch.setattr(storage.AutosaveSlot, "discard", read_only)
+        games = storage.unfinished_games(reported.append)
+        assert [game.slot.directory for game in games] == [fine]
+        storage.release_all(games)
+    assert len(reported) == 1 and "Read-only file system" in reported[0]
+    assert finished.directory.exists()
+    assert offered_lengths() == [5]  # released: a later start cleans it away
+    assert not finished.directory.exists()
+
+
+def test_an_autosave_of_a_newer_sightline_is_kept_where_it_is_and_reported(data_dir: Path) -> None:
+    directory = left_slot()
+    newer = json.loads((directory / storage.AUTOSAVE_NAME).read_bytes())
+    newer["version"] = VERSION + 1
+    (directory / storage.AUTOSAVE_NAME).write_text(json.dumps(newer))
+    before = {name: (directory / name).read_bytes() for name in names(directory)}
+    reported: list[str] = []
+    assert storage.unfinished_games(reported.append) == []  # nor its older previous copy, which would overwrite it
+    assert len(reported) == 1 and "newer Sightline" in reported[0]
+    assert {name: (directory / name).read_bytes() for name in names(directory)} == before
+
+
+def test_a_damaged_autosave_that_cannot_be_moved_aside_is_not_deleted(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    directory = left_slot()
+    (directory / storage.PREVIOUS_NAME).unlink()
+    (directory / storage.AUTOSAVE_NAME).write_bytes(b"{")
+    real_replace = os.replace
+
+    def refuse(source: object, target: object) -> None:
+        if "corrupt" in str(target):
+            raise OSError(13, "Permission denied")
+        real_replace(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", refuse)
+    reported: list[str] = []
+    assert storage.unfinished_games(reported.append) == []
+    assert "left where it is" in reported[0]
+    assert (directory / storage.AUTOSAVE_NAME).read_bytes() == b"{"
+
+
+def test_releasing_an_empty_slot_never_removes_a_lock_taken_after_it(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another window's scan tries to take the folder at the moment the owner lets go of its lock.
+    slot = storage.claim_slot()
+    lock_path = slot.directory / storage.LOCK_NAME
+    real_unlock = storage._unlock
+    taken: list[object] = []
+
+    def unlock_then_someone_claims(handle: object) -> None:
+        real_unlock(handle)  # type: ignore[arg-type]
+        if not taken:
+            taken.append(storage._try_lock(lock_path))
+
+    monkeypatch.setattr(storage, "_unlock", unlock_then_someone_claims)
+    slot.release()
+    (claimer,) = taken
+    if claimer is not None:  # whoever holds a lock must still have its lock file, in its folder
+        assert lock_path.exists()
+        assert os.stat(lock_path).st_ino == os.fstat(claimer.fileno()).st_ino  # type: ignore[attr-defined]
+        real_unlock(claimer)  # type: ignore[arg-type]
+    else:
+        assert not slot.directory.exists()  # removed while still locked: nothing for anyone to take
