@@ -345,7 +345,7 @@ def test_a_finished_game_is_never_offered(data_dir: Path) -> None:
 @pytest.mark.parametrize("content, problem", [
     (b'{"format": "sightline-record", "version": 2, "variant": "rbc", "acti', "not valid JSON"),
     (b"\xff\xfe\x00garbage", "not a text file"),
-    (b'{"format": "sightline-record", "version": 7}', "newer Sightline"),
+    (b'{"format": "sightline-record", "version": 0}', "bad record version"),
     (b'{"hello": "world"}', "not a Sightline record"),
 ])
 def test_a_corrupt_autosave_is_moved_aside_and_the_previous_copy_offered(
@@ -363,6 +363,25 @@ def test_a_corrupt_autosave_is_moved_aside_and_the_previous_copy_offered(
     assert problem in reported[0] and str(aside[0]) in reported[0]
     assert problem in caplog.text
     assert not (data_dir / "autosave.json").exists()
+
+
+def test_an_autosave_of_a_newer_sightline_is_kept_in_place_not_set_aside(
+        data_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # Set aside, the newer version would not offer it either; its older previous copy is not offered instead,
+    # since continuing that would write over the newer game.
+    session = unfinished()
+    storage.autosave(session)
+    storage.autosave(session)
+    newer = b'{"format": "sightline-record", "version": 7}'
+    (data_dir / "autosave.json").write_bytes(newer)
+    reported: list[str] = []
+    with caplog.at_level(logging.WARNING, logger="sightline.storage"):
+        assert storage.load_autosave(reported.append) is None
+    assert (data_dir / "autosave.json").read_bytes() == newer
+    assert (data_dir / "autosave.prev.json").exists()
+    assert not [p for p in data_dir.iterdir() if p.name.startswith("autosave.corrupt-")]
+    assert len(reported) == 1 and "newer Sightline" in reported[0] and "left as it is" in reported[0]
+    assert "newer Sightline" in caplog.text
 
 
 def test_a_crash_between_the_two_renames_loses_nothing(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
