@@ -363,3 +363,93 @@ def test_a_board_image_never_replaces_the_games_own_file(make_window, tmp_path, 
     window._export_image_dialog()
     assert saved.read_bytes() == before  # not a PNG over the game
     assert "being converted" in window.warnings[-1]
+
+
+def _close_after_saving_elsewhere(window, monkeypatch, target) -> None:
+    """Autosave fails from Black's move on; the player closes and saves the game to ``target`` when asked."""
+    from app import storage
+    monkeypatch.setattr(storage.AutosaveSlot, "save",
+                        lambda slot, game: (_ for _ in ()).throw(OSError(30, "Read-only file system")))
+    window.controller.move((3, 6), (3, 4), None)
+    monkeypatch.setattr("app.ui.main_window.QFileDialog.getSaveFileName", lambda *args, **kwargs: (str(target), ""))
+    window._ask_unsaved_close = lambda problem: "save"
+    window.quit()
+    assert not window.isVisible()
+
+
+def test_the_stale_autosave_is_not_offered_once_the_game_was_saved_elsewhere_on_close(
+        make_window, monkeypatch, tmp_path) -> None:
+    from app.engine.record import read_record
+    window = make_window()
+    _play_some(window)
+    target = tmp_path / "rescued.json"
+    with monkeypatch.context() as patch:
+        _close_after_saving_elsewhere(window, patch, target)
+    assert len(read_record(str(target)).entries) == 4
+    offered = []
+    again = make_window()
+    again._pick_unfinished = lambda games: offered.extend(games) or None
+    assert again.offer_resume() is False
+    assert offered == []  # the slot's copy (3 actions, older than the file) is gone
+
+
+def test_a_stale_autosave_that_cannot_be_removed_is_offered_last_and_named_an_older_copy(
+        make_window, monkeypatch, tmp_path) -> None:
+    from app import storage
+    from app.ui.main_window import describe_unfinished
+    from app.engine.minit import MinitChess, MinitMove
+    from app.engine.record import GameSession
+    earlier = storage.claim_slot()  # a game left by another window, saved before the stale copy below
+    session = GameSession(MinitChess())
+    session.play(0, MinitMove.parse("b1-c3"))
+    earlier.save(session)
+    os.utime(earlier.path, (1_000_000_000, 1_000_000_000))
+    earlier.release()
+    stale = make_window()
+    _play_some(stale)
+    target = tmp_path / "rescued.json"
+    with monkeypatch.context() as patch:
+        patch.setattr(storage.AutosaveSlot, "discard",
+                      lambda slot: (_ for _ in ()).throw(OSError(30, "Read-only file system")))
+        _close_after_saving_elsewhere(stale, patch, target)
+    offered = []
+    again = make_window()
+    again._pick_unfinished = lambda games: offered.extend(games) or None
+    assert again.offer_resume() is False
+    assert [game.record.variant for game in offered] == ["minit", "rbc"]  # the stale copy is not the newest
+    assert "older copy" in describe_unfinished(offered[1]) and str(target) in describe_unfinished(offered[1])
+    assert "older copy" not in describe_unfinished(offered[0])
+
+
+@pytest.mark.parametrize("hostile", ["directory", "unreadable", "scan fails"])
+def test_the_start_up_offer_reports_what_it_cannot_read_and_goes_on(make_window, data_dir, monkeypatch,
+                                                                     hostile) -> None:
+    import builtins
+
+    from app import storage
+    window = make_window()
+    _play_some(window)
+    slot = window._slot
+    window.close()
+    autosave = slot.directory / storage.AUTOSAVE_NAME
+    if hostile == "directory":
+        autosave.unlink()
+        autosave.mkdir()
+    elif hostile == "unreadable":
+        real_open = builtins.open
+
+        def refuse(path, mode="r", *args, **kwargs):
+            if isinstance(path, (str, os.PathLike)) and Path(path) == autosave and "r" in mode:
+                raise PermissionError(13, "Permission denied", str(path))
+            return real_open(path, mode, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "open", refuse)
+    else:
+        monkeypatch.setattr(storage, "unfinished_games",
+                            lambda report=None: (_ for _ in ()).throw(OSError(5, "Input/output error")))
+    again = make_window()
+    again._pick_unfinished = lambda games: pytest.fail("nothing can be offered")
+    assert again.offer_resume() is False  # no exception: the first-game path goes on to a new game
+    assert len(again.warnings) == 1 and "nothing was deleted" in again.warnings[0]
+    assert "Errno" not in again.warnings[0] and "Traceback" not in again.warnings[0]
+    assert autosave.exists()  # left as it was

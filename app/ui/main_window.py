@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import datetime as _dt
+import json
 import logging
 import sys
 import time
@@ -45,6 +46,7 @@ STATE_VERSION = 1  # of the dock layout saved with QMainWindow.saveState
 AUTOSAVE_RETRY_MS = 5000  # while autosave fails, it is tried again this often even if nothing happens
 MESSAGE_LIMIT = 1500  # characters of a message shown to the player (a file's field may be megabytes long)
 NAME_LIMIT = 60  # characters of a player's name in the window's sentences
+SUPERSEDED_KEY = "autosave/olderCopies"  # slots left holding an older copy of a game saved elsewhere on close
 THEMES = ("brown", "blue", "green", "grey")
 DEFAULT_SIZE = (1100, 760)
 DOCK_WIDTH = 320  # the panels' width when no layout was saved (the first start; restarts restore the last size)
@@ -148,6 +150,7 @@ class MainWindow(QMainWindow):
         self._saves: list[concurrent.futures.Future[str | None]] = []
         self._slot: AutosaveSlot | None = None  # this window's own autosave folder, locked while it is ours
         self._last_write_problem: str | None = None  # of the newest finished write (set on the saver thread)
+        self._rescued_to: str | None = None  # where the game was saved on closing while autosave failed
         self.autosave_problem: str | None = None  # shown in the window until a write works again
         self._autosave_failing_since: str = ""
         self.autosave_banner = QLabel()
@@ -801,11 +804,19 @@ class MainWindow(QMainWindow):
         """On start: offer every unfinished game that no running window holds (a crash may have left several)."""
         from app.storage import release_all, unfinished_games
         problems: list[str] = []
-        games = unfinished_games(report=problems.append)
+        try:
+            games = unfinished_games(report=problems.append)
+        except Exception as error:  # noqa: BLE001 - the start must go on to a new game whatever the disk holds
+            log.exception("cannot look for unfinished games")
+            text = os_error_text(error) if isinstance(error, OSError) else "see the log"
+            problems.append(f"the autosaves could not be looked through ({text})")
+            games = []
         if problems:
-            self._warn("Autosave", "An autosave could not be read and was set aside:\n" + "\n".join(problems))
+            self._warn("Autosave", "Some autosaves cannot be offered now (nothing was deleted):\n"
+                       + "\n".join(problems))
         if not games:
             return False
+        games = self._mark_older_copies(games)
         chosen = self._pick_unfinished(games)
         release_all(games, keep=chosen.slot if chosen is not None else None)
         if chosen is None:
@@ -814,6 +825,31 @@ class MainWindow(QMainWindow):
             return True
         chosen.slot.release()  # kept for another try (a newer Sightline may continue it)
         return False
+
+    def _mark_older_copies(self, games: list[UnfinishedGame]) -> list[UnfinishedGame]:
+        """Put last, and say so, the games whose slot still holds the stale copy left when the window was closed
+        after saving the game elsewhere (its autosave was failing and the copy could not be removed)."""
+        settings = QSettings()
+        marks = _older_copy_marks(settings)
+        current, older = [], []
+        for game in games:
+            path = marks.get((str(game.slot.directory), game.slot.fingerprint()))
+            if path is None:
+                current.append(game)
+            else:
+                game.note = f"an older copy: the game was saved later to {path}"
+                older.append(game)
+        # Marks of slots that are gone are forgotten (a changed slot no longer matches its mark anyway).
+        kept = {key: path for key, path in marks.items() if Path(key[0]).is_dir()}
+        if kept != marks:
+            _store_older_copy_marks(settings, kept)
+        return current + older
+
+    def _remember_older_copy(self, slot: AutosaveSlot, path: str) -> None:
+        settings = QSettings()
+        marks = _older_copy_marks(settings)
+        marks[(str(slot.directory), slot.fingerprint())] = path
+        _store_older_copy_marks(settings, dict(list(marks.items())[-20:]))
 
     def _pick_unfinished(self, games: list[UnfinishedGame]) -> UnfinishedGame | None:
         """Which unfinished game to continue (None: none now; they are offered again next time). The player may
@@ -1162,7 +1198,9 @@ class MainWindow(QMainWindow):
         if self._last_write_problem is not None or self.autosave_problem is not None:
             answer = self._ask_unsaved_close(self._last_write_problem or self.autosave_problem or "")
             if answer == "save":
-                return self.save_as()
+                saved = self.save_as()
+                self._rescued_to = self._save_path if saved else None
+                return saved
             return answer == "close"
         if controller.outcome is not None:
             return True
@@ -1203,11 +1241,16 @@ class MainWindow(QMainWindow):
             self.controller.stop()
         self.flush_autosave()
         if self._slot is not None:
-            if self.controller is None or self.controller.outcome is not None:
+            finished = self.controller is None or self.controller.outcome is not None
+            if finished or self._rescued_to is not None:
+                # Nothing to offer next time: the game is over, or safe in the file it was just saved to (while
+                # autosave failed, the slot holds an older copy, which must not come back as the game).
                 try:
-                    self._slot.discard()  # nothing to offer next time
-                except OSError:
-                    pass
+                    self._slot.discard()
+                except OSError as error:
+                    log.warning("cannot empty the autosave slot %s: %s", self._slot.directory, error)
+                    if not finished and self._rescued_to is not None:
+                        self._remember_older_copy(self._slot, self._rescued_to)
             self._slot.release()  # an unfinished game stays in it and is offered at the next start
             self._slot = None
         if self.inference is not None:
@@ -1261,8 +1304,9 @@ def describe_unfinished(game: UnfinishedGame) -> str:
     record = game.record
     players = " against ".join(short_name(player.name) for player in record.players[:4])
     saved = _dt.datetime.fromtimestamp(game.saved).strftime("%Y-%m-%d %H:%M") if game.saved else "unknown time"
+    note = f"; {bounded(game.note, 300)}" if game.note else ""
     return (f"{TITLES.get(record.variant, 'A game')}: {players}, {len(record.entries)} actions played "
-            f"(saved {saved})")
+            f"(saved {saved}{note})")
 
 
 def _write_autosave(slot: AutosaveSlot, record: GameRecord) -> str | None:
@@ -1291,6 +1335,24 @@ def fitted(rect: QRect, area: QRect) -> QRect:
     x = min(max(rect.x(), area.x()), area.x() + area.width() - width)
     y = min(max(rect.y(), area.y()), area.y() + area.height() - height)
     return QRect(x, y, width, height)
+
+
+def _older_copy_marks(settings: QSettings) -> dict[tuple[str, str], str]:
+    """(slot folder, fingerprint) -> the file the game was saved to, for slots left with an older copy."""
+    marks: dict[tuple[str, str], str] = {}
+    for item in _as_list(settings.value(SUPERSEDED_KEY)):
+        try:
+            directory, fingerprint, path = json.loads(str(item))
+        except (ValueError, TypeError, RecursionError):
+            continue  # a damaged or foreign setting: ignored
+        if isinstance(directory, str) and isinstance(fingerprint, str) and isinstance(path, str):
+            marks[directory, fingerprint] = path
+    return marks
+
+
+def _store_older_copy_marks(settings: QSettings, marks: dict[tuple[str, str], str]) -> None:
+    settings.setValue(SUPERSEDED_KEY, [json.dumps([directory, fingerprint, path])
+                                       for (directory, fingerprint), path in marks.items()])
 
 
 def _as_list(value: object) -> list[object]:
