@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtGui import QCloseEvent  # noqa: E402
@@ -59,7 +61,14 @@ def test_quit_and_alt_f4_ask_before_leaving_an_unfinished_game(window) -> None:
     assert not window.isVisible()
 
 
-def test_a_finished_game_or_none_closes_without_a_question(window) -> None:
+@pytest.mark.parametrize("game", ["none", "finished"])
+def test_a_finished_game_or_none_closes_without_a_question(window, game) -> None:
+    if game == "finished":
+        start_hot_seat(window)
+        window.controller.move((1, 1), (1, 2), None)  # a game with moves in it, then over
+        window.controller.lift_curtain()
+        window.controller.resign()
+        assert window.controller.outcome is not None
     window._ask = lambda title, text: (_ for _ in ()).throw(AssertionError(f"asked {title}"))
     window.quit()
     assert not window.isVisible()

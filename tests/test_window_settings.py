@@ -11,6 +11,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings  # noqa: E402
 
+from app.bots.registry import builtin_bots  # noqa: E402
 from app.engine.clock import TimeControl  # noqa: E402
 from app.ui import pieces  # noqa: E402
 from app.ui.main_window import MainWindow  # noqa: E402
@@ -73,25 +74,47 @@ def test_recent_files_of_the_wrong_type_are_left_out(qtbot, settings, value) -> 
     assert window.recent_files()[0] == "/c.json"
 
 
+def new_game_defaults() -> dict[str, object]:
+    return {"variant": "rbc", "mode": "bot", "bot": next(iter(builtin_bots("rbc"))), "level": "medium", "color": "white",
+            "time": "15+5", "minutes": 15, "increment": 5.0, "draw_rule": "50-move", "inference": True}
+
+
+def new_game_state(dialog: NewGameDialog) -> dict[str, object]:
+    return {"variant": dialog.game.currentData(), "mode": dialog.mode.currentData(), "bot": dialog.bot.currentData(),
+            "level": dialog.level.currentData(), "color": dialog.color.currentData(),
+            "time": dialog.time.currentText(), "minutes": dialog.minutes.value(),
+            "increment": dialog.increment.value(), "draw_rule": dialog.draw_rule.currentData(),
+            "inference": dialog.inference.isChecked()}
+
+
 @pytest.mark.parametrize("key, value", [
     ("minutes", "99999999999999999999"), ("minutes", -5), ("minutes", "nan"), ("minutes", "1e400"),
     ("increment", "inf"), ("increment", 1e30), ("increment", ["1"]),
-    ("variant", "chesskit"), ("variant", 3), ("mode", ["bot"]), ("level", "godlike"), ("color", None),
-    ("time", "1+0"), ("time", 90), ("draw_rule", "always"), ("bot", 12), ("inference", "maybe"),
+    ("variant", "chesskit"), ("variant", 3), ("mode", ["bot"]), ("mode", "online"), ("level", "godlike"),
+    ("level", 2), ("color", None), ("color", "green"), ("time", "1+0"), ("time", 90), ("draw_rule", "always"),
+    ("draw_rule", ["none"]), ("bot", 12), ("bot", "no-such-bot"), ("inference", "maybe"),
 ])
 def test_the_new_game_dialog_opens_with_defaults_for_impossible_choices(qtbot, settings, key, value) -> None:
     settings.setValue(f"newgame/{key}", value)
     dialog = NewGameDialog()
     qtbot.addWidget(dialog)
+    assert new_game_state(dialog) == new_game_defaults()  # the bad one fell back, and nothing else moved
     choice = dialog.choice()
-    assert choice.variant in ("rbc", "blind", "minit") and choice.bot
-    assert 1 <= dialog.minutes.value() <= 180 and 0 <= dialog.increment.value() <= 60
-    if key == "minutes":
-        assert dialog.minutes.value() == 15
-    if key == "variant":
-        assert choice.variant == "rbc"
-    if key == "time":
-        assert choice.control == TimeControl(900, 5)
+    assert (choice.variant, choice.vs_bot, choice.human_seat, choice.control) == ("rbc", True, 0, TimeControl(900, 5))
+
+
+def test_every_remembered_choice_is_read(qtbot, settings) -> None:
+    # The other side of the test above: a value that is allowed comes back, so "the default" there is no accident.
+    chosen = {"variant": "blind", "mode": "hotseat", "bot": list(builtin_bots("blind"))[-1], "level": "hard",
+              "color": "black", "time": "Custom", "minutes": 42, "increment": 2.5, "draw_rule": "none",
+              "inference": False}
+    for key, value in chosen.items():
+        settings.setValue(f"newgame/{key}", value)
+    dialog = NewGameDialog()
+    qtbot.addWidget(dialog)
+    state = new_game_state(dialog)
+    assert state == chosen
+    assert all(state[key] != default for key, default in new_game_defaults().items())
 
 
 def test_remembered_choices_still_come_back(qtbot, settings) -> None:
