@@ -316,8 +316,8 @@ def soundness(variant: str, seeds: range, options: dict[str, Any], max_plies: in
     up to date as a window keeps it, with ``options``) against the referee's true position."""
     from app.bots.base import ActionRequest
     from app.engine.core import Reason
-    from app.engine.inference import opponent_key, pack
-    from app.engine.inference_core import _union
+    from app.engine.inference import opponent_key
+    from app.engine.inference_vec import union as _union
     from app.inference_jobs import new_inference
     figures = figures or Soundness()
     for seed in seeds:
@@ -342,7 +342,7 @@ def soundness(variant: str, seeds: range, options: dict[str, Any], max_plies: in
             mover = game.to_move if outcome is None else None
             for seat in (0, 1) if outcome is not None else (mover,):
                 # At the end (a king captured) both seats' sets describe the final board: check them too.
-                _check(figures, variant, seed, game, seat, inferences[seat], opponent_key, pack, _union)
+                _check(figures, variant, seed, game, seat, inferences[seat], opponent_key, _union)
             if outcome is not None or game.ply >= max_plies:
                 break
             game.play(mover, bots[mover].act(ActionRequest(mover, game.phase, game.choices())))
@@ -350,7 +350,7 @@ def soundness(variant: str, seeds: range, options: dict[str, Any], max_plies: in
 
 
 def _check(figures: Soundness, variant: str, seed: int, game: Any, seat: int, inference: Inference,
-           opponent_key: Any, pack: Any, union: Any) -> None:
+           opponent_key: Any, union: Any) -> None:
     truth = opponent_key(game.board, seat == 0)
     summary = inference.summary()
     figures.decisions += 1
@@ -360,14 +360,14 @@ def _check(figures: Soundness, variant: str, seed: int, game: Any, seat: int, in
         figures.empty_sets += 1
     if inference.exact:
         figures.exact_decisions += 1
-        if pack(truth) not in inference._hyps:
+        if truth not in inference:
             figures.exact_without_truth += 1
             figures.failures.append(f"{where}: the exact set lacks the true position")
     else:
         figures.sampled_decisions += 1
-        figures.sampled_with_truth += pack(truth) in inference._hyps
+        figures.sampled_with_truth += truth in inference
     reach = inference.reach()
-    held = union(inference._hyps)
+    held = union(inference._rows)
     for index, piece_type in enumerate(chess.PIECE_TYPES):
         if held[index] & ~reach[index]:
             figures.reach_misses += 1
@@ -386,12 +386,86 @@ def _check(figures: Soundness, variant: str, seed: int, game: Any, seat: int, in
                                         f"{chess.square_name(square)} is shown impossible")
 
 
+# ---- update times at game scale --------------------------------------------------------------------------
+
+def scale(variant: str, games: int, seed: int, options: dict[str, Any], max_plies: int = 40) -> dict[str, list[
+        tuple[int, float, float]]]:
+    """Replay each seat's observations of seeded random games with ``options``; for each kind of update (a
+    sense or own move: "filter"; an opponent turn: "turn"), (positions held before or after, whichever is
+    larger; milliseconds for the update; milliseconds for the update and the summary the window draws)."""
+    from app.inference_jobs import new_inference
+    times: dict[str, list[tuple[int, float, float]]] = {"filter": [], "turn": []}
+    for index in range(games):
+        game = random_game(variant, seed * 1000 + index, max_plies=max_plies)
+        for seat in (0, 1):
+            inference = new_inference(variant, seat, {**options, "seed": index})
+            for observation in game.observations(seat):
+                turn = inference.opponent_to_move and isinstance(
+                    observation, (rbc.TurnStarted, rbc.GameEnded, blind.TurnStarted, blind.TurnSkipped,
+                                  blind.GameEnded))
+                before = inference.size
+                start = time.perf_counter()
+                inference.update(observation)
+                middle = time.perf_counter()
+                inference.summary()
+                end = time.perf_counter()
+                times["turn" if turn else "filter"].append((max(before, inference.size), (middle - start) * 1000,
+                                                            (end - start) * 1000))
+    return times
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def report_scale(variant: str, times: dict[str, list[tuple[int, float, float]]]) -> None:
+    for kind, rows in times.items():
+        for low, high in ((0, 10_000), (10_000, 100_000), (100_000, 1_000_000), (1_000_000, 10 ** 9)):
+            chosen = [row for row in rows if low < row[0] <= high] if low else [row for row in rows
+                                                                                 if row[0] <= high]
+            if not chosen:
+                continue
+            update, total = [row[1] for row in chosen], [row[2] for row in chosen]
+            print(f"  {variant} {kind:6s} sets {low:>9,}..{high:>11,}: {len(chosen):5d} updates; update p50 "
+                  f"{percentile(update, 0.5):6.1f} ms p99 {percentile(update, 0.99):7.1f} ms max "
+                  f"{max(update):7.1f} ms; with summary p99 {percentile(total, 0.99):7.1f} ms")
+
+
+def expansion_versus_reference(variant: str, parents: int, seed: int) -> None:
+    """One opponent turn from about ``parents`` positions: the array kernel against the one-position-at-a-time
+    kernel of the previous implementation (``inference_core.expand``), on the same parents."""
+    from app.engine import inference_core, inference_vec
+    from app.engine.inference import pack
+    _, _, expanding, _ = big_set(variant, parents, seed)
+    rows, weights = expanding._rows, expanding._weights
+    mine, opponent = expanding.own.occupied, not expanding.color
+    unchanged = inference_core.PASS_ALWAYS if variant == "rbc" else inference_core.PASS_IF_SOME_ATTEMPT_FAILS
+    items = [(pack(h), w) for h, w in expanding.hypotheses()]
+    start = time.perf_counter()
+    out: dict[int, float] = {}
+    inference_core.expand(items, mine, opponent, None, expanding.my_ep, unchanged, out)
+    old = time.perf_counter() - start
+    start = time.perf_counter()
+    children, _, made = inference_vec.expand(rows, weights, mine, opponent, None, expanding.my_ep, unchanged)
+    new = time.perf_counter() - start
+    assert children.shape[1] == len(out)
+    print(f"  {variant} opponent turn from {rows.shape[1]:,} positions ({made:,} successors, {len(out):,} distinct): "
+          f"previous kernel {old * 1000:.0f} ms, arrays {new * 1000:.0f} ms ({old / new:.1f}x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--limit", type=int, default=4000, help="largest reference set in the replay")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scale-games", type=int, default=4, help="games replayed at the window's settings")
+    parser.add_argument("--soundness", type=int, default=0, metavar="GAMES",
+                        help="also check soundness over GAMES games a variant, at the window's cap and a tiny one")
     args = parser.parse_args()
+    from app.inference_jobs import WINDOW_OPTIONS
+    print(f"machine: load average {', '.join(f'{x:.2f}' for x in __import__('os').getloadavg())}; "
+          f"window options {WINDOW_OPTIONS}")
     for variant in ("rbc", "blind"):
         work = list(streams(variant, args.games, args.seed, args.limit))
         naive_time, naive_positions, naive_sets = replay(variant, work, naive=True)
@@ -426,6 +500,13 @@ def main() -> None:
         print(f"  opponent turn from {size} positions: expand {expand_time * 1000:.1f} ms ({made} successors, "
               f"{distinct} distinct); sample to {expanding.size}: {sample_time * 1000:.1f} ms; summary of "
               f"{expanding.size} positions (count, heat map, 6 piece maps): {summary_time * 1000:.1f} ms")
+        for parents in (10_000, 50_000):
+            expansion_versus_reference(variant, parents, args.seed)
+        report_scale(variant, scale(variant, args.scale_games, args.seed, WINDOW_OPTIONS))
+    for variant in ("rbc", "blind") if args.soundness else ():
+        for label, options in (("window", WINDOW_OPTIONS), ("tiny cap 12", {"cap": 12})):
+            figures = soundness(variant, range(args.soundness), options)
+            print(f"soundness {variant}, {label}: {figures.report()}")
 
 
 if __name__ == "__main__":

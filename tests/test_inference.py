@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import chess
+import numpy as np
 import pytest
 
 from app.bots.base import ActionRequest, Bot
@@ -120,13 +121,15 @@ def test_the_true_position_is_always_in_the_set(variant: str) -> None:
                     assert inference.own.piece_map() == views[seat].own_board.piece_map()
                     assert inference.own.castling_rights == views[seat].own_board.castling_rights
                 if truth_is_comparable(game, seat):
-                    truth = pack(reference_key(game, seat))
-                    assert truth in inference._hyps, (variant, seed, seat, observations, reference_fen(game))
+                    truth = reference_key(game, seat)
+                    assert truth in inference, (variant, seed, seat, observations, reference_fen(game))
                     checks += 1
                     inference.limit()
-                    if truth not in inference._hyps:
+                    if truth not in inference:
                         # The sample dropped the truth: put it back so that later updates are checked too.
-                        inference._hyps = {**inference._hyps, truth: 1.0}
+                        inference._rows = np.concatenate([inference._rows, np.array([truth], dtype=np.uint64).T],
+                                                         axis=1)
+                        inference._weights = np.append(inference._weights, 1.0)
                 else:
                     inference.limit()
                 assert inference.size > 0
@@ -513,3 +516,39 @@ def test_contradictory_observations_empty_the_set_without_raising() -> None:
     inference.update(rbc.SenseResult(2, chess.E5, window))
     assert inference.size == 0 and inference.count == 0 and inference.problem
     assert inference.square_probabilities()[chess.E5] == 0.0
+
+
+# ---- the array kernels against the one-position-at-a-time reference ---------------------------------------------
+
+def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every opponent turn of seeded games, expanded both by ``inference_vec.expand`` (what the inference uses) and
+    by ``inference_core.expand`` (one packed position at a time): the same successors in the same order with the
+    same weights (sampled sets, so weights differ and merging must keep the largest), the same number generated."""
+    from app.engine import inference_core, inference_vec
+    original = inference_vec.expand
+    compared = 0
+
+    def both(rows: Any, weights: Any, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
+             unchanged: int) -> Any:
+        nonlocal compared
+        children, child_weights, made = original(rows, weights, mine, opponent, capture, ep_target, unchanged)
+        parents = [(pack(tuple(int(v) for v in rows[:, i])), float(weights[i])) for i in range(rows.shape[1])]
+        expected: dict[int, float] = {}
+        assert inference_core.expand(parents, mine, opponent, capture, ep_target, unchanged, expected) == made
+        got = {pack(tuple(int(v) for v in children[:, i])): float(child_weights[i])
+               for i in range(children.shape[1])}
+        assert len(got) == children.shape[1] and got == expected
+        # Small sets come in the same order too (so the same samples are drawn).
+        assert list(got) == list(expected)
+        compared += 1
+        return children, child_weights, made
+
+    monkeypatch.setattr(inference_vec, "expand", both)
+    for variant in ("rbc", "blind"):
+        for seed in range(4):
+            game = reference.random_game(variant, 50 + seed, max_plies=24)
+            for seat in (0, 1):
+                inference = new_inference(variant, seat, cap=800, seed=seed)
+                for observation in game.observations(seat):
+                    inference.update(observation)
+    assert compared > 100

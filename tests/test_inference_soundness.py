@@ -22,7 +22,7 @@ from typing import Any
 import chess
 import pytest
 
-from app.engine import inference_core, rbc
+from app.engine import inference_core, inference_vec, rbc
 from app.engine.inference import InferenceOptions, RbcInference
 from app.inference_jobs import WINDOW_OPTIONS, new_inference
 
@@ -66,25 +66,18 @@ def test_at_the_window_settings_exact_sets_hold_the_truth_and_estimates_stay_sou
     assert figures.games == 30 and figures.exact_decisions > 100
 
 
-def _drop_e_pawn_double_steps(children: dict[int, float], opponent: chess.Color) -> None:
-    """Remove the successors in which the opponent's e-pawn just made its double step (one opponent move)."""
-    landing = chess.BB_E4 if opponent == chess.WHITE else chess.BB_E5
-    home = chess.BB_E2 if opponent == chess.WHITE else chess.BB_E7
-    for child in [x for x in children if x & landing and not x & home]:
-        if (child >> inference_core._EP_SHIFT) in (chess.E3, chess.E6):
-            del children[child]
-
-
 def test_a_successor_dropped_from_the_sets_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = inference_core.expand
+    original = inference_vec.expand
 
-    def planted(parents: Any, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
-                unchanged: int, out: dict[int, float]) -> int:
-        made = original(parents, mine, opponent, capture, ep_target, unchanged, out)
-        _drop_e_pawn_double_steps(out, opponent)
-        return made
+    def planted(rows: Any, weights: Any, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
+                unchanged: int) -> Any:
+        """The real successors, less those where the opponent's e-pawn just made its double step."""
+        children, child_weights, made = original(rows, weights, mine, opponent, capture, ep_target, unchanged)
+        landing = chess.E3 if opponent == chess.WHITE else chess.E6
+        keep = children[inference_vec.EP] != landing
+        return children[:, keep], child_weights[keep], made
 
-    monkeypatch.setattr(inference_core, "expand", planted)
+    monkeypatch.setattr(inference_vec, "expand", planted)
     figures = benchmark.soundness("rbc", range(30), WINDOW_OPTIONS, max_plies=14)
     assert figures.exact_without_truth > 0
 

@@ -44,8 +44,10 @@ from chess import BB_KING_ATTACKS, BB_PAWN_ATTACKS, BB_SQUARES
 
 from .blind import (AttemptResult, DrawDeclined, DrawOffered, GameEnded, GameStarted, PieceLost, TurnSkipped,
                     TurnStarted, _ep_plausible)
-from .inference_core import (_EP_SHIFT, _FIELD, PASS_IF_SOME_ATTEMPT_FAILS, PASS_NEVER, Inference, InferenceError,
-                        _bishop_attacks, _rook_attacks, _spread, pack)
+import numpy as np
+
+from . import inference_vec as vec
+from .inference_core import EP, PASS_IF_SOME_ATTEMPT_FAILS, PASS_NEVER, Inference, InferenceError
 from .inference_reach import exclude, line_of_sight, seen
 from .rbc_moves import describe_bad_move, is_well_formed
 
@@ -153,48 +155,60 @@ class BlindInference(Inference):
             expected[piece.piece_type - 1] |= BB_SQUARES[square]
         if reveal_kind == _NO_REVEALS and revealed:
             raise InferenceError(f"{move.uci()} cannot reveal anything")
-        wanted = pack((expected[0], expected[1], expected[2], expected[3], expected[4], expected[5], 0, 0))
-        seen_spread = _spread(revealed)
         mine = own.occupied
         origin = move.from_square
         rook = _CASTLING_ROOKS.get((origin, move.to_square), 0)
-        not_cap = ~cap_bb
-        cap_field = cap_bb << (64 * cap_index) if cap_index >= 0 else 0
-        empty, full, some = _spread(empty), _spread(full), _spread(some)
-        kept: dict[int, float] = {}
-        for x, w in self._hyps.items():
-            if (x & empty or (full and not x & full) or (some and not x & some)
-                    or (ep_is and x >> _EP_SHIFT != ep_is) or (ep_not and x >> _EP_SHIFT == ep_not)
-                    or (cap_field and not x & cap_field)):
-                continue
-            if reveal_kind != _NO_REVEALS:
-                theirs = (x | x >> 64 | x >> 128 | x >> 192 | x >> 256 | x >> 320) & _FIELD
-                if reveal_kind == _FIXED:
-                    seen = theirs & fixed
-                elif reveal_kind == _STRAIGHT:
-                    seen = _rook_attacks(origin, theirs | mine) & theirs
-                elif reveal_kind == _DIAGONAL:
-                    seen = _bishop_attacks(origin, theirs | mine) & theirs
-                elif reveal_kind == _BOTH:
-                    occ = theirs | mine
-                    seen = (_rook_attacks(origin, occ) | _bishop_attacks(origin, occ)) & theirs
-                else:
-                    seen = (fixed | _rook_attacks(rook, theirs | mine)) & theirs
-                if seen & not_cap != revealed or x & seen_spread != wanted:
-                    continue
-            kept[x] = w
-        self._hyps = kept
+        self._keep(self._agrees(empty, full, some, ep_is, ep_not, cap_index, cap_bb, reveal_kind, fixed, revealed,
+                                expected, origin, rook, mine))
         self._reach = self._reach_after_attempt(empty, revealed, expected, reveal_kind, fixed, cap_bb, origin, rook)
         capture = result.capture[1] if result.success and result.capture is not None else None
         self._remove_captured(capture, result.capture[0] if capture is not None and result.capture else None)
         self._own_move_done(move if result.success else None)
+
+    def _agrees(self, empty: int, full: int, some: int, ep_is: int, ep_not: int, cap_index: int, cap_bb: int,
+                reveal_kind: int, fixed: int, revealed: int, expected: list[int], origin: int, rook: int,
+                mine: int) -> Any:
+        """For each hypothesis, whether the referee would have answered the attempt as it did."""
+        rows = self._rows
+        u64 = np.uint64
+        theirs = vec.occupancy(rows)
+        keep = (theirs & u64(empty)) == 0
+        if full:
+            keep &= (theirs & u64(full)) != 0
+        if some:
+            keep &= (theirs & u64(some)) != 0
+        if ep_is:
+            keep &= rows[EP] == u64(ep_is)
+        if ep_not:
+            keep &= rows[EP] != u64(ep_not)
+        if cap_index >= 0:
+            keep &= (rows[cap_index] & u64(cap_bb)) != 0
+        if reveal_kind == _NO_REVEALS:
+            return keep
+        occupied = theirs | u64(mine)
+        if reveal_kind == _FIXED:
+            seen = theirs & u64(fixed)
+        else:
+            at = np.full(rows.shape[1], rook if reveal_kind == _CASTLE else origin, dtype=np.intp)
+            if reveal_kind == _STRAIGHT or reveal_kind == _CASTLE:
+                lines = vec.rook_attacks(at, occupied)
+            elif reveal_kind == _DIAGONAL:
+                lines = vec.bishop_attacks(at, occupied)
+            else:
+                lines = vec.rook_attacks(at, occupied) | vec.bishop_attacks(at, occupied)
+            seen = ((u64(fixed) if reveal_kind == _CASTLE else u64(0)) | lines) & theirs
+        keep &= (seen & ~u64(cap_bb)) == u64(revealed)
+        shown = u64(revealed)
+        for field in range(6):
+            keep &= (rows[field] & shown) == u64(expected[field])
+        return keep
 
     def _reach_after_attempt(self, empty: int, revealed: int, expected: list[int], reveal_kind: int, fixed: int,
                              cap_bb: int, origin: int, rook: int) -> tuple[int, int, int, int, int, int]:
         """What the answer to the seat's attempt rules out for certain (see :mod:`.inference_reach`): the
         squares it proved empty, the pieces it revealed, and the squares its reveals looked at and found
         without an opponent piece (the captured one aside)."""
-        reach = seen(exclude(self._reach, empty & _FIELD), revealed,
+        reach = seen(exclude(self._reach, empty), revealed,
                      (expected[0], expected[1], expected[2], expected[3], expected[4], expected[5]))
         mine = self.own.occupied
         stops = revealed | cap_bb

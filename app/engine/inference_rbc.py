@@ -40,7 +40,10 @@ import chess
 from chess import BB_SQUARES
 
 from .core import Outcome, Reason
-from .inference_core import _EP_SHIFT, PASS_ALWAYS, PASS_NEVER, Inference, InferenceError, _spread, pack
+import numpy as np
+
+from . import inference_vec as vec
+from .inference_core import EP, PASS_ALWAYS, PASS_NEVER, Inference, InferenceError
 from .inference_reach import exclude, seen
 from .rbc import GameEnded, GameStarted, MoveResult, SenseResult, TurnStarted
 from .rbc_moves import describe_bad_move, is_well_formed, with_default_promotion
@@ -129,10 +132,13 @@ class RbcInference(Inference):
                                          f"{chess.square_name(square)}")
                 if piece is not None:
                     expected[piece.piece_type - 1] |= bb
-        # One and + compare: the six piece fields of the hypothesis, seen through the window.
-        spread = _spread(window)
-        wanted = pack((expected[0], expected[1], expected[2], expected[3], expected[4], expected[5], 0, 0))
-        self._hyps = {x: w for x, w in self._hyps.items() if x & spread == wanted}
+        # The six piece fields of each hypothesis, seen through the window, must be what was shown.
+        rows = self._rows
+        mask = np.uint64(window)
+        keep = (rows[0] & mask) == np.uint64(expected[0])
+        for field in range(1, 6):
+            keep &= (rows[field] & mask) == np.uint64(expected[field])
+        self._keep(keep)
         self._reach = seen(self._reach, window, (expected[0], expected[1], expected[2], expected[3], expected[4],
                                                  expected[5]))
 
@@ -150,11 +156,19 @@ class RbcInference(Inference):
             empty, full, some, ep_is, ep_not = self._constraints(with_default_promotion(self.own, requested),
                                                                  taken, capture)
             self._reach = exclude(self._reach, empty)
-            # "full" is never more than one square, so "an opponent piece there" is one and on the fields.
-            empty, full, some = _spread(empty), _spread(full), _spread(some)
-            self._hyps = {x: w for x, w in self._hyps.items()
-                          if not x & empty and (not full or x & full) and (not some or x & some)
-                          and (not ep_is or x >> _EP_SHIFT == ep_is) and (not ep_not or x >> _EP_SHIFT != ep_not)}
+            # "full" is never more than one square, so "an opponent piece there" is one test of the occupancy.
+            rows = self._rows
+            theirs = vec.occupancy(rows)
+            keep = (theirs & np.uint64(empty)) == 0
+            if full:
+                keep &= (theirs & np.uint64(full)) != 0
+            if some:
+                keep &= (theirs & np.uint64(some)) != 0
+            if ep_is:
+                keep &= rows[EP] == np.uint64(ep_is)
+            if ep_not:
+                keep &= rows[EP] != np.uint64(ep_not)
+            self._keep(keep)
         self._remove_captured(capture)
         self._own_move_done(taken)
 
