@@ -12,6 +12,10 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# Programs the tests run, not tests: --doctest-modules would import them, and some misbehave on import on purpose
+# (a bot file that calls os._exit ends the whole pytest run with no word).
+collect_ignore = ["apps", "bots"]
+
 # A scratch home for the whole run, set before Qt or platformdirs is imported: QSettings, platformdirs and
 # every child process (bot workers, the app started by the SIGKILL test) then write there, never into the
 # real ~/.config or ~/.local. The real home is kept for tools that need it (pip caches are not touched).
