@@ -10,9 +10,18 @@ see :mod:`app.ui.inference_service`.
 >>> import chess
 >>> game = ReconChess()
 >>> game.play(0, Sense(chess.E7)); game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
->>> summary = summarize("g1", "rbc", 1, list(game.observations(1)), {"cap": 1000})
->>> summary.count, summary.sampled, summary.problem
-(21, False, None)
+>>> summary = summarize("g1", "rbc", 1, list(game.observations(1)), WINDOW_OPTIONS)
+>>> summary.count, summary.exact, summary.problem, summary.count_text()
+(21, True, None, '21 positions possible')
+>>> summary.is_possible(chess.E4), summary.is_possible(chess.F3, chess.KNIGHT), round(summary.squares[chess.E4], 3)
+(True, True, 0.048)
+>>> summary.is_possible(chess.E5), summary.squares[chess.E5]       # certain: no white piece can be there
+(False, 0.0)
+
+What the window draws from a :class:`~app.engine.inference.BeliefSummary`: ``squares``
+and ``by_type`` as the heat map (0 means certainly impossible, also when estimated),
+``count_text()`` as the count (exact, or "between ... and ..." with the estimate),
+and ``possible_by_type`` for :meth:`app.engine.belief.BeliefBoard.contradictions`.
 """
 
 from __future__ import annotations
@@ -22,10 +31,12 @@ from typing import Any
 
 from app.engine.inference import BeliefSummary, Inference, InferenceError, InferenceOptions
 
-WINDOW_OPTIONS: dict[str, Any] = {"cap": 5000}
-"""The options a window should send: how many positions are kept exactly before estimates begin."""
+WINDOW_OPTIONS: dict[str, Any] = {"cap": 1_000_000, "expansion_limit": 2_000_000}
+"""The options a window should send: up to ``cap`` positions are kept exactly (beyond, a weighted sample of
+that many), and one opponent turn generates at most ``expansion_limit`` successors (beyond, from a sample of
+the parents). A set of a million positions takes 64 MB; an opponent turn up to about 200 MB while it runs."""
 
-_KEPT = 8  # inferences kept per worker (a hot-seat game needs two; a few games' worth is plenty)
+_KEPT = 4  # inferences kept per worker (a hot-seat game needs two; each can hold a million positions, 64 MB)
 _cache: OrderedDict[tuple[str, int], tuple[int, Inference]] = OrderedDict()
 
 
@@ -35,7 +46,8 @@ def new_inference(variant: str, seat: int, options: dict[str, Any]) -> Inference
     from app.engine.inference import BlindInference, RbcInference
     kind: type[Inference] = RbcInference if variant == "rbc" else BlindInference
     return kind(seat, InferenceOptions(cap=int(options.get("cap", 2000)), seed=int(options.get("seed", 0)),
-                                       start_fen=options.get("start_fen")))
+                                       start_fen=options.get("start_fen"),
+                                       expansion_limit=int(options.get("expansion_limit", 3_000_000))))
 
 
 def summarize(game_key: str, variant: str, seat: int, observations: list[Any],

@@ -272,6 +272,9 @@ class Soundness:
     enemy_squares: int = 0
     shown_impossible: int = 0
     """True enemy pieces on a square whose heat (any piece, or that piece's type) was 0: must stay 0."""
+    sample_only_misses: int = 0
+    """True enemy pieces that no held position has (what a map drawn from the held positions alone, as before
+    the reach, would have shown as impossible)."""
     reach_misses: int = 0
     """True enemy pieces, or pieces of a held position, outside the sound reach: must stay 0."""
     exact_decisions: int = 0
@@ -290,7 +293,9 @@ class Soundness:
         share = self.shown_impossible / max(1, self.enemy_squares)
         return (f"{self.games} games, {self.decisions} decision points ({self.exact_decisions} exact, "
                 f"{self.sampled_decisions} estimated), {self.enemy_squares} true enemy pieces checked\n"
-                f"  shown impossible: {self.shown_impossible} ({share:.2%}); outside the reach: {self.reach_misses}; "
+                f"  shown impossible: {self.shown_impossible} ({share:.2%}); held positions alone would show "
+                f"{self.sample_only_misses} ({self.sample_only_misses / max(1, self.enemy_squares):.2%}); "
+                f"outside the reach: {self.reach_misses}; "
                 f"exact sets without the truth: {self.exact_without_truth}; truth in the sample at "
                 f"{self.sampled_with_truth}/{self.sampled_decisions} estimated decisions; empty sets: "
                 f"{self.empty_sets}\n"
@@ -299,10 +304,14 @@ class Soundness:
                 f"max {times[-1]:.1f} ms ({len(times)} updates)")
 
 
-def aggressive_bots(variant: str, seed: int) -> list[Any]:
-    """Capturing bots (RBC attacker, Blind greedy) for both seats on even seeds; against a random bot on odd."""
+def aggressive_bots(variant: str, seed: int, kind: str = "aggressive") -> list[Any]:
+    """Capturing bots (RBC attacker, Blind greedy) for both seats on even seeds; against a random bot on odd.
+    ``kind="random"``: random bots for both (long games, large sets)."""
     from app.bots.blind_bots import BlindGreedyBot, BlindRandomBot
     from app.bots.rbc_bots import RBCAttackerBot, RBCRandomBot
+    if kind == "random":
+        bot: Any = RBCRandomBot if variant == "rbc" else BlindRandomBot
+        return [bot(seed=2 * seed), bot(seed=2 * seed + 1)]
     strong: Any = RBCAttackerBot if variant == "rbc" else BlindGreedyBot
     weak: Any = RBCRandomBot if variant == "rbc" else BlindRandomBot
     second = strong if seed % 2 == 0 else weak
@@ -311,7 +320,7 @@ def aggressive_bots(variant: str, seed: int) -> list[Any]:
 
 
 def soundness(variant: str, seeds: range, options: dict[str, Any], max_plies: int = 200,
-              figures: Soundness | None = None) -> Soundness:
+              figures: Soundness | None = None, bots: str = "aggressive") -> Soundness:
     """Play games between aggressive bots; at every decision point of either seat, check its inference (kept
     up to date as a window keeps it, with ``options``) against the referee's true position."""
     from app.bots.base import ActionRequest
@@ -322,16 +331,16 @@ def soundness(variant: str, seeds: range, options: dict[str, Any], max_plies: in
     figures = figures or Soundness()
     for seed in seeds:
         game: Any = rbc.ReconChess() if variant == "rbc" else blind.BlindChess()
-        bots = aggressive_bots(variant, seed)
+        players = aggressive_bots(variant, seed, bots)
         inferences = [new_inference(variant, seat, {**options, "seed": seed}) for seat in (0, 1)]
         seen = [0, 0]
-        for seat, bot in enumerate(bots):
+        for seat, bot in enumerate(players):
             bot.start(seat, game.options())
         figures.games += 1
         while True:
             for seat in (0, 1):
                 for observation in game.observations(seat)[seen[seat]:]:
-                    bots[seat].observe(observation)
+                    players[seat].observe(observation)
                     start = time.perf_counter()
                     inferences[seat].update(observation)
                     figures.update_ms.append((time.perf_counter() - start) * 1000)
@@ -345,7 +354,7 @@ def soundness(variant: str, seeds: range, options: dict[str, Any], max_plies: in
                 _check(figures, variant, seed, game, seat, inferences[seat], opponent_key, _union)
             if outcome is not None or game.ply >= max_plies:
                 break
-            game.play(mover, bots[mover].act(ActionRequest(mover, game.phase, game.choices())))
+            game.play(mover, players[mover].act(ActionRequest(mover, game.phase, game.choices())))
     return figures
 
 
@@ -375,6 +384,7 @@ def _check(figures: Soundness, variant: str, seed: int, game: Any, seat: int, in
                                     f"the reach on {chess.SquareSet(held[index] & ~reach[index])!r}")
         for square in chess.SquareSet(truth[index]):
             figures.enemy_squares += 1
+            figures.sample_only_misses += not held[index] & chess.BB_SQUARES[square]
             if not reach[index] & chess.BB_SQUARES[square]:
                 figures.reach_misses += 1
                 figures.failures.append(f"{where}: the true {chess.piece_name(piece_type)} on "
@@ -504,9 +514,12 @@ def main() -> None:
             expansion_versus_reference(variant, parents, args.seed)
         report_scale(variant, scale(variant, args.scale_games, args.seed, WINDOW_OPTIONS))
     for variant in ("rbc", "blind") if args.soundness else ():
-        for label, options in (("window", WINDOW_OPTIONS), ("tiny cap 12", {"cap": 12})):
-            figures = soundness(variant, range(args.soundness), options)
-            print(f"soundness {variant}, {label}: {figures.report()}")
+        for bots, plies in (("aggressive", 200), ("random", 60)):
+            for label, options in (("window", WINDOW_OPTIONS), ("cap 5000", {"cap": 5000}), ("tiny cap 12", {"cap": 12})):
+                start = time.perf_counter()
+                figures = soundness(variant, range(args.soundness), options, max_plies=plies, bots=bots)
+                print(f"soundness {variant}, {bots} bots (up to {plies} plies), {label} "
+                      f"({time.perf_counter() - start:.0f} s): {figures.report()}", flush=True)
 
 
 if __name__ == "__main__":

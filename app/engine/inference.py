@@ -28,14 +28,29 @@ to date with the seat's observations, in order:
   square (RBC), success or failure, the piece captured and the pieces revealed
   (Blind Chess). Then the captured piece leaves every hypothesis.
 
-Inside, each hypothesis is packed into one int (see :func:`pack`), the key of a
-dict of weights, so identical hypotheses merge and the set holds distinct
-positions; moving a piece is one xor.
+Inside, the set is a numpy array with one column per hypothesis and a row per
+field (:mod:`app.engine.inference_vec`): an opponent turn makes the successors
+of every hypothesis at once, and duplicates are merged, so the set holds
+distinct positions. (:func:`pack` turns a hypothesis into one int, the form the
+one-position-at-a-time reference kernel :func:`expand` works on; tests check
+that both make the same successors.)
+
+Soundness
+---------
+Beside the set, each inference keeps a **reach** (:mod:`app.engine.inference_reach`):
+for each piece type, the squares where some position consistent with the
+observations may have such a piece, updated by rules that only ever over-estimate.
+While the set is exact, what it reports as possible is the set's own union (exact);
+once it is sampled, the reach joined with the sample. So a square is reported
+impossible (:meth:`Inference.is_possible`, heat 0 in :meth:`Inference.summary`)
+only when no consistent position puts a piece there, even when the sample has
+lost the true position.
 
 Sampling
 --------
-Sets grow by a factor of about twenty to thirty per opponent turn. When a set
-exceeds ``cap`` hypotheses, a weighted random sample of at most ``cap`` is kept
+Sets grow by a factor of about twenty to thirty per opponent turn. An opponent
+turn that would generate more than ``expansion_limit`` successors is expanded
+from a weighted sample of the parents. When a set exceeds ``cap`` hypotheses, a weighted random sample of at most ``cap`` is kept
 (systematic resampling, seeded: the same observations and seed give the same
 sample) and :attr:`Inference.sampled` is set. An expanded set is sampled only
 after the seat's next observation has filtered it (RBC: its sense; Blind Chess:
@@ -44,7 +59,9 @@ sample is drawn from positions that fit that observation too. Each kept
 hypothesis carries a weight, the number of positions it stands for, so that
 :attr:`Inference.count` becomes an estimate and the probabilities stay weighted;
 exact sets have weight 1 everywhere. The estimate follows move sequences, so it
-errs high (it is capped by :meth:`Inference.placements`). A sample can miss the
+errs high; it is kept inside :meth:`Inference.count_range`, sure bounds (the
+distinct positions held, and a count of the ways to place the opponent's pieces
+inside the reach). A sample can miss the
 true position; when a later observation rules out every kept hypothesis, the set
 is rebuilt from the last small exact set with fresh samples and larger caps
 (``retries`` times); if that fails too, the set stays empty and
@@ -55,7 +72,9 @@ Using it
 ``update(observation)`` takes the seat's observations one by one (the same
 objects its view gets); ``from_observations`` builds one from a list. The
 objects are plain data: they pickle and :meth:`Inference.copy` cheaply, so a
-window can run updates in a worker and show :meth:`Inference.summary`.
+window can run updates in a worker and show :meth:`Inference.summary` (a
+:class:`BeliefSummary`: heat per square and per piece type, what is certainly
+impossible, whether the figures are exact, the count or its range).
 
 >>> import chess
 >>> from app.engine.rbc import ReconChess, Sense, MoveAction
@@ -69,9 +88,11 @@ window can run updates in a worker and show :meth:`Inference.summary`.
 """
 
 from .inference_blind import BlindInference
-from .inference_core import (DEFAULT_CAP, BeliefSummary, Hypothesis, Inference, InferenceError, InferenceOptions,
-                             expand, opponent_key, pack, systematic_resample, unpack)
+from .inference_core import (DEFAULT_CAP, HEAT_SAMPLE, MIN_POSSIBLE_HEAT, BeliefSummary, Hypothesis, Inference,
+                             InferenceError, InferenceOptions, expand, opponent_key, pack, systematic_resample, unpack)
 from .inference_rbc import RbcInference
+from .inference_reach import Reach
 
 __all__ = ["Hypothesis", "Inference", "InferenceError", "InferenceOptions", "BeliefSummary", "RbcInference",
-           "BlindInference", "opponent_key", "expand", "pack", "unpack", "systematic_resample", "DEFAULT_CAP"]
+           "BlindInference", "Reach", "opponent_key", "expand", "pack", "unpack", "systematic_resample",
+           "DEFAULT_CAP", "HEAT_SAMPLE", "MIN_POSSIBLE_HEAT"]

@@ -42,7 +42,6 @@ _CASTLING_SHIFT = 384
 _EP_SHIFT = 448
 _NO_EP = (1 << _EP_SHIFT) - 1
 _BB_RANK_3 = chess.BB_RANK_3
-_BYTE_BITS = [tuple(bit for bit in range(8) if value >> bit & 1) for value in range(256)]
 _BB_RANK_6 = chess.BB_RANK_6
 
 
@@ -229,6 +228,9 @@ PASS_NEVER, PASS_ALWAYS, PASS_IF_SOME_ATTEMPT_FAILS = range(3)
 def expand(parents: Sequence[tuple[int, float]], mine: int, opponent: chess.Color, capture: int | None,
            ep_target: int, unchanged: int, out: dict[int, float]) -> int:
     """Add to ``out`` every position one opponent turn leads to from each packed parent; return how many.
+
+    One position at a time: the reference for :func:`app.engine.inference_vec.expand`, which
+    the inference uses (tests check that both make the same successors in the same order).
 
     ``mine``: the seat's pieces; ``opponent``: the colour that moves. ``capture``:
     the square where the seat lost a piece this turn, or ``None`` if it lost none
@@ -457,15 +459,6 @@ def expand(parents: Sequence[tuple[int, float]], mine: int, opponent: chess.Colo
             out[base] = w
             made += 1
     return made
-
-
-def _union(hyps: dict[int, float]) -> Reach:
-    """For each piece field, the squares where some held hypothesis has a piece."""
-    acc = 0
-    for x in hyps:
-        acc |= x
-    return (acc & _FIELD, acc >> 64 & _FIELD, acc >> 128 & _FIELD, acc >> 192 & _FIELD, acc >> 256 & _FIELD,
-            acc >> 320 & _FIELD)
 
 
 def _uniform(parents: Sequence[tuple[int, float]]) -> bool:
@@ -1013,8 +1006,3 @@ def systematic_resample(items: Sequence[tuple[K, float]], count: int,
         if hits:
             chosen.append((item, hits * step))
     return chosen
-
-
-def _systematic_sample(hyps: dict[int, float], cap: int, rng: random.Random) -> dict[int, float]:
-    """At most ``cap`` hypotheses, by :func:`systematic_resample`."""
-    return dict(systematic_resample(list(hyps.items()), cap, rng))
