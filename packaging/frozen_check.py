@@ -6,7 +6,8 @@ from multiprocessing.resource_tracker import main as _tracker  # noqa: F401 - se
 # - a bot game played through app.bots.worker.BotProcess: each bot in its own worker process, started from a
 #   fork server (spawn on Windows) by re-running the bundle's executable, exactly as the game window does;
 # - the files the app reads beside its modules (rules, icon) and, when the bundle has it, cairosvg's PNG export
-#   (it loads the system's libcairo at run time).
+#   (it loads the system's libcairo at run time);
+# - the inference of a finished game (numpy and its libraries).
 # Prints "OK ..." and exits 0, or says what failed and exits 1.
 #
 # How it gets in: a frozen app has no `python -c`, but PyInstaller's multiprocessing hook (run by
@@ -64,8 +65,13 @@ def _check():
         if not data.startswith(b"\x89PNG"):
             sys.exit("FAILED: cairosvg did not render a PNG")
         png = f"{len(data)} bytes"
+    # The inference runs on numpy arrays: its compiled modules and libraries must be in the bundle too.
+    from app.inference_jobs import WINDOW_OPTIONS, summarize
+    summary = summarize("check", "rbc", 0, list(game.observations(0)), WINDOW_OPTIONS)
+    if summary.problem or summary.count < 1:
+        sys.exit(f"FAILED: inference in the bundle: {summary.problem or 'no position'}")
     print(f"OK bots: {method} workers {workers} (host {os.getpid()}), {len(session.record.entries)} plies, "
-          f"{game.outcome.reason.value}; cairosvg PNG: {png}")
+          f"{game.outcome.reason.value}; cairosvg PNG: {png}; inference: {summary.count_text()}")
 
 
 _check()
