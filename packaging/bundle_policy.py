@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Sequence
+from typing import Collection, Sequence
 
 __all__ = ["EXCLUDED_MODULES", "KEPT_QT_PLUGINS", "SYSTEM_LIBRARY_DIRS", "keep", "plugin_name", "select"]
 
@@ -152,3 +152,42 @@ def select(entries: Sequence[Entry], system: str) -> tuple[list[Entry], list[Ent
             target = posixpath.normpath(posixpath.join(folder, source.replace("\\", "/")))
             (kept if target in kept_paths else dropped).append(entry)
     return kept, dropped
+
+
+def strippable(dest: str, kind: str, system: str, vendoring: Collection[str] = ()) -> bool:
+    """Whether a binary may have its symbol tables stripped in the bundle (Linux only).
+
+    Not the libraries a wheel vendors in a ``<package>.libs`` folder (``numpy.libs/libscipy_openblas64_...so``),
+    nor that package's own extension modules (``vendoring`` names those packages, see :func:`vendoring_packages`):
+    auditwheel rewrote their headers with patchelf, and ``strip`` can then leave them unloadable ("ELF load command
+    address/offset not page-aligned").
+
+    >>> strippable("libpython3.11.so.1.0", "BINARY", "linux"), strippable("PySide6/QtCore.abi3.so", "EXTENSION", "linux")
+    (True, True)
+    >>> strippable("numpy.libs/libscipy_openblas64_-32a4b2a6.so", "BINARY", "linux")
+    False
+    >>> strippable("numpy/_core/_multiarray_umath.cpython-311-x86_64-linux-gnu.so", "EXTENSION", "linux", {"numpy"})
+    False
+    >>> strippable("libpython3.11.dylib", "BINARY", "darwin"), strippable("libQt6Core.so.6", "SYMLINK", "linux")
+    (False, False)
+    """
+    if not system.startswith("linux") or kind not in ("BINARY", "EXTENSION"):
+        return False
+    folders = dest.replace("\\", "/").split("/")[:-1]
+    if any(folder.endswith(".libs") for folder in folders):
+        return False
+    return not (folders and folders[0] in vendoring)
+
+
+def vendoring_packages(entries: Sequence[Entry]) -> frozenset[str]:
+    """The top-level packages whose wheels vendor libraries in a ``<package>.libs`` folder of the bundle.
+
+    >>> sorted(vendoring_packages([("numpy.libs/libgfortran.so.5", "/v/x", "BINARY"), ("chess/__init__.py", "/v/y", "DATA")]))
+    ['numpy']
+    """
+    found = set()
+    for dest, _, _ in entries:
+        top = dest.replace("\\", "/").split("/")[0]
+        if top.endswith(".libs") and "/" in dest.replace("\\", "/"):
+            found.add(top[:-len(".libs")])
+    return frozenset(found)
