@@ -102,3 +102,38 @@ def test_the_replay_viewers_heat_map_text_is_never_cut_off(qtbot, size) -> None:
     assert status.heightForWidth(status.width()) <= status.height()  # every wrapped line has room
     assert "enemy piece" in replay.heat.toolTip()  # what the short label leaves out
     replay.close()
+
+
+def _black_after_e4(window, qtbot):
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(900, 5), "50-move"))
+    controller, panel = window.controller, window.belief_panel
+    controller.lift_curtain()
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)
+    controller.lift_curtain()  # Black at the screen, before its sense: it knows only that White moved
+    panel.heat_box.setChecked(True)
+    panel.count_box.setChecked(True)
+    qtbot.waitUntil(lambda: _fresh(window, 1), timeout=20000)
+    return controller, panel
+
+
+def test_a_guess_no_possible_position_allows_is_flagged(window, qtbot) -> None:
+    controller, panel = _black_after_e4(window, qtbot)
+    panel.place_piece(chess.E5, chess.KNIGHT)  # nothing Black was told says so, but no first move puts one there
+    panel.place_piece(chess.F3, chess.KNIGHT)  # possible: Ng1-f3
+    assert chess.E5 in panel.flags() and chess.F3 not in panel.flags()
+    assert "no position that fits what you know" in panel.flags()[chess.E5]
+    controller.sense((4, 3))  # new observations: the old positions no longer count until the fresh ones come
+    qtbot.waitUntil(lambda: _fresh(window, 1), timeout=20000)
+    assert chess.E5 in panel.flags()
+
+
+def test_estimated_figures_say_so_and_never_hide_a_possible_piece(window, qtbot, monkeypatch) -> None:
+    import app.inference_jobs
+    monkeypatch.setattr(app.inference_jobs, "WINDOW_OPTIONS", {"cap": 4, "expansion_limit": 8})
+    controller, panel = _black_after_e4(window, qtbot)  # 21 positions: more than the 4 kept
+    text = panel.status_label.text()
+    assert "between" in text and "estimate" in text and "Heat map estimated from a sample" in text
+    heat = window.board.heat()
+    assert heat[(4, 3)] > 0  # e4, where White's pawn truly stands, is never shown as impossible
+    assert heat.get((4, 4), 0) == 0  # e5: no first move of White's reaches it

@@ -507,3 +507,15 @@ def test_installed_pyside_keeps_reference_counts() -> None:
     for _ in range(200):
         point.setX(1)
     assert sys.getrefcount(None) >= before - 20
+
+
+def test_any_chance_above_zero_is_tinted_and_only_zero_is_plain(qtbot) -> None:
+    # A plain square tells the player "no enemy piece can be here": a one-in-a-thousand chance must show.
+    board = make_board(qtbot)
+    plain = grab(board)
+    board.set_heat({(4, 3): 0.001, (3, 3): 0.0})
+    tinted = grab(board)
+    centre = board.square_rect((4, 3)).center()
+    assert tinted.pixelColor(centre) != plain.pixelColor(centre)
+    other = board.square_rect((3, 3)).center()
+    assert tinted.pixelColor(other) == plain.pixelColor(other)

@@ -458,6 +458,8 @@ class BeliefPanel(QWidget):
         self._heat: dict[int, float] | None = None
         self._heat_by_type: dict[PieceType, dict[int, float]] = {}
         self._status = ""
+        self._heat_note = ""  # said while the heat map is on and its figures are estimates
+        self._possible: dict[PieceType, int] | None = None  # where each enemy type may stand (fresh inference)
         self._hovered_type: PieceType | None = None
         self._showing_switches = False  # set while a seat's switches are put on the boxes: not the player's doing
 
@@ -621,6 +623,7 @@ class BeliefPanel(QWidget):
             self._show_switches(BeliefSwitches())
         self._seat_colour = seat_colour
         self._view = view
+        self._possible = None  # from the previous observations: the opponent may have moved since
         self._belief.ply = view.ply
         self.board.set_flipped(seat_colour == chess.BLACK)
         from app.ui.scene import SCENES  # no Qt there; imported late to keep this module light
@@ -657,17 +660,26 @@ class BeliefPanel(QWidget):
     # ------------------------------------------------------------------ inference results
 
     def set_heat(self, probabilities: Mapping[int, float] | None, status: str = "",
-                 by_type: Mapping[PieceType, Mapping[int, float]] | None = None) -> None:
+                 by_type: Mapping[PieceType, Mapping[int, float]] | None = None, *,
+                 possible: Mapping[PieceType, int] | None = None, heat_note: str = "") -> None:
         """Inference results as plain data: the chance of an enemy piece on each square, and a status text.
 
         ``by_type`` may give, for each piece type, the chance that a piece of that type
         stands on each square; the heat map shows it while the mouse is over that palette
         piece. (Or answer ``paletteHovered`` with :meth:`set_type_heat`.) ``None`` clears.
+        ``possible`` (a bitboard per piece type, from inference over the seat's *current*
+        observations) flags supposed pieces that no possible position allows; it is
+        forgotten at the next :meth:`set_view`. ``heat_note`` is shown under the count
+        while the heat map is on (e.g. that its figures are estimates).
         """
         self._heat = None if probabilities is None else {int(s): float(p) for s, p in probabilities.items()}
         self._heat_by_type = {int(t): {int(s): float(p) for s, p in values.items()}
                               for t, values in (by_type or {}).items()}
         self._status = status
+        self._heat_note = heat_note
+        if possible is not None or self._possible is not None:
+            self._possible = None if possible is None else {int(t): int(b) for t, b in possible.items()}
+            self._changed(emit=False)
         self._refresh_heat()
         self._refresh_status()
 
@@ -768,6 +780,7 @@ class BeliefPanel(QWidget):
     def _on_heat_toggled(self, on: bool) -> None:
         self._switch_changed()
         self._refresh_heat()
+        self._refresh_status()  # the heat map's own note comes and goes with it
         self.heatMapToggled.emit(on)
 
     def _on_count_toggled(self, on: bool) -> None:
@@ -820,7 +833,7 @@ class BeliefPanel(QWidget):
     def _changed(self, emit: bool) -> None:
         if self._view is not None:
             self._counts = palette_counts(self._view)
-            self._flags = self._belief.contradictions(self._view)
+            self._flags = self._belief.contradictions(self._view, possible=self._possible)
         else:
             self._counts = None
             self._flags = {}
@@ -868,7 +881,9 @@ class BeliefPanel(QWidget):
         self.board.set_heat(None if heat is None else {to_square(s): p for s, p in heat.items()})
 
     def _refresh_status(self) -> None:
-        text = self._status if self.count_box.isChecked() else ""
+        parts = [self._status if self.count_box.isChecked() else "",
+                 self._heat_note if self.heat_box.isChecked() else ""]
+        text = "\n".join(part for part in parts if part)
         self.status_label.setText(text)
         self.status_label.setVisible(bool(text))
 

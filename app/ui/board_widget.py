@@ -187,7 +187,6 @@ _MARKER_WORDS = {
 _FLAG = QColor("#e53935")
 _HEAT_LOW = QColor("#ffe082")
 _HEAT_HIGH = QColor("#c62828")
-_HEAT_FLOOR = 0.005  # below this a square is left plain: a faint tint everywhere hides the real information
 
 
 def _heat_colour(value: float) -> QColor:
@@ -1287,7 +1286,9 @@ class BoardWidget(QWidget):
 
     def _paint_heat(self, painter: QPainter) -> None:
         for square, value in self._heat.items():
-            if value >= _HEAT_FLOOR and self.on_board(square):
+            # Every chance above zero is tinted, however small: a plain square says "no enemy piece can be here",
+            # and a player trusts that (inference gives 0 only where no possible position has a piece).
+            if value > 0 and self.on_board(square):
                 painter.fillRect(self.square_rect(square), _heat_colour(value))
 
     def _paint_heat_values(self, painter: QPainter, size: int) -> None:

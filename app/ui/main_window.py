@@ -41,7 +41,6 @@ ENTRY_HINTS = {"rbc": "Type a square to sense (d7), then a move (e2e4, Nf3) or p
                "blind": "Type a move (e2e4, Nf3) and press Enter", "minit": "Type a move (b2-b3, Nc3)"}
 CURTAIN_GRACE = 0.7  # seconds after the curtain falls during which presses do not lift it
 RECENT_LIMIT = 8
-INFERENCE_CAP = 5000  # positions kept before sampling: refreshes stay well under a second on a slow machine
 STATE_VERSION = 1  # of the dock layout saved with QMainWindow.saveState
 AUTOSAVE_RETRY_MS = 5000  # while autosave fails, it is tried again this often even if nothing happens
 MESSAGE_LIMIT = 1500  # characters of a message shown to the player (a file's field may be megabytes long)
@@ -351,8 +350,8 @@ class MainWindow(QMainWindow):
             self.inference = None
         if controller.variant in HIDDEN_GAMES and controller.inference_allowed:
             from app.ui.inference_service import InferenceService
-            options = {"cap": INFERENCE_CAP, "seed": controller.seed,
-                       "start_fen": controller.game.options().get("fen")}
+            from app.inference_jobs import WINDOW_OPTIONS
+            options = {**WINDOW_OPTIONS, "seed": controller.seed, "start_fen": controller.game.options().get("fen")}
             self.inference = InferenceService(controller.variant, options, self)
             self.inference.ready.connect(self._inference_ready)
         self.controller = controller
@@ -473,21 +472,16 @@ class MainWindow(QMainWindow):
             panel.set_heat(None, "Inference is switched off for this game.")
             return
         summary = service.summaries.get(seat)
-        status = "updating…"
-        if summary is not None and not service.pending(seat):
-            from app.engine.belief import positions_text
-            if summary.problem:
-                status = summary.problem
-            elif summary.sampled:
-                # A sampled set's count is only an order of magnitude: say what is certain.
-                status = (f"more than {INFERENCE_CAP:,} positions possible; the heat map comes from a weighted "
-                          f"sample of {INFERENCE_CAP:,}")
-            else:
-                status = positions_text(summary.count)
+        fresh = summary is not None and not service.pending(seat)
+        status = summary.count_text() if fresh and summary is not None else "updating…"
         if summary is None:
             panel.set_heat(None, status)
-        else:
-            panel.set_heat(summary.squares, status, by_type=summary.by_type)
+            return self._apply_overlay()
+        note = "" if summary.heat_exact or summary.problem else (
+            "Heat map estimated from a sample; a square is left blank only where no possible position puts a piece")
+        # Guesses are checked against the possible positions only when these are of the seat's current observations.
+        panel.set_heat(summary.squares, status, by_type=summary.by_type, heat_note=note,
+                       possible=summary.possible_by_type if fresh and not summary.problem else None)
         self._apply_overlay()
 
     def _belief_changed(self) -> None:

@@ -179,10 +179,10 @@ class ReplayWindow(QMainWindow):
         if perspective is None or not self.heat.isChecked() or not self.heat.isEnabled():
             return
         if self.inference is None:
+            from app.inference_jobs import WINDOW_OPTIONS
             from app.ui.inference_service import InferenceService
-            self.inference = InferenceService(self.record.variant, {"cap": 5000, "seed": self.record.seed or 0,
-                                                                    "start_fen": self.record.options.get("fen")},
-                                              self)
+            options = {**WINDOW_OPTIONS, "seed": self.record.seed or 0, "start_fen": self.record.options.get("fen")}
+            self.inference = InferenceService(self.record.variant, options, self)
             self.inference.ready.connect(self._heat_ready)
         self.heat_status.setText("updating…")
         self.inference.request(perspective, list(frame.observations))
@@ -195,10 +195,9 @@ class ReplayWindow(QMainWindow):
         if frame is None or seat != self.current_perspective or not self.heat.isChecked() \
                 or self.inference is None or self.inference.pending(seat):
             return
-        from app.engine.belief import positions_text
         self.board.set_heat({sq8(square): p for square, p in summary.squares.items()})
-        self.heat_status.setText(summary.problem or ("more than 5,000 positions possible (heat map from a sample)"
-                                                     if summary.sampled else positions_text(summary.count)))
+        estimated = "" if summary.heat_exact or summary.problem else "; heat map estimated from a sample"
+        self.heat_status.setText(summary.count_text() + estimated)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         if self.inference is not None:
