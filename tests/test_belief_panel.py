@@ -299,7 +299,9 @@ def test_board_heat_and_flags_are_drawn_and_checked(qtbot) -> None:
     board.set_heat({(2, 2): 0.8})
     tinted = board.grab().toImage().pixelColor(point)
     assert tinted != plain and tinted.red() >= tinted.blue()
-    board.set_heat({(2, 2): 0.001})  # too small to draw
+    board.set_heat({(2, 2): 0.001})  # small, but possible: tinted (only a chance of zero leaves a square plain)
+    assert board.grab().toImage().pixelColor(point) != plain
+    board.set_heat({(2, 2): 0.0})
     assert board.grab().toImage().pixelColor(point) == plain
     board.set_heat({(2, 2): 3.0, (1, 1): -1})
     assert board.heat() == {(2, 2): 1.0, (1, 1): 0.0}

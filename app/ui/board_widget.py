@@ -1299,7 +1299,7 @@ class BoardWidget(QWidget):
         font.setBold(True)
         painter.setFont(font)
         for square, value in self._heat.items():
-            if value < _HEAT_FLOOR or not self.on_board(square):
+            if value <= 0 or not self.on_board(square):
                 continue
             rect = QRectF(self.square_rect(square))
             band = QRectF(rect.left(), rect.bottom() - size * 0.26, rect.width(), size * 0.24)
