@@ -185,7 +185,7 @@ _MARKER_WORDS = {
 
 # Hypotheses and inference.
 _FLAG = QColor("#e53935")
-_HEAT_LOW = QColor("#ffe082")
+_HEAT_LOW = QColor("#ffb300")  # amber: even the smallest chance stands out from both square colours
 _HEAT_HIGH = QColor("#c62828")
 
 
@@ -197,7 +197,7 @@ def _heat_colour(value: float) -> QColor:
         round(_HEAT_LOW.green() + (_HEAT_HIGH.green() - _HEAT_LOW.green()) * t),
         round(_HEAT_LOW.blue() + (_HEAT_HIGH.blue() - _HEAT_LOW.blue()) * t),
     )
-    colour.setAlphaF(0.22 + 0.4 * t)  # at most 0.62: pieces and ghosts must stay readable on top
+    colour.setAlphaF(0.34 + 0.3 * t)  # at most 0.64: pieces and ghosts must stay readable on top
     return colour
 
 
