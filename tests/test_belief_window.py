@@ -137,3 +137,24 @@ def test_estimated_figures_say_so_and_never_hide_a_possible_piece(window, qtbot,
     heat = window.board.heat()
     assert heat[(4, 3)] > 0  # e4, where White's pawn truly stands, is never shown as impossible
     assert heat.get((4, 4), 0) == 0  # e5: no first move of White's reaches it
+
+
+def test_no_heat_map_is_shown_from_older_observations(window, qtbot) -> None:
+    # After an opponent turn an old map's blank squares may hold pieces: nothing is drawn until the fresh one.
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(900, 5), "50-move"))
+    controller, panel = window.controller, window.belief_panel
+    controller.lift_curtain()
+    panel.heat_box.setChecked(True)
+    panel.count_box.setChecked(True)
+    qtbot.waitUntil(lambda: _fresh(window, 0), timeout=20000)
+    assert window.board.heat()
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)
+    controller.lift_curtain()
+    controller.sense((4, 4))
+    controller.move((4, 6), (4, 4), None)
+    controller.lift_curtain()  # White again: Black has moved since White's last map
+    assert window.inference.pending(0)
+    assert window.board.heat() == {} and panel.shown_heat() is None
+    assert "updating" in panel.status_label.text()
+    qtbot.waitUntil(lambda: _fresh(window, 0) and bool(window.board.heat()), timeout=20000)

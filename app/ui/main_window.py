@@ -472,16 +472,16 @@ class MainWindow(QMainWindow):
             panel.set_heat(None, "Inference is switched off for this game.")
             return
         summary = service.summaries.get(seat)
-        fresh = summary is not None and not service.pending(seat)
-        status = summary.count_text() if fresh and summary is not None else "updating…"
-        if summary is None:
-            panel.set_heat(None, status)
+        if summary is None or service.pending(seat):
+            # No map from older observations: after an opponent turn a square it leaves blank may now hold a piece,
+            # and a blank square promises that none can be there.
+            panel.set_heat(None, "updating…")
             return self._apply_overlay()
         note = "" if summary.heat_exact or summary.problem else (
             "Heat map estimated from a sample; a square is left blank only where no possible position puts a piece")
-        # Guesses are checked against the possible positions only when these are of the seat's current observations.
-        panel.set_heat(summary.squares, status, by_type=summary.by_type, heat_note=note,
-                       possible=summary.possible_by_type if fresh and not summary.problem else None)
+        # Guesses are checked against the possible positions: these are of the seat's current observations.
+        panel.set_heat(summary.squares, summary.count_text(), by_type=summary.by_type, heat_note=note,
+                       possible=None if summary.problem else summary.possible_by_type)
         self._apply_overlay()
 
     def _belief_changed(self) -> None:
