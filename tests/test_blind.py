@@ -1,4 +1,4 @@
-"""Blind Chess (rulings B1-B6 of /work/shared/rules/RULINGS.md): referee, view, bots, records.
+"""Blind Chess (rulings B1-B6 of the rule texts' RULINGS.md): referee, view, bots, records.
 
 Each ruling has its own section. Positions are built from piece lists such as
 ``"Ke1 Ra1 pa5 ke8"`` (upper case White, lower case Black).
