@@ -436,6 +436,18 @@ def _overran(job: GameJob, seat: int, names: dict[str, str]) -> GameSummary:
 
 
 def _crashed(job: GameJob, exitcode: int | None, seat: int, names: dict[str, str]) -> GameSummary:
+    """The score of a game whose referee died while ``seat`` (-1: none) was being called.
+
+    An outside bot runs as the same user as its referee and can kill it, at any time: while the other seat is
+    being called, too. So the called seat is blamed only when no other seat is an outside bot; otherwise nobody
+    can be blamed and the game is aborted."""
+    specs = (job.white, job.black)
+    if seat in (0, 1) and BotSpec(specs[1 - seat], job.variant).outside:
+        other = names.get(specs[1 - seat], specs[1 - seat])
+        return GameSummary(job.index, job.white, job.black, None, Reason.ABORTED.value,
+                           f"the game was aborted: its referee process died (exit code {exitcode}) while "
+                           f"{names.get(specs[seat], specs[seat])} was being called, and the other bot, {other}, "
+                           f"runs outside Sightline and may have killed it", 0, None)
     if seat in (0, 1):
         name = names.get((job.white, job.black)[seat], (job.white, job.black)[seat])
         detail = f"{name} crashed its worker process (exit code {exitcode})"
@@ -479,6 +491,8 @@ def _start_server(context: Any) -> None:
 
 def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
     """Body of a referee process: play the jobs the parent sends, one after another, until told to stop."""
+    from app.bots.worker import make_undumpable
+    make_undumpable()  # an outside bot (same user) may neither ptrace this process nor read its memory
     from app.lifetime import exit_with_parent
     exit_with_parent()  # a match killed with SIGKILL leaves no referee playing on
     os.environ.clear()

@@ -188,6 +188,58 @@ def test_a_bot_that_kills_the_fork_server_loses_and_the_match_goes_on(tmp_path: 
                                                        "bots from")
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_bot_that_kills_its_referee_during_the_other_bots_turn_does_not_win(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "reports.jsonl"
+    monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))
+    result = run_match("rbc", hostile("Framer"), hostile("Thinker"), games=1, control=TimeControl(None, 0),
+                       out_dir=str(tmp_path), move_limit=60)
+    assert [entry["kind"] for entry in reports(log)] == ["framed"]  # it did, while the Thinker was called
+    [game] = result.games
+    assert (game.winner, game.reason) == (None, "aborted"), game
+    assert "Framer" in game.detail and "may have killed it" in game.detail, game.detail
+
+
+def test_a_dead_referee_is_blamed_on_the_called_seat_when_it_is_the_only_outside_bot() -> None:
+    from app.match import GameJob, _crashed
+    job = GameJob(0, "rbc", {}, hostile("Thinker"), "random", TimeControl(None, 0), 0, None)
+    names = {hostile("Thinker"): "Thinker"}
+    game = _crashed(job, -9, 0, names)
+    assert (game.winner, game.reason) == (1, "forfeit") and "Thinker crashed" in game.detail
+    game = _crashed(job, -9, 1, names)  # random was called, but Thinker runs outside: it may have done it
+    assert (game.winner, game.reason) == (None, "aborted")
+    both = GameJob(0, "rbc", {}, "attacker", "random", TimeControl(None, 0), 0, None)
+    assert _crashed(both, -9, 1, {}).winner == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl")
+def test_outside_bots_can_neither_ptrace_nor_read_the_referee_or_each_other(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.match
+    log = tmp_path / "reports.jsonl"
+    monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))
+    run_match("rbc", hostile("Prober"), "random", games=1, control=TimeControl(None, 0), max_plies=2)
+    assert [entry["dumpable"] for entry in reports(log)] == [0]  # the bot's worker
+    sys.path.insert(0, str(BOTS))
+    try:
+        from hostile import dumpable
+    finally:
+        sys.path.remove(str(BOTS))
+    play = app.match._play_job_safely
+
+    def probe(job: Any, on_call: Any, report: Any, names: Any) -> GameSummary:  # in the (forked) referee
+        def tell(summary: GameSummary) -> None:
+            summary.detail = f"dumpable {dumpable()}"
+            report(summary)
+        return play(job, on_call, tell, names)
+
+    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.match, "_play_job_safely", probe)
+    [game] = run_match("rbc", "random", "random", games=1, control=TimeControl(None, 0), max_plies=2).games
+    assert game.detail == "dumpable 0"
+
+
 # -- item 13: jobs are made as they are needed -----------------------------------------------------------------
 
 class _Enough(Exception):

@@ -447,6 +447,21 @@ def become_subreaper() -> bool:
 
 
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_DUMPABLE = 4
+
+
+def make_undumpable() -> bool:
+    """Linux: forbid other processes of the same user to ptrace this one or read its memory (through
+    ``/proc/<pid>/mem``), and write no core dump. Best effort: False when it could not be done. A match's
+    referee and every bot worker call it first thing, so that an outside bot can read neither."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
 
 
 def kill_strays(keep: set[int]) -> list[int]:
@@ -707,6 +722,7 @@ def _check_main(spec: str, variant: str, sender: multiprocessing.connection.Conn
 def _settle(environment: dict[str, str], cwd: str) -> None:
     """Start of a worker: a process group of its own, the host's environment and folder, Ctrl-C ignored; it ends
     with its host, however the host ends."""
+    make_undumpable()  # before the bot runs: the other seat's bot may not read this process
     from app.lifetime import exit_with_parent
     exit_with_parent()  # a host killed with SIGKILL cannot kill() its workers: they watch it instead
     try:

@@ -131,3 +131,58 @@ class Escaper(_Base):
         super().handle_game_start(color, board, opponent_name)
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
         report(kind="child", child=child.pid)
+
+
+def _parent_of(pid):
+    with open(f"/proc/{pid}/stat") as stream:
+        return int(stream.read().rsplit(")", 1)[1].split()[1])
+
+
+def _thinking_mark():
+    return os.environ["SIGHTLINE_HOSTILE_REPORT"] + ".thinking"
+
+
+class Framer(_Base):
+    """Kills its referee (its grandparent: bot -> the referee's fork server -> referee) while the *other* bot is
+    being called: it waits for a Thinker to say it is thinking."""
+
+    def handle_game_start(self, color, board, opponent_name):
+        super().handle_game_start(color, board, opponent_name)
+        import threading
+        referee = _parent_of(os.getppid())
+
+        def frame():
+            mark = _thinking_mark()
+            for _ in range(3000):  # at most about 30 s
+                if os.path.exists(mark):
+                    report(kind="framed", target=referee)
+                    os.kill(referee, signal.SIGKILL)
+                    return
+                time.sleep(0.01)
+
+        threading.Thread(target=frame, daemon=True).start()
+
+
+class Thinker(_Base):
+    """Says it is thinking (for a Framer), then thinks until its process ends."""
+
+    def choose_move(self, move_actions, seconds_left):
+        with open(_thinking_mark(), "w"):
+            pass
+        for _ in range(3000):
+            time.sleep(0.01)
+        return None
+
+
+def dumpable():
+    """This process's PR_GET_DUMPABLE flag (Linux)."""
+    import ctypes
+    return ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)
+
+
+class Prober(_Base):
+    """Reports whether its own process may be ptraced or read by other processes of its user."""
+
+    def handle_game_start(self, color, board, opponent_name):
+        super().handle_game_start(color, board, opponent_name)
+        report(kind="dumpable", dumpable=dumpable())
