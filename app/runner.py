@@ -92,9 +92,10 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
     process it is only passed to ``on_call`` (a match's watchdog enforces it).
     ``max_plies`` ends a game that is still going after that many turns as a draw
     (a safety limit for matches of games that have no automatic draw).
-    ``on_call(seat, seconds)`` is told before each call into an agent (a match's
-    watchdog uses it); ``on_finished(record)`` gets the final record before the
-    agents' end-of-game hooks run.
+    ``on_call(seat, seconds)`` is told before each call into an agent, and
+    ``on_call(-1, None)`` after it returns (a match's watchdog uses it);
+    ``on_finished(record)`` gets the final record before the agents' end-of-game
+    hooks run.
 
     As in reconchess, the clock starts once every agent has started, and an agent
     hears the result of its own move on its own time.
@@ -110,8 +111,15 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
     def call(seat: int, job: Callable[[], Any], limit: float | None = None) -> Any:
         if limit is None:
             limit = max(0.0, session.seconds_left(seat)) if timed else move_limit
-        if on_call is not None:
-            on_call(seat, limit)  # lets a match tell which bot was running if the whole process dies
+        if on_call is None:
+            return call_agent(seat, job, limit)
+        on_call(seat, limit)  # lets a match tell which bot was running if the whole process dies
+        try:
+            return call_agent(seat, job, limit)
+        finally:
+            on_call(-1, None)  # back in the referee's own code: a crash now is no bot's, and no deadline runs
+
+    def call_agent(seat: int, job: Callable[[], Any], limit: float | None) -> Any:
         agent = agents[seat]
         if agent.isolated:
             agent.time_limit = limit  # it waits for its own process, and gives up at the limit itself
@@ -221,6 +229,9 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
                 caller.call(deliver_and_end, _END_LIMIT)
         except BaseException:  # noqa: BLE001 - the game is over; a bot failing to clean up changes nothing
             pass
+        finally:
+            if on_call is not None:
+                on_call(-1, None)
     for caller in callers or ():
         if caller is not None:
             caller.close()

@@ -240,6 +240,25 @@ def test_outside_bots_can_neither_ptrace_nor_read_the_referee_or_each_other(
     assert game.detail == "dumpable 0"
 
 
+def test_a_referee_that_crashes_in_its_own_code_after_a_bot_answered_blames_no_bot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+    import app.match
+    from app.engine.record import GameSession
+    play = GameSession.play
+
+    def crash(self: GameSession, seat: int, action: Any, defer: bool = False) -> None:  # in the forked referee
+        if self.game.ply == 3:  # the bot to move has answered: the referee dies in its own code
+            os.kill(os.getpid(), signal.SIGKILL)
+        play(self, seat, action, defer)
+
+    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(GameSession, "play", crash)
+    [game] = run_match("rbc", "random", "attacker", games=1, control=TimeControl(None, 0)).games
+    assert (game.winner, game.reason) == (None, "error"), game
+    assert "outside any bot" in game.detail
+
+
 # -- item 13: jobs are made as they are needed -----------------------------------------------------------------
 
 class _Enough(Exception):
