@@ -178,8 +178,11 @@ class MatchResult:
     games: list[GameSummary] = field(default_factory=list)
 
     def score(self, name_a: str) -> tuple[int, int, int]:
+        """Wins, draws and losses of ``name_a`` in the games played to a result (see :meth:`unplayed`)."""
         wins = draws = losses = 0
         for game in self.games:
+            if game.reason in UNPLAYED:
+                continue
             if game.winner is None:
                 draws += 1
             elif (game.white if game.winner == 0 else game.black) == name_a:
@@ -187,6 +190,14 @@ class MatchResult:
             else:
                 losses += 1
         return wins, draws, losses
+
+    def unplayed(self) -> list[GameSummary]:
+        """The games not played to a result: lost to a broken referee (``"error"``) or aborted."""
+        return [game for game in self.games if game.reason in UNPLAYED]
+
+
+UNPLAYED = frozenset({"error", Reason.ABORTED.value})
+"""Reasons of games that were not played to a result: they count neither as wins, draws nor losses."""
 
 
 def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 0,
@@ -270,8 +281,10 @@ class _Referee:
     def __init__(self, context: Any, setup: _Setup) -> None:
         from app.bots.worker import _start_process
         self.connection, child = context.Pipe(duplex=True)
-        self.status = context.RawArray("d", 2)  # the seat being called (-1: none) and its deadline (0: none)
-        self.status[0] = -1.0
+        # The seat being called (-1: none), its deadline (0: none) and the index of the game whose bot was called
+        # last (-1: no bot called since the referee last reported idle: its next game has not begun).
+        self.status = context.RawArray("d", 3)
+        self.status[0] = self.status[2] = -1.0
         self.process = context.Process(target=_referee_main, args=(setup, child, self.status),
                                        name="sightline-referee", daemon=False)  # it starts bot processes
         try:
@@ -331,6 +344,8 @@ class _Pool:
         self.referees: list[_Referee] = []
         self.returned: deque[GameJob] = deque()
         """Jobs handed to a referee that left before starting them: to be given again, before new ones."""
+        self.retried: set[int] = set()
+        """Games given again after their referee died before calling any of their bots (once each)."""
 
     @property
     def busy(self) -> bool:
@@ -384,7 +399,12 @@ class _Pool:
                 stuck = not ended
                 referee.kill()
                 self.referees.remove(referee)
-                if job is not None and not referee.reported:
+                begun = job is not None and int(referee.status[2]) == job.index
+                if ended and job is not None and not referee.reported and not begun \
+                        and job.index not in self.retried:
+                    self.retried.add(job.index)  # it died between games: the next one is another referee's
+                    self.returned.append(job)
+                elif job is not None and not referee.reported:
                     summaries.append(_overran(job, seat, self.setup.names) if stuck
                                      else _crashed(job, referee.process.exitcode, seat, self.setup.names))
                 if job is not None:
@@ -520,9 +540,12 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
         warm_up()  # this referee's own fork server for its outside bots: it starts while the first game sets up
         sweep = become_subreaper()  # what an outside bot leaves behind becomes this process's to end
 
+    playing = -1  # the index of the game being played
+
     def on_call(seat: int, seconds: float | None) -> None:
         status[1] = 0.0 if seconds is None else time.monotonic() + seconds
         status[0] = seat
+        status[2] = playing
 
     while True:
         try:
@@ -531,6 +554,7 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
             break
         if job is None:
             break
+        playing = job.index
         sent = False
 
         def report(summary: GameSummary) -> None:
@@ -543,7 +567,7 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
         if outside and sweep:
             from app.bots.worker import helper_processes, kill_strays
             kill_strays(helper_processes())  # processes that outside bots started and moved out of their group
-        status[0], status[1] = -1.0, 0.0
+        status[0], status[1], status[2] = -1.0, 0.0, -1.0
         retire = _should_retire(job, summary)
         try:
             connection.send(("idle", retire))
@@ -589,11 +613,14 @@ class ProgressBar:
 
 
 def format_table(result: MatchResult) -> str:
-    """Wins, draws and losses of the first bot, by reason, and the mean game length."""
+    """Wins, draws and losses of the first bot, by reason, the games not played to a result (counted neither
+    way), and the mean game length."""
     a, b = result.first, result.second
     label_a, label_b = (a, b) if a != b else (f"{a} (first)", f"{b} (second)")
     rows: dict[tuple[str, str], int] = {}
     for game in result.games:
+        if game.reason in UNPLAYED:
+            continue  # on a line of their own
         if game.winner is None:
             outcome = "draw"
         else:
@@ -612,10 +639,17 @@ def format_table(result: MatchResult) -> str:
     lines.append(f"{'result':<{width}}{'reason':<16}{'games':>6}")
     for (outcome, reason), count in sorted(rows.items()):
         lines.append(f"{outcome:<{width}}{reason:<16}{count:>6}")
+    unplayed = result.unplayed()
+    if unplayed:
+        reasons: dict[str, int] = {}
+        for game in unplayed:
+            reasons[game.reason] = reasons.get(game.reason, 0) + 1
+        lines.append(f"{len(unplayed)} game{'s' if len(unplayed) != 1 else ''} not played to a result: "
+                     + ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items())))
     played = [game.plies for game in result.games if game.plies]
     mean = sum(played) / len(played) if played else 0.0
     lines.append(f"mean plies per game: {mean:.1f}")
-    failures = [game for game in result.games if game.reason in ("forfeit", "error")]
+    failures = [game for game in result.games if game.reason in ("forfeit", "error", Reason.ABORTED.value)]
     for game in failures[:10]:
         lines.append(f"  game {game.index + 1}: {_shorten(game.detail, 300)}")
     return "\n".join(lines)

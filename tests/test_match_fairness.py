@@ -259,6 +259,46 @@ def test_a_referee_that_crashes_in_its_own_code_after_a_bot_answered_blames_no_b
     assert "outside any bot" in game.detail
 
 
+def test_games_not_played_to_a_result_are_neither_wins_draws_nor_losses() -> None:
+    from app.match import MatchResult, format_table
+    games = [GameSummary(0, "a", "b", 0, "king_capture", "", 40, None),
+             GameSummary(1, "b", "a", None, "move_limit", "", 300, None),
+             GameSummary(2, "a", "b", None, "error", "the referee process died", 0, None),
+             GameSummary(3, "b", "a", None, "aborted", "the game was aborted: its referee died", 0, None)]
+    result = MatchResult("a", "b", games)
+    assert result.score("a") == (1, 1, 0)
+    assert result.unplayed() == games[2:]
+    table = format_table(result)
+    assert "a: 1 wins, 1 draws, 0 losses" in table
+    assert "2 games not played to a result: 1 aborted, 1 error" in table
+    assert [line for line in table.splitlines() if line.startswith("draw")] == [
+        line for line in table.splitlines() if line.startswith("draw") and "move_limit" in line]
+
+
+def test_a_game_whose_referee_dies_before_it_begins_is_played_by_another(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+    import app.match
+    play = app.match._play_job_safely
+
+    def die_once(job: Any, *args: Any) -> GameSummary:  # in the (forked) referee, once it reported idle
+        if job.index == 1:
+            try:
+                os.close(os.open(tmp_path / "died", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                pass
+            else:
+                os.kill(os.getpid(), signal.SIGKILL)
+        return play(job, *args)
+
+    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.match, "_play_job_safely", die_once)
+    result = run_match("rbc", "random", "attacker", games=3, control=TimeControl(None, 0), jobs=1)
+    assert (tmp_path / "died").exists()
+    assert [game.index for game in result.games] == [0, 1, 2]
+    assert all(game.reason in ("king_capture", "move_limit") for game in result.games), result.games
+
+
 # -- item 13: jobs are made as they are needed -----------------------------------------------------------------
 
 class _Enough(Exception):
