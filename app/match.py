@@ -39,6 +39,9 @@ bot loses that game on time. ``run_match(move_limit=...)`` changes it."""
 _GRACE = 5.0
 """Seconds past a call's deadline before a referee that has not come back is killed from outside."""
 
+_STOP_WAIT = 2.0
+"""Seconds the referees have to stop by themselves when a match stops, before they are killed."""
+
 _REFEREE_PRELOAD = ["app.match", "app.runner", "app.engine.variants", "app.engine.rbc", "app.engine.blind",
                     "app.engine.minit", "app.engine.record", "app.bots.registry", "app.bots.rbc_bots",
                     "app.bots.rbc_belief", "app.bots.blind_bots", "app.bots.blind_belief", "app.bots.minit_bots",
@@ -325,6 +328,24 @@ class _Referee:
     def handles(self) -> list[Any]:
         return [self.connection] if self.orphaned else [self.connection, self.process.sentinel]
 
+    def terminate(self) -> None:
+        """Ask it to stop (SIGTERM): it kills the processes below it and leaves."""
+        try:
+            if self.orphaned and self.process.pid is not None and pid_alive(self.process.pid):
+                os.kill(self.process.pid, signal.SIGTERM)
+            elif self.process.exitcode is None:
+                self.process.terminate()
+        except (OSError, ValueError):
+            pass
+
+    def wait_gone(self, deadline: float) -> None:
+        """Wait until it has ended, or until ``deadline`` (of ``time.monotonic()``)."""
+        while not self.ended() and time.monotonic() < deadline:
+            if self.orphaned:
+                time.sleep(0.01)
+            else:
+                self.process.join(min(0.05, max(0.0, deadline - time.monotonic())))
+
     def kill(self) -> None:
         if self.orphaned and self.process.pid is not None and pid_alive(self.process.pid):
             os.kill(self.process.pid, signal.SIGKILL)
@@ -440,6 +461,13 @@ class _Pool:
             referee.process.join(2.0)
 
     def kill(self) -> None:
+        """Stop every referee: ask each to stop (it ends the processes below it, then leaves), wait for them a
+        little, then kill those still there."""
+        for referee in self.referees:
+            referee.terminate()
+        deadline = time.monotonic() + _STOP_WAIT
+        for referee in self.referees:
+            referee.wait_gone(deadline)
         for referee in self.referees:
             referee.kill()
         self.referees.clear()
@@ -523,6 +551,7 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
         pass
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent, which stops the referees
+        signal.signal(signal.SIGTERM, _stop_referee)  # how the parent stops them
     except (ValueError, OSError):
         pass
     outside = sweep = False
@@ -579,6 +608,16 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
         connection.close()
     finally:
         os._exit(0)  # a built-in bot may have left a thread running; do not wait for it
+
+
+def _stop_referee(signum: int, frame: Any) -> None:
+    """A referee's SIGTERM handler: the parent stops the match. End every process below this one (the bots'
+    workers, what they started, what this process adopted as a subreaper) and leave at once."""
+    try:
+        from app.bots.worker import kill_descendants
+        kill_descendants()
+    finally:
+        os._exit(0)
 
 
 def _should_retire(job: GameJob, summary: GameSummary) -> bool:

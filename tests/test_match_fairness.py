@@ -320,6 +320,35 @@ def test_a_huge_match_starts_at_once_and_stops_cleanly() -> None:
     assert not [child for child in multiprocessing.active_children() if child.name == "sightline-referee"]
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_match_stopped_in_a_game_leaves_no_process_a_bot_detached(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+    import time
+    log = tmp_path / "reports.jsonl"
+    monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))
+
+    def progress(done: int, total: int, summary: GameSummary) -> None:
+        raise _Enough()  # as Ctrl-C would: the referee is still in the game (its bot's end-of-game hook)
+
+    with pytest.raises(_Enough):
+        run_match("rbc", hostile("Detacher"), "random", games=2, control=TimeControl(None, 0), max_plies=4,
+                  progress=progress)
+    children = [entry["child"] for entry in reports(log) if entry["kind"] == "child"]
+    assert len(children) == 1
+    try:
+        for _ in range(500):  # a killed process may take a moment to be gone
+            if not _running(children[0]):
+                break
+            time.sleep(0.01)
+        assert not _running(children[0])
+    finally:
+        try:
+            os.kill(children[0], signal.SIGKILL)
+        except OSError:
+            pass
+
+
 # -- item 23: referees last from game to game -------------------------------------------------------------------
 
 @pytest.fixture(params=["forked", "from the fork server"])

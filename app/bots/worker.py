@@ -505,6 +505,47 @@ def kill_strays(keep: set[int]) -> list[int]:
     return strays
 
 
+def kill_descendants() -> list[int]:
+    """Kill every process descended from this one (Linux; elsewhere nothing), with the process groups they
+    lead, and return their pids. A match's referee calls it when it is told to stop in the middle of a game: its
+    bots' workers, what they started, and what it adopted as a subreaper end with it."""
+    me = os.getpid()
+    killed: list[int] = []
+    for _ in range(3):  # again, for what was started while the first pass ran
+        children: dict[int, list[int]] = {}
+        try:
+            entries = os.listdir("/proc")
+        except OSError:
+            return killed
+        for entry in entries:
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as stream:
+                    fields = stream.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields and fields[0] not in (b"Z", b"X"):
+                children.setdefault(int(fields[1]), []).append(int(entry))
+        found: list[int] = []
+        todo = [me]
+        while todo:
+            for pid in children.get(todo.pop(), []):
+                if pid not in found:
+                    found.append(pid)
+                    todo.append(pid)
+        if not found:
+            break
+        for pid in found:
+            _kill_group(pid)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        killed += found
+    return killed
+
+
 def helper_processes() -> set[int]:
     """The pids of this process's own multiprocessing helpers (its fork server and resource tracker)."""
     pids = {_process_server()}

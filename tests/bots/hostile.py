@@ -186,3 +186,26 @@ class Prober(_Base):
     def handle_game_start(self, color, board, opponent_name):
         super().handle_game_start(color, board, opponent_name)
         report(kind="dumpable", dumpable=dumpable())
+
+
+class Detacher(_Base):
+    """Leaves a long-lived process behind at once (double fork, a session of its own: its referee adopts it),
+    then takes its time over the end of the game."""
+
+    def handle_game_start(self, color, board, opponent_name):
+        super().handle_game_start(color, board, opponent_name)
+        child = os.fork()
+        if child == 0:
+            try:
+                os.setsid()
+                grandchild = os.fork()
+                if grandchild == 0:
+                    os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(120)"])
+                report(kind="child", child=grandchild)
+            finally:
+                os._exit(0)
+        os.waitpid(child, 0)
+
+    def handle_game_end(self, winner_color, win_reason, game_history):
+        for _ in range(3000):  # at most about 30 s; its referee waits for it
+            time.sleep(0.01)
