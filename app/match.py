@@ -474,6 +474,17 @@ class _Pool:
 
 
 def _overran(job: GameJob, seat: int, names: dict[str, str]) -> GameSummary:
+    """The score of a game whose referee stopped answering past ``seat``'s deadline (-1: no seat was called).
+
+    As with a referee that died (:func:`_crashed`): an outside bot can also freeze its referee (SIGSTOP) while
+    the other seat is being called, so the called seat loses on time only when no other seat is an outside bot."""
+    specs = (job.white, job.black)
+    if seat in (0, 1) and BotSpec(specs[1 - seat], job.variant).outside:
+        other = names.get(specs[1 - seat], specs[1 - seat])
+        return GameSummary(job.index, job.white, job.black, None, Reason.ABORTED.value,
+                           f"the game was aborted: its referee process stopped answering while "
+                           f"{names.get(specs[seat], specs[seat])} was being called, and the other bot, {other}, "
+                           f"runs outside Sightline and may have stopped it", 0, None)
     if seat in (0, 1):
         name = names.get((job.white, job.black)[seat], (job.white, job.black)[seat])
         return GameSummary(job.index, job.white, job.black, 1 - seat, Reason.TIMEOUT.value,

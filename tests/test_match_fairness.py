@@ -417,3 +417,15 @@ def test_a_match_that_cannot_start_a_process_says_so(monkeypatch: pytest.MonkeyP
     with pytest.raises(app.match.MatchError, match="cannot start a process to play the games in: "
                                                    "BlockingIOError"):
         run_match("rbc", "random", "random", games=2, control=TimeControl(None, 0))
+
+
+def test_a_frozen_referee_is_blamed_on_the_called_seat_only_when_no_outside_bot_could_have_frozen_it() -> None:
+    from app.match import GameJob, _overran
+    job = GameJob(0, "rbc", {}, hostile("Thinker"), "random", TimeControl(60, 0), 0, None)
+    names = {hostile("Thinker"): "Thinker"}
+    game = _overran(job, 0, names)
+    assert (game.winner, game.reason) == (1, "timeout") and "Thinker ran out of time" in game.detail
+    game = _overran(job, 1, names)  # random was called, but Thinker runs outside: it may have sent SIGSTOP
+    assert (game.winner, game.reason) == (None, "aborted") and "may have stopped it" in game.detail
+    both = GameJob(0, "rbc", {}, "attacker", "random", TimeControl(60, 0), 0, None)
+    assert (_overran(both, 1, {}).winner, _overran(both, 1, {}).reason) == (0, "timeout")
