@@ -473,18 +473,28 @@ class _Pool:
         self.referees.clear()
 
 
-def _overran(job: GameJob, seat: int, names: dict[str, str]) -> GameSummary:
-    """The score of a game whose referee stopped answering past ``seat``'s deadline (-1: no seat was called).
+def _blamed_elsewhere(job: GameJob, seat: int, names: dict[str, str], what: str, how: str) -> GameSummary | None:
+    """An aborted game when the referee failed while ``seat`` was called but the *other* seat is an outside bot.
 
-    As with a referee that died (:func:`_crashed`): an outside bot can also freeze its referee (SIGSTOP) while
-    the other seat is being called, so the called seat loses on time only when no other seat is an outside bot."""
+    An outside bot runs as the same user as its referee and can kill or freeze (SIGSTOP) it at any time, while the
+    other seat is being called too; then nobody can be blamed. ``what`` says what happened to the referee, ``how``
+    what the other bot may have done ("killed", "stopped")."""
     specs = (job.white, job.black)
-    if seat in (0, 1) and BotSpec(specs[1 - seat], job.variant).outside:
-        other = names.get(specs[1 - seat], specs[1 - seat])
-        return GameSummary(job.index, job.white, job.black, None, Reason.ABORTED.value,
-                           f"the game was aborted: its referee process stopped answering while "
-                           f"{names.get(specs[seat], specs[seat])} was being called, and the other bot, {other}, "
-                           f"runs outside Sightline and may have stopped it", 0, None)
+    if seat not in (0, 1) or not BotSpec(specs[1 - seat], job.variant).outside:
+        return None
+    other = names.get(specs[1 - seat], specs[1 - seat])
+    return GameSummary(job.index, job.white, job.black, None, Reason.ABORTED.value,
+                       f"the game was aborted: its referee process {what} while "
+                       f"{names.get(specs[seat], specs[seat])} was being called, and the other bot, {other}, "
+                       f"runs outside Sightline and may have {how} it", 0, None)
+
+
+def _overran(job: GameJob, seat: int, names: dict[str, str]) -> GameSummary:
+    """The score of a game whose referee stopped answering past ``seat``'s deadline (-1: no seat was called):
+    a loss on time for that seat, unless the other seat is an outside bot (:func:`_blamed_elsewhere`)."""
+    aborted = _blamed_elsewhere(job, seat, names, "stopped answering", "stopped")
+    if aborted is not None:
+        return aborted
     if seat in (0, 1):
         name = names.get((job.white, job.black)[seat], (job.white, job.black)[seat])
         return GameSummary(job.index, job.white, job.black, 1 - seat, Reason.TIMEOUT.value,
@@ -495,18 +505,11 @@ def _overran(job: GameJob, seat: int, names: dict[str, str]) -> GameSummary:
 
 
 def _crashed(job: GameJob, exitcode: int | None, seat: int, names: dict[str, str]) -> GameSummary:
-    """The score of a game whose referee died while ``seat`` (-1: none) was being called.
-
-    An outside bot runs as the same user as its referee and can kill it, at any time: while the other seat is
-    being called, too. So the called seat is blamed only when no other seat is an outside bot; otherwise nobody
-    can be blamed and the game is aborted."""
-    specs = (job.white, job.black)
-    if seat in (0, 1) and BotSpec(specs[1 - seat], job.variant).outside:
-        other = names.get(specs[1 - seat], specs[1 - seat])
-        return GameSummary(job.index, job.white, job.black, None, Reason.ABORTED.value,
-                           f"the game was aborted: its referee process died (exit code {exitcode}) while "
-                           f"{names.get(specs[seat], specs[seat])} was being called, and the other bot, {other}, "
-                           f"runs outside Sightline and may have killed it", 0, None)
+    """The score of a game whose referee died while ``seat`` (-1: none) was being called: a forfeit of that
+    seat, unless the other seat is an outside bot (:func:`_blamed_elsewhere`)."""
+    aborted = _blamed_elsewhere(job, seat, names, f"died (exit code {exitcode})", "killed")
+    if aborted is not None:
+        return aborted
     if seat in (0, 1):
         name = names.get((job.white, job.black)[seat], (job.white, job.black)[seat])
         detail = f"{name} crashed its worker process (exit code {exitcode})"

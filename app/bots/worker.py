@@ -436,14 +436,7 @@ def pid_alive(pid: int | None) -> bool:
 def become_subreaper() -> bool:
     """Linux: make this process the one that inherits the processes its descendants leave behind (whose parent
     died), so that :func:`kill_strays` can find a process that a bot started and moved out of its group."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
-    except (OSError, AttributeError):
-        return False
+    return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -454,12 +447,17 @@ def make_undumpable() -> bool:
     """Linux: forbid other processes of the same user to ptrace this one or read its memory (through
     ``/proc/<pid>/mem``), and write no core dump. Best effort: False when it could not be done. A match's
     referee and every bot worker call it first thing, so that an outside bot can read neither."""
+    return _prctl(_PR_SET_DUMPABLE, 0)
+
+
+def _prctl(option: int, value: int) -> bool:
+    """Linux's prctl(option, value), best effort: False elsewhere or when refused."""
     if not sys.platform.startswith("linux"):
         return False
     try:
         import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
-        return bool(libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0)
+        return bool(libc.prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 
