@@ -19,6 +19,9 @@ The rules, and why:
   (``/lib``, ``/usr/lib``, ...) is dropped. A user's system provides them, built for its own graphics drivers and
   its own glibc; the ``.deb`` declares them as dependencies (``linux/deb.py``). Python's own ``libpython`` is the
   exception: it belongs to the interpreter that built the bundle.
+- **numba** (the compiled inference kernels) and **llvmlite** with its ``libllvmlite`` (LLVM, linked in; the
+  largest file of the bundle) are kept whole, except numba's OpenMP and TBB threading layers: they serve only
+  ``parallel=True`` kernels and would need the system's ``libgomp`` and a ``libtbb``.
 
 >>> keep("PySide6/Qt/plugins/platforms/libqxcb.so", "/venv/PySide6/Qt/plugins/platforms/libqxcb.so", "linux")
 True
@@ -73,6 +76,9 @@ EXCLUDED_MODULES = [
     "pygame",
     # Pillow comes with cairosvg (PNG export), which needs only its core; these formats carry 6 MB of libraries.
     "PIL._avif", "PIL.AvifImagePlugin", "PIL._webp", "PIL.WebPImagePlugin", "PIL._imagingtk", "PIL.ImageTk",
+    # numba's OpenMP and TBB threading layers, only for parallel=True kernels (ours are not): they would need the
+    # system's libgomp and a libtbb no Debian package of ours provides. numba falls back to its own workqueue.
+    "numba.np.ufunc.omppool", "numba.np.ufunc.tbbpool",
 ]
 """Python modules PyInstaller must not follow."""
 

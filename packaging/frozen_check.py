@@ -7,6 +7,8 @@ from multiprocessing.resource_tracker import main as _tracker  # noqa: F401 - se
 #   fork server (spawn on Windows) by re-running the bundle's executable, exactly as the game window does;
 # - the files the app reads beside its modules (rules, icon) and, when the bundle has it, cairosvg's PNG export
 #   (it loads the system's libcairo at run time);
+# - the compiled inference kernels (numba, llvmlite's LLVM): compiled on the first run, loaded from numba's cache
+#   (the user's cache folder, sightline_numba_cache.py) on later ones, and one expansion checked;
 # - the inference of a finished game (numpy and its libraries).
 # Prints "OK ..." and exits 0, or says what failed and exits 1.
 #
@@ -65,13 +67,42 @@ def _check():
         if not data.startswith(b"\x89PNG"):
             sys.exit("FAILED: cairosvg did not render a PNG")
         png = f"{len(data)} bytes"
+    # The compiled kernels, before anything else uses them, so that the time is that of compiling or loading them.
+    import time
+
+    import chess
+    import numpy as np
+
+    from app.engine import inference_jit, inference_vec
+    from app.engine.inference_core import PASS_ALWAYS, compiled, opponent_key
+    started = time.perf_counter()
+    kernels = compiled()
+    if kernels is None:
+        sys.exit("FAILED: compiled inference kernels: " + str(inference_jit.WHY_NOT))
+    seconds = time.perf_counter() - started
+    dispatchers = [value for value in vars(kernels).values() if hasattr(value, "stats")]
+    hits = sum(sum(dispatcher.stats.cache_hits.values()) for dispatcher in dispatchers)
+    misses = sum(sum(dispatcher.stats.cache_misses.values()) for dispatcher in dispatchers)
+    # One expansion (White's first move, as in inference_jit's docstring), against the numpy kernels' result.
+    start = np.array([opponent_key(chess.Board(), chess.WHITE)], dtype=np.uint64).T.copy()
+    expansion = (start, np.ones(1), chess.BB_RANK_7 | chess.BB_RANK_8, chess.WHITE, None, 0, PASS_ALWAYS)
+    rows, weights, made = kernels.expand(*expansion)
+    want_rows, want_weights, want_made = inference_vec.expand(*expansion)
+    if rows.shape[1] < 2 or made != want_made or not (np.array_equal(rows, want_rows)
+                                                        and np.array_equal(weights, want_weights)):
+        sys.exit(f"FAILED: compiled inference kernels: {rows.shape[1]} positions ({made} made) after White's first "
+                 f"move, the numpy kernels {want_rows.shape[1]} ({want_made} made)")
+    cache = getattr(getattr(dispatchers[0], "_cache", None), "_cache_path", "?") if dispatchers else "?"
+    jit = (f"{'loaded' if hits and not misses else 'compiled'} in {seconds:.1f} s ({hits} from the cache, "
+           f"{misses} compiled, cache {cache})")
+
     # The inference runs on numpy arrays: its compiled modules and libraries must be in the bundle too.
     from app.inference_jobs import WINDOW_OPTIONS, summarize
     summary = summarize("check", "rbc", 0, list(game.observations(0)), WINDOW_OPTIONS)
     if summary.problem or summary.count < 1:
         sys.exit(f"FAILED: inference in the bundle: {summary.problem or 'no position'}")
     print(f"OK bots: {method} workers {workers} (host {os.getpid()}), {len(session.record.entries)} plies, "
-          f"{game.outcome.reason.value}; cairosvg PNG: {png}; inference: {summary.count_text()}")
+          f"{game.outcome.reason.value}; cairosvg PNG: {png}; kernels: {jit}; inference: {summary.count_text()}")
 
 
 _check()

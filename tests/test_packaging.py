@@ -2,9 +2,10 @@
 
 The fast tests check each piece on its own in about a second. ``test_built_deb_installs_and_starts`` (marked
 slow) runs ``packaging/build-linux.sh`` into a temporary folder, unpacks the ``.deb`` into a temporary root and
-starts the installed ``sightline`` there: ``--check`` offscreen, a bot match and a bot game through worker
-processes (fork server) inside the frozen bundle. It needs dpkg-deb, binutils and the package registry (for the
-build venv, reused between runs in build/venv); it takes about 45 s with the venv in place, a minute without.
+starts the installed ``sightline`` there: ``--check`` offscreen, a bot match, a bot game through worker
+processes (fork server) inside the frozen bundle and the compiled inference kernels (compiled, then loaded from
+numba's cache). It needs dpkg-deb, binutils and the package registry (for the build venv, reused between runs in
+build/venv); it takes about 90 s with the venv in place, longer without (pip fetches PySide6, numba, llvmlite).
 """
 
 from __future__ import annotations
@@ -162,6 +163,48 @@ def test_the_spec_is_valid_python_and_uses_the_policy() -> None:
     assert "bundle_policy.select(a.binaries" in text and "excludes=bundle_policy.EXCLUDED_MODULES" in text
 
 
+# -- numba's cache in the frozen app -----------------------------------------------------------------------------
+
+def test_the_launcher_names_the_frozen_cache_locator() -> None:
+    pytest.importorskip("numba")
+    locators = load("sightline_numba_cache.py").LOCATORS
+    launcher = (PACKAGING / "launcher.py").read_text(encoding="utf-8")
+    assert '"NUMBA_CACHE_LOCATOR_CLASSES"' in launcher
+    assert "".join(part for part in launcher.split('"')[1::2] if "Locator" in part) == locators
+    spec = (PACKAGING / "sightline.spec").read_text(encoding="utf-8")
+    assert '"sightline_numba_cache"' in spec  # numba imports it by name only: a hidden import
+
+
+def test_frozen_kernels_are_cached_in_one_folder_whatever_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bundle's module has a relative file name (``app/engine/inference_jit.py``); numba's own locators would
+    make it absolute against the working directory, and so cache it anew from every folder the app starts in."""
+    numba = pytest.importorskip("numba")
+    from numba.core import config
+    monkeypatch.syspath_prepend(str(PACKAGING))  # numba imports the locator by its name in the bundle
+    monkeypatch.setattr(config, "CACHE_LOCATOR_CLASSES", load("sightline_numba_cache.py").LOCATORS)
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))  # as $NUMBA_CACHE_DIR would
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    paths = []
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        monkeypatch.chdir(tmp_path / folder)
+        module = ModuleType("fake_kernels")  # as PyInstaller loads a module: its code's file name relative
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+        exec(compile("def twice(x):\n    return 2 * x\n", "app/fake_kernels.py", "exec"), module.__dict__)
+        kernel = numba.njit(cache=True)(module.twice)
+        assert kernel(21) == 42
+        paths.append(kernel._cache._cache_path)
+    assert paths[0] == paths[1] and Path(paths[0]).parent == tmp_path / "cache"
+    assert list(Path(paths[0]).glob("fake_kernels.twice-*.nbi"))
+    assert kernel.stats.cache_hits  # the second "start" loaded what the first compiled
+
+    frozen_locator = load("sightline_numba_cache.py").FrozenCacheLocator
+    assert frozen_locator.from_function(module.twice, str(tmp_path / "elsewhere.py")) is None
+    monkeypatch.setattr(sys, "frozen", False)
+    assert frozen_locator.from_function(module.twice, "app/fake_kernels.py") is None
+
+
 # -- Linux desktop metadata ---------------------------------------------------------------------------------------
 
 def test_desktop_entry() -> None:
@@ -300,6 +343,15 @@ def test_built_deb_installs_and_starts(tmp_path: Path) -> None:
                              (PACKAGING / "frozen_check.py").read_text(encoding="utf-8")],
                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert frozen.returncode == 0 and frozen.stdout.startswith("OK bots: forkserver"), frozen.stdout + frozen.stderr
+    # The compiled inference kernels: compiled by that first run (the tests' scratch home has no cache), loaded
+    # from the cache by the next, started from another folder (the cache must not depend on it).
+    assert "kernels: compiled in" in frozen.stdout, frozen.stdout
+    (tmp_path / "elsewhere").mkdir()
+    again = subprocess.run([str(installed), "-I", "-B", "-S", "-c",
+                            (PACKAGING / "frozen_check.py").read_text(encoding="utf-8")],
+                           capture_output=True, text=True, env=env, cwd=tmp_path / "elsewhere", timeout=300)
+    assert again.returncode == 0 and "kernels: loaded in" in again.stdout, again.stdout + again.stderr
+    print(frozen.stdout, again.stdout)
 
     # What the package installs besides the bundle.
     share = root / "usr" / "share"
