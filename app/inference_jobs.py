@@ -40,6 +40,15 @@ _KEPT = 4  # inferences kept per worker (a hot-seat game needs two; each can hol
 _cache: OrderedDict[tuple[str, int], tuple[int, Inference]] = OrderedDict()
 
 
+def prepare_worker() -> None:
+    """Initializer of an inference worker process: it ends with its parent, and starts warming up the compiled
+    kernels at once (in the background) so that they are ready, or nearly, by the first large set."""
+    from app.engine.inference_core import kernels
+    from app.lifetime import exit_with_parent
+    exit_with_parent()
+    kernels()
+
+
 def new_inference(variant: str, seat: int, options: dict[str, Any]) -> Inference:
     """A fresh inference for ``seat`` of ``variant`` (``"rbc"`` or ``"blind"``) with the window's ``options``
     (``cap``, ``seed``, ``start_fen``)."""

@@ -18,7 +18,11 @@ Then the time of a *refresh* at about 10,000 positions: a sense (RBC) or an own
 attempt (Blind Chess) filter plus the belief board's numbers (``summary()``),
 and, separately, one opponent turn expanded from about 10,000 positions.
 
-Run by hand: ``.venv/bin/python benchmarks/belief.py [--games N] [--limit L] [--seed S]``.
+The inference runs on its compiled kernels (``app/engine/inference_jit.py``, numba) when
+they load, else on the numpy ones; the first line says which, and how long loading took.
+``--numpy-scale`` replays the window-settings games on the numpy kernels too.
+
+Run by hand: ``.venv/bin/python benchmarks/belief.py [--games N] [--limit L] [--seed S] [--numpy-scale]``.
 Goals (issue): >= 50,000 positions/s on one core; a refresh within 100 ms up to 10,000 positions.
 """
 
@@ -443,9 +447,10 @@ def report_scale(variant: str, times: dict[str, list[tuple[int, float, float]]])
 
 
 def expansion_versus_reference(variant: str, parents: int, seed: int) -> None:
-    """One opponent turn from about ``parents`` positions: the array kernel against the one-position-at-a-time
-    kernel of the previous implementation (``inference_core.expand``), on the same parents."""
-    from app.engine import inference_core, inference_vec
+    """One opponent turn from about ``parents`` positions: the compiled kernel and the numpy array kernel against
+    the one-position-at-a-time kernel of the previous implementation (``inference_core.expand``), on the same
+    parents; each kernel's best of three runs (memory already used once, as in a game)."""
+    from app.engine import inference_core, inference_jit, inference_vec
     from app.engine.inference import pack
     _, _, expanding, _ = big_set(variant, parents, seed)
     rows, weights = expanding._rows, expanding._weights
@@ -456,12 +461,20 @@ def expansion_versus_reference(variant: str, parents: int, seed: int) -> None:
     out: dict[int, float] = {}
     inference_core.expand(items, mine, opponent, None, expanding.my_ep, unchanged, out)
     old = time.perf_counter() - start
-    start = time.perf_counter()
-    children, _, made = inference_vec.expand(rows, weights, mine, opponent, None, expanding.my_ep, unchanged)
-    new = time.perf_counter() - start
-    assert children.shape[1] == len(out)
+    times = {}
+    for name, kernel in (("numpy arrays", inference_vec), ("compiled", inference_jit)):
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            children, _, made = kernel.expand(rows, weights, mine, opponent, None, expanding.my_ep, unchanged)
+            best = min(best, time.perf_counter() - start)
+            assert children.shape[1] == len(out)
+            del children
+        times[name] = best
     print(f"  {variant} opponent turn from {rows.shape[1]:,} positions ({made:,} successors, {len(out):,} distinct): "
-          f"previous kernel {old * 1000:.0f} ms, arrays {new * 1000:.0f} ms ({old / new:.1f}x)")
+          f"previous kernel {old * 1000:.0f} ms, numpy arrays {times['numpy arrays'] * 1000:.0f} ms "
+          f"({old / times['numpy arrays']:.1f}x), compiled {times['compiled'] * 1000:.0f} ms "
+          f"({old / times['compiled']:.1f}x)")
 
 
 def main() -> None:
@@ -472,10 +485,17 @@ def main() -> None:
     parser.add_argument("--scale-games", type=int, default=4, help="games replayed at the window's settings")
     parser.add_argument("--soundness", type=int, default=0, metavar="GAMES",
                         help="also check soundness over GAMES games a variant, at the window's cap and a tiny one")
+    parser.add_argument("--numpy-scale", action="store_true",
+                        help="also replay the window-settings games on the numpy kernels (as without numba)")
     args = parser.parse_args()
+    from app.engine import inference_core, inference_jit, inference_vec
     from app.inference_jobs import WINDOW_OPTIONS
+    start = time.perf_counter()
+    ready = inference_core.compiled() is not None
     print(f"machine: load average {', '.join(f'{x:.2f}' for x in __import__('os').getloadavg())}; "
           f"window options {WINDOW_OPTIONS}")
+    print(f"compiled kernels: {'ready' if ready else inference_jit.WHY_NOT} after "
+          f"{time.perf_counter() - start:.2f} s (import, then compile or load numba's cache)")
     for variant in ("rbc", "blind"):
         work = list(streams(variant, args.games, args.seed, args.limit))
         naive_time, naive_positions, naive_sets = replay(variant, work, naive=True)
@@ -513,6 +533,14 @@ def main() -> None:
         for parents in (10_000, 50_000):
             expansion_versus_reference(variant, parents, args.seed)
         report_scale(variant, scale(variant, args.scale_games, args.seed, WINDOW_OPTIONS))
+        if args.numpy_scale:
+            compiled_kernels = inference_core._compiled
+            inference_core._compiled = False  # kernels() now answers inference_vec
+            try:
+                print(f"  the same on the numpy kernels ({inference_vec.__name__}):")
+                report_scale(variant, scale(variant, args.scale_games, args.seed, WINDOW_OPTIONS))
+            finally:
+                inference_core._compiled = compiled_kernels
     for variant in ("rbc", "blind") if args.soundness else ():
         for bots, plies in (("aggressive", 200), ("random", 60)):
             for label, options in (("window", WINDOW_OPTIONS), ("cap 5000", {"cap": 5000}), ("tiny cap 12", {"cap": 12})):

@@ -520,16 +520,24 @@ def test_contradictory_observations_empty_the_set_without_raising() -> None:
 
 # ---- the array kernels against the one-position-at-a-time reference ---------------------------------------------
 
-def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every opponent turn of seeded games, expanded both by ``inference_vec.expand`` (what the inference uses) and
-    by ``inference_core.expand`` (one packed position at a time): the same successors in the same order with the
-    same weights (sampled sets, so weights differ and merging must keep the largest), the same number generated."""
-    from app.engine import inference_core, inference_vec
-    original = inference_vec.expand
+@pytest.mark.parametrize("kernel", ["inference_vec", "inference_jit"])
+def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.MonkeyPatch, kernel: str) -> None:
+    """Every opponent turn of seeded games, expanded both by the array kernels (numpy's ``inference_vec.expand``,
+    and the compiled ``inference_jit.expand``) and by ``inference_core.expand`` (one packed position at a time):
+    the same successors in the same order with the same weights (sampled sets, so weights differ and merging must
+    keep the largest), the same number generated."""
+    import importlib
+
+    from app.engine import inference_core
+    module = importlib.import_module(f"app.engine.{kernel}")
+    if kernel == "inference_jit" and not module.warm_up():
+        pytest.skip(f"compiled kernels unavailable: {module.WHY_NOT}")
+    monkeypatch.setattr(inference_core, "kernels", lambda: module)
+    original = module.expand
     compared = 0
 
     def both(rows: Any, weights: Any, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
-             unchanged: int) -> Any:
+             unchanged: int, branching: float = 40.0) -> Any:
         nonlocal compared
         children, child_weights, made = original(rows, weights, mine, opponent, capture, ep_target, unchanged)
         parents = [(pack(tuple(int(v) for v in rows[:, i])), float(weights[i])) for i in range(rows.shape[1])]
@@ -543,7 +551,7 @@ def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.
         compared += 1
         return children, child_weights, made
 
-    monkeypatch.setattr(inference_vec, "expand", both)
+    monkeypatch.setattr(module, "expand", both)
     for variant in ("rbc", "blind"):
         for seed in range(4):
             game = reference.random_game(variant, 50 + seed, max_plies=24)

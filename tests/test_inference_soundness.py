@@ -67,17 +67,18 @@ def test_at_the_window_settings_exact_sets_hold_the_truth_and_estimates_stay_sou
 
 
 def test_a_successor_dropped_from_the_sets_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = inference_vec.expand
+    kernel = inference_core.kernels()  # the kernels the window uses here (compiled, or numpy without numba)
+    original = kernel.expand
 
     def planted(rows: Any, weights: Any, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
-                unchanged: int) -> Any:
+                unchanged: int, branching: float = 40.0) -> Any:
         """The real successors, less those where the opponent's e-pawn just made its double step."""
         children, child_weights, made = original(rows, weights, mine, opponent, capture, ep_target, unchanged)
         landing = chess.E3 if opponent == chess.WHITE else chess.E6
         keep = children[inference_vec.EP] != landing
         return children[:, keep], child_weights[keep], made
 
-    monkeypatch.setattr(inference_vec, "expand", planted)
+    monkeypatch.setattr(kernel, "expand", planted)
     figures = benchmark.soundness("rbc", range(30), WINDOW_OPTIONS, max_plies=14)
     assert figures.exact_without_truth > 0
 

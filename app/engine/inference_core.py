@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterator, Sequence, TypeVar
@@ -43,6 +44,50 @@ _EP_SHIFT = 448
 _NO_EP = (1 << _EP_SHIFT) - 1
 _BB_RANK_3 = chess.BB_RANK_3
 _BB_RANK_6 = chess.BB_RANK_6
+
+
+_compiled: Any = None  # the inference_jit module once warmed up; False when it cannot be used; None: not yet
+_compiling: threading.Thread | None = None
+_compile_lock = threading.Lock()
+
+
+def compiled() -> Any:
+    """The compiled kernels (:mod:`.inference_jit`) if numba can run them here, else ``None`` (the numpy ones in
+    :mod:`.inference_vec` are used). Imported and compiled (or loaded from numba's cache) on first use, so
+    that nothing pays for numba before a belief is asked for. Waits for the compiler; :func:`kernels` does not."""
+    global _compiled
+    with _compile_lock:
+        if _compiled is None:
+            try:
+                from . import inference_jit
+            except Exception as error:  # noqa: BLE001 - e.g. numba finds no folder to keep its cache in
+                why = f"the compiled kernels could not be loaded ({type(error).__name__}: {error})"
+                loaded: Any = False
+            else:
+                loaded = inference_jit if inference_jit.warm_up() else False
+                why = str(inference_jit.WHY_NOT)
+            if not loaded:
+                import logging
+                logging.getLogger(__name__).warning("belief inference without compiled kernels: %s", why)
+            _compiled = loaded
+    return _compiled or None
+
+
+def kernels() -> Any:
+    """The module that does the heavy work on sets (``expand``, ``unique``, ``keep``, ``forget``,
+    ``systematic_sample``): :mod:`.inference_jit` when it can run, else :mod:`.inference_vec`.
+
+    Never waits: the first call starts the compiled kernels' warm-up on a thread of its own (numba compiles
+    them in 10 to 15 s the very first time, then loads them from its cache in a fraction of a second), and
+    until that is done the numpy kernels do the work. Both give the same results in the same order, so nothing
+    a seat sees depends on which one ran; a bot on the clock never waits for the compiler."""
+    global _compiling
+    if _compiled is None:
+        if _compiling is None:
+            _compiling = threading.Thread(target=compiled, name="inference kernels warm-up", daemon=True)
+            _compiling.start()
+        return vec
+    return _compiled or vec
 
 
 def _spread(mask: int) -> int:
@@ -624,7 +669,7 @@ class Inference(ABC):
         if not self.sampled:
             # The last exact set: its union is exact, and the sound reach carries on from it.
             self._reach = intersect(self._reach, vec.union(self._rows))
-        self._rows, self._weights = vec.systematic_sample(self._rows, self._weights, count, self._rng.random())
+        self._rows, self._weights = kernels().systematic_sample(self._rows, self._weights, count, self._rng.random())
         self.sampled = True
         self._cache = {}
 
@@ -700,8 +745,9 @@ class Inference(ABC):
         if parents * self._branching > self.options.expansion_limit:
             # Too many successors to make: expand a weighted sample of the parents instead.
             self._sample(max(1, int(self.options.expansion_limit / self._branching)))
-        rows, weights, self.last_work = vec.expand(self._rows, self._weights, self.own.occupied, not self.color,
-                                                   capture, self.my_ep, unchanged)
+        rows, weights, self.last_work = kernels().expand(self._rows, self._weights, self.own.occupied,
+                                                         not self.color, capture, self.my_ep, unchanged,
+                                                         self._branching)
         if capture is None and parents:
             self._branching = max(4.0, 1.1 * self.last_work / max(1, self.size))
         self._reach = after_turn(self._reach, self.own.occupied, not self.color, capture, self.my_ep)
@@ -714,7 +760,7 @@ class Inference(ABC):
     def _keep(self, keep: Any) -> None:
         """Keep the hypotheses where the boolean array ``keep`` is true."""
         if not keep.all():
-            self._rows, self._weights = self._rows[:, keep], self._weights[keep]
+            self._rows, self._weights = kernels().keep(self._rows, self._weights, keep)
 
     def _remove_captured(self, square: int | None, piece_type: chess.PieceType | None = None) -> None:
         """After the seat's own move: the piece it captured leaves every hypothesis; en passant expires.
@@ -727,17 +773,8 @@ class Inference(ABC):
         rows = self._rows
         if square is None and not rows[EP].any():
             return  # nothing changes
-        rows = rows.copy()
-        rows[EP] = 0
-        if square is not None:
-            bit = np.uint64(BB_SQUARES[square])
-            # Where the captured piece was the king, its side's castling rights go too (as python-chess does).
-            king_taken = (rows[KINGS] & bit) != 0
-            rows[:6] &= ~bit
-            rows[CASTLING] &= ~bit
-            rows[CASTLING][king_taken] = 0
-        # Two hypotheses may have become one: the larger weight is kept (exact sets weigh 1 everywhere).
-        self._rows, self._weights = vec.unique(rows, self._weights)
+        # Two hypotheses may become one: the larger weight is kept (exact sets weigh 1 everywhere).
+        self._rows, self._weights = kernels().forget(rows, self._weights, square)
 
     def _own_move_done(self, move: chess.Move | None) -> None:
         """The seat's move ``move`` (``None``: nothing moved) is played on its own board."""
@@ -847,7 +884,7 @@ class Inference(ABC):
         """
         counts = np.bitwise_count(self._rows[:6]).astype(np.int64)
         codes = counts[0] | counts[1] << 4 | counts[2] << 8 | counts[3] << 12 | counts[4] << 16 | counts[5] << 20
-        materials = {tuple(int(code) >> shift & 15 for shift in (0, 4, 8, 12, 16, 20)) for code in set(codes.tolist())}
+        materials = {tuple(int(code) >> shift & 15 for shift in (0, 4, 8, 12, 16, 20)) for code in np.unique(codes).tolist()}
         mine = self.own.occupied
         free = 64 - mine.bit_count()
         pawn_free = 48 - (mine & ~BB_BACKRANKS).bit_count()

@@ -155,24 +155,19 @@ class _Children:
         if not self.parts:
             return empty_rows(), np.zeros(0)
         rows, weights = np.concatenate(self.parts, axis=1), np.concatenate(self.part_weights)
-        if rows.shape[1] <= ORDERED_LIMIT:
-            # Parent by parent (lightest first, as the one-at-a-time implementation made them), each parent's
-            # children in move order: systematic sampling then spreads over parents, and the order (hence
-            # every sample) is the same as that implementation's.
-            parent_weights = self.weights
-            if parent_weights.min() == parent_weights.max():
-                rank = np.arange(len(parent_weights), dtype=np.int64)
-            else:
-                rank = np.empty(len(parent_weights), dtype=np.int64)
-                rank[np.argsort(parent_weights, kind="stable")] = np.arange(len(parent_weights))
-            keys = rank[np.concatenate(self.part_parents)] << 24 | np.concatenate(self.part_keys)
-            order = np.argsort(keys, kind="stable")
-            rows, weights = rows[:, order], weights[order]
+        # Parent by parent (lightest first, as the one-at-a-time implementation made them), each parent's
+        # children in move order: systematic sampling then spreads over parents, and the order (hence
+        # every sample) is the same as that implementation's and the compiled kernel's (inference_jit).
+        parent_weights = self.weights
+        if parent_weights.min() == parent_weights.max():
+            rank = np.arange(len(parent_weights), dtype=np.int64)
+        else:
+            rank = np.empty(len(parent_weights), dtype=np.int64)
+            rank[np.argsort(parent_weights, kind="stable")] = np.arange(len(parent_weights))
+        keys = rank[np.concatenate(self.part_parents)] << 24 | np.concatenate(self.part_keys)
+        order = np.argsort(keys, kind="stable")
+        rows, weights = rows[:, order], weights[order]
         return rows, weights
-
-
-ORDERED_LIMIT = 400_000
-"""Up to this many successors, they are put in the order described in :meth:`_Children.result`."""
 
 
 def _move_key(group: int, origin: Any = 0, target: Any = 0, sub: int = 0) -> Any:
@@ -190,11 +185,11 @@ PASS_NEVER, PASS_ALWAYS, PASS_IF_SOME_ATTEMPT_FAILS = range(3)
 
 
 def expand(rows: Rows, weights: Weights, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
-           unchanged: int) -> tuple[Rows, Weights, int]:
+           unchanged: int, branching: float = 40.0) -> tuple[Rows, Weights, int]:
     """Every position one opponent turn leads to from each hypothesis (the rules: the docstring of
     :func:`app.engine.inference_core.expand`, which this computes for whole arrays). Returns the successors with
     duplicates removed (a position reached from several parents keeps the largest weight) and how many were
-    generated."""
+    generated. ``branching`` is unused (the compiled kernel's allocation hint)."""
     white = opponent == chess.WHITE
     n = rows.shape[1]
     if n == 0:
@@ -514,6 +509,26 @@ def unique(rows: Rows, weights: Weights) -> tuple[Rows, Weights]:
     placed = np.zeros(n)
     placed[firsts] = merged
     return rows[:, chosen], placed[chosen]
+
+
+def keep(rows: Rows, weights: Weights, mask: Any) -> tuple[Rows, Weights]:
+    """The columns where the boolean array ``mask`` is true."""
+    return rows[:, mask], weights[mask]
+
+
+def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weights]:
+    """After the seat's own move: every column with its en-passant square cleared and the piece on ``square``
+    (``None``: none) taken, duplicates merged (largest weight kept)."""
+    rows = rows.copy()
+    rows[EP] = 0
+    if square is not None:
+        bit = U64(chess.BB_SQUARES[square])
+        # Where the captured piece was the king, its side's castling rights go too (as python-chess does).
+        king_taken = (rows[KING] & bit) != 0
+        rows[:6] &= ~bit
+        rows[CASTLING] &= ~bit
+        rows[CASTLING][king_taken] = 0
+    return unique(rows, weights)
 
 
 def systematic_sample(rows: Rows, weights: Weights, count: int, offset: float) -> tuple[Rows, Weights]:

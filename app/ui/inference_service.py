@@ -65,10 +65,11 @@ class InferenceService(QObject):
         try:
             if self._pool is None:
                 from app.bots.worker import _context
-                from app.lifetime import exit_with_parent
-                # The worker ends with the window, even a killed one (it would otherwise wait on its queue forever).
+                from app.inference_jobs import prepare_worker
+                # The worker ends with the window, even a killed one (it would otherwise wait on its queue forever),
+                # and warms up the compiled kernels from the start.
                 self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=_context(),
-                                                                    initializer=exit_with_parent)
+                                                                    initializer=prepare_worker)
             summary = self._pool.submit(summarize, self.key, self.variant, seat, observations, self.options).result()
         except concurrent.futures.BrokenExecutor:
             self._pool = None  # the worker died: the next request starts another

@@ -1,0 +1,789 @@
+"""The inference's hot loops compiled with numba: one opponent turn and the removal of duplicates.
+
+:mod:`.inference_vec` computes the same things with whole-array numpy operations;
+this module does them position by position in machine code, which is several
+times faster on large sets because every successor is made, hashed and merged
+while it is still in the processor's cache, instead of passing over arrays of
+millions of positions a dozen times. The results are the same, in the same
+order (parent by parent, lightest first; each parent's successors in move
+order), so samples drawn from them are too; the tests compare the two.
+
+Duplicates are found with an open-addressing hash table keyed by two
+independent 64-bit hashes of the whole position (a 127-bit fingerprint): two
+different positions merge only if both hashes collide, with a probability of
+about ``n**2 / 2**128`` for ``n`` positions.
+
+numba compiles these functions the first time they run (a few seconds) and keeps
+the machine code in its cache, so later runs load it in a fraction of a second;
+:func:`warm_up` does that early, off the window's thread. Where numba is missing
+or fails, :data:`AVAILABLE` is false and the inference uses :mod:`.inference_vec`.
+
+>>> import chess
+>>> from app.engine.inference_core import opponent_key, PASS_ALWAYS
+>>> start = np.array([opponent_key(chess.Board(), chess.BLACK)], dtype=np.uint64).T.copy()  # White's army
+>>> mine = chess.BB_RANK_7 | chess.BB_RANK_8
+>>> rows, weights, made = expand(start, np.ones(1), mine, chess.WHITE, None, 0, PASS_ALWAYS)
+>>> rows.shape[1], made          # White's 20 first moves, and the pass that RBC allows
+(21, 21)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import chess
+import numpy as np
+from chess import BB_RANK_ATTACKS, BB_RANK_MASKS
+
+
+AVAILABLE = False
+"""Whether the compiled kernels can be used (numba imported and they compiled)."""
+WHY_NOT: str | None = None
+"""Why :data:`AVAILABLE` is false, for the log."""
+
+try:
+    if os.environ.get("SIGHTLINE_NO_JIT"):
+        raise ImportError("switched off by SIGHTLINE_NO_JIT")
+    from numba import njit
+    AVAILABLE = True
+except Exception as error:  # noqa: BLE001 - any failure to load numba means the numpy path
+    WHY_NOT = f"numba is not available ({error})"
+
+    def njit(*args: Any, **kwargs: Any) -> Any:  # type: ignore[no-redef]
+        """Stand-in: the functions stay plain Python (never called while :data:`AVAILABLE` is false)."""
+        if args and callable(args[0]):
+            return args[0]
+        return lambda function: function
+
+Rows = Any
+Weights = Any
+
+_U = np.uint64
+_KNIGHT = np.array(chess.BB_KNIGHT_ATTACKS, dtype=np.uint64)
+_KING = np.array(chess.BB_KING_ATTACKS, dtype=np.uint64)
+_BIT = np.array(chess.BB_SQUARES, dtype=np.uint64)
+_RANK = np.array([BB_RANK_ATTACKS[square][BB_RANK_MASKS[square] & (byte << (8 * (square >> 3)))]
+                  for square in range(64) for byte in range(256)], dtype=np.uint64)
+_FILE = np.array([chess.BB_FILES[square & 7] & ~chess.BB_SQUARES[square] for square in range(64)], dtype=np.uint64)
+_DIAGONAL = np.array([sum(chess.BB_SQUARES[s] for s in range(64) if (s & 7) - (s >> 3) == (q & 7) - (q >> 3)
+                          and s != q) for q in range(64)], dtype=np.uint64)
+_ANTI = np.array([sum(chess.BB_SQUARES[s] for s in range(64) if (s & 7) + (s >> 3) == (q & 7) + (q >> 3)
+                      and s != q) for q in range(64)], dtype=np.uint64)
+# Squares from which a pawn of each colour attacks a square: [colour][square] (python-chess's table for the
+# other colour, as in the numpy kernel).
+_PAWN_FROM = np.array([chess.BB_PAWN_ATTACKS[chess.WHITE], chess.BB_PAWN_ATTACKS[chess.BLACK]], dtype=np.uint64)
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    _DEBRUIJN_INDEX[((1 << _bit) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _bit
+_BETWEEN = np.array([[chess.between(a, b) for b in range(64)] for a in range(64)], dtype=np.uint64)
+_BACKRANKS = _U(chess.BB_BACKRANKS)
+
+_warm = False
+_BUFFER = 512
+"""Room for one parent's successors: no arrangement of 16 pieces has more than about 330 quiet moves (nine
+queens, two rooks, bishops and knights, a king), and a capture has at most 16 ways."""
+
+
+@njit(cache=True, inline="always")
+def _square(single: Any) -> Any:
+    """The index of a one-bit value (de Bruijn multiplication)."""
+    return _DEBRUIJN_INDEX[(single * _U(0x03F79D71B4CB0A89)) >> _U(58)]
+
+
+@njit(cache=True, inline="always")
+def _swap(x: Any) -> Any:
+    """The value with its bytes reversed: the board flipped rank for rank."""
+    x = ((x >> _U(8)) & _U(0x00FF00FF00FF00FF)) | ((x & _U(0x00FF00FF00FF00FF)) << _U(8))
+    x = ((x >> _U(16)) & _U(0x0000FFFF0000FFFF)) | ((x & _U(0x0000FFFF0000FFFF)) << _U(16))
+    return (x >> _U(32)) | (x << _U(32))
+
+
+@njit(cache=True, inline="always")
+def _line(occupied: Any, mask: Any, single: Any) -> Any:
+    """Attacks along one file or diagonal through ``single`` (hyperbola quintessence)."""
+    forward = occupied & mask
+    reverse = _swap(forward)
+    forward = forward - single
+    reverse = reverse - _swap(single)
+    return (forward ^ _swap(reverse)) & mask
+
+
+@njit(cache=True, inline="always")
+def _rook(square: int, occupied: Any) -> Any:
+    single = _BIT[square]
+    shift = _U(square & 56)
+    rank = _RANK[(square << 8) + np.int64((occupied >> shift) & _U(255))]
+    return rank | _line(occupied, _FILE[square], single)
+
+
+@njit(cache=True, inline="always")
+def _bishop(square: int, occupied: Any) -> Any:
+    single = _BIT[square]
+    return _line(occupied, _DIAGONAL[square], single) | _line(occupied, _ANTI[square], single)
+
+
+@njit(cache=True, inline="always")
+def _put(buffer: Any, count: int, key: int, p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any,
+         e: Any) -> int:
+    # ``key`` is the numpy kernel's sort key of the move (:func:`_key`); successors are made in increasing key
+    # order, which is what keeps the two kernels' outputs in the same order. It is not stored.
+    buffer[0, count] = p
+    buffer[1, count] = n
+    buffer[2, count] = b
+    buffer[3, count] = r
+    buffer[4, count] = q
+    buffer[5, count] = k
+    buffer[6, count] = c
+    buffer[7, count] = e
+    return count + 1
+
+
+@njit(cache=True, inline="always")
+def _key(group: int, origin: int, target: int, sub: int) -> int:
+    return (group << 18) + (origin << 10) + (target << 4) + sub
+
+
+@njit(cache=True)
+def _quiet_children(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any, mine: Any, white: bool,
+                    unchanged: int, ep_target: int, buffer: Any) -> int:
+    """Every successor of one position after a turn with no capture, in move order; returns how many."""
+    zero = _U(0)
+    theirs = p | n | b | r | q | k
+    occupied = theirs | mine
+    empty = ~occupied
+    count = 0
+    # Knights, bishops, rooks, queens, king (groups 1 to 5), each piece by origin, then target.
+    for group in range(1, 6):
+        if group == 1:
+            pieces = n
+        elif group == 2:
+            pieces = b
+        elif group == 3:
+            pieces = r
+        elif group == 4:
+            pieces = q
+        else:
+            pieces = k
+        while pieces:
+            single = pieces & (zero - pieces)
+            pieces ^= single
+            origin = _square(single)
+            if group == 1:
+                targets = _KNIGHT[origin]
+            elif group == 2:
+                targets = _bishop(origin, occupied)
+            elif group == 3:
+                targets = _rook(origin, occupied)
+            elif group == 4:
+                targets = _rook(origin, occupied) | _bishop(origin, occupied)
+            else:
+                targets = _KING[origin]
+            targets &= empty
+            while targets:
+                to = targets & (zero - targets)
+                targets ^= to
+                moved = single | to
+                key = _key(group, origin, _square(to), 0)
+                if group == 1:
+                    count = _put(buffer, count, key, p, n ^ moved, b, r, q, k, c, zero)
+                elif group == 2:
+                    count = _put(buffer, count, key, p, n, b ^ moved, r, q, k, c, zero)
+                elif group == 3:
+                    count = _put(buffer, count, key, p, n, b, r ^ moved, q, k, c & ~single, zero)
+                elif group == 4:
+                    count = _put(buffer, count, key, p, n, b, r, q ^ moved, k, c, zero)
+                else:
+                    back = _U(chess.BB_RANK_1) if white else _U(chess.BB_RANK_8)
+                    count = _put(buffer, count, key, p, n, b, r, q, k ^ moved, c & ~back, zero)
+    # Castling (group 6): king side, then queen side.
+    if white:
+        home, back = 4, _U(chess.BB_RANK_1)
+    else:
+        home, back = 60, _U(chess.BB_RANK_8)
+    home_bit = _BIT[home]
+    if k & home_bit:
+        for side in range(2):
+            if side == 0:
+                rook, king_to, rook_to = home + 3, home + 2, home + 1
+            else:
+                rook, king_to, rook_to = home - 4, home - 2, home - 1
+            rook_bit = _BIT[rook]
+            if (c & r & rook_bit) and not (occupied & _BETWEEN[home, rook]):
+                count = _put(buffer, count, _key(6, 0, 0, side), p, n, b, r ^ (rook_bit | _BIT[rook_to]), q,
+                             k ^ (home_bit | _BIT[king_to]), c & ~back, zero)
+    # Pawn steps (group 7, by target; promotions to queen, rook, bishop, knight), double steps (group 8).
+    if white:
+        singles = (p << _U(8)) & empty
+        doubles = ((singles & _U(chess.BB_RANK_3)) << _U(8)) & empty
+    else:
+        singles = (p >> _U(8)) & empty
+        doubles = ((singles & _U(chess.BB_RANK_6)) >> _U(8)) & empty
+    while singles:
+        to = singles & (zero - singles)
+        singles ^= to
+        origin_bit = (to >> _U(8)) if white else (to << _U(8))
+        target = _square(to)
+        if to & _BACKRANKS:
+            count = _put(buffer, count, _key(7, 0, target, 0), p ^ origin_bit, n, b, r, q | to, k, c, zero)
+            count = _put(buffer, count, _key(7, 0, target, 1), p ^ origin_bit, n, b, r | to, q, k, c, zero)
+            count = _put(buffer, count, _key(7, 0, target, 2), p ^ origin_bit, n, b | to, r, q, k, c, zero)
+            count = _put(buffer, count, _key(7, 0, target, 3), p ^ origin_bit, n | to, b, r, q, k, c, zero)
+        else:
+            count = _put(buffer, count, _key(7, 0, target, 0), p ^ (origin_bit | to), n, b, r, q, k, c, zero)
+    while doubles:
+        to = doubles & (zero - doubles)
+        doubles ^= to
+        if white:
+            origin_bit, passed = to >> _U(16), to >> _U(8)
+        else:
+            origin_bit, passed = to << _U(16), to << _U(8)
+        count = _put(buffer, count, _key(8, 0, _square(to), 0), p ^ (origin_bit | to), n, b, r, q, k, c,
+                     _U(_square(passed)))
+    # The turn that changes nothing (group 9): RBC's pass; in Blind Chess a failed attempt (ruling B2).
+    if unchanged == 1 or (unchanged == 2 and (count == 0 or _some_attempt_fails(p, n, b, r, q, k, c, mine, white,
+                                                                                 ep_target))):
+        count = _put(buffer, count, _key(9, 0, 0, 0), p, n, b, r, q, k, c, zero)
+    return count
+
+
+@njit(cache=True)
+def _some_attempt_fails(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any, mine: Any, white: bool,
+                        ep_target: int) -> bool:
+    """Blind Chess: whether one of the opponent's possible attempts would fail here (ruling B2); the
+    position-by-position form of :func:`app.engine.inference_vec.some_attempt_fails`."""
+    zero = _U(0)
+    theirs = p | n | b | r | q | k
+    free = ~theirs
+    file_a, file_h = _U(chess.BB_FILE_A), _U(chess.BB_FILE_H)
+    if white:
+        diagonal = (((p & ~file_a) << _U(7)) | ((p & ~file_h) << _U(9))) & free
+        pushes = p << _U(8)
+        middles = ((p & _U(chess.BB_RANK_2)) << _U(8)) & free
+        doubles = (middles << _U(8)) & free
+        double_middles = doubles >> _U(8)
+    else:
+        diagonal = (((p & ~file_a) >> _U(9)) | ((p & ~file_h) >> _U(7))) & free
+        pushes = p >> _U(8)
+        middles = ((p & _U(chess.BB_RANK_7)) >> _U(8)) & free
+        doubles = (middles >> _U(8)) & free
+        double_middles = doubles << _U(8)
+    ep_bb = _BIT[ep_target] if ep_target else zero
+    if diagonal & ~mine & ~ep_bb:
+        return True
+    if (pushes | doubles | double_middles) & mine:
+        return True
+    occupied = theirs | mine
+    for group in range(3):
+        pieces = r if group == 0 else (b if group == 1 else q)
+        while pieces:
+            single = pieces & (zero - pieces)
+            pieces ^= single
+            square = _square(single)
+            missed = zero
+            if group != 1:
+                missed |= _rook(square, theirs) & ~_rook(square, occupied)
+            if group != 0:
+                missed |= _bishop(square, theirs) & ~_bishop(square, occupied)
+            if missed & free:
+                return True
+    home = 4 if white else 60
+    if k & _BIT[home]:
+        for rook in (home + 3, home - 4):
+            between = _BETWEEN[home, rook]
+            if (c & r & _BIT[rook]) and not (theirs & between) and (mine & between):
+                return True
+    return False
+
+
+@njit(cache=True)
+def _capture_children(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any, mine: Any, white: bool,
+                      capture: int, ep_target: int, buffer: Any) -> int:
+    """Every successor of one position after a turn that captured the seat's piece on ``capture``."""
+    zero = _U(0)
+    target = _BIT[capture]
+    occupied = p | n | b | r | q | k | mine
+    count = 0
+    lose_all = _U(chess.BB_RANK_1) if white else _U(chess.BB_RANK_8)
+    attackers = n & _KNIGHT[capture]
+    while attackers:
+        single = attackers & (zero - attackers)
+        attackers ^= single
+        count = _put(buffer, count, _key(1, _square(single), 0, 0), p, n ^ (single | target), b, r, q, k, c,
+                     zero)
+    attackers = k & _KING[capture]
+    while attackers:
+        single = attackers & (zero - attackers)
+        attackers ^= single
+        count = _put(buffer, count, _key(2, _square(single), 0, 0), p, n, b, r, q, k ^ (single | target),
+                     c & ~lose_all, zero)
+    straight = _rook(capture, occupied)
+    diagonal = _bishop(capture, occupied)
+    for group in range(3, 7):
+        if group == 3:
+            attackers = straight & r
+        elif group == 4:
+            attackers = straight & q
+        elif group == 5:
+            attackers = diagonal & b
+        else:
+            attackers = diagonal & q
+        while attackers:
+            single = attackers & (zero - attackers)
+            attackers ^= single
+            key = _key(group, _square(single), 0, 0)
+            moved = single | target
+            if group == 3:
+                count = _put(buffer, count, key, p, n, b, r ^ moved, q, k, c & ~single, zero)
+            elif group == 5:
+                count = _put(buffer, count, key, p, n, b ^ moved, r, q, k, c, zero)
+            else:
+                count = _put(buffer, count, key, p, n, b, r, q ^ moved, k, c, zero)
+    colour = 1 if white else 0  # the seat's colour: its pawn attack table gives the opponent pawns' origins
+    attackers = p & _PAWN_FROM[colour, capture]
+    while attackers:
+        single = attackers & (zero - attackers)
+        attackers ^= single
+        origin = _square(single)
+        if target & _BACKRANKS:
+            count = _put(buffer, count, _key(7, origin, 0, 0), p ^ single, n, b, r, q | target, k, c, zero)
+            count = _put(buffer, count, _key(7, origin, 0, 1), p ^ single, n, b, r | target, q, k, c, zero)
+            count = _put(buffer, count, _key(7, origin, 0, 2), p ^ single, n, b | target, r, q, k, c, zero)
+            count = _put(buffer, count, _key(7, origin, 0, 3), p ^ single, n | target, b, r, q, k, c, zero)
+        else:
+            count = _put(buffer, count, _key(7, origin, 0, 0), p ^ (single | target), n, b, r, q, k, c, zero)
+    if ep_target and capture == (ep_target - 8 if white else ep_target + 8):
+        # The seat's pawn that just double-stepped is taken en passant.
+        attackers = p & _PAWN_FROM[colour, ep_target]
+        while attackers:
+            single = attackers & (zero - attackers)
+            attackers ^= single
+            count = _put(buffer, count, _key(8, _square(single), 0, 0), p ^ (single | _BIT[ep_target]), n,
+                         b, r, q, k, c, zero)
+    return count
+
+
+# ---- the table of positions already made --------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _mix(x: Any) -> Any:
+    """MurmurHash3's 64-bit finaliser: every input bit changes about half the output bits."""
+    x ^= x >> _U(33)
+    x *= _U(0xFF51AFD7ED558CCD)
+    x ^= x >> _U(33)
+    x *= _U(0xC4CEB9FE1A85EC53)
+    x ^= x >> _U(33)
+    return x
+
+
+@njit(cache=True, inline="always")
+def _hashes(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any, e: Any) -> tuple[Any, Any]:
+    """Two independent 64-bit hashes of a position (each field through its own mixer, summed)."""
+    extra = (e << _U(1)) | c  # castling rights (rook corners) and en-passant square (0..63) share a word
+    first = (_mix(p ^ _U(0xA0761D6478BD642F)) + _mix(n ^ _U(0xE7037ED1A0B428DB)) * _U(3)
+             + _mix(b ^ _U(0x8EBC6AF09C88C6E3)) * _U(5) + _mix(r ^ _U(0x589965CC75374CC3)) * _U(7)
+             + _mix(q ^ _U(0x1D8E4E27C47D124F)) * _U(9) + _mix(k ^ _U(0xB492B66FBE98F273)) * _U(11)
+             + _mix(extra ^ _U(0x9AE16A3B2F90404F)) * _U(13))
+    second = p * _U(0x9E3779B97F4A7C15)
+    second = _mix(second ^ n) * _U(0xC2B2AE3D27D4EB4F)
+    second = _mix(second ^ b) * _U(0x165667B19E3779F9)
+    second = _mix(second ^ r) * _U(0xD6E8FEB86659FD93)
+    second = _mix(second ^ q) * _U(0xFF51AFD7ED558CCD)
+    second = _mix(second ^ k) * _U(0xC4CEB9FE1A85EC53)
+    second = _mix(second ^ extra) | _U(1)  # never 0: 0 marks a free slot of the table
+    return first, second
+
+
+@njit(cache=True)
+def _table_size(expected: int) -> int:
+    size = 1024
+    while size * 5 < expected * 8:  # at most 5/8 full
+        size *= 2
+    return size
+
+
+@njit(cache=True)
+def _rehash(table: Any, where: Any, size: int) -> tuple[Any, Any]:
+    """The table's entries in a table of ``size`` slots."""
+    grown = np.zeros((size, 2), dtype=np.uint64)
+    grown_where = np.zeros(size, dtype=np.int64)
+    mask = size - 1
+    for old in range(len(table)):
+        if table[old, 1]:
+            at = np.int64(table[old, 0] >> _U(24)) & mask
+            while grown[at, 1]:
+                at = (at + 1) & mask
+            grown[at, 0] = table[old, 0]
+            grown[at, 1] = table[old, 1]
+            grown_where[at] = where[old]
+    return grown, grown_where
+
+
+@njit(cache=True, inline="always")
+def _find(table: Any, first: Any, second: Any) -> tuple[Any, bool]:
+    """The slot of the table holding the position with these hashes (and ``True``), or the free slot where it
+    goes (and ``False``). A slot holds the two hashes (the second never 0, so that 0 marks a free slot): one
+    cache line per probe. Where the position is kept is in a separate array, read only when weights differ."""
+    mask = len(table) - 1
+    at = np.int64(first >> _U(24)) & mask
+    while True:
+        held = table[at, 1]
+        if held == 0:
+            return at, False
+        if held == second and table[at, 0] == first:
+            return at, True
+        at = (at + 1) & mask
+
+
+@njit(cache=True)
+def _expand(rows: Any, weights: Any, order: Any, uniform: bool, mine: Any, white: bool, capture: int,
+            ep_target: int, unchanged: int, out: Any, table: Any, where: Any) -> tuple[Any, Any, int, int, Any, Any]:
+    """The kernel of :func:`expand`: ``order`` is the order in which parents are taken; ``uniform`` says that
+    all weights are equal; ``capture`` is -1 for none; ``out`` is where successors go (replaced by a larger
+    array when full), ``table`` and ``where`` an empty table (grown when too full). Returns (successor rows,
+    their weights, how many distinct, how many made, the table, its ``where``)."""
+    capacity = out.shape[1]
+    out_weights = np.empty(capacity, dtype=np.float64)
+    limit = len(table) * 5 // 8
+    buffer = np.empty((8, _BUFFER), dtype=np.uint64)
+    firsts = np.empty(_BUFFER, dtype=np.uint64)
+    seconds = np.empty(_BUFFER, dtype=np.uint64)
+    distinct = 0
+    made = 0
+    for parent in order:
+        p, n, b, r, q, k, c = rows[0, parent], rows[1, parent], rows[2, parent], rows[3, parent], \
+            rows[4, parent], rows[5, parent], rows[6, parent]
+        if capture < 0:
+            count = _quiet_children(p, n, b, r, q, k, c, mine, white, unchanged, ep_target, buffer)
+        else:
+            count = _capture_children(p, n, b, r, q, k, c, mine, white, capture, ep_target, buffer)
+        if count == 0:
+            continue
+        made += count
+        weight = weights[parent]
+        if distinct + count > capacity:
+            capacity = max(2 * capacity, distinct + count)
+            grown = np.empty((8, capacity), dtype=np.uint64)
+            grown[:, :distinct] = out[:, :distinct]
+            out = grown
+            grown_weights = np.empty(capacity, dtype=np.float64)
+            grown_weights[:distinct] = out_weights[:distinct]
+            out_weights = grown_weights
+        if distinct + count > limit:
+            table, where = _rehash(table, where, 2 * len(table))
+            limit = len(table) * 5 // 8
+        # Hash all of the parent's successors first: their table lookups then overlap in the processor.
+        for i in range(count):
+            firsts[i], seconds[i] = _hashes(buffer[0, i], buffer[1, i], buffer[2, i], buffer[3, i], buffer[4, i],
+                                            buffer[5, i], buffer[6, i], buffer[7, i])
+        for i in range(count):
+            at, found = _find(table, firsts[i], seconds[i])
+            if found:
+                if not uniform:
+                    index = where[at]
+                    if weight > out_weights[index]:
+                        out_weights[index] = weight
+                continue
+            table[at, 0] = firsts[i]
+            table[at, 1] = seconds[i]
+            where[at] = distinct
+            for field in range(8):
+                out[field, distinct] = buffer[field, i]
+            out_weights[distinct] = weight
+            distinct += 1
+    return out, out_weights, distinct, made, table, where
+
+
+@njit(cache=True)
+def _unique(rows: Any, weights: Any, uniform: bool) -> tuple[Any, Any, int]:
+    """The kernel of :func:`unique`: (the index of each distinct column's first occurrence, in order; the
+    largest weight of each; how many)."""
+    n = rows.shape[1]
+    table = np.zeros((_table_size(n), 2), dtype=np.uint64)
+    where = np.zeros(len(table), dtype=np.int64)
+    firsts = np.empty(n, dtype=np.int64)
+    best = np.empty(n, dtype=np.float64)
+    distinct = 0
+    for column in range(n):
+        first, second = _hashes(rows[0, column], rows[1, column], rows[2, column], rows[3, column], rows[4, column],
+                                rows[5, column], rows[6, column], rows[7, column])
+        at, found = _find(table, first, second)
+        if found:
+            if not uniform:
+                index = where[at]
+                if weights[column] > best[index]:
+                    best[index] = weights[column]
+            continue
+        table[at, 0] = first
+        table[at, 1] = second
+        where[at] = distinct
+        firsts[distinct] = column
+        best[distinct] = weights[column]
+        distinct += 1
+    return firsts, best, distinct
+
+
+@njit(cache=True)
+def _compact(rows: Any, weights: Any, keep: Any, out: Any) -> tuple[Any, int]:
+    """The columns where ``keep`` is true, in order, into ``out``; returns their weights and how many."""
+    kept = 0
+    out_weights = np.empty(out.shape[1], dtype=np.float64)
+    for column in range(rows.shape[1]):
+        if keep[column]:
+            for field in range(8):
+                out[field, kept] = rows[field, column]
+            out_weights[kept] = weights[column]
+            kept += 1
+    return out_weights, kept
+
+
+@njit(cache=True)
+def _changing(rows: Any, bit: Any) -> int:
+    """How many columns have an en-passant square or a piece on ``bit``."""
+    count = 0
+    for column in range(rows.shape[1]):
+        if rows[7, column] or (rows[0, column] | rows[1, column] | rows[2, column] | rows[3, column]
+                               | rows[4, column] | rows[5, column]) & bit:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _forget(rows: Any, weights: Any, bit: Any, out: Any, table: Any, where: Any) -> tuple[Any, int]:
+    """Each column with its en-passant square cleared and its piece on ``bit`` (0: none) taken (and its castling
+    rights with it, all of them if it was the king), duplicates merged (largest weight kept, the first
+    occurrence's place), into ``out``; returns the weights and how many.
+
+    Only a column that changes can become equal to another, and the columns that do not change stay distinct
+    from each other; so only the changed ones go into the table (usually few: it stays in the cache), and the
+    others are only looked up in it."""
+    n = rows.shape[1]
+    zero = _U(0)
+    slot_of = np.full(n, -1, dtype=np.int64)
+    first_of = np.empty(len(table), dtype=np.int64)
+    best = np.empty(len(table), dtype=np.float64)
+    changed = 0
+    for column in range(n):
+        p, n_, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
+        q, k, c, e = rows[4, column], rows[5, column], rows[6, column], rows[7, column]
+        if not (e or (bit and (p | n_ | b | r | q | k) & bit)):
+            continue
+        if bit:
+            if k & bit:
+                c = zero
+            p, n_, b, r, q, k, c = p & ~bit, n_ & ~bit, b & ~bit, r & ~bit, q & ~bit, k & ~bit, c & ~bit
+        first, second = _hashes(p, n_, b, r, q, k, c, zero)
+        at, found = _find(table, first, second)
+        if not found:
+            table[at, 0] = first
+            table[at, 1] = second
+            first_of[at] = column
+            best[at] = weights[column]
+        elif weights[column] > best[at]:
+            best[at] = weights[column]
+        slot_of[column] = at
+        changed += 1
+    if changed and changed < n:
+        for column in range(n):
+            if slot_of[column] >= 0:
+                continue
+            first, second = _hashes(rows[0, column], rows[1, column], rows[2, column], rows[3, column],
+                                    rows[4, column], rows[5, column], rows[6, column], zero)
+            at, found = _find(table, first, second)
+            if found:
+                slot_of[column] = at
+                if column < first_of[at]:
+                    first_of[at] = column
+                if weights[column] > best[at]:
+                    best[at] = weights[column]
+    out_weights = np.empty(out.shape[1], dtype=np.float64)
+    kept = 0
+    for column in range(n):
+        at = slot_of[column]
+        if at >= 0 and first_of[at] != column:
+            continue
+        p, n_, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
+        q, k, c = rows[4, column], rows[5, column], rows[6, column]
+        if bit and (p | n_ | b | r | q | k) & bit:
+            if k & bit:
+                c = zero
+            p, n_, b, r, q, k, c = p & ~bit, n_ & ~bit, b & ~bit, r & ~bit, q & ~bit, k & ~bit, c & ~bit
+        out[0, kept], out[1, kept], out[2, kept], out[3, kept] = p, n_, b, r
+        out[4, kept], out[5, kept], out[6, kept], out[7, kept] = q, k, c, zero
+        out_weights[kept] = best[at] if at >= 0 else weights[column]
+        kept += 1
+    return out_weights, kept
+
+
+@njit(cache=True)
+def _systematic(rows: Any, weights: Any, total: float, count: int, offset: float, out: Any) -> tuple[Any, int]:
+    """Systematic resampling (see :func:`systematic_sample`) in one pass: column ``i`` is drawn once for each
+    point ``(j + offset) * step`` that falls in its stretch of the cumulative weight."""
+    step = total / count
+    out_weights = np.empty(out.shape[1], dtype=np.float64)
+    drawn = 0
+    point = offset * step
+    cumulative = 0.0
+    taken = 0
+    for column in range(len(weights)):
+        cumulative += weights[column]
+        hits = 0
+        while taken < count and point < cumulative:
+            hits += 1
+            taken += 1
+            point = (taken + offset) * step
+        if hits:
+            for field in range(8):
+                out[field, drawn] = rows[field, column]
+            out_weights[drawn] = hits * step
+            drawn += 1
+    return out_weights, drawn
+
+
+# ---- the public functions (same signatures as inference_vec's) ---------------------------------------------
+
+def parent_order(weights: Weights) -> Any:
+    """The order parents are expanded in: lightest first (stable), as the numpy kernel orders its successors."""
+    if len(weights) == 0 or weights.min() == weights.max():
+        return np.arange(len(weights), dtype=np.int64)
+    return np.argsort(weights, kind="stable").astype(np.int64)
+
+
+def expand(rows: Rows, weights: Weights, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
+           unchanged: int, branching: float = 40.0) -> tuple[Rows, Weights, int]:
+    """:func:`app.engine.inference_vec.expand`, compiled: every position one opponent turn leads to, duplicates
+    merged (largest weight kept), and how many were made. ``branching`` (successors per parent expected) sizes
+    the first allocation only."""
+    n = rows.shape[1]
+    if n == 0 or (capture is not None and not chess.BB_SQUARES[capture] & mine):
+        return np.zeros((8, 0), dtype=np.uint64), np.zeros(0), 0
+    expected = int(n * (branching if capture is None else 4.0)) + 64
+    weights = np.asarray(weights, dtype=np.float64)
+    table, where = _table(expected // 2)
+    out, out_weights, distinct, made, table, where = _expand(
+        rows, weights, parent_order(weights), bool(weights.min() == weights.max()), _U(mine), opponent == chess.WHITE,
+        -1 if capture is None else capture, ep_target, unchanged, _rows_buffer(expected), table, where)
+    _tables[0] = (table, where)
+    return out[:, :distinct], out_weights[:distinct], made
+
+
+# ---- memory used again ---------------------------------------------------------------------------------------
+# A new array of a hundred megabytes costs more to touch for the first time (the system hands it over page by
+# page) than the whole expansion that fills it. So the table is kept from one call to the next, and results are
+# views into a few large buffers that are used again once nothing refers to them any more.
+
+_POOL_SIZE = 3
+_POOL_COLUMNS = 1 << 20  # pooled buffers hold at least this many positions (64 MB)
+_pool: list[Any] = []
+_tables: list[Any] = [None]
+
+
+def _rows_buffer(columns: int) -> Any:
+    """An uninitialised ``(8, columns)`` uint64 array, a view of a pooled buffer when one is free."""
+    import sys
+    words = 8 * max(columns, 1)
+    # Referred to by the pool, this expression and getrefcount's argument only: no set uses it any more.
+    free = [buffer for buffer in _pool if sys.getrefcount(buffer) == 3]
+    fitting = [buffer for buffer in free if buffer.size >= words]
+    if fitting:
+        buffer = min(fitting, key=len)
+    else:
+        if len(_pool) >= _POOL_SIZE:
+            victim = min(free, key=len) if free else _pool[0]
+            del _pool[next(index for index, buffer in enumerate(_pool) if buffer is victim)]
+        buffer = np.empty(max(words + words // 4, 8 * _POOL_COLUMNS), dtype=np.uint64)
+        _pool.append(buffer)
+    return buffer[:words].reshape(8, -1)
+
+
+def _table(expected: int) -> tuple[Any, Any]:
+    """An empty table for about ``expected`` positions (the last one, cleared, when it is large enough)."""
+    size = _table_size(expected)
+    kept = _tables[0]
+    if kept is not None and size <= len(kept[0]) <= 4 * size:
+        kept[0].fill(0)
+        return kept[0], kept[1]
+    # A table is cleared (written) whole before use: the system hands over its pages then, not in the middle
+    # of the lookups. ``where`` is only read where a position was put.
+    table = np.empty((size, 2), dtype=np.uint64)
+    table.fill(0)
+    return table, np.empty(size, dtype=np.int64)
+
+
+def unique(rows: Rows, weights: Weights) -> tuple[Rows, Weights]:
+    """:func:`app.engine.inference_vec.unique`, compiled, and exact up to the 128-bit fingerprint."""
+    n = rows.shape[1]
+    if n <= 1:
+        return rows, weights
+    weights = np.asarray(weights, dtype=np.float64)
+    firsts, best, distinct = _unique(rows, weights, bool(weights.min() == weights.max()))
+    if distinct == n:
+        return rows, weights
+    return rows[:, firsts[:distinct]], best[:distinct]
+
+
+def keep(rows: Rows, weights: Weights, mask: Any) -> tuple[Rows, Weights]:
+    """``rows[:, mask], weights[mask]``, into memory used again."""
+    kept = int(np.count_nonzero(mask))
+    if kept == rows.shape[1]:
+        return rows, weights
+    out = _rows_buffer(kept)
+    out_weights, kept = _compact(rows, np.asarray(weights, dtype=np.float64), mask, out)
+    return out[:, :kept], out_weights[:kept]
+
+
+def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weights]:
+    """After the seat's own move: every column with its en-passant square cleared and the piece on ``square``
+    (``None``: none) taken with its castling rights, duplicates merged (largest weight kept)."""
+    n = rows.shape[1]
+    weights = np.asarray(weights, dtype=np.float64)
+    bit = 0 if square is None else chess.BB_SQUARES[square]
+    table, where = _table(_changing(rows, _U(bit)))
+    out = _rows_buffer(n)
+    out_weights, distinct = _forget(rows, weights, _U(bit), out, table, where)
+    _tables[0] = (table, where)
+    return out[:, :distinct], out_weights[:distinct]
+
+
+def systematic_sample(rows: Rows, weights: Weights, count: int, offset: float) -> tuple[Rows, Weights]:
+    """:func:`app.engine.inference_vec.systematic_sample`, compiled: the same columns and weights."""
+    weights = np.asarray(weights, dtype=np.float64)
+    total = float(weights.sum())  # numpy's pairwise sum, as the numpy version takes it
+    if total <= 0:
+        return rows[:, :count], weights[:count]
+    out = _rows_buffer(min(count, rows.shape[1]))
+    out_weights, drawn = _systematic(rows, weights, total, count, offset, out)
+    return out[:, :drawn], out_weights[:drawn]
+
+
+def warm_up() -> bool:
+    """Compile (or load from numba's cache) every kernel now, on tiny inputs; returns :data:`AVAILABLE`.
+    A failure switches the compiled kernels off for this process (the numpy ones take over)."""
+    global AVAILABLE, WHY_NOT, _warm
+    if not AVAILABLE or _warm:
+        return AVAILABLE
+    try:
+        start = np.array([[chess.BB_RANK_2], [chess.BB_B1 | chess.BB_G1], [chess.BB_C1 | chess.BB_F1],
+                          [chess.BB_A1 | chess.BB_H1], [chess.BB_D1], [chess.BB_E1], [chess.BB_A1 | chess.BB_H1],
+                          [0]], dtype=np.uint64)
+        for unchanged in (0, 1, 2):
+            expand(start, np.ones(1), chess.BB_RANK_7 | chess.BB_RANK_8, chess.WHITE, None, 0, unchanged)
+        expand(start, np.ones(1), chess.BB_D3, chess.WHITE, chess.D3, 0, 0)
+        unique(np.concatenate([start, start], axis=1), np.ones(2))
+        # Sets are sometimes views into a larger array (an expansion's result): numba compiles those apart.
+        wide = np.zeros((8, 4), dtype=np.uint64)
+        wide[:, :1] = start
+        expand(wide[:, :1], np.ones(1), chess.BB_RANK_7 | chess.BB_RANK_8, chess.WHITE, None, 0, 1)
+        expand(wide[:, :1], np.ones(1), chess.BB_D3, chess.WHITE, chess.D3, 0, 0)
+        wide[:, 1:2] = start
+        unique(wide[:, :2], np.ones(2))
+        for rows in (start, wide[:, :2]):
+            for weights in (np.ones(rows.shape[1]), np.arange(1.0, rows.shape[1] + 1)):
+                keep(rows, weights, np.arange(rows.shape[1]) == 0)
+                forget(rows, weights, chess.E1)
+                systematic_sample(rows, weights, 1, 0.5)
+        _warm = True
+    except Exception as error:  # noqa: BLE001 - a compiler failure must not stop the game
+        AVAILABLE = False
+        WHY_NOT = f"numba could not compile the inference kernels ({type(error).__name__}: {error})"
+    return AVAILABLE

@@ -1,0 +1,122 @@
+"""The compiled inference kernels (app/engine/inference_jit.py) against the numpy ones (inference_vec.py).
+
+Both must give the same columns, in the same order, with the same weights, for every operation the inference
+uses: an opponent turn (quiet or capturing, the three pass rules), merging duplicates, keeping a filtered part,
+forgetting en passant and a captured piece, and systematic sampling. The sets come from real games, both exact
+(weights all 1) and sampled (weights differ, so merging must keep the largest).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import chess
+import numpy as np
+import pytest
+
+from app.engine import inference_core, inference_jit, inference_vec
+from app.engine.inference import BlindInference, InferenceOptions, RbcInference
+from app.engine.inference_core import PASS_ALWAYS, PASS_IF_SOME_ATTEMPT_FAILS, PASS_NEVER
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import belief as benchmark  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not inference_jit.warm_up(), reason=f"no compiled kernels: {inference_jit.WHY_NOT}")
+
+
+def _same(a: tuple[Any, Any], b: tuple[Any, Any]) -> bool:
+    return a[0].shape == b[0].shape and bool((a[0] == b[0]).all()) and bool((a[1] == b[1]).all())
+
+
+def _sets(variant: str, seeds: range, plies: int, largest: int = 4000) -> list[Any]:
+    """Inferences met along seeded random games, just before each opponent turn, with sets of at most
+    ``largest`` positions (odd seeds sample down to 1000)."""
+    found = []
+    for seed in seeds:
+        game = benchmark.random_game(variant, 900 + seed, max_plies=plies)
+        for seat in (0, 1):
+            cls = RbcInference if variant == "rbc" else BlindInference
+            inference = cls(seat, InferenceOptions(cap=1000 if seed % 2 else 10 ** 6, seed=seed))
+            for observation in game.observations(seat):
+                if inference.opponent_to_move and 0 < inference.size <= largest:
+                    found.append(inference.copy())
+                elif inference.size > largest and not seed % 2:
+                    break
+                inference.update(observation)
+    return found
+
+
+@pytest.mark.parametrize("variant", ["rbc", "blind"])
+def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None:
+    rng = np.random.default_rng(7)
+    checked = 0
+    sampled = 0
+    for inference in _sets(variant, range(6), 22):
+        rows, weights = inference._rows, inference._weights
+        sampled += inference.sampled
+        mine, opponent, ep = inference.own.occupied, not inference.color, inference.my_ep
+        for unchanged in (PASS_NEVER, PASS_ALWAYS, PASS_IF_SOME_ATTEMPT_FAILS):
+            numpy_out = inference_vec.expand(rows, weights, mine, opponent, None, ep, unchanged)
+            compiled_out = inference_jit.expand(rows, weights, mine, opponent, None, ep, unchanged)
+            assert _same(numpy_out[:2], compiled_out[:2]) and numpy_out[2] == compiled_out[2]
+        for square in chess.SquareSet(mine):
+            numpy_out = inference_vec.expand(rows, weights, mine, opponent, square, ep, PASS_NEVER)
+            compiled_out = inference_jit.expand(rows, weights, mine, opponent, square, ep, PASS_NEVER)
+            assert _same(numpy_out[:2], compiled_out[:2]) and numpy_out[2] == compiled_out[2], chess.square_name(square)
+        children, child_weights, _ = inference_jit.expand(rows, weights, mine, opponent, None, ep, PASS_ALWAYS)
+        for some_weights in (child_weights, rng.random(children.shape[1])):
+            doubled = np.concatenate([children, children[:, ::3]], axis=1)
+            doubled_weights = np.concatenate([some_weights, 2 * some_weights[::3]])
+            assert _same(inference_vec.unique(doubled, doubled_weights), inference_jit.unique(doubled, doubled_weights))
+            mask = rng.random(children.shape[1]) < 0.4
+            assert _same(inference_vec.keep(children, some_weights, mask),
+                         inference_jit.keep(children, some_weights, mask))
+            for square in (None, chess.E4, chess.D5, chess.E1, chess.E8, chess.A8, chess.H1):
+                assert _same(inference_vec.forget(children, some_weights, square),
+                             inference_jit.forget(children, some_weights, square)), square
+            for count in (1, 5, children.shape[1] // 3 + 1, 2 * children.shape[1]):
+                for offset in (0.0, 0.5, 0.999):
+                    assert _same(inference_vec.systematic_sample(children, some_weights, count, offset),
+                                 inference_jit.systematic_sample(children, some_weights, count, offset))
+        checked += 1
+    assert checked > 30 and sampled > 5
+
+
+def test_results_stay_right_while_their_memory_is_used_again() -> None:
+    """Results are views into pooled buffers: a buffer is only used again when no result refers to it."""
+    inference = _sets("rbc", range(1), 12)[-1]
+    rows, weights = inference._rows, inference._weights
+    mine, opponent = inference.own.occupied, not inference.color
+    first = inference_jit.expand(rows, weights, mine, opponent, None, 0, PASS_ALWAYS)
+    kept = first[0].copy()
+    for _ in range(6):  # more results than the pool holds buffers
+        inference_jit.expand(rows, weights, mine, opponent, None, 0, PASS_ALWAYS)
+        inference_jit.forget(first[0], first[1], chess.E4)
+    assert (first[0] == kept).all()
+
+
+def test_a_set_held_through_a_whole_game_matches_the_numpy_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two inferences of the same seat, one on each kernel set, agree at every step of a game."""
+    game = benchmark.random_game("blind", 5, max_plies=30)
+    fast = BlindInference(1, InferenceOptions(cap=2000, seed=3))
+    plain = BlindInference(1, InferenceOptions(cap=2000, seed=3))
+    for observation in game.observations(1):
+        fast.update(observation)
+        monkeypatch.setattr(inference_core, "kernels", lambda: inference_vec)
+        plain.update(observation)
+        monkeypatch.undo()
+        assert _same((fast._rows, fast._weights), (plain._rows, plain._weights))
+        assert fast.summary() == plain.summary()
+
+
+def test_without_numba_the_numpy_kernels_take_over() -> None:
+    code = ("from app.engine import inference_core, inference_jit, inference_vec; "
+            "assert inference_core.kernels() is inference_vec; print(inference_jit.WHY_NOT)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "SIGHTLINE_NO_JIT": "1"}, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    assert "SIGHTLINE_NO_JIT" in done.stdout
