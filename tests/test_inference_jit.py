@@ -75,7 +75,11 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
             mask = rng.random(children.shape[1]) < 0.4
             assert _same(inference_vec.keep(children, some_weights, mask),
                          inference_jit.keep(children, some_weights, mask))
-            for square in (None, chess.E4, chess.D5, chess.E1, chess.E8, chess.A8, chess.H1):
+            # The square most positions have a piece on: forgetting it changes most columns (a capture), which the
+            # compiled kernel does another way than when few change.
+            occupied = np.bitwise_or.reduce(children[:6], axis=0)
+            busiest = max(range(64), key=lambda square: int(np.count_nonzero(occupied & np.uint64(1 << square))))
+            for square in (None, chess.E4, chess.D5, chess.E1, chess.E8, chess.A8, chess.H1, busiest):
                 assert _same(inference_vec.forget(children, some_weights, square),
                              inference_jit.forget(children, some_weights, square)), square
             for count in (1, 5, children.shape[1] // 3 + 1, 2 * children.shape[1]):

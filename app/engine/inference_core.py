@@ -882,9 +882,13 @@ class Inference(ABC):
         ranks 2 to 7, the other pieces on the remaining free squares; times 4
         castling states and 9 en-passant states.
         """
-        counts = np.bitwise_count(self._rows[:6]).astype(np.int64)
-        codes = counts[0] | counts[1] << 4 | counts[2] << 8 | counts[3] << 12 | counts[4] << 16 | counts[5] << 20
-        materials = {tuple(int(code) >> shift & 15 for shift in (0, 4, 8, 12, 16, 20)) for code in np.unique(codes).tolist()}
+        fast = _compiled or None  # only if ready: a count never waits for the compiler
+        codes = fast.materials(self._rows) if fast is not None else None
+        if codes is None:
+            counts = np.bitwise_count(self._rows[:6]).astype(np.int64)
+            codes = np.unique(counts[0] | counts[1] << 4 | counts[2] << 8 | counts[3] << 12 | counts[4] << 16
+                              | counts[5] << 20)
+        materials = {tuple(int(code) >> shift & 15 for shift in (0, 4, 8, 12, 16, 20)) for code in codes.tolist()}
         mine = self.own.occupied
         free = 64 - mine.bit_count()
         pawn_free = 48 - (mine & ~BB_BACKRANKS).bit_count()
@@ -971,7 +975,7 @@ class Inference(ABC):
             # inference's samples independent of whether anybody looked); the count and the possible
             # squares stay exact.
             offset = random.Random(self.options.seed * 1009 + self.ply).random()
-            rows, weights = vec.systematic_sample(rows, weights, HEAT_SAMPLE, offset)
+            rows, weights = kernels().systematic_sample(rows, weights, HEAT_SAMPLE, offset)
         columns = np.concatenate([rows[:6], vec.occupancy(rows)[None, :]])
         result = vec.square_shares(columns, weights)
         if not self.heat_exact:

@@ -435,15 +435,15 @@ def _find(table: Any, first: Any, second: Any) -> tuple[Any, bool]:
         at = (at + 1) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # other threads (a bot's clock, the window's worker) run meanwhile
 def _expand(rows: Any, weights: Any, order: Any, uniform: bool, mine: Any, white: bool, capture: int,
-            ep_target: int, unchanged: int, out: Any, table: Any, where: Any) -> tuple[Any, Any, int, int, Any, Any]:
+            ep_target: int, unchanged: int, out: Any, out_weights: Any, table: Any,
+            where: Any) -> tuple[Any, Any, int, int, Any, Any]:
     """The kernel of :func:`expand`: ``order`` is the order in which parents are taken; ``uniform`` says that
     all weights are equal; ``capture`` is -1 for none; ``out`` is where successors go (replaced by a larger
     array when full), ``table`` and ``where`` an empty table (grown when too full). Returns (successor rows,
     their weights, how many distinct, how many made, the table, its ``where``)."""
-    capacity = out.shape[1]
-    out_weights = np.empty(capacity, dtype=np.float64)
+    capacity = min(out.shape[1], len(out_weights))
     limit = len(table) * 5 // 8
     buffer = np.empty((8, _BUFFER), dtype=np.uint64)
     firsts = np.empty(_BUFFER, dtype=np.uint64)
@@ -524,17 +524,26 @@ def _unique(rows: Any, weights: Any, uniform: bool) -> tuple[Any, Any, int]:
 
 
 @njit(cache=True)
-def _compact(rows: Any, weights: Any, keep: Any, out: Any) -> tuple[Any, int]:
-    """The columns where ``keep`` is true, in order, into ``out``; returns their weights and how many."""
+def _compact(rows: Any, weights: Any, keep: Any, out: Any, out_weights: Any) -> int:
+    """The columns where ``keep`` is true, in order, into ``out`` (their weights into ``out_weights``); returns
+    how many."""
     kept = 0
-    out_weights = np.empty(out.shape[1], dtype=np.float64)
     for column in range(rows.shape[1]):
         if keep[column]:
             for field in range(8):
                 out[field, kept] = rows[field, column]
             out_weights[kept] = weights[column]
             kept += 1
-    return out_weights, kept
+    return kept
+
+
+@njit(cache=True, inline="always")
+def _key22(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any) -> Any:
+    """A cheap 22-bit key of a position's pieces and castling rights (each field times its own odd constant)."""
+    x = (p * _U(0x9E3779B97F4A7C15)) ^ (n * _U(0xC2B2AE3D27D4EB4F)) ^ (b * _U(0x165667B19E3779F9)) \
+        ^ (r * _U(0xD6E8FEB86659FD93)) ^ (q * _U(0xFF51AFD7ED558CCD)) ^ (k * _U(0xC4CEB9FE1A85EC53)) \
+        ^ (c * _U(0x27D4EB2F165667C5))
+    return (x ^ (x >> _U(29))) * _U(0x94D049BB133111EB) >> _U(42)
 
 
 @njit(cache=True)
@@ -549,19 +558,23 @@ def _changing(rows: Any, bit: Any) -> int:
 
 
 @njit(cache=True)
-def _forget(rows: Any, weights: Any, bit: Any, out: Any, table: Any, where: Any) -> tuple[Any, int]:
+def _forget(rows: Any, weights: Any, bit: Any, out: Any, out_weights: Any, table: Any, slot_of: Any, first_of: Any,
+            best: Any) -> int:
     """Each column with its en-passant square cleared and its piece on ``bit`` (0: none) taken (and its castling
     rights with it, all of them if it was the king), duplicates merged (largest weight kept, the first
-    occurrence's place), into ``out``; returns the weights and how many.
+    occurrence's place), into ``out`` and ``out_weights``; returns how many. ``slot_of`` (one per column),
+    ``first_of`` and ``best`` (one per slot of ``table``) are scratch space.
 
     Only a column that changes can become equal to another, and the columns that do not change stay distinct
     from each other; so only the changed ones go into the table (usually few: it stays in the cache), and the
     others are only looked up in it."""
     n = rows.shape[1]
     zero = _U(0)
-    slot_of = np.full(n, -1, dtype=np.int64)
-    first_of = np.empty(len(table), dtype=np.int64)
-    best = np.empty(len(table), dtype=np.float64)
+    slot_of[:n] = -1
+    # A cheap 22-bit key of each changed column (after the change), as bits of a 512 KB set that stays in the
+    # cache: an unchanged column whose key is not there cannot equal a changed one, and is neither hashed nor
+    # looked up in the table (most are not: a changed column rarely has an unchanged twin).
+    keys = np.zeros(1 << 16, dtype=np.uint64)
     changed = 0
     for column in range(n):
         p, n_, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
@@ -572,6 +585,8 @@ def _forget(rows: Any, weights: Any, bit: Any, out: Any, table: Any, where: Any)
             if k & bit:
                 c = zero
             p, n_, b, r, q, k, c = p & ~bit, n_ & ~bit, b & ~bit, r & ~bit, q & ~bit, k & ~bit, c & ~bit
+        key = _key22(p, n_, b, r, q, k, c)
+        keys[np.int64(key >> _U(6))] |= _U(1) << (key & _U(63))
         first, second = _hashes(p, n_, b, r, q, k, c, zero)
         at, found = _find(table, first, second)
         if not found:
@@ -587,6 +602,10 @@ def _forget(rows: Any, weights: Any, bit: Any, out: Any, table: Any, where: Any)
         for column in range(n):
             if slot_of[column] >= 0:
                 continue
+            key = _key22(rows[0, column], rows[1, column], rows[2, column], rows[3, column], rows[4, column],
+                         rows[5, column], rows[6, column])
+            if not keys[np.int64(key >> _U(6))] & (_U(1) << (key & _U(63))):
+                continue
             first, second = _hashes(rows[0, column], rows[1, column], rows[2, column], rows[3, column],
                                     rows[4, column], rows[5, column], rows[6, column], zero)
             at, found = _find(table, first, second)
@@ -596,7 +615,6 @@ def _forget(rows: Any, weights: Any, bit: Any, out: Any, table: Any, where: Any)
                     first_of[at] = column
                 if weights[column] > best[at]:
                     best[at] = weights[column]
-    out_weights = np.empty(out.shape[1], dtype=np.float64)
     kept = 0
     for column in range(n):
         at = slot_of[column]
@@ -612,15 +630,47 @@ def _forget(rows: Any, weights: Any, bit: Any, out: Any, table: Any, where: Any)
         out[4, kept], out[5, kept], out[6, kept], out[7, kept] = q, k, c, zero
         out_weights[kept] = best[at] if at >= 0 else weights[column]
         kept += 1
-    return out_weights, kept
+    return kept
 
 
 @njit(cache=True)
-def _systematic(rows: Any, weights: Any, total: float, count: int, offset: float, out: Any) -> tuple[Any, int]:
+def _forget_all(rows: Any, weights: Any, uniform: bool, bit: Any, out: Any, out_weights: Any, table: Any,
+                where: Any) -> int:
+    """:func:`_forget` when most columns change (a capture: every position held had a piece there): each
+    column changed and put in the table in one pass, kept where it first appears."""
+    zero = _U(0)
+    distinct = 0
+    for column in range(rows.shape[1]):
+        p, n, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
+        q, k, c = rows[4, column], rows[5, column], rows[6, column]
+        if (p | n | b | r | q | k) & bit:
+            if k & bit:
+                c = zero
+            p, n, b, r, q, k, c = p & ~bit, n & ~bit, b & ~bit, r & ~bit, q & ~bit, k & ~bit, c & ~bit
+        first, second = _hashes(p, n, b, r, q, k, c, zero)
+        at, found = _find(table, first, second)
+        weight = weights[column]
+        if found:
+            if not uniform:
+                index = where[at]
+                if weight > out_weights[index]:
+                    out_weights[index] = weight
+            continue
+        table[at, 0] = first
+        table[at, 1] = second
+        where[at] = distinct
+        out[0, distinct], out[1, distinct], out[2, distinct], out[3, distinct] = p, n, b, r
+        out[4, distinct], out[5, distinct], out[6, distinct], out[7, distinct] = q, k, c, zero
+        out_weights[distinct] = weight
+        distinct += 1
+    return distinct
+
+
+@njit(cache=True)
+def _systematic(rows: Any, weights: Any, total: float, count: int, offset: float, out: Any, out_weights: Any) -> int:
     """Systematic resampling (see :func:`systematic_sample`) in one pass: column ``i`` is drawn once for each
     point ``(j + offset) * step`` that falls in its stretch of the cumulative weight."""
     step = total / count
-    out_weights = np.empty(out.shape[1], dtype=np.float64)
     drawn = 0
     point = offset * step
     cumulative = 0.0
@@ -637,7 +687,35 @@ def _systematic(rows: Any, weights: Any, total: float, count: int, offset: float
                 out[field, drawn] = rows[field, column]
             out_weights[drawn] = hits * step
             drawn += 1
-    return out_weights, drawn
+    return drawn
+
+
+@njit(cache=True)
+def _materials(rows: Any) -> Any:
+    """The distinct materials of the columns, each as a code: the number of pawns, knights, ... kings, four bits
+    each (see :meth:`app.engine.inference_core.Inference.placements`)."""
+    seen = np.zeros(1 << 12, dtype=np.int64)  # a small open-addressing set of codes + 1 (0: free)
+    found = np.empty(1 << 11, dtype=np.int64)
+    count = 0
+    for column in range(rows.shape[1]):
+        code = 0
+        for field in range(6):
+            x = rows[field, column]
+            bits = 0
+            while x:
+                x &= x - _U(1)
+                bits += 1
+            code |= bits << (4 * field)
+        at = (code * 0x9E3779B1) & ((1 << 12) - 1)
+        while seen[at] and seen[at] != code + 1:
+            at = (at + 1) & ((1 << 12) - 1)
+        if not seen[at]:
+            if count == len(found):
+                break  # more materials than this set holds: the caller counts them another way
+            seen[at] = code + 1
+            found[count] = code
+            count += 1
+    return found[:count]
 
 
 # ---- the public functions (same signatures as inference_vec's) ---------------------------------------------
@@ -659,11 +737,17 @@ def expand(rows: Rows, weights: Weights, mine: int, opponent: chess.Color, captu
         return np.zeros((8, 0), dtype=np.uint64), np.zeros(0), 0
     expected = int(n * (branching if capture is None else 4.0)) + 64
     weights = np.asarray(weights, dtype=np.float64)
-    table, where = _table(expected // 2)
+    order = parent_order(weights)
+    uniform = bool(weights.min() == weights.max())
+    # An exact set's successors are about half duplicates; a sample's parents are spread out and share few. A
+    # table that must grow mid-way costs a fresh one, so it is sized for what is likely.
+    table, where = _table(expected * 3 // 5 if uniform else expected)
     out, out_weights, distinct, made, table, where = _expand(
-        rows, weights, parent_order(weights), bool(weights.min() == weights.max()), _U(mine), opponent == chess.WHITE,
-        -1 if capture is None else capture, ep_target, unchanged, _rows_buffer(expected), table, where)
+        rows, weights, order, uniform, _U(mine), opponent == chess.WHITE, -1 if capture is None else capture,
+        ep_target, unchanged, _rows_buffer(expected), _weights_buffer(expected), table, where)
     _tables[0] = (table, where)
+    # Splitting the parents over two threads was tried: each half took half the time, but joining the second
+    # half's successors to the first's (a lookup each, in a table far larger than the cache) took the rest back.
     return out[:, :distinct], out_weights[:distinct], made
 
 
@@ -672,28 +756,54 @@ def expand(rows: Rows, weights: Weights, mine: int, opponent: chess.Color, captu
 # page) than the whole expansion that fills it. So the table is kept from one call to the next, and results are
 # views into a few large buffers that are used again once nothing refers to them any more.
 
-_POOL_SIZE = 3
+_POOL_SIZE = 4
 _POOL_COLUMNS = 1 << 20  # pooled buffers hold at least this many positions (64 MB)
 _pool: list[Any] = []
+_weight_pool: list[Any] = []
+_scratches: dict[str, Any] = {}
 _tables: list[Any] = [None]
 
 
-def _rows_buffer(columns: int) -> Any:
-    """An uninitialised ``(8, columns)`` uint64 array, a view of a pooled buffer when one is free."""
+def _pooled(pool: list[Any], words: int, minimum: int) -> Any:
+    """A 1-d uint64 buffer of at least ``words`` words from ``pool``: a free one (nothing else refers to it) if
+    one is large enough, else a new one (of at least ``minimum`` words) that replaces a free one, or the oldest."""
     import sys
-    words = 8 * max(columns, 1)
-    # Referred to by the pool, this expression and getrefcount's argument only: no set uses it any more.
-    free = [buffer for buffer in _pool if sys.getrefcount(buffer) == 3]
+    # A buffer referred to by the pool, this expression and getrefcount's argument only is free.
+    free = [buffer for buffer in pool if sys.getrefcount(buffer) == 3]
     fitting = [buffer for buffer in free if buffer.size >= words]
     if fitting:
-        buffer = min(fitting, key=len)
-    else:
-        if len(_pool) >= _POOL_SIZE:
-            victim = min(free, key=len) if free else _pool[0]
-            del _pool[next(index for index, buffer in enumerate(_pool) if buffer is victim)]
-        buffer = np.empty(max(words + words // 4, 8 * _POOL_COLUMNS), dtype=np.uint64)
-        _pool.append(buffer)
-    return buffer[:words].reshape(8, -1)
+        return min(fitting, key=len)
+    if len(pool) >= _POOL_SIZE:
+        victim = min(free, key=len) if free else pool[0]
+        del pool[next(index for index, buffer in enumerate(pool) if buffer is victim)]
+    buffer = np.empty(max(words + words // 4, minimum), dtype=np.uint64)
+    pool.append(buffer)
+    return buffer
+
+
+def _rows_buffer(columns: int) -> Any:
+    """An uninitialised ``(8, columns)`` uint64 array, a view of a pooled buffer when ``columns`` is large."""
+    if columns < _POOL_COLUMNS // 16:
+        return np.empty((8, max(columns, 1)), dtype=np.uint64)  # small: fresh memory costs little
+    return _pooled(_pool, 8 * columns, 8 * _POOL_COLUMNS)[:8 * columns].reshape(8, -1)
+
+
+def _weights_buffer(columns: int) -> Any:
+    """An uninitialised float64 array of ``columns`` entries, a view of a pooled buffer when it is large."""
+    if columns < _POOL_COLUMNS // 16:
+        return np.empty(max(columns, 1), dtype=np.float64)
+    return _pooled(_weight_pool, columns, _POOL_COLUMNS)[:columns].view(np.float64)
+
+
+def _scratch(name: str, size: int, fill: int | None = None) -> Any:
+    """A kernel's int64 working array of at least ``size`` entries, kept from call to call (never returned)."""
+    array = _scratches.get(name)
+    if array is None or len(array) < size:
+        array = np.empty(max(size, 1024), dtype=np.int64)
+        _scratches[name] = array
+    if fill is not None:
+        array[:size] = fill
+    return array
 
 
 def _table(expected: int) -> tuple[Any, Any]:
@@ -727,8 +837,8 @@ def keep(rows: Rows, weights: Weights, mask: Any) -> tuple[Rows, Weights]:
     kept = int(np.count_nonzero(mask))
     if kept == rows.shape[1]:
         return rows, weights
-    out = _rows_buffer(kept)
-    out_weights, kept = _compact(rows, np.asarray(weights, dtype=np.float64), mask, out)
+    out, out_weights = _rows_buffer(kept), _weights_buffer(kept)
+    kept = _compact(rows, np.asarray(weights, dtype=np.float64), mask, out, out_weights)
     return out[:, :kept], out_weights[:kept]
 
 
@@ -738,9 +848,17 @@ def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weig
     n = rows.shape[1]
     weights = np.asarray(weights, dtype=np.float64)
     bit = 0 if square is None else chess.BB_SQUARES[square]
-    table, where = _table(_changing(rows, _U(bit)))
-    out = _rows_buffer(n)
-    out_weights, distinct = _forget(rows, weights, _U(bit), out, table, where)
+    changing = _changing(rows, _U(bit))
+    out, out_weights = _rows_buffer(n), _weights_buffer(n)
+    if 4 * changing > n:
+        table, where = _table(n)
+        distinct = _forget_all(rows, weights, bool(weights.min() == weights.max()), _U(bit), out, out_weights,
+                               table, where)
+    else:
+        table, where = _table(changing)
+        best = _scratch("best", len(table)).view(np.float64)
+        distinct = _forget(rows, weights, _U(bit), out, out_weights, table, _scratch("slot of", n),
+                           _scratch("first of", len(table)), best)
     _tables[0] = (table, where)
     return out[:, :distinct], out_weights[:distinct]
 
@@ -751,9 +869,16 @@ def systematic_sample(rows: Rows, weights: Weights, count: int, offset: float) -
     total = float(weights.sum())  # numpy's pairwise sum, as the numpy version takes it
     if total <= 0:
         return rows[:, :count], weights[:count]
-    out = _rows_buffer(min(count, rows.shape[1]))
-    out_weights, drawn = _systematic(rows, weights, total, count, offset, out)
+    out, out_weights = _rows_buffer(min(count, rows.shape[1])), _weights_buffer(min(count, rows.shape[1]))
+    drawn = _systematic(rows, weights, total, count, offset, out, out_weights)
     return out[:, :drawn], out_weights[:drawn]
+
+
+def materials(rows: Rows) -> Any | None:
+    """The distinct material codes of ``rows`` (see :func:`_materials`), or ``None`` when there are more than
+    2048 of them."""
+    codes = _materials(rows)
+    return None if len(codes) >= 1 << 11 else codes
 
 
 def warm_up() -> bool:
@@ -781,7 +906,9 @@ def warm_up() -> bool:
             for weights in (np.ones(rows.shape[1]), np.arange(1.0, rows.shape[1] + 1)):
                 keep(rows, weights, np.arange(rows.shape[1]) == 0)
                 forget(rows, weights, chess.E1)
+                forget(rows, weights, None)
                 systematic_sample(rows, weights, 1, 0.5)
+            materials(rows)
         _warm = True
     except Exception as error:  # noqa: BLE001 - a compiler failure must not stop the game
         AVAILABLE = False
