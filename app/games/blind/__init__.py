@@ -1,0 +1,33 @@
+"""Blind Chess: what the app needs to know about it, as plain data.
+
+The referee, its view and its bots stay where they are; this package points at them lazily.
+
+>>> DEFINITION.title, DEFINITION.match_defaults
+('Blind Chess', {'max_plies': 1000})
+>>> [name for name, _ in DEFINITION.bots]
+['belief', 'random', 'greedy']
+"""
+
+from __future__ import annotations
+
+from app.games.definition import ExportFormat, GameDefinition, Lazy, OptionSpec, SeatSpec
+
+DEFINITION = GameDefinition(
+    key="blind",
+    title="Blind Chess",
+    description="Chess in which you see only your own pieces and attempt moves the referee may refuse.",
+    seats=(SeatSpec("White", team=0), SeatSpec("Black", team=1)),
+    referee=Lazy("app.engine.blind:BlindChess"),
+    view=Lazy("app.engine.blind:BlindChessView"),
+    board=(8, 8),
+    hidden_information=True,
+    options=(OptionSpec("fen", "Starting position", hidden=True),),
+    match_defaults={"max_plies": 1000},  # no automatic draw: keep bot matches finite
+    rules_doc="blind.md",
+    bots=(("belief", Lazy("app.bots.blind_belief:BlindBeliefBot")),
+          ("random", Lazy("app.bots.blind_bots:BlindRandomBot")),
+          ("greedy", Lazy("app.bots.blind_bots:BlindGreedyBot"))),
+    inference=Lazy("app.engine.inference:BlindInference"),
+    belief=True,
+    formats=(ExportFormat("pgn", "PGN", ".pgn", Lazy("app.exports:pgn_text"), text=True),),
+)

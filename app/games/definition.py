@@ -1,0 +1,170 @@
+"""What a game is, as plain data: the record of facts the rest of the app asks a game for.
+
+A :class:`GameDefinition` holds strings, numbers and :class:`Lazy` references only, so that
+reading every game's definition costs nothing more than the standard library: the referee,
+its views, bots and python-chess are imported the first time someone calls the matching
+:class:`Lazy`, never when the definitions are read.
+
+>>> definition = GameDefinition(
+...     key="demo", title="Demo Game", description="Two seats and nothing else.",
+...     seats=(SeatSpec("North"), SeatSpec("South", team=1)),
+...     referee=Lazy("collections:OrderedDict"), view=Lazy("collections:Counter"))
+>>> definition.seat_names
+('North', 'South')
+>>> definition.referee()
+<class 'collections.OrderedDict'>
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["ExportFormat", "GameDefinition", "Lazy", "OptionSpec", "SeatSpec"]
+
+
+class Lazy:
+    """A reference ``"package.module:attribute"`` imported on its first call, then remembered.
+
+    >>> ordered = Lazy("collections:OrderedDict")
+    >>> ordered
+    Lazy('collections:OrderedDict')
+    >>> ordered() is ordered()
+    True
+    >>> Lazy("os.path:join.__name__")()  # dots after the colon walk attributes
+    'join'
+    >>> Lazy("collections")
+    Traceback (most recent call last):
+    ...
+    ValueError: a lazy reference is 'module:attribute', not 'collections'
+    """
+
+    __slots__ = ("path", "_value", "_resolved")
+
+    def __init__(self, path: str) -> None:
+        module, colon, attribute = path.partition(":")
+        if not colon or not module or not attribute:
+            raise ValueError(f"a lazy reference is 'module:attribute', not {path!r}")
+        self.path = path
+        self._value: Any = None
+        self._resolved = False
+
+    @property
+    def module(self) -> str:
+        """The module the reference lives in (what has to be imported to resolve it)."""
+        return self.path.partition(":")[0]
+
+    def __call__(self) -> Any:
+        if not self._resolved:
+            module, _, attribute = self.path.partition(":")
+            value: Any = importlib.import_module(module)
+            for name in attribute.split("."):
+                value = getattr(value, name)
+            self._value, self._resolved = value, True
+        return self._value
+
+    def __repr__(self) -> str:
+        return f"Lazy({self.path!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Lazy) and other.path == self.path
+
+    def __hash__(self) -> int:
+        return hash(self.path)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat at the table: its name as shown and recorded, and the team it plays for.
+
+    >>> SeatSpec("White")
+    SeatSpec(name='White', team=0)
+    """
+
+    name: str
+    team: int = 0
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """An option a new game of this kind takes (the key is the one the referee's ``from_options`` reads).
+
+    ``choices`` is empty for free text; ``hidden`` options are set by the program (a starting position
+    from a file, say), never offered in the new-game dialog.
+
+    >>> rule = OptionSpec("draw_rule", "Draw rule", choices=("50-move", "none"), default="50-move")
+    >>> rule.default in rule.choices
+    True
+    """
+
+    key: str
+    label: str
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class ExportFormat:
+    """A file format a finished (or, for a seat's own view, unfinished) game can be written as.
+
+    ``text`` formats can go to standard output; ``shows_truth`` formats give away what a seat did not see,
+    so they are refused while a game of hidden information goes on. ``writer`` is the function that writes it.
+
+    >>> pgn = ExportFormat("pgn", "PGN", ".pgn", Lazy("app.exports:pgn_text"), text=True, shows_truth=True)
+    >>> pgn.writer.module
+    'app.exports'
+    """
+
+    name: str
+    label: str
+    suffix: str
+    writer: Lazy
+    text: bool = False
+    shows_truth: bool = True
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    """Everything the app needs to know about one game, by its ``key`` (the ``variant`` of its records).
+
+    ``board`` is (files, ranks), or None for a game without a board. ``bots`` lists (name, class) with
+    the strongest first, as the new-game dialog offers them. ``inference`` is the belief inference of a
+    game of hidden information (None when the seats see everything). ``belief`` says whether a person
+    gets the belief board kit. ``perft`` says whether ``sightline perft`` can count this game's moves.
+    ``preload`` names modules a bot worker's fork server imports ahead of time for this game.
+    ``rules_doc`` is the file name of the rules in the documentation's rules folder.
+    """
+
+    key: str
+    title: str
+    description: str
+    seats: tuple[SeatSpec, ...]
+    referee: Lazy
+    view: Lazy
+    board: tuple[int, int] | None = (8, 8)
+    hidden_information: bool = False
+    options: tuple[OptionSpec, ...] = ()
+    match_defaults: dict[str, Any] = field(default_factory=dict)
+    rules_doc: str = ""
+    bots: tuple[tuple[str, Lazy], ...] = ()
+    inference: Lazy | None = None
+    belief: bool = False
+    formats: tuple[ExportFormat, ...] = ()
+    perft: bool = False
+    preload: tuple[str, ...] = ()
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """The seats' names, in seat order (the referee's ``seat_names``)."""
+        return tuple(seat.name for seat in self.seats)
+
+    def bot_classes(self) -> dict[str, Any]:
+        """Name -> bot class, strongest first (imports the bots' modules)."""
+        return {name: bot() for name, bot in self.bots}
+
+    def lazies(self) -> list[Lazy]:
+        """Every :class:`Lazy` this definition holds (a test resolves them all)."""
+        found = [self.referee, self.view, *(bot for _, bot in self.bots), *(fmt.writer for fmt in self.formats)]
+        return found + ([self.inference] if self.inference is not None else [])

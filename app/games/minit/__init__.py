@@ -1,0 +1,31 @@
+"""MinitChess: what the app needs to know about it, as plain data.
+
+The referee, its view and its bots stay where they are; this package points at them lazily.
+
+>>> DEFINITION.board, DEFINITION.hidden_information, DEFINITION.inference
+((5, 6), False, None)
+>>> [name for name, _ in DEFINITION.bots]
+['random', 'search']
+"""
+
+from __future__ import annotations
+
+from app.games.definition import ExportFormat, GameDefinition, Lazy, OptionSpec, SeatSpec
+
+DEFINITION = GameDefinition(
+    key="minit",
+    title="MinitChess",
+    description="Open chess on a 5x6 board, won by capturing the king.",
+    seats=(SeatSpec("White", team=0), SeatSpec("Black", team=1)),
+    referee=Lazy("app.engine.minit:MinitChess"),
+    view=Lazy("app.engine.minit:MinitChessView"),
+    board=(5, 6),
+    hidden_information=False,
+    options=(OptionSpec("position", "Starting position", hidden=True),),
+    rules_doc="minit.md",
+    bots=(("random", Lazy("app.bots.minit_bots:MinitRandomBot")),
+          ("search", Lazy("app.bots.minit_bots:MinitSearchBot"))),
+    formats=(ExportFormat("minit", "MinitChess move list", ".txt", Lazy("app.exports:minit_move_list"),
+                          text=True),),
+    perft=True,
+)

@@ -1,0 +1,37 @@
+"""Reconnaissance Blind Chess: what the app needs to know about it, as plain data.
+
+The referee, its view and its bots stay where they are; this package points at them lazily.
+
+>>> DEFINITION.title, DEFINITION.seat_names, DEFINITION.hidden_information
+('Reconnaissance Blind Chess', ('White', 'Black'), True)
+>>> [name for name, _ in DEFINITION.bots]
+['belief', 'random', 'attacker']
+"""
+
+from __future__ import annotations
+
+from app.games.definition import ExportFormat, GameDefinition, Lazy, OptionSpec, SeatSpec
+
+DEFINITION = GameDefinition(
+    key="rbc",
+    title="Reconnaissance Blind Chess",
+    description="Chess in which you see only your own pieces, plus one 3x3 window you choose to sense each turn.",
+    seats=(SeatSpec("White", team=0), SeatSpec("Black", team=1)),
+    referee=Lazy("app.engine.rbc:ReconChess"),
+    view=Lazy("app.engine.rbc:ReconChessView"),
+    board=(8, 8),
+    hidden_information=True,
+    options=(OptionSpec("draw_rule", "Draw rule", choices=("50-move", "none"), default="50-move"),
+             OptionSpec("fen", "Starting position", hidden=True)),
+    rules_doc="rbc.md",
+    bots=(("belief", Lazy("app.bots.rbc_belief:RBCBeliefBot")),
+          ("random", Lazy("app.bots.rbc_bots:RBCRandomBot")),
+          ("attacker", Lazy("app.bots.rbc_bots:RBCAttackerBot"))),
+    inference=Lazy("app.engine.inference:RbcInference"),
+    belief=True,
+    formats=(ExportFormat("reconchess", "reconchess GameHistory", ".json",
+                          Lazy("app.interop.reconchess_history:export_reconchess")),
+             ExportFormat("pgn", "PGN", ".pgn", Lazy("app.exports:pgn_text"), text=True)),
+    perft=True,
+    preload=("app.engine.rbc", "chess", "reconchess", "app.interop.reconchess_history"),
+)

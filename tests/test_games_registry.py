@@ -1,0 +1,75 @@
+"""The games registry: every definition points at code that exists and agrees with its referee, and reading
+the registry stays cheap (no referee, no python-chess)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app import games
+from app.engine.variants import TITLES, VARIANTS
+from app.games.definition import GameDefinition, Lazy
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("definition", games.all(), ids=lambda definition: definition.key)
+def test_every_lazy_reference_resolves(definition: GameDefinition) -> None:
+    for lazy in definition.lazies():
+        assert lazy() is not None, lazy
+    assert list(definition.bot_classes()) == [name for name, _ in definition.bots]
+
+
+@pytest.mark.parametrize("definition", games.all(), ids=lambda definition: definition.key)
+def test_definitions_agree_with_their_referees(definition: GameDefinition) -> None:
+    referee = definition.referee()
+    assert referee.variant == definition.key
+    assert definition.seat_names == referee.seat_names
+    assert all(bot.variant == definition.key for bot in definition.bot_classes().values())
+    assert (ROOT / "docs" / "rules" / definition.rules_doc).is_file()
+    for option in definition.options:
+        assert option.default is None or not option.choices or option.default in option.choices
+
+
+def test_names_are_the_engines_variants() -> None:
+    assert set(games.names()) == set(VARIANTS) == set(TITLES)
+    assert list(TITLES) == list(games.names())
+    assert games.default() is games.all()[0]
+    assert {definition.key: definition.title for definition in games.all()} == TITLES
+    with pytest.raises(KeyError, match="unknown game 'go'"):
+        games.get("go")
+
+
+def test_lazy_resolves_once_and_says_what_is_wrong() -> None:
+    lazy = Lazy("app.games.definition:SeatSpec")
+    assert lazy() is lazy() and lazy == Lazy("app.games.definition:SeatSpec")
+    with pytest.raises(ModuleNotFoundError):
+        Lazy("app.games.no_such_module:X")()
+    with pytest.raises(ValueError):
+        Lazy("no colon")
+
+
+def _imported_after(code: str) -> set[str]:
+    run = subprocess.run([sys.executable, "-c", code + "\nimport sys\nprint('\\n'.join(sys.modules))"],
+                         cwd=ROOT, capture_output=True, text=True, check=True)
+    return set(run.stdout.split())
+
+
+def test_reading_the_registry_imports_no_game_code() -> None:
+    modules = _imported_after("from app import games\n"
+                              "[(d.title, d.seat_names, d.bots, d.formats) for d in games.all()]\n"
+                              "games.format_names()")
+    assert "app.games.rbc" in modules  # the definitions were read...
+    heavy = {"chess", "app.engine.rbc", "app.engine.blind", "app.engine.minit", "app.engine.core",
+             "app.engine.inference", "app.exports"}
+    assert not heavy & modules  # ...and nothing they point at was imported
+    assert not {name for name in modules if name.startswith("app.bots")}
+
+
+def test_the_engine_does_not_import_the_registry() -> None:
+    modules = _imported_after("import app.engine.core, app.engine.record, app.engine.variants")
+    assert "app.games" not in modules
+
