@@ -745,7 +745,7 @@ def expand(rows: Rows, weights: Weights, mine: int, opponent: chess.Color, captu
     out, out_weights, distinct, made, table, where = _expand(
         rows, weights, order, uniform, _U(mine), opponent == chess.WHITE, -1 if capture is None else capture,
         ep_target, unchanged, _rows_buffer(expected), _weights_buffer(expected), table, where)
-    _tables[0] = (table, where)
+    _keep_table(table, where)
     # Splitting the parents over two threads was tried: each half took half the time, but joining the second
     # half's successors to the first's (a lookup each, in a table far larger than the cache) took the rest back.
     return out[:, :distinct], out_weights[:distinct], made
@@ -761,7 +761,7 @@ _POOL_COLUMNS = 1 << 20  # pooled buffers hold at least this many positions (64 
 _pool: list[Any] = []
 _weight_pool: list[Any] = []
 _scratches: dict[str, Any] = {}
-_tables: list[Any] = [None]
+_tables: list[tuple[Any, Any]] = []  # the one large table (and its "where"), once made
 
 
 def _pooled(pool: list[Any], words: int, minimum: int) -> Any:
@@ -806,18 +806,26 @@ def _scratch(name: str, size: int, fill: int | None = None) -> Any:
     return array
 
 
+def _keep_table(table: Any, where: Any) -> None:
+    """Keep the table if a kernel had to grow it beyond the kept one."""
+    if _tables and len(table) > len(_tables[0][0]):
+        _tables[0] = (table, where)
+
+
+_SMALL_TABLE = 1 << 16
+
+
 def _table(expected: int) -> tuple[Any, Any]:
-    """An empty table for about ``expected`` positions (the last one, cleared, when it is large enough)."""
+    """An empty table for about ``expected`` positions. A large one is the front part of one table kept for the
+    whole process (as large as the largest asked for), cleared: fresh memory would cost more than the lookups."""
     size = _table_size(expected)
-    kept = _tables[0]
-    if kept is not None and size <= len(kept[0]) <= 4 * size:
-        kept[0].fill(0)
-        return kept[0], kept[1]
-    # A table is cleared (written) whole before use: the system hands over its pages then, not in the middle
-    # of the lookups. ``where`` is only read where a position was put.
-    table = np.empty((size, 2), dtype=np.uint64)
+    if size < _SMALL_TABLE:
+        return np.zeros((size, 2), dtype=np.uint64), np.empty(size, dtype=np.int64)
+    if not _tables or len(_tables[0][0]) < size:
+        _tables[:] = [(np.empty((size, 2), dtype=np.uint64), np.empty(size, dtype=np.int64))]
+    table, where = _tables[0][0][:size], _tables[0][1][:size]
     table.fill(0)
-    return table, np.empty(size, dtype=np.int64)
+    return table, where
 
 
 def unique(rows: Rows, weights: Weights) -> tuple[Rows, Weights]:
@@ -859,7 +867,7 @@ def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weig
         best = _scratch("best", len(table)).view(np.float64)
         distinct = _forget(rows, weights, _U(bit), out, out_weights, table, _scratch("slot of", n),
                            _scratch("first of", len(table)), best)
-    _tables[0] = (table, where)
+    _keep_table(table, where)
     return out[:, :distinct], out_weights[:distinct]
 
 
