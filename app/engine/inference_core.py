@@ -84,7 +84,9 @@ def kernels() -> Any:
     global _compiling
     if _compiled is None:
         if _compiling is None:
-            _compiling = threading.Thread(target=compiled, name="inference kernels warm-up", daemon=True)
+            # Not a daemon: a process that ends while numba compiles waits for it rather than tearing LLVM down
+            # under it (the wait happens once: later runs load the cache in a fraction of a second).
+            _compiling = threading.Thread(target=compiled, name="inference kernels warm-up")
             _compiling.start()
         return vec
     return _compiled or vec
