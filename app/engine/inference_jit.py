@@ -546,28 +546,50 @@ def _key22(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any) -> Any:
     return (x ^ (x >> _U(29))) * _U(0x94D049BB133111EB) >> _U(42)
 
 
+@njit(cache=True, inline="always")
+def _held_by(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, bit: Any) -> int:
+    """Which field has a piece on ``bit``: 0 (pawns) to 5 (king), or 6 for none."""
+    if p & bit:
+        return 0
+    if n & bit:
+        return 1
+    if b & bit:
+        return 2
+    if r & bit:
+        return 3
+    if q & bit:
+        return 4
+    if k & bit:
+        return 5
+    return 6
+
+
 @njit(cache=True)
-def _changing(rows: Any, bit: Any) -> int:
-    """How many columns have an en-passant square or a piece on ``bit``."""
-    count = 0
+def _kinds(rows: Any, bit: Any) -> Any:
+    """For the columns with no en-passant square and no castling right on ``bit``: how many have each kind of
+    piece on ``bit`` (see :func:`_held_by`); index 7 counts the other columns."""
+    counts = np.zeros(8, dtype=np.int64)
     for column in range(rows.shape[1]):
-        if rows[7, column] or (rows[0, column] | rows[1, column] | rows[2, column] | rows[3, column]
-                               | rows[4, column] | rows[5, column]) & bit:
-            count += 1
-    return count
+        if rows[7, column] or rows[6, column] & bit:
+            counts[7] += 1
+        else:
+            counts[_held_by(rows[0, column], rows[1, column], rows[2, column], rows[3, column], rows[4, column],
+                            rows[5, column], bit)] += 1
+    return counts
 
 
 @njit(cache=True)
-def _forget(rows: Any, weights: Any, bit: Any, out: Any, out_weights: Any, table: Any, slot_of: Any, first_of: Any,
-            best: Any) -> int:
+def _forget(rows: Any, weights: Any, bit: Any, major: int, out: Any, out_weights: Any, table: Any, slot_of: Any,
+            first_of: Any, best: Any) -> int:
     """Each column with its en-passant square cleared and its piece on ``bit`` (0: none) taken (and its castling
     rights with it, all of them if it was the king), duplicates merged (largest weight kept, the first
     occurrence's place), into ``out`` and ``out_weights``; returns how many. ``slot_of`` (one per column),
     ``first_of`` and ``best`` (one per slot of ``table``) are scratch space.
 
-    Only a column that changes can become equal to another, and the columns that do not change stay distinct
-    from each other; so only the changed ones go into the table (usually few: it stays in the cache), and the
-    others are only looked up in it."""
+    The columns of the most common kind ``major`` (no en-passant square, no castling right on ``bit``, the same
+    kind of piece there, not a king: see :func:`_kinds`) all change the same way, so they stay distinct from
+    each other; only the others go into the table (usually few: it stays in the cache), and these are only
+    looked up in it. Without a capture (``bit`` 0) they are the columns that do not change at all."""
     n = rows.shape[1]
     zero = _U(0)
     slot_of[:n] = -1
@@ -579,7 +601,7 @@ def _forget(rows: Any, weights: Any, bit: Any, out: Any, out_weights: Any, table
     for column in range(n):
         p, n_, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
         q, k, c, e = rows[4, column], rows[5, column], rows[6, column], rows[7, column]
-        if not (e or (bit and (p | n_ | b | r | q | k) & bit)):
+        if not (e or c & bit) and _held_by(p, n_, b, r, q, k, bit) == major:
             continue
         if bit:
             if k & bit:
@@ -602,12 +624,12 @@ def _forget(rows: Any, weights: Any, bit: Any, out: Any, out_weights: Any, table
         for column in range(n):
             if slot_of[column] >= 0:
                 continue
-            key = _key22(rows[0, column], rows[1, column], rows[2, column], rows[3, column], rows[4, column],
-                         rows[5, column], rows[6, column])
+            p, n_, b, r = rows[0, column] & ~bit, rows[1, column] & ~bit, rows[2, column] & ~bit, rows[3, column] & ~bit
+            q, k, c = rows[4, column] & ~bit, rows[5, column] & ~bit, rows[6, column]
+            key = _key22(p, n_, b, r, q, k, c)
             if not keys[np.int64(key >> _U(6))] & (_U(1) << (key & _U(63))):
                 continue
-            first, second = _hashes(rows[0, column], rows[1, column], rows[2, column], rows[3, column],
-                                    rows[4, column], rows[5, column], rows[6, column], zero)
+            first, second = _hashes(p, n_, b, r, q, k, c, zero)
             at, found = _find(table, first, second)
             if found:
                 slot_of[column] = at
@@ -856,7 +878,11 @@ def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weig
     n = rows.shape[1]
     weights = np.asarray(weights, dtype=np.float64)
     bit = 0 if square is None else chess.BB_SQUARES[square]
-    changing = _changing(rows, _U(bit))
+    kinds = _kinds(rows, _U(bit))
+    major = int(np.argmax(kinds[:5])) if bit else 6  # never the king: taking it clears every castling right
+    if not bit or kinds[6] > kinds[major]:
+        major = 6
+    changing = rows.shape[1] - int(kinds[major])
     out, out_weights = _rows_buffer(n), _weights_buffer(n)
     if 4 * changing > n:
         table, where = _table(n)
@@ -865,7 +891,7 @@ def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weig
     else:
         table, where = _table(changing)
         best = _scratch("best", len(table)).view(np.float64)
-        distinct = _forget(rows, weights, _U(bit), out, out_weights, table, _scratch("slot of", n),
+        distinct = _forget(rows, weights, _U(bit), major, out, out_weights, table, _scratch("slot of", n),
                            _scratch("first of", len(table)), best)
     _keep_table(table, where)
     return out[:, :distinct], out_weights[:distinct]
