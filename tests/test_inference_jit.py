@@ -124,3 +124,37 @@ def test_without_numba_the_numpy_kernels_take_over() -> None:
                           env={**os.environ, "SIGHTLINE_NO_JIT": "1"}, cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr
     assert "SIGHTLINE_NO_JIT" in done.stdout
+
+
+def test_a_capture_merges_positions_that_differed_only_by_what_it_took() -> None:
+    """Hand-made sets where a capture on h1 leaves pairs of positions equal: one had the castling right of the
+    rook taken there and the other not, or one had a rook there and the other a knight, or an en-passant square.
+    Most columns are of one kind (a rook on h1, no castling right there), the case the compiled kernel looks up
+    without putting into its table."""
+    from app.engine.inference_core import opponent_key
+    rng = np.random.default_rng(11)
+    start = np.array(opponent_key(chess.Board(), chess.BLACK), dtype=np.uint64)  # White's army
+    h1 = np.uint64(chess.BB_H1)
+    columns = []
+    for _ in range(400):
+        column = start.copy()
+        pawn = int(rng.integers(8, 16))
+        column[0] = (column[0] & ~np.uint64(1 << pawn)) | np.uint64(1 << (pawn + 8 * int(rng.integers(1, 3))))
+        column[6] = np.uint64(chess.BB_A1)  # the h1 rook cannot castle any more
+        columns.append(column)
+    for twin in list(columns[:60]):
+        kind = int(rng.integers(3))
+        changed = twin.copy()
+        if kind == 0:
+            changed[6] |= h1  # the same, but the h1 rook could still castle
+        elif kind == 1:
+            changed[3] &= ~h1  # a knight on h1 instead of the rook
+            changed[1] |= h1
+        else:
+            changed[7] = np.uint64(chess.E3)  # an en-passant square
+        columns.insert(int(rng.integers(len(columns) + 1)), changed)
+    rows = np.ascontiguousarray(np.array(columns, dtype=np.uint64).T)
+    for weights in (np.ones(rows.shape[1]), rng.random(rows.shape[1])):
+        expected = inference_vec.forget(rows, weights, chess.H1)
+        assert expected[0].shape[1] < rows.shape[1]  # some merged
+        assert _same(expected, inference_jit.forget(rows, weights, chess.H1))
