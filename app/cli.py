@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn, Sequence
 
+from app import games
 from app.engine.clock import TimeControl
 
 MESSAGE_LIMIT = 400
@@ -282,9 +283,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--check", action="store_true", help="render one frame offscreen, print OK and exit")
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
+    names, default = games.names(), games.default().key
     match = commands.add_parser("match", help="play bots against each other without a window")
-    match.add_argument("--variant", default="rbc", choices=["rbc", "blind", "minit"],
-                       help="the game: rbc, blind or minit (default rbc)")
+    match.add_argument("--variant", default=default, choices=list(names),
+                       help=f"the game: {', '.join(names[:-1])} or {names[-1]} (default {default})")
     match.add_argument("--white", required=True, help="bot for White: a built-in name (random, attacker, "
                        "sightline:NAME[:LEVEL]) or a reconchess player (path/to/bot.py, module, module:Class)")
     match.add_argument("--black", required=True, help="bot for Black (as --white)")
@@ -311,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Write a record as a reconchess GameHistory (RBC), PGN of the true moves (RBC, Blind Chess), "
                     "MinitChess notation, or a board image (SVG, PNG) of any step as the truth or as one seat "
                     "saw it. While a game of hidden information is unfinished, only a seat's own view exports.")
-    export.add_argument("--format", default=None, choices=["reconchess", "pgn", "minit", "svg", "png"],
+    export.add_argument("--format", default=None, choices=[*games.format_names(), "svg", "png"],
                         help="default: from OUT's extension (.pgn, .svg, .png, .txt: minit), else reconchess")
     export.add_argument("record", help="a Sightline record (.json)")
     export.add_argument("out", nargs="?", help="the file to write (or use -o)")
@@ -331,7 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("record", help="a Sightline game record (.json)")
     replay.set_defaults(func=_replay)
     perft = commands.add_parser("perft", help="count move sequences (a self-check of the move generators)")
-    perft.add_argument("--variant", default="chess", choices=["chess", "rbc", "minit"])
+    perft.add_argument("--variant", default="chess",
+                       choices=["chess", *(game.key for game in games.all() if game.perft)])
     perft.add_argument("--depth", type=_whole_number, default=3, help="count sequences up to this length "
                        "(1 to 20, default 3)")
     perft.add_argument("--position", help="a FEN (chess, rbc) or a MinitChess position "

@@ -43,19 +43,27 @@ import chess.pgn
 import chess.svg
 import chess.variant
 
+from app import games
 from app.engine.core import Outcome, Reason, Seat
 from app.engine.minit import HEIGHT, WIDTH, MinitPosition, Move
-from app.engine.record import (HIDDEN_INFORMATION, Frame, GameRecord, RecordError, Timeline, atomic_write_bytes,
-                               atomic_write_text, write_target)
+from app.engine.record import (Frame, GameRecord, RecordError, Timeline, atomic_write_bytes, atomic_write_text,
+                               write_target)
 
 __all__ = ["FORMATS", "BlindChessBoard", "ReconBoard", "check_export_target", "export_record", "export_text",
            "frame_png", "frame_svg", "minit_move_list", "parse_minit_move_list", "parse_perspective",
            "parse_position_text", "pgn_game", "pgn_text", "position_text", "read_pgn"]
 
-FORMATS = ("reconchess", "pgn", "minit", "svg", "png")
-"""What :func:`export_record` (and ``sightline export --format``) writes."""
+FORMATS = (*games.format_names(), "svg", "png")
+"""What :func:`export_record` (and ``sightline export --format``) writes: the games' formats, then images."""
 
-TITLES = {"rbc": "Reconnaissance Blind Chess", "blind": "Blind Chess", "minit": "MinitChess"}
+TITLES = {definition.key: definition.title for definition in games.all()}
+
+
+def _hidden_information(variant: str) -> bool:
+    try:
+        return games.get(variant).hidden_information
+    except KeyError:
+        return False
 
 
 # ---- python-chess boards for the PGN of RBC and Blind Chess ----------------------------------------------
@@ -536,7 +544,7 @@ def _check_spoilers(record: GameRecord, fmt: str, perspective: Seat | None) -> N
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
     shows_truth = fmt in ("pgn", "reconchess") or (fmt in ("svg", "png") and perspective is None)
-    if shows_truth and record.result is None and record.variant in HIDDEN_INFORMATION:
+    if shows_truth and record.result is None and _hidden_information(record.variant):
         raise RecordError("this game is still in progress: its true moves stay hidden until it ends "
                           "(export a seat's own view with --perspective instead)")
 

@@ -50,10 +50,13 @@ def prepare_worker() -> None:
 
 
 def new_inference(variant: str, seat: int, options: dict[str, Any]) -> Inference:
-    """A fresh inference for ``seat`` of ``variant`` (``"rbc"`` or ``"blind"``) with the window's ``options``
-    (``cap``, ``seed``, ``start_fen``)."""
-    from app.engine.inference import BlindInference, RbcInference
-    kind: type[Inference] = RbcInference if variant == "rbc" else BlindInference
+    """A fresh inference for ``seat`` of ``variant`` (a game of hidden information: its registry entry names
+    its inference) with the window's ``options`` (``cap``, ``seed``, ``start_fen``)."""
+    from app import games
+    definition = games.get(variant)
+    if definition.inference is None:
+        raise ValueError(f"{definition.title} has no belief inference")
+    kind: type[Inference] = definition.inference()
     return kind(seat, InferenceOptions(cap=int(options.get("cap", 2000)), seed=int(options.get("seed", 0)),
                                        start_fen=options.get("start_fen"),
                                        expansion_limit=int(options.get("expansion_limit", 3_000_000))))

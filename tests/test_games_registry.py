@@ -3,6 +3,7 @@ the registry stays cheap (no referee, no python-chess)."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,8 @@ def test_definitions_agree_with_their_referees(definition: GameDefinition) -> No
     referee = definition.referee()
     assert referee.variant == definition.key
     assert definition.seat_names == referee.seat_names
+    assert referee.view_type is definition.view()
+    assert referee.hidden_information == definition.hidden_information
     assert all(bot.variant == definition.key for bot in definition.bot_classes().values())
     assert (ROOT / "docs" / "rules" / definition.rules_doc).is_file()
     for option in definition.options:
@@ -73,3 +76,34 @@ def test_the_engine_does_not_import_the_registry() -> None:
     modules = _imported_after("import app.engine.core, app.engine.record, app.engine.variants")
     assert "app.games" not in modules
 
+
+@pytest.mark.parametrize("definition", games.all(), ids=lambda definition: definition.key)
+def test_truth_is_the_position_as_it_stands(definition: GameDefinition) -> None:
+    game = definition.referee()()
+    truth = game.truth()
+    assert truth is not None and truth == game.truth()
+    board = getattr(game, "board", None)
+    if board is not None:  # a chess board: copied without its history, so later play leaves it alone
+        assert truth is not board and truth.fen() == board.fen() and not truth.move_stack
+
+
+def _imports_in(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize("definition", games.all(), ids=lambda definition: definition.key)
+def test_installers_can_see_what_the_lazy_references_load(definition: GameDefinition) -> None:
+    # a bundler follows import statements only: every module a reference names is imported in the game's package
+    package = ROOT / "app" / "games" / definition.key / "__init__.py"
+    named = {lazy.module for lazy in definition.lazies()} | {m for m in definition.preload if m.startswith("app.")}
+    assert named <= _imports_in(package)
+    registry = ast.parse((ROOT / "app" / "games" / "__init__.py").read_text(encoding="utf-8"))
+    relative = {alias.name for node in ast.walk(registry) if isinstance(node, ast.ImportFrom) and node.level == 1
+                for alias in node.names}
+    assert {entry.rpartition(".")[2] for entry in games.ENTRIES} <= relative

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from app import games
+
 from .base import Bot
 
 
@@ -12,15 +14,8 @@ def builtin_bots(variant: str) -> dict[str, Callable[..., Bot]]:
 
     The order is the new-game dialog's: the strongest bot of each game comes first.
     """
-    if variant == "rbc":
-        from .rbc_belief import RBCBeliefBot
-        from .rbc_bots import RBCAttackerBot, RBCRandomBot
-        return {"belief": RBCBeliefBot, "random": RBCRandomBot, "attacker": RBCAttackerBot}
-    if variant == "blind":
-        from .blind_belief import BlindBeliefBot
-        from .blind_bots import BlindGreedyBot, BlindRandomBot
-        return {"belief": BlindBeliefBot, "random": BlindRandomBot, "greedy": BlindGreedyBot}
-    if variant == "minit":
-        from .minit_bots import MinitRandomBot, MinitSearchBot
-        return {"random": MinitRandomBot, "search": MinitSearchBot}
-    return {}
+    try:
+        definition = games.get(variant)
+    except KeyError:
+        return {}
+    return definition.bot_classes()

@@ -50,6 +50,7 @@ from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
+from app import games
 from app.engine.core import Action, Outcome, Seat
 from app.engine.record import GameRecord
 
@@ -58,9 +59,10 @@ from .base import ActionRequest
 
 __all__ = ["BotProcess", "ProcessAgent", "WorkerEvent", "check_bot", "warm_up"]
 
-_PRELOAD = ["app.bots.worker", "app.bots.agents", "app.bots.registry", "app.engine.variants", "app.engine.rbc",
-            "chess", "reconchess", "app.interop.reconchess_history"]
-"""Imported once by the fork server: every worker then starts without importing them again."""
+_PRELOAD = ["app.bots.worker", "app.bots.agents", "app.bots.registry", "app.engine.variants",
+            *(module for game in games.all() for module in game.preload)]
+"""Imported once by the fork server: every worker then starts without importing them again (the games'
+registry entries name what they need beyond the bots' common modules)."""
 
 
 @dataclass(frozen=True)

@@ -424,6 +424,7 @@ class BlindChess(Game):
 
     variant: ClassVar[str] = "blind"
     seat_names: ClassVar[tuple[str, ...]] = ("White", "Black")
+    hidden_information: ClassVar[bool] = True
 
     def __init__(self, fen: str = chess.STARTING_FEN) -> None:
         super().__init__()
@@ -452,6 +453,10 @@ class BlindChess(Game):
             self._begin_turn()
 
     # -- state ------------------------------------------------------------------------------
+    def truth(self) -> chess.Board:
+        """The true position without its move history (a copy: a replay keeps one per step and they stay small)."""
+        return self.board.copy(stack=False)
+
     @property
     def to_move(self) -> Seat | None:
         if self.outcome is not None:
@@ -759,3 +764,6 @@ class BlindChessView(View):
     def pieces(self) -> Iterator[tuple[Square, chess.Piece]]:
         """This seat's own pieces by square."""
         return iter(sorted(self.own_board.piece_map().items()))
+
+
+BlindChess.view_type = BlindChessView

@@ -183,10 +183,19 @@ class Game(ABC):
 
     variant: ClassVar[str]
     seat_names: ClassVar[tuple[str, ...]]
+    view_type: ClassVar[type[View]]
+    """The class of a seat's view (each game sets it once its view class is defined)."""
+    hidden_information: ClassVar[bool] = False
+    """Whether a seat may not see the whole game (then, while it goes on, a seat reviews only its own view)."""
 
     def __init__(self) -> None:
         self.outcome: Outcome | None = None
         self._logs: list[list[Any]] = [[] for _ in self.seat_names]
+
+    def truth(self) -> Any:
+        """The true state of the game now, as a copy later play leaves alone (a replay keeps one per step);
+        ``None`` for a game that has nothing to show."""
+        return None
 
     # -- who acts -------------------------------------------------------------------------
     @property

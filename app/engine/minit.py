@@ -638,6 +638,10 @@ class MinitChess(Game):
             self._finish(outcome)
 
     # -- state --------------------------------------------------------------------------------
+    def truth(self) -> MinitPosition:
+        """The true position (immutable, so it is its own copy)."""
+        return self.position
+
     @property
     def to_move(self) -> Seat | None:
         if self.outcome is not None:
@@ -756,3 +760,6 @@ class MinitChessView(View):
     def legal_moves(self) -> list[Move]:
         """The moves of the side to move (the referee's list), or none once the game is over."""
         return [] if self.outcome is not None else self.position.legal_moves()
+
+
+MinitChess.view_type = MinitChessView

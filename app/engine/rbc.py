@@ -179,6 +179,7 @@ class ReconChess(Game):
 
     variant: ClassVar[str] = "rbc"
     seat_names: ClassVar[tuple[str, ...]] = ("White", "Black")
+    hidden_information: ClassVar[bool] = True
 
     def __init__(self, draw_rule: str = "50-move", fen: str = chess.STARTING_FEN) -> None:
         super().__init__()
@@ -201,6 +202,10 @@ class ReconChess(Game):
         self._logs[seat_of(board.turn)].append(TurnStarted(0, None))
 
     # -- state --------------------------------------------------------------------------
+    def truth(self) -> chess.Board:
+        """The true position without its move history (a copy: a replay keeps one per step and they stay small)."""
+        return self.board.copy(stack=False)
+
     @property
     def to_move(self) -> Seat | None:
         if self.outcome is not None:
@@ -399,3 +404,6 @@ class ReconChessView(View):
     def move_actions(self) -> MoveActions:
         """This seat's move actions, from its own pieces (equal to the referee's)."""
         return move_actions(self.own_board, self.color)
+
+
+ReconChess.view_type = ReconChessView

@@ -1054,20 +1054,10 @@ def resume(record: GameRecord, *, time_source: Callable[[], float] = time.monoto
 
 def view_type(variant: str) -> type[View]:
     """The view class of ``variant``'s seats (:class:`~app.engine.rbc.ReconChessView`...)."""
-    if variant == "rbc":
-        from .rbc import ReconChessView
-        return ReconChessView
-    if variant == "blind":
-        from .blind import BlindChessView
-        return BlindChessView
-    if variant == "minit":
-        from .minit import MinitChessView
-        return MinitChessView
-    raise RecordError(f"unknown game {_short(variant)}")
-
-
-HIDDEN_INFORMATION = frozenset({"rbc", "blind"})
-"""Games in which a seat does not see the whole board (MinitChess is played in the open)."""
+    from .variants import VARIANTS
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise RecordError(f"unknown game {_short(variant)}")
+    return VARIANTS[variant].view_type
 
 
 def allowed_perspectives(record: GameRecord, asking_seat: Seat | None) -> list[Seat | None]:
@@ -1087,17 +1077,10 @@ def allowed_perspectives(record: GameRecord, asking_seat: Seat | None) -> list[S
     """
     from .variants import VARIANTS
     seats = len(VARIANTS[record.variant].seat_names) if record.variant in VARIANTS else 2
-    if record.result is not None or record.variant not in HIDDEN_INFORMATION:
+    hidden = record.variant in VARIANTS and VARIANTS[record.variant].hidden_information
+    if record.result is not None or not hidden:
         return [None, *range(seats)]
     return [asking_seat] if asking_seat is not None and 0 <= asking_seat < seats else []
-
-
-def _truth_of(game: Game) -> Any:
-    import chess
-    board = getattr(game, "board", None)
-    if isinstance(board, chess.Board):
-        return board.copy(stack=False)  # the position without its history (a copy per step stays small)
-    return getattr(game, "position", None)  # MinitPosition: immutable
 
 
 @dataclass
@@ -1176,7 +1159,7 @@ class Timeline:
         stack = getattr(board, "move_stack", None)
         moves = getattr(game, "moves", None)
         last = stack[-1] if stack else (moves[-1] if moves else None)
-        return _Step(game.ply, game.to_move, game.phase, _truth_of(game), last,
+        return _Step(game.ply, game.to_move, game.phase, game.truth(), last,
                      tuple(len(game.observations(seat)) for seat in range(len(game.seat_names))),
                      [clock.remaining(seat) for seat in range(len(game.seat_names))], game.outcome)
 

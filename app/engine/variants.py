@@ -1,36 +1,44 @@
-"""The games Sightline knows, by the name used in records and on the command line."""
+"""The games Sightline knows, by the name used in records and on the command line.
+
+The games themselves are listed in the games registry (``app.games``); this module is the engine's one door to
+it, opened lazily with ``importlib`` so that importing the engine names no game and imports no registry.
+"""
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .core import Game
 
     VARIANTS: dict[str, type[Game]]
+    TITLES: dict[str, str]
+
+
+def _definitions() -> Any:
+    return importlib.import_module("app.games").all()
 
 
 def _variants() -> dict[str, type[Game]]:
-    from .blind import BlindChess
-    from .minit import MinitChess
-    from .rbc import ReconChess
-    return {ReconChess.variant: ReconChess, BlindChess.variant: BlindChess, MinitChess.variant: MinitChess}
+    return {definition.key: definition.referee() for definition in _definitions()}
+
+
+def _titles() -> dict[str, str]:
+    return {definition.key: definition.title for definition in _definitions()}
+
+
+_LAZY = {"VARIANTS": _variants, "TITLES": _titles}
 
 
 def __getattr__(name: str) -> Any:
-    # VARIANTS imports every referee (and python-chess): built on first use, so that TITLES stays cheap.
-    if name == "VARIANTS":
-        variants = _variants()
-        globals()["VARIANTS"] = variants
-        return variants
+    # VARIANTS imports every referee (and python-chess): built on first use, so that TITLES stays cheap
+    # (TITLES reads the registry's plain data only).
+    if name in _LAZY:
+        value = _LAZY[name]()
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'app.engine.variants' has no attribute {name!r}")
-
-
-TITLES: dict[str, str] = {
-    "rbc": "Reconnaissance Blind Chess",
-    "blind": "Blind Chess",
-    "minit": "MinitChess",
-}
 
 
 def game_type(name: str) -> type[Game]:

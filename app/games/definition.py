@@ -18,8 +18,11 @@ its views, bots and python-chess are imported the first time someone calls the m
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["ExportFormat", "GameDefinition", "Lazy", "OptionSpec", "SeatSpec"]
 
@@ -74,20 +77,54 @@ class Lazy:
         return hash(self.path)
 
 
-@dataclass(frozen=True)
-class SeatSpec:
+class _Plain:
+    """Read-only records compared by value. Written out by hand rather than as dataclasses: the registry is
+    read while the window starts, and generating dataclass methods would cost it a few milliseconds."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _fill(self, **values: Any) -> None:
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, _Plain) and other._values() == self._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+class SeatSpec(_Plain):
     """One seat at the table: its name as shown and recorded, and the team it plays for.
 
     >>> SeatSpec("White")
     SeatSpec(name='White', team=0)
+    >>> SeatSpec("White") == SeatSpec("White", team=0)
+    True
     """
 
+    __slots__ = ("name", "team")
     name: str
-    team: int = 0
+    team: int
+
+    def __init__(self, name: str, team: int = 0) -> None:
+        self._fill(name=name, team=team)
 
 
-@dataclass(frozen=True)
-class OptionSpec:
+class OptionSpec(_Plain):
     """An option a new game of this kind takes (the key is the one the referee's ``from_options`` reads).
 
     ``choices`` is empty for free text; ``hidden`` options are set by the program (a starting position
@@ -96,64 +133,94 @@ class OptionSpec:
     >>> rule = OptionSpec("draw_rule", "Draw rule", choices=("50-move", "none"), default="50-move")
     >>> rule.default in rule.choices
     True
+    >>> rule.default = "none"
+    Traceback (most recent call last):
+    ...
+    AttributeError: OptionSpec is read-only
     """
 
+    __slots__ = ("key", "label", "choices", "default", "hidden")
     key: str
     label: str
-    choices: tuple[str, ...] = ()
-    default: str | None = None
-    hidden: bool = False
+    choices: tuple[str, ...]
+    default: str | None
+    hidden: bool
+
+    def __init__(self, key: str, label: str, choices: tuple[str, ...] = (), default: str | None = None,
+                 hidden: bool = False) -> None:
+        self._fill(key=key, label=label, choices=choices, default=default, hidden=hidden)
 
 
-@dataclass(frozen=True)
-class ExportFormat:
+class ExportFormat(_Plain):
     """A file format a finished (or, for a seat's own view, unfinished) game can be written as.
 
     ``text`` formats can go to standard output; ``shows_truth`` formats give away what a seat did not see,
     so they are refused while a game of hidden information goes on. ``writer`` is the function that writes it.
 
-    >>> pgn = ExportFormat("pgn", "PGN", ".pgn", Lazy("app.exports:pgn_text"), text=True, shows_truth=True)
-    >>> pgn.writer.module
-    'app.exports'
+    >>> pgn = ExportFormat("pgn", "PGN", ".pgn", Lazy("app.exports:pgn_text"), text=True)
+    >>> pgn.writer.module, pgn.shows_truth
+    ('app.exports', True)
     """
 
+    __slots__ = ("name", "label", "suffix", "writer", "text", "shows_truth")
     name: str
     label: str
     suffix: str
     writer: Lazy
-    text: bool = False
-    shows_truth: bool = True
+    text: bool
+    shows_truth: bool
+
+    def __init__(self, name: str, label: str, suffix: str, writer: Lazy, text: bool = False,
+                 shows_truth: bool = True) -> None:
+        self._fill(name=name, label=label, suffix=suffix, writer=writer, text=text, shows_truth=shows_truth)
 
 
-@dataclass(frozen=True)
-class GameDefinition:
+class GameDefinition(_Plain):
     """Everything the app needs to know about one game, by its ``key`` (the ``variant`` of its records).
 
     ``board`` is (files, ranks), or None for a game without a board. ``bots`` lists (name, class) with
     the strongest first, as the new-game dialog offers them. ``inference`` is the belief inference of a
     game of hidden information (None when the seats see everything). ``belief`` says whether a person
-    gets the belief board kit. ``perft`` says whether ``sightline perft`` can count this game's moves.
-    ``preload`` names modules a bot worker's fork server imports ahead of time for this game.
-    ``rules_doc`` is the file name of the rules in the documentation's rules folder.
+    gets the belief board kit. ``match_defaults`` are settings of ``sightline match`` this game changes.
+    ``perft`` says whether ``sightline perft`` can count this game's moves. ``preload`` names modules a bot
+    worker's fork server imports ahead of time for this game. ``rules_doc`` is the file name of the rules
+    in the documentation's rules folder.
     """
 
+    __slots__ = ("key", "title", "description", "seats", "referee", "view", "board", "hidden_information",
+                 "options", "match_defaults", "rules_doc", "bots", "inference", "belief", "formats", "perft",
+                 "preload")
     key: str
     title: str
     description: str
     seats: tuple[SeatSpec, ...]
     referee: Lazy
     view: Lazy
-    board: tuple[int, int] | None = (8, 8)
-    hidden_information: bool = False
-    options: tuple[OptionSpec, ...] = ()
-    match_defaults: dict[str, Any] = field(default_factory=dict)
-    rules_doc: str = ""
-    bots: tuple[tuple[str, Lazy], ...] = ()
-    inference: Lazy | None = None
-    belief: bool = False
-    formats: tuple[ExportFormat, ...] = ()
-    perft: bool = False
-    preload: tuple[str, ...] = ()
+    board: tuple[int, int] | None
+    hidden_information: bool
+    options: tuple[OptionSpec, ...]
+    match_defaults: Mapping[str, Any]
+    rules_doc: str
+    bots: tuple[tuple[str, Lazy], ...]
+    inference: Lazy | None
+    belief: bool
+    formats: tuple[ExportFormat, ...]
+    perft: bool
+    preload: tuple[str, ...]
+
+    def __init__(self, *, key: str, title: str, description: str, seats: tuple[SeatSpec, ...], referee: Lazy,
+                 view: Lazy, board: tuple[int, int] | None = (8, 8), hidden_information: bool = False,
+                 options: tuple[OptionSpec, ...] = (), match_defaults: Mapping[str, Any] | None = None,
+                 rules_doc: str = "", bots: tuple[tuple[str, Lazy], ...] = (), inference: Lazy | None = None,
+                 belief: bool = False, formats: tuple[ExportFormat, ...] = (), perft: bool = False,
+                 preload: tuple[str, ...] = ()) -> None:
+        self._fill(key=key, title=title, description=description, seats=seats, referee=referee, view=view,
+                   board=board, hidden_information=hidden_information, options=options,
+                   match_defaults=MappingProxyType(dict(match_defaults or {})), rules_doc=rules_doc, bots=bots,
+                   inference=inference, belief=belief, formats=formats, perft=perft, preload=preload)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
 
     @property
     def seat_names(self) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import chess
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app import games
 from app.bots.base import ActionRequest
 from app.engine.clock import TimeControl
 from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat, View
@@ -43,14 +44,8 @@ class SeatConfig:
 
 
 def _view_type(variant: str) -> type[View]:
-    if variant == "rbc":
-        from app.engine.rbc import ReconChessView
-        return ReconChessView
-    if variant == "blind":
-        from app.engine.blind import BlindChessView
-        return BlindChessView
-    from app.engine.minit import MinitChessView
-    return MinitChessView
+    view: type[View] = games.get(variant).view()
+    return view
 
 
 class GameController(QObject):

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWid
                                QListWidget, QMainWindow, QMessageBox, QPlainTextEdit, QPushButton, QSizePolicy,
                                QTextBrowser, QVBoxLayout, QWidget)
 
+from app import games
 from app.engine.variants import TITLES
 from app.ui.board_widget import BoardWidget
 from app.ui.game_panel import GamePanel
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from app.ui.game_controller import GameController
     from app.ui.new_game_dialog import NewGame
 
-HIDDEN_GAMES = frozenset({"rbc", "blind"})  # the games with a belief board
+HIDDEN_GAMES = frozenset(game.key for game in games.all() if game.hidden_information)  # with a belief board
 ENTRY_HINTS = {"rbc": "Type a square to sense (d7), then a move (e2e4, Nf3) or pass",
                "blind": "Type a move (e2e4, Nf3) and press Enter", "minit": "Type a move (b2-b3, Nc3)"}
 CURTAIN_GRACE = 0.7  # seconds after the curtain falls during which presses do not lift it

@@ -2,7 +2,7 @@
 
 The referee, its view and its bots stay where they are; this package points at them lazily.
 
->>> DEFINITION.title, DEFINITION.match_defaults
+>>> DEFINITION.title, dict(DEFINITION.match_defaults)
 ('Blind Chess', {'max_plies': 1000})
 >>> [name for name, _ in DEFINITION.bots]
 ['belief', 'random', 'greedy']
@@ -31,3 +31,13 @@ DEFINITION = GameDefinition(
     belief=True,
     formats=(ExportFormat("pgn", "PGN", ".pgn", Lazy("app.exports:pgn_text"), text=True),),
 )
+
+
+def _named_for_bundlers() -> None:  # pragma: no cover - never called
+    """Installers find the modules to bundle by reading import statements; the references above are imported
+    by name, so the modules they load are also imported here, where nothing runs them."""
+    import app.engine.blind  # noqa: F401
+    import app.engine.inference  # noqa: F401
+    import app.bots.blind_belief  # noqa: F401
+    import app.bots.blind_bots  # noqa: F401
+    import app.exports  # noqa: F401

@@ -35,3 +35,14 @@ DEFINITION = GameDefinition(
     perft=True,
     preload=("app.engine.rbc", "chess", "reconchess", "app.interop.reconchess_history"),
 )
+
+
+def _named_for_bundlers() -> None:  # pragma: no cover - never called
+    """Installers find the modules to bundle by reading import statements; the references above are imported
+    by name, so the modules they load are also imported here, where nothing runs them."""
+    import app.engine.rbc  # noqa: F401
+    import app.engine.inference  # noqa: F401
+    import app.bots.rbc_belief  # noqa: F401
+    import app.bots.rbc_bots  # noqa: F401
+    import app.exports  # noqa: F401
+    import app.interop.reconchess_history  # noqa: F401
