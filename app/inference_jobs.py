@@ -34,7 +34,9 @@ from app.engine.inference import BeliefSummary, Inference, InferenceError, Infer
 WINDOW_OPTIONS: dict[str, Any] = {"cap": 1_000_000, "expansion_limit": 2_000_000}
 """The options a window should send: up to ``cap`` positions are kept exactly (beyond, a weighted sample of
 that many), and one opponent turn generates at most ``expansion_limit`` successors (beyond, from a sample of
-the parents). A set of a million positions takes 64 MB; an opponent turn up to about 200 MB while it runs."""
+the parents). A set of a million positions takes 64 MB. The compiled kernels keep the memory of large updates
+for the next ones (touching fresh memory costs more than the work), so a worker that has seen million-position
+sets holds about 0.9 GB until it ends with its window."""
 
 _KEPT = 4  # inferences kept per worker (a hot-seat game needs two; each can hold a million positions, 64 MB)
 _cache: OrderedDict[tuple[str, int], tuple[int, Inference]] = OrderedDict()
