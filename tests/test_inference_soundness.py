@@ -67,7 +67,8 @@ def test_at_the_window_settings_exact_sets_hold_the_truth_and_estimates_stay_sou
 
 
 def test_a_successor_dropped_from_the_sets_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    kernel = inference_core.kernels()  # the kernels the window uses here (compiled, or numpy without numba)
+    # The kernels the window uses here (compiled, or numpy without numba), ready before the games start.
+    kernel = inference_core.compiled() or inference_core.kernels()
     original = kernel.expand
 
     def planted(rows: Any, weights: Any, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,

@@ -8,6 +8,7 @@ observations on top of :class:`Inference`.
 from __future__ import annotations
 
 import copy
+import os
 import math
 import random
 import threading
@@ -73,6 +74,18 @@ def compiled() -> Any:
     return _compiled or None
 
 
+def _forget_warm_up_in_child() -> None:
+    """A child forked during the warm-up has no warm-up thread: it may start its own."""
+    global _compiling, _compile_lock
+    if _compiled is None:
+        _compiling = None
+        _compile_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_warm_up_in_child)
+
+
 def kernels() -> Any:
     """The module that does the heavy work on sets (``expand``, ``unique``, ``keep``, ``forget``,
     ``systematic_sample``): :mod:`.inference_jit` when it can run, else :mod:`.inference_vec`.
@@ -86,7 +99,7 @@ def kernels() -> Any:
         if _compiling is None:
             # Not a daemon: a process that ends while numba compiles waits for it rather than tearing LLVM down
             # under it (the wait happens once: later runs load the cache in a fraction of a second).
-            _compiling = threading.Thread(target=compiled, name="inference kernels warm-up")
+            _compiling = threading.Thread(target=compiled, name="inference kernels warm-up", daemon=False)
             _compiling.start()
         return vec
     return _compiled or vec

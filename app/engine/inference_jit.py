@@ -29,8 +29,10 @@ or fails, :data:`AVAILABLE` is false and the inference uses :mod:`.inference_vec
 
 from __future__ import annotations
 
+import functools
 import os
-from typing import Any
+import threading
+from typing import Any, Callable, TypeVar
 
 import chess
 import numpy as np
@@ -742,6 +744,30 @@ def _materials(rows: Any) -> Any:
 
 # ---- the public functions (same signatures as inference_vec's) ---------------------------------------------
 
+_lock = threading.RLock()
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _new_lock_in_child() -> None:
+    global _lock
+    _lock = threading.RLock()  # a thread that held it at the fork does not exist in the child
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock_in_child)
+
+
+def _exclusive(function: _F) -> _F:
+    """One call at a time in a process: the pooled buffers, the table and the working arrays are shared (two
+    bots in one referee, or a bot's call abandoned at its deadline while the next game starts, would otherwise
+    fill the same table at once)."""
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with _lock:
+            return function(*args, **kwargs)
+    return call  # type: ignore[return-value]
+
+
 def parent_order(weights: Weights) -> Any:
     """The order parents are expanded in: lightest first (stable), as the numpy kernel orders its successors."""
     if len(weights) == 0 or weights.min() == weights.max():
@@ -749,6 +775,7 @@ def parent_order(weights: Weights) -> Any:
     return np.argsort(weights, kind="stable").astype(np.int64)
 
 
+@_exclusive
 def expand(rows: Rows, weights: Weights, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
            unchanged: int, branching: float = 40.0) -> tuple[Rows, Weights, int]:
     """:func:`app.engine.inference_vec.expand`, compiled: every position one opponent turn leads to, duplicates
@@ -770,7 +797,8 @@ def expand(rows: Rows, weights: Weights, mine: int, opponent: chess.Color, captu
     _keep_table(table, where)
     # Splitting the parents over two threads was tried: each half took half the time, but joining the second
     # half's successors to the first's (a lookup each, in a table far larger than the cache) took the rest back.
-    return out[:, :distinct], out_weights[:distinct], made
+    rows, weights = _trimmed(out, out_weights, distinct)
+    return rows, weights, made
 
 
 # ---- memory used again ---------------------------------------------------------------------------------------
@@ -790,8 +818,14 @@ def _pooled(pool: list[Any], words: int, minimum: int) -> Any:
     """A 1-d uint64 buffer of at least ``words`` words from ``pool``: a free one (nothing else refers to it) if
     one is large enough, else a new one (of at least ``minimum`` words) that replaces a free one, or the oldest."""
     import sys
-    # A buffer referred to by the pool, this expression and getrefcount's argument only is free.
-    free = [buffer for buffer in pool if sys.getrefcount(buffer) == 3]
+    # A buffer no set refers to any more is free. How many references "none" means depends on the interpreter
+    # (3.14 borrows some), so it is measured on a probe held by the pool and one local name (hence the - 1).
+    probe = np.empty(0, dtype=np.uint64)
+    pool.append(probe)
+    counts = [sys.getrefcount(buffer) for buffer in pool]
+    pool.pop()
+    free_level = counts.pop() - 1
+    free = [buffer for buffer, count in zip(pool, counts) if count == free_level]
     fitting = [buffer for buffer in free if buffer.size >= words]
     if fitting:
         return min(fitting, key=len)
@@ -801,6 +835,15 @@ def _pooled(pool: list[Any], words: int, minimum: int) -> Any:
     buffer = np.empty(max(words + words // 4, minimum), dtype=np.uint64)
     pool.append(buffer)
     return buffer
+
+
+def _trimmed(out: Any, out_weights: Any, count: int) -> tuple[Any, Any]:
+    """The first ``count`` columns; copied out when they fill only a small part of a pooled buffer, so that a
+    small set held for long (a bot's checkpoints) does not keep a large buffer from the pool."""
+    held = out.base.size // 8 if isinstance(out.base, np.ndarray) else out.shape[1]  # the pooled buffer's columns
+    if count * 4 < held and held >= _POOL_COLUMNS // 16:
+        return out[:, :count].copy(), out_weights[:count].copy()
+    return out[:, :count], out_weights[:count]
 
 
 def _rows_buffer(columns: int) -> Any:
@@ -850,6 +893,7 @@ def _table(expected: int) -> tuple[Any, Any]:
     return table, where
 
 
+@_exclusive
 def unique(rows: Rows, weights: Weights) -> tuple[Rows, Weights]:
     """:func:`app.engine.inference_vec.unique`, compiled, and exact up to the 128-bit fingerprint."""
     n = rows.shape[1]
@@ -862,6 +906,7 @@ def unique(rows: Rows, weights: Weights) -> tuple[Rows, Weights]:
     return rows[:, firsts[:distinct]], best[:distinct]
 
 
+@_exclusive
 def keep(rows: Rows, weights: Weights, mask: Any) -> tuple[Rows, Weights]:
     """``rows[:, mask], weights[mask]``, into memory used again."""
     kept = int(np.count_nonzero(mask))
@@ -869,12 +914,14 @@ def keep(rows: Rows, weights: Weights, mask: Any) -> tuple[Rows, Weights]:
         return rows, weights
     out, out_weights = _rows_buffer(kept), _weights_buffer(kept)
     kept = _compact(rows, np.asarray(weights, dtype=np.float64), mask, out, out_weights)
-    return out[:, :kept], out_weights[:kept]
+    return _trimmed(out, out_weights, kept)
 
 
+@_exclusive
 def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weights]:
     """After the seat's own move: every column with its en-passant square cleared and the piece on ``square``
-    (``None``: none) taken with its castling rights, duplicates merged (largest weight kept)."""
+    (``None``: none) taken with its castling rights, duplicates merged (largest weight kept). The columns of
+    ``rows`` are distinct (as every set is)."""
     n = rows.shape[1]
     weights = np.asarray(weights, dtype=np.float64)
     bit = 0 if square is None else chess.BB_SQUARES[square]
@@ -894,9 +941,10 @@ def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weig
         distinct = _forget(rows, weights, _U(bit), major, out, out_weights, table, _scratch("slot of", n),
                            _scratch("first of", len(table)), best)
     _keep_table(table, where)
-    return out[:, :distinct], out_weights[:distinct]
+    return _trimmed(out, out_weights, distinct)
 
 
+@_exclusive
 def systematic_sample(rows: Rows, weights: Weights, count: int, offset: float) -> tuple[Rows, Weights]:
     """:func:`app.engine.inference_vec.systematic_sample`, compiled: the same columns and weights."""
     weights = np.asarray(weights, dtype=np.float64)
@@ -905,9 +953,10 @@ def systematic_sample(rows: Rows, weights: Weights, count: int, offset: float) -
         return rows[:, :count], weights[:count]
     out, out_weights = _rows_buffer(min(count, rows.shape[1])), _weights_buffer(min(count, rows.shape[1]))
     drawn = _systematic(rows, weights, total, count, offset, out, out_weights)
-    return out[:, :drawn], out_weights[:drawn]
+    return _trimmed(out, out_weights, drawn)
 
 
+@_exclusive
 def materials(rows: Rows) -> Any | None:
     """The distinct material codes of ``rows`` (see :func:`_materials`), or ``None`` when there are more than
     2048 of them."""
