@@ -439,7 +439,7 @@ _SQUARE, _MARGIN = 45, 15  # chess.svg's units: a square and the coordinate marg
 
 
 def _seat_scene(variant: str, frame: Frame) -> Any:
-    from app.ui.scene import SCENES  # no Qt: what the window draws for the seat, made from its view only
+    from app.games.scene import SCENES  # no Qt: what the window draws for the seat, made from its view only
     return SCENES[variant](frame.view)
 
 

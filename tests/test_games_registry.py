@@ -72,6 +72,12 @@ def test_reading_the_registry_imports_no_game_code() -> None:
     assert not {name for name in modules if name.startswith("app.bots")}
 
 
+def test_the_scene_descriptions_and_typed_moves_need_no_qt() -> None:
+    modules = _imported_after("import app.games.scene, app.games.describe, app.games.move_input")
+    assert {"app.games.scene", "app.games.describe", "app.games.move_input"} <= modules
+    assert not {name for name in modules if name == "PySide6" or name.startswith(("PySide6.", "app.ui"))}
+
+
 def test_the_engine_does_not_import_the_registry() -> None:
     modules = _imported_after("import app.engine.core, app.engine.record, app.engine.variants")
     assert "app.games" not in modules

@@ -1,7 +1,7 @@
 """The belief panel: one seat's notebook of supposed enemy pieces, beside the main board.
 
 :class:`BeliefPanel` shows a small board with what the seat knows (its own pieces and
-the enemy pieces its observations showed, from :mod:`app.ui.scene`) and, drawn as
+the enemy pieces its observations showed, from :mod:`app.games.scene`) and, drawn as
 translucent ghosts, the enemy pieces the player *supposes* (an
 :class:`app.engine.belief.BeliefBoard`). Below it:
 
@@ -626,7 +626,7 @@ class BeliefPanel(QWidget):
         self._possible = None  # from the previous observations: the opponent may have moved since
         self._belief.ply = view.ply
         self.board.set_flipped(seat_colour == chess.BLACK)
-        from app.ui.scene import SCENES  # no Qt there; imported late to keep this module light
+        from app.games.scene import SCENES  # no Qt there; imported late to keep this module light
         scene = SCENES[self._variant](view)
         self.board.set_pieces(scene.pieces)
         self.board.set_markers([Marker(m.kind, tuple(m.squares), m.label, m.opacity) for m in scene.markers])

@@ -20,9 +20,9 @@ from app.engine.clock import TimeControl
 from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat, View
 from app.engine.record import GameRecord, GameSession, PlayerInfo
 from app.engine.variants import game_type
+from app.games.describe import describe, move_list
+from app.games.scene import SCENES, BoardScene, Square, from_sq8, truth_scene
 from app.ui.bot_seat import BotSeat
-from app.ui.describe import describe, move_list
-from app.ui.scene import SCENES, BoardScene, Square, from_sq8, truth_scene
 
 if TYPE_CHECKING:
     from app.engine.belief import BeliefBoard

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWid
 
 from app import games
 from app.engine.variants import TITLES
+from app.games.move_input import MoveTextError, parse_move_text, parse_square_text
 from app.ui.board_widget import BoardWidget
 from app.ui.game_panel import GamePanel
-from app.ui.move_input import MoveTextError, parse_move_text, parse_square_text
 from app.ui.pieces import PIECE_SETS, set_piece_set
 
 if TYPE_CHECKING:

@@ -19,10 +19,10 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, 
 from app.engine.core import Seat
 from app.engine.record import Frame, GameRecord, RecordError, Timeline, allowed_perspectives
 from app.engine.variants import TITLES
+from app.games.describe import describe, move_list
+from app.games.scene import SCENES, BoardScene, position_scene, sq8
 from app.ui.board_widget import BoardWidget
-from app.ui.describe import describe, move_list
 from app.ui.game_controller import annotations_from_json
-from app.ui.scene import SCENES, BoardScene, position_scene, sq8
 
 if TYPE_CHECKING:
     from app.ui.inference_service import InferenceService
