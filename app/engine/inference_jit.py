@@ -437,33 +437,6 @@ def _find(table: Any, first: Any, second: Any) -> tuple[Any, bool]:
         at = (at + 1) & mask
 
 
-@njit(cache=True, inline="always")
-def _place(table: Any, where: Any, best: Any, uniform: bool, first: Any, second: Any, weight: float,
-           distinct: int) -> bool:
-    """Looks a position up by its hashes. Held already: its largest weight in ``best`` is kept, and ``False``.
-    New: it goes into the table as number ``distinct``, and ``True`` (the caller stores it there)."""
-    at, found = _find(table, first, second)
-    if found:
-        if not uniform:
-            index = where[at]
-            if weight > best[index]:
-                best[index] = weight
-        return False
-    table[at, 0] = first
-    table[at, 1] = second
-    where[at] = distinct
-    return True
-
-
-@njit(cache=True, inline="always")
-def _taken(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any,
-           bit: Any) -> tuple[Any, Any, Any, Any, Any, Any, Any]:
-    """The position without its piece on ``bit``, nor the castling right there (nor any, if it was the king)."""
-    if k & bit:
-        c = _U(0)
-    return p & ~bit, n & ~bit, b & ~bit, r & ~bit, q & ~bit, k & ~bit, c & ~bit
-
-
 @njit(cache=True, nogil=True)  # other threads (a bot's clock, the window's worker) run meanwhile
 def _expand(rows: Any, weights: Any, order: Any, uniform: bool, mine: Any, white: bool, capture: int,
             ep_target: int, unchanged: int, out: Any, out_weights: Any, table: Any,
@@ -505,9 +478,19 @@ def _expand(rows: Any, weights: Any, order: Any, uniform: bool, mine: Any, white
         for i in range(count):
             firsts[i], seconds[i] = _hashes(buffer[0, i], buffer[1, i], buffer[2, i], buffer[3, i], buffer[4, i],
                                             buffer[5, i], buffer[6, i], buffer[7, i])
+        # The look-up-or-insert below is written out again in _unique and _forget_all on purpose: as a shared
+        # helper (inlined or not) numba made this loop twice as slow.
         for i in range(count):
-            if not _place(table, where, out_weights, uniform, firsts[i], seconds[i], weight, distinct):
+            at, found = _find(table, firsts[i], seconds[i])
+            if found:
+                if not uniform:
+                    index = where[at]
+                    if weight > out_weights[index]:
+                        out_weights[index] = weight
                 continue
+            table[at, 0] = firsts[i]
+            table[at, 1] = seconds[i]
+            where[at] = distinct
             for field in range(8):
                 out[field, distinct] = buffer[field, i]
             out_weights[distinct] = weight
@@ -528,8 +511,16 @@ def _unique(rows: Any, weights: Any, uniform: bool) -> tuple[Any, Any, int]:
     for column in range(n):
         first, second = _hashes(rows[0, column], rows[1, column], rows[2, column], rows[3, column], rows[4, column],
                                 rows[5, column], rows[6, column], rows[7, column])
-        if not _place(table, where, best, uniform, first, second, weights[column], distinct):
+        at, found = _find(table, first, second)
+        if found:
+            if not uniform:
+                index = where[at]
+                if weights[column] > best[index]:
+                    best[index] = weights[column]
             continue
+        table[at, 0] = first
+        table[at, 1] = second
+        where[at] = distinct
         firsts[distinct] = column
         best[distinct] = weights[column]
         distinct += 1
@@ -617,7 +608,9 @@ def _forget(rows: Any, weights: Any, bit: Any, major: int, out: Any, out_weights
         if not (e or c & bit) and _held_by(p, n_, b, r, q, k, bit) == major:
             continue
         if bit:
-            p, n_, b, r, q, k, c = _taken(p, n_, b, r, q, k, c, bit)
+            if k & bit:
+                c = zero
+            p, n_, b, r, q, k, c = p & ~bit, n_ & ~bit, b & ~bit, r & ~bit, q & ~bit, k & ~bit, c & ~bit
         key = _key22(p, n_, b, r, q, k, c)
         keys[np.int64(key >> _U(6))] |= _U(1) << (key & _U(63))
         first, second = _hashes(p, n_, b, r, q, k, c, zero)
@@ -656,7 +649,9 @@ def _forget(rows: Any, weights: Any, bit: Any, major: int, out: Any, out_weights
         p, n_, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
         q, k, c = rows[4, column], rows[5, column], rows[6, column]
         if bit and (p | n_ | b | r | q | k) & bit:
-            p, n_, b, r, q, k, c = _taken(p, n_, b, r, q, k, c, bit)
+            if k & bit:
+                c = zero
+            p, n_, b, r, q, k, c = p & ~bit, n_ & ~bit, b & ~bit, r & ~bit, q & ~bit, k & ~bit, c & ~bit
         out[0, kept], out[1, kept], out[2, kept], out[3, kept] = p, n_, b, r
         out[4, kept], out[5, kept], out[6, kept], out[7, kept] = q, k, c, zero
         out_weights[kept] = best[at] if at >= 0 else weights[column]
@@ -675,11 +670,21 @@ def _forget_all(rows: Any, weights: Any, uniform: bool, bit: Any, out: Any, out_
         p, n, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
         q, k, c = rows[4, column], rows[5, column], rows[6, column]
         if (p | n | b | r | q | k) & bit:
-            p, n, b, r, q, k, c = _taken(p, n, b, r, q, k, c, bit)
+            if k & bit:
+                c = zero
+            p, n, b, r, q, k, c = p & ~bit, n & ~bit, b & ~bit, r & ~bit, q & ~bit, k & ~bit, c & ~bit
         first, second = _hashes(p, n, b, r, q, k, c, zero)
+        at, found = _find(table, first, second)
         weight = weights[column]
-        if not _place(table, where, out_weights, uniform, first, second, weight, distinct):
+        if found:
+            if not uniform:
+                index = where[at]
+                if weight > out_weights[index]:
+                    out_weights[index] = weight
             continue
+        table[at, 0] = first
+        table[at, 1] = second
+        where[at] = distinct
         out[0, distinct], out[1, distinct], out[2, distinct], out[3, distinct] = p, n, b, r
         out[4, distinct], out[5, distinct], out[6, distinct], out[7, distinct] = q, k, c, zero
         out_weights[distinct] = weight
