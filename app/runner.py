@@ -13,7 +13,7 @@ import queue
 import random
 import threading
 import traceback
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from app.bots.agents import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text
 from app.bots.base import ActionRequest
@@ -159,8 +159,9 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
             call(seat, lambda: agent.observe(observation))
 
     start_limit = move_limit if control.initial is None else min(60.0, control.initial)
+    teams = game.teams()
     for seat, agent in enumerate(agents):
-        opponent = names[1 - seat] if len(agents) == 2 else ""
+        opponent = opponent_names(teams, names, seat)
         try:
             call(seat, lambda: agent.start(seat, game.options(), opponent), start_limit)
         except BaseException as error:  # noqa: BLE001 - any failure of a bot loses its game
@@ -240,6 +241,18 @@ def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None
 
 _END_LIMIT = 10.0
 """Seconds an agent may spend hearing the result once the game is over."""
+
+
+def opponent_names(teams: Sequence[int], names: Sequence[str], seat: int) -> str:
+    """The names of the players ``seat`` plays against (every seat of another team), joined by " and ";
+    empty in a solitaire or a cooperative game, where nobody plays against it.
+
+    >>> opponent_names((0, 1), ["attacker", "random"], 1)
+    'attacker'
+    >>> opponent_names((0, 1, 0, 1), ["a", "b", "c", "d"], 0)
+    'b and d'
+    """
+    return " and ".join(name for other, name in enumerate(names) if teams[other] != teams[seat])
 
 
 def _shorten(text: str, limit: int = 2000) -> str:

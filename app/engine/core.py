@@ -20,6 +20,7 @@ scores. Games that end without a single winner report scores in :class:`Outcome`
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -66,15 +67,61 @@ _DRAWN_ENDINGS = frozenset({Reason.ABORTED, Reason.DRAW_AGREED, Reason.MOVE_LIMI
 class Outcome:
     """The end of a game.
 
-    ``winner`` is ``None`` for a draw (or for games with scores instead of a
-    winner); ``loser`` names the seat that lost by adjudication (time, forfeit,
-    resignation) when there is one; ``detail`` is a human-readable explanation.
+    ``team`` is the team that won (teams are numbered as :meth:`Game.teams` numbers them), ``None`` when no
+    team won. ``winner`` is the seat that won when the winning team is that one seat (always so in two-seat
+    games, where ``winner`` is all a host needs), else ``None``: a draw, a win of a team of several seats, a
+    lost solitaire. ``scores`` holds one number per seat when a game ranks its seats instead (or as well);
+    ``score`` is the one score every seat shares, in cooperative games and solitaires. ``detail`` is a
+    human-readable explanation.
+
+    A referee may name only the winning seat or only the winning team: :meth:`Game._finish` fills in the
+    other with :meth:`settled`, so a finished game's outcome always has both.
     """
 
     winner: Seat | None
     reason: Reason
     detail: str = ""
     scores: tuple[float, ...] | None = None
+    team: int | None = None
+    score: float | None = None
+
+    def __repr__(self) -> str:
+        # The fields added for team games are shown only when set, so that two-seat outcomes read as they did.
+        shown = f"winner={self.winner!r}, reason={self.reason!r}, detail={self.detail!r}, scores={self.scores!r}"
+        if self.team is not None:
+            shown += f", team={self.team!r}"
+        if self.score is not None:
+            shown += f", score={self.score!r}"
+        return f"Outcome({shown})"
+
+    def settled(self, teams: Sequence[int]) -> "Outcome":
+        """This outcome with ``team`` and ``winner`` filled in from each other, for seats on ``teams``.
+
+        Raises ``ValueError`` when they disagree or name no seat or team of the game.
+
+        >>> Outcome(1, Reason.RESIGN).settled((0, 1)).team
+        1
+        >>> Outcome(None, Reason.RESIGN, team=1).settled((0, 1, 0, 1)).winner is None  # two seats won
+        True
+        >>> Outcome(None, Reason.RESIGN, team=1).settled((0, 1)).winner
+        1
+        """
+        team, winner = self.team, self.winner
+        if winner is not None:
+            if not 0 <= winner < len(teams):
+                raise ValueError(f"there is no seat {winner!r} to win")
+            if team is not None and team != teams[winner]:
+                raise ValueError(f"seat {winner} wins, yet the winning team is {team}, not its team {teams[winner]}")
+            team = teams[winner]
+        elif team is not None:
+            members = [seat for seat, seat_team in enumerate(teams) if seat_team == team]
+            if not members:
+                raise ValueError(f"there is no team {team!r} to win")
+            if len(members) == 1:
+                winner = members[0]
+        if (team, winner) == (self.team, self.winner):
+            return self
+        return dataclasses.replace(self, team=team, winner=winner)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"winner": self.winner, "reason": self.reason.value}
@@ -82,17 +129,57 @@ class Outcome:
             data["detail"] = self.detail
         if self.scores is not None:
             data["scores"] = list(self.scores)
+        # A winning seat names its team: "team" is written only when no single seat won (a team of several),
+        # which keeps the records of two-seat games exactly as they were.
+        if self.team is not None and self.winner is None:
+            data["team"] = self.team
+        if self.score is not None:
+            data["score"] = self.score
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Outcome":
+    def from_json(cls, data: Mapping[str, Any], teams: Sequence[int] | None = None) -> "Outcome":
+        """Read :meth:`to_json` data; with the game's ``teams``, the result is :meth:`settled` on them."""
         scores = data.get("scores")
-        return cls(
+        outcome = cls(
             winner=data.get("winner"),
             reason=Reason(data["reason"]),
             detail=str(data.get("detail", "")),
             scores=tuple(scores) if scores is not None else None,
+            team=data.get("team"),
+            score=data.get("score"),
         )
+        return outcome if teams is None else outcome.settled(teams)
+
+
+def outcome_against(loser: Seat, teams: Sequence[int], reason: Reason, detail: str = "") -> Outcome:
+    """The end of a game lost by ``loser``'s team alone (a resignation, a flag fall, a failed bot).
+
+    ``teams`` gives each seat's team (:meth:`Game.teams`). The rule, for any number of seats:
+
+    - one other team left (every two-seat game, two teams of partners): that team wins;
+    - no other team (a solitaire, a cooperative game): nobody wins, the game is lost for every seat;
+    - two teams or more left (three or four playing each for itself): nobody wins either, and the game ends
+      there; ``scores`` gives 1 to every seat of the teams still in and 0 to the losing team's seats, so
+      that a host can tell who was still in from who lost.
+
+    >>> outcome_against(0, (0, 1), Reason.RESIGN).winner
+    1
+    >>> outcome = outcome_against(3, (0, 1, 0, 1), Reason.TIMEOUT)
+    >>> outcome.team, outcome.winner
+    (0, None)
+    >>> outcome_against(0, (0,), Reason.FORFEIT).team is None
+    True
+    >>> outcome_against(2, (0, 1, 2), Reason.RESIGN).scores
+    (1.0, 1.0, 0.0)
+    """
+    losing_team = teams[loser]
+    others = sorted({team for team in teams if team != losing_team})
+    if len(others) == 1:
+        return Outcome(None, reason, detail, team=others[0]).settled(teams)
+    if not others:
+        return Outcome(None, reason, detail)
+    return Outcome(None, reason, detail, scores=tuple(0.0 if team == losing_team else 1.0 for team in teams))
 
 
 class Action(ABC):
@@ -187,6 +274,20 @@ class Game(ABC):
     """The class of a seat's view (each game sets it once its view class is defined)."""
     hidden_information: ClassVar[bool] = False
     """Whether a seat may not see the whole game (then, while it goes on, a seat reviews only its own view)."""
+    seat_teams: ClassVar[tuple[int, ...] | None] = None
+    """Each seat's team, in seat order (partners share a number); ``None``: every seat plays for itself."""
+
+    @classmethod
+    def teams(cls) -> tuple[int, ...]:
+        """Each seat's team, in seat order: :attr:`seat_teams`, or by default each seat its own team (its index).
+
+        >>> from app.engine.minit import MinitChess
+        >>> MinitChess.teams()
+        (0, 1)
+        """
+        if cls.seat_teams is None:
+            return tuple(range(len(cls.seat_names)))
+        return cls.seat_teams
 
     def __init__(self) -> None:
         self.outcome: Outcome | None = None
@@ -240,8 +341,7 @@ class Game(ABC):
             if not isinstance(action, Resign):
                 raise IllegalAction(f"it is not {self.seat_names[seat]}'s turn")
         if isinstance(action, Resign):
-            self._finish(Outcome(self._other_winner(seat), Reason.RESIGN,
-                                 f"{self.seat_names[seat]} resigned"))
+            self._finish(outcome_against(seat, self.teams(), Reason.RESIGN, f"{self.seat_names[seat]} resigned"))
             return
         self._apply(seat, action)
 
@@ -270,14 +370,10 @@ class Game(ABC):
                                              Reason.DRAW_AGREED: "drawn by agreement"}.get(
                 adjudication.reason, f"drawn ({adjudication.reason.value})")
             return Outcome(None, adjudication.reason, detail)
-        return Outcome(self._other_winner(adjudication.seat), adjudication.reason, detail)
-
-    def _other_winner(self, loser: Seat) -> Seat | None:
-        if len(self.seat_names) == 2:
-            return 1 - loser
-        return None
+        return outcome_against(adjudication.seat, self.teams(), adjudication.reason, detail)
 
     def _finish(self, outcome: Outcome) -> None:
+        outcome = outcome.settled(self.teams())  # every seat is told an outcome that names both seat and team
         self.outcome = outcome
         self._tell_all(self._game_over_observation(outcome))
 

@@ -302,7 +302,7 @@ class GameRecord:
                 raise RecordError(f"action {index + 1}: bad elapsed time {_short(elapsed)}")
             entries.append(Entry(seat, action, seconds))
         result = data.get("result")
-        outcome = None if result is None else _outcome_from_json(result, seats)
+        outcome = None if result is None else _outcome_from_json(result, VARIANTS[variant].teams())
         started = data.get("started", "")
         extra = data.get("extra", {})
         if not isinstance(started, str) or not isinstance(extra, dict):
@@ -332,12 +332,17 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _outcome_from_json(data: Any, seats: int) -> Outcome:
+def _outcome_from_json(data: Any, teams: tuple[int, ...]) -> Outcome:
+    """The recorded result of a game whose seats play on ``teams`` (one team number per seat)."""
+    seats = len(teams)
     if not isinstance(data, dict):
         raise RecordError(f"bad result {_short(data)}: not an object")
     winner = data.get("winner")
     if winner is not None and (not _is_int(winner) or not 0 <= winner < seats):
         raise RecordError(f"bad result: 'winner' is {_short(winner)}, not a seat or null")
+    team = data.get("team")
+    if team is not None and (not _is_int(team) or team not in teams):
+        raise RecordError(f"bad result: 'team' is {_short(team)}, not a team of this game")
     try:
         reason = Reason(data.get("reason"))
     except (ValueError, TypeError):
@@ -351,7 +356,13 @@ def _outcome_from_json(data: Any, seats: int) -> Outcome:
                 or any(_finite_number(score) is None for score in scores):
             raise RecordError(f"bad result: 'scores' must list {seats} numbers")
         scores = tuple(scores)
-    return Outcome(winner, reason, detail, scores)
+    score = data.get("score")
+    if score is not None and _finite_number(score) is None:
+        raise RecordError(f"bad result: 'score' is {_short(score)}, not a number")
+    try:
+        return Outcome(winner, reason, detail, scores, team, score).settled(teams)
+    except ValueError as error:  # a winner outside the winning team
+        raise RecordError(f"bad result: {error}") from None
 
 
 def _check_opaque(value: Any, where: str) -> None:
@@ -904,12 +915,20 @@ def _play_entry(game_type: type[Game], game: Game, clock: ChessClock, index: int
 
 def _check_result(record: GameRecord, game: Game) -> None:
     if record.result is not None:
-        if game.outcome is None or (game.outcome.winner, game.outcome.reason) != (record.result.winner,
-                                                                                  record.result.reason):
+        def decided(outcome: Outcome) -> tuple[Any, ...]:
+            return outcome.winner, outcome.team, outcome.reason
+
+        if game.outcome is None or decided(game.outcome) != decided(record.result):
             def said(outcome: Outcome | None) -> str:
                 if outcome is None:
                     return "no result"
-                who = "draw" if outcome.winner is None else f"{game.seat_names[outcome.winner]} wins"
+                if outcome.winner is not None:
+                    who = f"{game.seat_names[outcome.winner]} wins"
+                elif outcome.team is not None:
+                    who = " and ".join(name for name, team in zip(game.seat_names, game.teams())
+                                       if team == outcome.team) + " win"
+                else:
+                    who = "no winner"
                 return f"{who}, {outcome.reason.value}"
             raise RecordError(f"the recorded result ({said(record.result)}) does not match the replay "
                               f"({said(game.outcome)})")
