@@ -75,11 +75,48 @@ def _join_values(argv: Sequence[str]) -> list[str]:
     return joined
 
 
+def seat_bots(variant: str, white: str | None, black: str | None, seats: Sequence[str]) -> tuple[str, ...]:
+    """The bot of each seat of ``variant``, in seat order, from ``--seat NAME=BOT`` values and the ``--white``
+    and ``--black`` shorthands (for the seats called White and Black); ValueError says what is wrong.
+
+    >>> seat_bots(games.default().key, "attacker", None, ["black=random"])
+    ('attacker', 'random')
+    """
+    definition = games.get(variant)
+    seat_names = definition.seat_names
+    given: dict[int, tuple[str, str]] = {}  # seat -> (bot, the option that gave it)
+    wanted = [(name, bot, f"--{name.lower()}") for name, bot in (("White", white), ("Black", black)) if bot is not None]
+    for text in seats:
+        name, equals, bot = text.partition("=")
+        if not equals or not name.strip() or not bot.strip():
+            raise ValueError(f"--seat takes NAME=BOT (e.g. --seat {seat_names[0]}=random), not {_clip(text, 40)!r}")
+        wanted.append((name.strip(), bot.strip(), f"--seat {_clip(text, 40)}"))
+    for name, bot, option in wanted:
+        seat = next((index for index, seat_name in enumerate(seat_names)
+                     if seat_name.casefold() == name.casefold()), None)
+        if seat is None:
+            raise ValueError(f"{definition.title} has no seat {_clip(name, 40)!r} "
+                             f"(its seats: {', '.join(seat_names)})")
+        if seat in given:
+            raise ValueError(f"{seat_names[seat]} is given twice ({given[seat][1]} and {option})")
+        given[seat] = (bot, option)
+    missing = [name for seat, name in enumerate(seat_names) if seat not in given]
+    if missing:
+        raise ValueError(f"no bot for {' and '.join(missing)}: give --seat NAME=BOT for every seat of "
+                         f"{definition.title} ({', '.join(seat_names)})")
+    return tuple(given[seat][0] for seat in range(len(seat_names)))
+
+
 def _match(args: argparse.Namespace) -> int:
     from app.bots.agents import BotError
     from app.match import MatchError, ProgressBar, format_table, run_match
     if args.games < 1 or args.jobs < 1:
         _say("sightline match", "--games and --jobs must be at least 1")
+        return 2
+    try:
+        bots = seat_bots(args.variant, args.white, args.black, args.seat or [])
+    except ValueError as error:
+        _say("sightline match", str(error))
         return 2
     try:
         control = TimeControl(None, 0.0) if args.untimed else TimeControl.parse(args.time)
@@ -95,7 +132,7 @@ def _match(args: argparse.Namespace) -> int:
     if max_plies is not None and max_plies < 1:
         max_plies = None
     try:
-        result = run_match(args.variant, args.white, args.black, games=args.games, seed=args.seed,
+        result = run_match(args.variant, seats=bots, games=args.games, seed=args.seed,
                            control=control, options=options, swap_colors=args.swap_colors, jobs=args.jobs,
                            out_dir=args.out, progress=None if args.quiet else ProgressBar(),
                            max_plies=max_plies,
@@ -287,9 +324,12 @@ def build_parser() -> argparse.ArgumentParser:
     match = commands.add_parser("match", help="play bots against each other without a window")
     match.add_argument("--variant", default=default, choices=list(names),
                        help=f"the game: {', '.join(names[:-1])} or {names[-1]} (default {default})")
-    match.add_argument("--white", required=True, help="bot for White: a built-in name (random, attacker, "
-                       "sightline:NAME[:LEVEL]) or a reconchess player (path/to/bot.py, module, module:Class)")
-    match.add_argument("--black", required=True, help="bot for Black (as --white)")
+    match.add_argument("--seat", action="append", metavar="NAME=BOT",
+                       help="the bot for the seat NAME (any case), once for every seat of the game; BOT is a "
+                            "built-in name (random, attacker, sightline:NAME[:LEVEL]) or a reconchess player "
+                            "(path/to/bot.py, module, module:Class)")
+    match.add_argument("--white", metavar="BOT", help="the same as --seat White=BOT")
+    match.add_argument("--black", metavar="BOT", help="the same as --seat Black=BOT")
     match.add_argument("--games", type=_whole_number, default=1, help="number of games (default 1)")
     match.add_argument("--seed", type=_whole_number, default=0, help="random seed of the match (default 0)")
     clock = match.add_mutually_exclusive_group()
@@ -297,7 +337,9 @@ def build_parser() -> argparse.ArgumentParser:
     clock.add_argument("--untimed", action="store_true", help="no clocks")
     match.add_argument("--draw-rule", default="50-move", choices=["none", "50-move"],
                        help="RBC automatic draws (default 50-move)")
-    match.add_argument("--swap-colors", action="store_true", help="alternate colours between games")
+    match.add_argument("--swap-colors", action="store_true",
+                       help="alternate colours between games; with more than two seats, every bot moves one seat "
+                            "on from one game to the next")
     match.add_argument("--jobs", type=_whole_number, default=1, help="games played at once (default 1)")
     match.add_argument("--out", help="directory for one record per game")
     match.add_argument("--max-plies", type=_whole_number, default=None,

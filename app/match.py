@@ -1,4 +1,4 @@
-"""Headless matches: many games between two bots, in worker processes, with a progress bar.
+"""Headless matches: many games between bots (one per seat), in worker processes, with a progress bar.
 
 A match runs on a pool of **referee** processes (``jobs`` of them, started from a fork server), each playing
 game after game; one is replaced only when it dies or must retire. Sightline's own bots play inside the
@@ -23,12 +23,12 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, TextIO
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from app.bots.agents import Agent, BotError, BotSpec, error_text
 from app.bots.worker import pid_alive
 from app.engine.clock import TimeControl
-from app.engine.core import Outcome, Reason
+from app.engine.core import Outcome, Reason, outcome_against
 from app.engine.record import GameRecord
 from app.engine.variants import game_type
 
@@ -56,28 +56,52 @@ class MatchError(Exception):
 
 @dataclass(frozen=True)
 class GameJob:
+    """One game of a match, as a referee process is given it."""
+
     index: int
     variant: str
     options: dict[str, Any]
-    white: str
-    black: str
+    seats: tuple[str, ...]
+    """The bot spec of each seat, in seat order."""
     control: TimeControl
     seed: int
     out_dir: str | None
     max_plies: int | None = None
     move_limit: float | None = DEFAULT_MOVE_LIMIT
 
+    def __post_init__(self) -> None:
+        if isinstance(self.seats, str):  # one spec where the seats belong: its characters would be the bots
+            raise TypeError("GameJob.seats is a tuple of bot specs, one per seat, not one string")
+
 
 @dataclass
 class GameSummary:
+    """The result of one game of a match (sent back by its referee; matches keep no file of these).
+
+    ``seats`` holds the bot spec of each seat; ``winner`` is the winning seat when one seat won alone (as in
+    every two-seat game), ``team`` the winning team (``None`` with a winner: the winner's team), ``scores``
+    the per-seat scores of a game that ranks its seats instead (see :func:`app.engine.core.outcome_against`).
+    """
+
     index: int
-    white: str
-    black: str
+    seats: tuple[str, ...]
     winner: int | None
     reason: str
     detail: str
     plies: int
     path: str | None
+    team: int | None = None
+    scores: tuple[float, ...] | None = None
+
+    def winning_seats(self, teams: Sequence[int]) -> tuple[int, ...]:
+        """The seats that won (the whole winning team), for seats on ``teams``; empty when no team won."""
+        team = self.team if self.team is not None or self.winner is None else teams[self.winner]
+        return tuple(seat for seat, seat_team in enumerate(teams) if team is not None and seat_team == team)
+
+
+def _summary_of(job: GameJob, outcome: Outcome, plies: int = 0, path: str | None = None) -> GameSummary:
+    return GameSummary(job.index, job.seats, outcome.winner, outcome.reason.value, _shorten(outcome.detail),
+                       plies, path, outcome.team, outcome.scores)
 
 
 def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
@@ -91,10 +115,10 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
     (a bot that crashes there changes nothing).
     """
     from app.bots.worker import ProcessAgent
-    from app.runner import run_game, seed_everything
+    from app.runner import opponent_names, run_game, seed_everything
     seed_everything(job.seed)
     game = game_type(job.variant).from_options(job.options)
-    specs = (job.white, job.black)
+    specs = job.seats
     outsiders = sum(BotSpec(text, job.variant).outside for text in specs)
     agents: list[Agent] = []
     for seat, text in enumerate(specs):
@@ -102,17 +126,18 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
         agent: Agent
         if spec.outside:
             name = (names or {}).get(text) or text
-            agent = ProcessAgent(text, job.variant, name, job.seed * 2 + seat, sole_outsider=outsiders == 1)
+            agent = ProcessAgent(text, job.variant, name, _bot_seed(job, seat), sole_outsider=outsiders == 1)
         else:
             try:
-                agent = spec.create(job.seed * 2 + seat)
+                agent = spec.create(_bot_seed(job, seat))
             except BotError as error:
                 agent = _Unstartable(spec.display_name, error)
         agent.spec = text  # type: ignore[attr-defined]
         agents.append(agent)
+    players = [agent.name for agent in agents]
     for seat, agent in enumerate(agents):
-        if isinstance(agent, ProcessAgent):  # both outside bots load at once
-            agent.launch(seat, game.options(), agents[1 - seat].name)
+        if isinstance(agent, ProcessAgent):  # every outside bot loads at once
+            agent.launch(seat, game.options(), opponent_names(game.teams(), players, seat))
     summaries: list[GameSummary] = []
 
     def finished(record: GameRecord) -> None:
@@ -122,8 +147,7 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
             record.save(path)
         final = record.result
         assert final is not None
-        summary = GameSummary(job.index, job.white, job.black, final.winner, final.reason.value,
-                              _shorten(final.detail), game.ply, path)
+        summary = _summary_of(job, final, game.ply, path)
         summaries.append(summary)
         if report is not None:
             report(summary)
@@ -136,6 +160,11 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
             if isinstance(agent, ProcessAgent):
                 agent.close()
     return summaries[0]
+
+
+def _bot_seed(job: GameJob, seat: int) -> int:
+    """The seed of ``seat``'s bot: different for every seat of every game of a match."""
+    return job.seed * max(2, len(job.seats)) + seat
 
 
 class _Unstartable(Agent):
@@ -168,7 +197,7 @@ def _play_job_safely(job: GameJob, on_call: Callable[[int, float | None], None] 
     try:
         return play_job(job, on_call, report, names)
     except BaseException as error:  # noqa: BLE001 - reported as a crashed game, the match goes on
-        summary = GameSummary(job.index, job.white, job.black, None, "error", _shorten(error_text(error)), 0, None)
+        summary = GameSummary(job.index, job.seats, None, "error", _shorten(error_text(error)), 0, None)
         if report is not None:
             report(summary)
         return summary
@@ -176,23 +205,32 @@ def _play_job_safely(job: GameJob, on_call: Callable[[int, float | None], None] 
 
 @dataclass
 class MatchResult:
-    first: str
-    second: str
+    """The games of a match. ``bots`` are the bot specs as given, in seat order (the seating of the first
+    game); ``seat_names`` and ``teams`` are the game's seats and each seat's team."""
+
+    bots: tuple[str, ...]
     games: list[GameSummary] = field(default_factory=list)
+    seat_names: tuple[str, ...] = ("White", "Black")
+    teams: tuple[int, ...] = (0, 1)
+
+    def outcome_for(self, game: GameSummary, name: str) -> str | None:
+        """``"win"``, ``"draw"`` or ``"loss"`` of the bot ``name`` in ``game``; None when it was not played to a
+        result or ``name`` did not play in it. A bot wins with a seat of the winning team; when no team won, a
+        bot whose seats all scored below the best loses, and a solitaire without a winner is lost."""
+        mine = [seat for seat, bot in enumerate(game.seats) if bot == name]
+        if game.reason in UNPLAYED or not mine:
+            return None
+        won = game.winning_seats(self.teams)
+        if won:
+            return "win" if any(seat in won for seat in mine) else "loss"
+        if game.scores is not None:
+            return "loss" if max(game.scores[seat] for seat in mine) < max(game.scores) else "draw"
+        return "loss" if len(game.seats) == 1 else "draw"
 
     def score(self, name_a: str) -> tuple[int, int, int]:
         """Wins, draws and losses of ``name_a`` in the games played to a result (see :meth:`unplayed`)."""
-        wins = draws = losses = 0
-        for game in self.games:
-            if game.reason in UNPLAYED:
-                continue
-            if game.winner is None:
-                draws += 1
-            elif (game.white if game.winner == 0 else game.black) == name_a:
-                wins += 1
-            else:
-                losses += 1
-        return wins, draws, losses
+        outcomes = [self.outcome_for(game, name_a) for game in self.games]
+        return outcomes.count("win"), outcomes.count("draw"), outcomes.count("loss")
 
     def unplayed(self) -> list[GameSummary]:
         """The games not played to a result: lost to a broken referee (``"error"``) or aborted."""
@@ -203,23 +241,30 @@ UNPLAYED = frozenset({"error", Reason.ABORTED.value})
 """Reasons of games that were not played to a result: they count neither as wins, draws nor losses."""
 
 
-def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 0,
+def run_match(variant: str, white: str | None = None, black: str | None = None, games: int = 1, seed: int = 0,
               control: TimeControl | None = None, options: dict[str, Any] | None = None,
               swap_colors: bool = False, jobs: int = 1, out_dir: str | None = None,
               progress: Callable[[int, int, GameSummary], None] | None = None,
-              max_plies: int | None = None, move_limit: float = DEFAULT_MOVE_LIMIT) -> MatchResult:
-    """Play ``games`` games, ``jobs`` at a time; ``swap_colors`` alternates who takes White; ``max_plies``
-    draws endless games; ``move_limit`` bounds each call into a bot of an untimed game (and the loading of an
+              max_plies: int | None = None, move_limit: float = DEFAULT_MOVE_LIMIT,
+              seats: Sequence[str] | None = None) -> MatchResult:
+    """Play ``games`` games, ``jobs`` at a time, between ``white`` and ``black``, or between ``seats`` (one
+    bot spec per seat of the game, in seat order, for any number of seats).
+
+    ``swap_colors`` changes the seating between games: each game seats every bot one seat further on than
+    the game before (in a two-seat game, the bots swap colours; with partners sitting opposite each other in
+    a four-seat game, partners stay partners and the teams take turns to sit first). ``max_plies`` draws
+    endless games; ``move_limit`` bounds each call into a bot of an untimed game (and the loading of an
     outside bot in an untimed match; a timed match allows the smaller of 60 s and the initial time).
 
-    Raises BotError before any game when a bot cannot be loaded, ValueError for bad options, OSError when
-    ``out_dir`` cannot be made, MatchError when no process can be started to play in.
+    Raises BotError before any game when a bot cannot be loaded, ValueError for bad options or a wrong number
+    of bots, OSError when ``out_dir`` cannot be made, MatchError when no process can be started to play in.
     """
     forkable = _may_fork()  # asked before this match imports anything (see _may_fork)
     control = control or TimeControl()
     cls = game_type(variant)
+    seating = _seating(cls.seat_names, white, black, seats)
     game_options = cls.from_options(options or {}).options()
-    specs = [BotSpec(text, variant) for text in dict.fromkeys((white, black))]
+    specs = [BotSpec(text, variant) for text in dict.fromkeys(seating)]
     outside = any(spec.outside for spec in specs)
     context = _context(outside)
     if outside or not forkable:
@@ -240,12 +285,12 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
 
     def all_jobs() -> Iterator[GameJob]:  # made one at a time: a match of a billion games needs no list of them
         for index in range(games):
-            a, b = (black, white) if swap_colors and index % 2 else (white, black)
-            yield GameJob(index, variant, game_options, a, b, control, seed * 100003 + index, out_dir, max_plies,
+            bots = seated(seating, index) if swap_colors else seating
+            yield GameJob(index, variant, game_options, bots, control, seed * 100003 + index, out_dir, max_plies,
                           move_limit)
 
-    result = MatchResult(white, black)
-    setup = _Setup(variant, names, dict(os.environ), os.getcwd())
+    result = MatchResult(seating, seat_names=cls.seat_names, teams=cls.teams())
+    setup = _Setup(variant, names, dict(os.environ), os.getcwd(), cls.teams())
     pool = _Pool(context, setup, max(1, min(jobs, games)))
     upcoming = all_jobs()
     next_job = next(upcoming, None)
@@ -268,6 +313,35 @@ def run_match(variant: str, white: str, black: str, games: int = 1, seed: int = 
     return result
 
 
+def seated(bots: tuple[str, ...], index: int) -> tuple[str, ...]:
+    """The seating of game ``index`` (from 0) of a match that changes seats: every bot one seat further on than
+    in the game before, the last seat's bot moving to the first seat.
+
+    >>> seated(("a", "b"), 1)  # two seats: the colours swap
+    ('b', 'a')
+    >>> seated(("n", "e", "s", "w"), 1)  # partners opposite stay partners, and change sides
+    ('w', 'n', 'e', 's')
+    """
+    shift = index % len(bots)
+    return bots[-shift:] + bots[:-shift] if shift else bots
+
+
+def _seating(seat_names: Sequence[str], white: str | None, black: str | None,
+             seats: Sequence[str] | None) -> tuple[str, ...]:
+    """The bot of each seat from either form of :func:`run_match`; ValueError when they do not fit the game."""
+    if seats is None:
+        if white is None or black is None:
+            raise ValueError("give a bot for each seat: white and black, or seats")
+        seats = (white, black)
+    elif white is not None or black is not None:
+        raise ValueError("give the bots either as white and black or as seats, not both")
+    seating = tuple(seats)
+    if len(seating) != len(seat_names):
+        raise ValueError(f"the game's seats are {', '.join(seat_names)}: give one bot for each "
+                         f"({len(seating)} given)")
+    return seating
+
+
 @dataclass(frozen=True)
 class _Setup:
     """What every referee of a match is told once, when it starts."""
@@ -276,6 +350,7 @@ class _Setup:
     names: dict[str, str]  # bot spec -> player name
     environment: dict[str, str]  # the caller's, for bots that read it
     cwd: str  # the caller's, so that relative bot paths keep their meaning
+    teams: tuple[int, ...] = (0, 1)  # each seat's team (who wins when a referee dies)
 
 
 class _Referee:
@@ -426,8 +501,9 @@ class _Pool:
                     self.retried.add(job.index)  # it died between games: the next one is another referee's
                     self.returned.append(job)
                 elif job is not None and not referee.reported:
-                    summaries.append(_overran(job, seat, self.setup.names) if stuck
-                                     else _crashed(job, referee.process.exitcode, seat, self.setup.names))
+                    summaries.append(_overran(job, seat, self.setup.names, self.setup.teams) if stuck
+                                     else _crashed(job, referee.process.exitcode, seat, self.setup.names,
+                                                   self.setup.teams))
                 if job is not None:
                     referee.jobs.popleft()
                 self.returned.extend(referee.jobs)  # never started: another referee plays them
@@ -474,47 +550,52 @@ class _Pool:
 
 
 def _blamed_elsewhere(job: GameJob, seat: int, names: dict[str, str], what: str, how: str) -> GameSummary | None:
-    """An aborted game when the referee failed while ``seat`` was called but the *other* seat is an outside bot.
+    """An aborted game when the referee failed while ``seat`` was called but *another* seat is an outside bot.
 
-    An outside bot runs as the same user as its referee and can kill or freeze (SIGSTOP) it at any time, while the
-    other seat is being called too; then nobody can be blamed. ``what`` says what happened to the referee, ``how``
-    what the other bot may have done ("killed", "stopped")."""
-    specs = (job.white, job.black)
-    if seat not in (0, 1) or not BotSpec(specs[1 - seat], job.variant).outside:
+    An outside bot runs as the same user as its referee and can kill or freeze (SIGSTOP) it at any time, while
+    another seat is being called too; then nobody can be blamed. ``what`` says what happened to the referee,
+    ``how`` what the other bot may have done ("killed", "stopped")."""
+    if not 0 <= seat < len(job.seats):
         return None
-    other = names.get(specs[1 - seat], specs[1 - seat])
-    return GameSummary(job.index, job.white, job.black, None, Reason.ABORTED.value,
+    others = [text for other, text in enumerate(job.seats)
+              if other != seat and BotSpec(text, job.variant).outside]
+    if not others:
+        return None
+    other = " and ".join(dict.fromkeys(names.get(text, text) for text in others))
+    bots = "bots" if " and " in other else "bot"
+    return GameSummary(job.index, job.seats, None, Reason.ABORTED.value,
                        f"the game was aborted: its referee process {what} while "
-                       f"{names.get(specs[seat], specs[seat])} was being called, and the other bot, {other}, "
-                       f"runs outside Sightline and may have {how} it", 0, None)
-
-
-def _overran(job: GameJob, seat: int, names: dict[str, str]) -> GameSummary:
-    """The score of a game whose referee stopped answering past ``seat``'s deadline (-1: no seat was called):
-    a loss on time for that seat, unless the other seat is an outside bot (:func:`_blamed_elsewhere`)."""
-    aborted = _blamed_elsewhere(job, seat, names, "stopped answering", "stopped")
-    if aborted is not None:
-        return aborted
-    if seat in (0, 1):
-        name = names.get((job.white, job.black)[seat], (job.white, job.black)[seat])
-        return GameSummary(job.index, job.white, job.black, 1 - seat, Reason.TIMEOUT.value,
-                           f"{name} ran out of time and did not give control back (its process was stopped)",
-                           0, None)
-    return GameSummary(job.index, job.white, job.black, None, "error", "the referee process stopped answering",
+                       f"{names.get(job.seats[seat], job.seats[seat])} was being called, and the other {bots}, "
+                       f"{other}, {'run' if bots == 'bots' else 'runs'} outside Sightline and may have {how} it",
                        0, None)
 
 
-def _crashed(job: GameJob, exitcode: int | None, seat: int, names: dict[str, str]) -> GameSummary:
+def _overran(job: GameJob, seat: int, names: dict[str, str], teams: Sequence[int] = (0, 1)) -> GameSummary:
+    """The score of a game whose referee stopped answering past ``seat``'s deadline (-1: no seat was called):
+    a loss on time for that seat's team (:func:`~app.engine.core.outcome_against`), unless another seat is an
+    outside bot (:func:`_blamed_elsewhere`)."""
+    aborted = _blamed_elsewhere(job, seat, names, "stopped answering", "stopped")
+    if aborted is not None:
+        return aborted
+    if 0 <= seat < len(job.seats):
+        name = names.get(job.seats[seat], job.seats[seat])
+        return _summary_of(job, outcome_against(seat, teams, Reason.TIMEOUT, f"{name} ran out of time and did not "
+                                                f"give control back (its process was stopped)"))
+    return GameSummary(job.index, job.seats, None, "error", "the referee process stopped answering", 0, None)
+
+
+def _crashed(job: GameJob, exitcode: int | None, seat: int, names: dict[str, str],
+             teams: Sequence[int] = (0, 1)) -> GameSummary:
     """The score of a game whose referee died while ``seat`` (-1: none) was being called: a forfeit of that
-    seat, unless the other seat is an outside bot (:func:`_blamed_elsewhere`)."""
+    seat's team, unless another seat is an outside bot (:func:`_blamed_elsewhere`)."""
     aborted = _blamed_elsewhere(job, seat, names, f"died (exit code {exitcode})", "killed")
     if aborted is not None:
         return aborted
-    if seat in (0, 1):
-        name = names.get((job.white, job.black)[seat], (job.white, job.black)[seat])
-        detail = f"{name} crashed its worker process (exit code {exitcode})"
-        return GameSummary(job.index, job.white, job.black, 1 - seat, Reason.FORFEIT.value, detail, 0, None)
-    return GameSummary(job.index, job.white, job.black, None, "error",
+    if 0 <= seat < len(job.seats):
+        name = names.get(job.seats[seat], job.seats[seat])
+        return _summary_of(job, outcome_against(seat, teams, Reason.FORFEIT,
+                                                f"{name} crashed its worker process (exit code {exitcode})"))
+    return GameSummary(job.index, job.seats, None, "error",
                        f"the referee process died (exit code {exitcode}) outside any bot", 0, None)
 
 
@@ -639,10 +720,11 @@ def _should_retire(job: GameJob, summary: GameSummary) -> bool:
     still run on an abandoned thread) or the game broke down. Outside bots fail in their own processes."""
     if summary.reason not in (Reason.TIMEOUT.value, Reason.FORFEIT.value, Reason.ABORTED.value):
         return summary.reason == "error"  # the game broke down: start afresh
-    if summary.winner is None or summary.reason == Reason.TIMEOUT.value:  # (Blind Chess: material may win it)
-        return not all(BotSpec(text, job.variant).outside for text in (job.white, job.black))
-    loser = (job.white, job.black)[1 - summary.winner]
-    return not BotSpec(loser, job.variant).outside
+    won = summary.winning_seats(game_type(job.variant).teams())
+    if not won or summary.reason == Reason.TIMEOUT.value:  # (Blind Chess: material may win it)
+        return not all(BotSpec(text, job.variant).outside for text in job.seats)
+    losers = [text for seat, text in enumerate(job.seats) if seat not in won]
+    return not all(BotSpec(text, job.variant).outside for text in losers)
 
 
 class ProgressBar:
@@ -666,28 +748,26 @@ class ProgressBar:
 
 
 def format_table(result: MatchResult) -> str:
-    """Wins, draws and losses of the first bot, by reason, the games not played to a result (counted neither
-    way), and the mean game length."""
-    a, b = result.first, result.second
-    label_a, label_b = (a, b) if a != b else (f"{a} (first)", f"{b} (second)")
+    """Wins, draws and losses of each bot (of the first, in a two-seat match), by reason, the games not played
+    to a result (counted neither way), and the mean game length."""
+    bots = result.bots
+    distinct = list(dict.fromkeys(bots))
     rows: dict[tuple[str, str], int] = {}
     for game in result.games:
         if game.reason in UNPLAYED:
             continue  # on a line of their own
-        if game.winner is None:
-            outcome = "draw"
-        else:
-            winner_name = game.white if game.winner == 0 else game.black
-            if a == b:
-                outcome = "White wins" if game.winner == 0 else "Black wins"
-            else:
-                outcome = f"{label_a if winner_name == a else label_b} wins"
-        rows[(outcome, game.reason)] = rows.get((outcome, game.reason), 0) + 1
+        row = (_result_words(result, game), game.reason)
+        rows[row] = rows.get(row, 0) + 1
     total = len(result.games)
-    lines = [f"{label_a} vs {label_b}: {total} games"]
-    if a != b:
-        wins, draws, losses = result.score(a)
-        lines.append(f"{label_a}: {wins} wins, {draws} draws, {losses} losses")
+    if len(bots) == 2 and len(distinct) == 1:
+        title = f"{bots[0]} (first) vs {bots[1]} (second)"
+    else:
+        title = " vs ".join(distinct)
+    lines = [f"{title}: {total} games"]
+    if len(distinct) > 1 or len(bots) == 1:  # one bot in every seat would only score against itself
+        for bot in distinct[:1] if len(bots) == 2 else distinct:  # in two-seat matches the second is the mirror
+            wins, draws, losses = result.score(bot)
+            lines.append(f"{bot}: {wins} wins, {draws} draws, {losses} losses")
     width = max([len("result")] + [len(outcome) for outcome, _ in rows]) + 2
     lines.append(f"{'result':<{width}}{'reason':<16}{'games':>6}")
     for (outcome, reason), count in sorted(rows.items()):
@@ -706,3 +786,21 @@ def format_table(result: MatchResult) -> str:
     for game in failures[:10]:
         lines.append(f"  game {game.index + 1}: {_shorten(game.detail, 300)}")
     return "\n".join(lines)
+
+
+def _result_words(result: MatchResult, game: GameSummary) -> str:
+    """Who won ``game``, in the words of the result table: the winning bots by name, or the winning seats by
+    name when a bot sat on both sides; "draw", "no winner" (the seats are ranked by score) or "lost" (a
+    solitaire)."""
+    won = game.winning_seats(result.teams)
+    if not won:
+        if len(game.seats) == 1:
+            return "lost"
+        return "no winner" if game.scores is not None else "draw"
+    winners = list(dict.fromkeys(game.seats[seat] for seat in won))
+    losers = {bot for seat, bot in enumerate(game.seats) if seat not in won}
+    if losers & set(winners):  # the same bot won and lost: say which seats won
+        who = [result.seat_names[seat] for seat in won]
+    else:
+        who = winners
+    return f"{' and '.join(who)} {'wins' if len(who) == 1 else 'win'}"

@@ -28,7 +28,7 @@ def test_builtin_bots_finish_games_and_records_replay(tmp_path: Path) -> None:
     result = run_match("rbc", "attacker", "random", games=6, seed=3, control=TimeControl(None, 0),
                        swap_colors=True, jobs=2, out_dir=str(tmp_path))
     assert len(result.games) == 6
-    assert [game.white for game in result.games] == ["attacker", "random"] * 3
+    assert [game.seats for game in result.games] == [("attacker", "random"), ("random", "attacker")] * 3
     for game in result.games:
         assert game.reason in {"king_capture", "move_limit"}
         replayed = load_record(game.path)  # type: ignore[arg-type]
@@ -107,7 +107,7 @@ def test_a_misbehaving_bot_loses_and_the_match_goes_on(cls: str, reason: str, wo
                        swap_colors=True, jobs=2, out_dir=str(tmp_path))
     assert len(result.games) == 2
     for game in result.games:
-        loser = 0 if game.white.endswith(cls) else 1
+        loser = 0 if game.seats[0].endswith(cls) else 1
         assert game.reason == reason, game.detail
         assert game.winner == 1 - loser
         assert words in game.detail

@@ -35,7 +35,7 @@ def reports(path: Path) -> list[dict[str, Any]]:
 
 
 def assert_lost_with_record(game: GameSummary, loser_spec: str, reason: str, words: str) -> None:
-    loser = 0 if game.white == loser_spec else 1
+    loser = 0 if game.seats[0] == loser_spec else 1
     assert (game.winner, game.reason) == (1 - loser, reason), game
     assert words in game.detail, game.detail
     assert game.path is not None, "no record was written"
@@ -203,13 +203,13 @@ def test_a_bot_that_kills_its_referee_during_the_other_bots_turn_does_not_win(tm
 
 def test_a_dead_referee_is_blamed_on_the_called_seat_when_it_is_the_only_outside_bot() -> None:
     from app.match import GameJob, _crashed
-    job = GameJob(0, "rbc", {}, hostile("Thinker"), "random", TimeControl(None, 0), 0, None)
+    job = GameJob(0, "rbc", {}, (hostile("Thinker"), "random"), TimeControl(None, 0), 0, None)
     names = {hostile("Thinker"): "Thinker"}
     game = _crashed(job, -9, 0, names)
     assert (game.winner, game.reason) == (1, "forfeit") and "Thinker crashed" in game.detail
     game = _crashed(job, -9, 1, names)  # random was called, but Thinker runs outside: it may have done it
     assert (game.winner, game.reason) == (None, "aborted")
-    both = GameJob(0, "rbc", {}, "attacker", "random", TimeControl(None, 0), 0, None)
+    both = GameJob(0, "rbc", {}, ("attacker", "random"), TimeControl(None, 0), 0, None)
     assert _crashed(both, -9, 1, {}).winner == 0
 
 
@@ -261,11 +261,11 @@ def test_a_referee_that_crashes_in_its_own_code_after_a_bot_answered_blames_no_b
 
 def test_games_not_played_to_a_result_are_neither_wins_draws_nor_losses() -> None:
     from app.match import MatchResult, format_table
-    games = [GameSummary(0, "a", "b", 0, "king_capture", "", 40, None),
-             GameSummary(1, "b", "a", None, "move_limit", "", 300, None),
-             GameSummary(2, "a", "b", None, "error", "the referee process died", 0, None),
-             GameSummary(3, "b", "a", None, "aborted", "the game was aborted: its referee died", 0, None)]
-    result = MatchResult("a", "b", games)
+    games = [GameSummary(0, ("a", "b"), 0, "king_capture", "", 40, None),
+             GameSummary(1, ("b", "a"), None, "move_limit", "", 300, None),
+             GameSummary(2, ("a", "b"), None, "error", "the referee process died", 0, None),
+             GameSummary(3, ("b", "a"), None, "aborted", "the game was aborted: its referee died", 0, None)]
+    result = MatchResult(("a", "b"), games)
     assert result.score("a") == (1, 1, 0)
     assert result.unplayed() == games[2:]
     table = format_table(result)
@@ -421,11 +421,11 @@ def test_a_match_that_cannot_start_a_process_says_so(monkeypatch: pytest.MonkeyP
 
 def test_a_frozen_referee_is_blamed_on_the_called_seat_only_when_no_outside_bot_could_have_frozen_it() -> None:
     from app.match import GameJob, _overran
-    job = GameJob(0, "rbc", {}, hostile("Thinker"), "random", TimeControl(60, 0), 0, None)
+    job = GameJob(0, "rbc", {}, (hostile("Thinker"), "random"), TimeControl(60, 0), 0, None)
     names = {hostile("Thinker"): "Thinker"}
     game = _overran(job, 0, names)
     assert (game.winner, game.reason) == (1, "timeout") and "Thinker ran out of time" in game.detail
     game = _overran(job, 1, names)  # random was called, but Thinker runs outside: it may have sent SIGSTOP
     assert (game.winner, game.reason) == (None, "aborted") and "may have stopped it" in game.detail
-    both = GameJob(0, "rbc", {}, "attacker", "random", TimeControl(60, 0), 0, None)
+    both = GameJob(0, "rbc", {}, ("attacker", "random"), TimeControl(60, 0), 0, None)
     assert (_overran(both, 1, {}).winner, _overran(both, 1, {}).reason) == (0, "timeout")

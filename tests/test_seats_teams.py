@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
 import pytest
@@ -16,12 +17,14 @@ import pytest
 from app import games
 from app.bots.agents import Agent
 from app.bots.base import ActionRequest
+from app.cli import build_parser, main, seat_bots
 from app.engine.clock import TimeControl
 from app.engine.core import (Action, Adjudication, Game, IllegalAction, Outcome, Reason, Resign, Seat, View,
                              outcome_against)
 from app.engine.minit import MinitChess
 from app.engine.record import GameRecord, GameSession, RecordError
 from app.engine.variants import game_type
+from app.match import GameJob, GameSummary, MatchResult, _crashed, _overran, format_table, run_match, seated
 from app.runner import run_game
 
 
@@ -336,3 +339,126 @@ def test_a_two_seat_bot_failure_still_gives_the_other_seat_the_game() -> None:
     record = run_game(MinitChess(), [Stepper("broken", fail_at=1), Stepper("idle")])
     assert record.result is not None
     assert (record.result.winner, record.result.reason) == (1, Reason.FORFEIT)
+
+
+# -- matches: results of any number of seats ----------------------------------------------------------------
+
+def four_seat_job() -> GameJob:
+    return GameJob(0, "rbc", {}, ("random", "attacker", "random", "attacker"), TimeControl(None, 0), 0, None)
+
+
+def test_a_referee_that_dies_in_a_team_game_gives_the_game_to_the_other_team() -> None:
+    crashed = _crashed(four_seat_job(), -9, 2, {"random": "South bot"}, Partners.teams())
+    assert (crashed.winner, crashed.team, crashed.reason) == (None, 1, "forfeit")
+    assert crashed.detail == "South bot crashed its worker process (exit code -9)"
+    overran = _overran(four_seat_job(), 1, {}, Partners.teams())
+    assert (overran.winner, overran.team, overran.reason) == (None, 0, "timeout")
+    assert _crashed(four_seat_job(), -9, -1, {}, Partners.teams()).reason == "error"
+
+
+def test_a_referee_that_dies_in_a_solitaire_loses_it() -> None:
+    job = GameJob(0, "rbc", {}, ("random",), TimeControl(None, 0), 0, None)
+    crashed = _crashed(job, -9, 0, {}, Solitaire.teams())
+    assert (crashed.winner, crashed.team, crashed.reason) == (None, None, "forfeit")
+
+
+def test_team_results_are_scored_for_every_bot_and_tabled() -> None:
+    teams = Partners.teams()
+    games = [GameSummary(0, ("a", "b", "a", "b"), None, "resign", "", 10, None, team=0),
+             GameSummary(1, ("b", "a", "b", "a"), None, "timeout", "", 12, None, team=0),
+             GameSummary(2, ("a", "b", "a", "b"), None, "move_limit", "", 30, None)]
+    result = MatchResult(("a", "b", "a", "b"), games, Partners.seat_names, teams)
+    assert result.score("a") == (1, 1, 1) and result.score("b") == (1, 1, 1)
+    table = format_table(result)
+    assert table.splitlines()[:3] == ["a vs b: 3 games", "a: 1 wins, 1 draws, 1 losses",
+                                      "b: 1 wins, 1 draws, 1 losses"]
+    assert "a win" in table and "b win" in table and "draw" in table
+
+
+def test_the_same_bot_in_every_seat_is_tabled_by_seats() -> None:
+    games = [GameSummary(0, ("r",) * 4, None, "resign", "", 10, None, team=1)]
+    table = format_table(MatchResult(("r",) * 4, games, Partners.seat_names, Partners.teams()))
+    assert "East and West win" in table and "wins," not in table
+
+
+def test_a_solitaire_match_counts_wins_and_losses() -> None:
+    games = [GameSummary(0, ("s",), 0, "score", "", 5, None),
+             GameSummary(1, ("s",), None, "resign", "", 5, None)]
+    result = MatchResult(("s",), games, ("Solo",), (0,))
+    assert result.score("s") == (1, 0, 1)
+    assert "lost" in format_table(result) and "s: 1 wins, 0 draws, 1 losses" in format_table(result)
+
+
+def test_three_ways_a_bot_that_scored_below_the_best_lost() -> None:
+    games = [GameSummary(0, ("x", "y", "z"), None, "resign", "", 5, None, scores=(1.0, 0.0, 1.0))]
+    result = MatchResult(("x", "y", "z"), games, ThreeWays.seat_names, ThreeWays.teams())
+    assert [result.score(bot) for bot in "xyz"] == [(0, 1, 0), (0, 0, 1), (0, 1, 0)]
+    assert "no winner" in format_table(result)
+
+
+def test_changing_seats_rotates_every_bot_one_seat_on() -> None:
+    assert [seated(("n", "e", "s", "w"), index) for index in range(4)] == [
+        ("n", "e", "s", "w"), ("w", "n", "e", "s"), ("s", "w", "n", "e"), ("e", "s", "w", "n")]
+    assert seated(("alone",), 3) == ("alone",)
+
+
+def test_a_match_needs_one_bot_per_seat() -> None:
+    with pytest.raises(ValueError, match="one bot for each"):
+        run_match("minit", seats=("random",))
+    with pytest.raises(ValueError, match="not both"):
+        run_match("minit", "random", "random", seats=("random", "random"))
+    with pytest.raises(ValueError, match="white and black, or seats"):
+        run_match("minit", "random")
+
+
+# -- the command line ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, bots", [
+    ((), ("attacker", "random")),
+    (("--seat", "White=attacker", "--seat", "Black=random"), ("attacker", "random")),
+    (("--seat", "black=random", "--seat", "WHITE=attacker"), ("attacker", "random")),
+    (("--white", "attacker", "--seat", "Black=random"), ("attacker", "random")),
+    (("--seat", " White = path/to/bot.py:My=Bot ", "--black", "random"), ("path/to/bot.py:My=Bot", "random")),
+])
+def test_seats_are_read_from_seat_options_and_the_shorthands(argv: tuple[str, ...], bots: tuple[str, ...]) -> None:
+    args = build_parser().parse_args(["match", *argv] if argv else ["match", "--white", "attacker", "--black",
+                                                                     "random"])
+    assert seat_bots(args.variant, args.white, args.black, args.seat or []) == bots
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("--seat", "Red=random", "--seat", "Black=random"), "Reconnaissance Blind Chess has no seat 'Red' "
+                                                         "(its seats: White, Black)"),
+    (("--seat", "White=random"), "no bot for Black: give --seat NAME=BOT for every seat"),
+    ((), "no bot for White and Black"),
+    (("--white", "random", "--seat", "white=attacker", "--black", "random"), "White is given twice (--white and "
+                                                                             "--seat white=attacker)"),
+    (("--seat", "Black=random", "--seat", "Black=attacker", "--white", "random"), "Black is given twice"),
+    (("--seat", "White", "--black", "random"), "--seat takes NAME=BOT (e.g. --seat White=random), not 'White'"),
+    (("--seat", "White=", "--black", "random"), "--seat takes NAME=BOT"),
+    (("--seat", "=random", "--black", "random"), "--seat takes NAME=BOT"),
+])
+def test_bad_seats_get_a_clear_message(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+                                       words: str) -> None:
+    assert main(["match", "--quiet", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sightline match: ") and words in err and "Traceback" not in err
+
+
+def test_a_minit_match_with_seat_options_plays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games"
+    assert main(["match", "--variant", "minit", "--seat", "White=random", "--seat", "Black=random", "--games", "2",
+                 "--out", str(out), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "random (first) vs random (second): 2 games" in printed
+    for name in ("game-0001.json", "game-0002.json"):
+        record = json.loads((out / name).read_text())
+        assert record["variant"] == "minit" and [player["spec"] for player in record["players"]] == ["random"] * 2
+        assert "team" not in record["result"]
+
+
+def test_a_referee_that_dies_while_partners_play_an_outside_bot_blames_nobody() -> None:
+    job = GameJob(0, "rbc", {}, ("random", "path/to/bot.py", "random", "attacker"), TimeControl(None, 0), 0, None)
+    crashed = _crashed(job, -9, 2, {"path/to/bot.py": "Outsider"}, Partners.teams())
+    assert (crashed.winner, crashed.team, crashed.reason) == (None, None, "aborted")
+    assert "the other bot, Outsider, runs outside Sightline" in crashed.detail
