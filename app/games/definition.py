@@ -184,12 +184,14 @@ class GameDefinition(_Plain):
     gets the belief board kit. ``match_defaults`` are settings of ``sightline match`` this game changes.
     ``perft`` says whether ``sightline perft`` can count this game's moves. ``preload`` names modules a bot
     worker's fork server imports ahead of time for this game. ``rules_doc`` is the file name of the rules
-    in the documentation's rules folder.
+    in the documentation's rules folder. ``presenter`` is the game's
+    :class:`~app.games.presenter.Presenter` (what the window draws and how a person acts), imported when a game
+    of this kind is first shown.
     """
 
     __slots__ = ("key", "title", "description", "seats", "referee", "view", "board", "hidden_information",
                  "options", "match_defaults", "rules_doc", "bots", "inference", "belief", "formats", "perft",
-                 "preload")
+                 "preload", "presenter")
     key: str
     title: str
     description: str
@@ -207,17 +209,19 @@ class GameDefinition(_Plain):
     formats: tuple[ExportFormat, ...]
     perft: bool
     preload: tuple[str, ...]
+    presenter: Lazy | None
 
     def __init__(self, *, key: str, title: str, description: str, seats: tuple[SeatSpec, ...], referee: Lazy,
                  view: Lazy, board: tuple[int, int] | None = (8, 8), hidden_information: bool = False,
                  options: tuple[OptionSpec, ...] = (), match_defaults: Mapping[str, Any] | None = None,
                  rules_doc: str = "", bots: tuple[tuple[str, Lazy], ...] = (), inference: Lazy | None = None,
                  belief: bool = False, formats: tuple[ExportFormat, ...] = (), perft: bool = False,
-                 preload: tuple[str, ...] = ()) -> None:
+                 preload: tuple[str, ...] = (), presenter: Lazy | None = None) -> None:
         self._fill(key=key, title=title, description=description, seats=seats, referee=referee, view=view,
                    board=board, hidden_information=hidden_information, options=options,
                    match_defaults=MappingProxyType(dict(match_defaults or {})), rules_doc=rules_doc, bots=bots,
-                   inference=inference, belief=belief, formats=formats, perft=perft, preload=preload)
+                   inference=inference, belief=belief, formats=formats, perft=perft, preload=preload,
+                   presenter=presenter)
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -234,4 +238,5 @@ class GameDefinition(_Plain):
     def lazies(self) -> list[Lazy]:
         """Every :class:`Lazy` this definition holds (a test resolves them all)."""
         found = [self.referee, self.view, *(bot for _, bot in self.bots), *(fmt.writer for fmt in self.formats)]
-        return found + ([self.inference] if self.inference is not None else [])
+        optional = [lazy for lazy in (self.inference, self.presenter) if lazy is not None]
+        return found + optional

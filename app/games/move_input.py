@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
+from app.games.presenter import InputError
+
 Square = tuple[int, int]
 Targets = Mapping[Square, Mapping[Square, Sequence[str]]]
 
@@ -37,7 +39,7 @@ _SAN = re.compile(r"^([KQRBN])?([a-h])?([1-9])?(x)?([a-z])([1-9])(?:=?([QRBNqrbn
 _COORDINATES = re.compile(r"^([a-z])([1-9])[-x:]?([a-z])([1-9])=?([qrbnk])?$")
 
 
-class MoveTextError(ValueError):
+class MoveTextError(InputError):
     """Typed text that names no move (or several); the message says why, for the player."""
 
 

@@ -71,8 +71,7 @@ from app.engine.belief import (
     PieceType,
     palette_counts,
 )
-from app.engine.blind import BlindChessView
-from app.engine.rbc import ReconChessView
+from app import games
 from app.ui import pieces
 from app.ui.board_widget import BoardWidget, Marker, Square
 
@@ -95,6 +94,16 @@ def to_square(square: int) -> Square:
 def from_square(square: Square) -> int:
     """A board widget ``(file, rank)`` as a python-chess square."""
     return chess.square(square[0], square[1])
+
+
+def _belief_game_of(view: Any) -> str:
+    """The key of the game whose seats keep a belief board and whose view ``view`` is; ``TypeError`` if none."""
+    kept = [definition for definition in games.all() if definition.belief]
+    for definition in kept:
+        if isinstance(view, definition.view()):
+            return definition.key
+    titles = " and ".join(definition.title for definition in kept)
+    raise TypeError(f"the belief board is for {titles}, not {type(view).__name__}")
 
 
 def palette_mime(letter: str) -> QMimeData:
@@ -451,8 +460,8 @@ class BeliefPanel(QWidget):
         self.setObjectName("beliefPanel")
         self._belief = BeliefBoard(enemy=not seat_colour)
         self._seat_colour = seat_colour
-        self._view: ReconChessView | BlindChessView | None = None
-        self._variant = "rbc"
+        self._view: Any = None  # the seat's view, of a game with the belief board kit
+        self._game = games.default().key  # the key of that game
         self._flags: dict[int, str] = {}
         self._counts: ArmyCounts | None = None
         self._heat: dict[int, float] | None = None
@@ -604,19 +613,14 @@ class BeliefPanel(QWidget):
     def seat_colour(self) -> chess.Color:
         return self._seat_colour
 
-    def set_view(self, view: ReconChessView | BlindChessView, seat_colour: chess.Color) -> None:
+    def set_view(self, view: Any, seat_colour: chess.Color, game: str | None = None) -> None:
         """What the seat knows now: redraws the known pieces and recomputes the counts and flags.
 
-        A seat of the other colour than the belief board's starts a fresh, empty one, with every switch off.
-        Raises ``TypeError`` for a game with no hidden pieces.
+        ``game`` is the key of the view's game (found from the view's class when not given). A seat of the other
+        colour than the belief board's starts a fresh, empty one, with every switch off. Raises ``TypeError``
+        for a game with no hidden pieces.
         """
-        if isinstance(view, ReconChessView):
-            self._variant = "rbc"
-        elif isinstance(view, BlindChessView):
-            self._variant = "blind"
-        else:
-            raise TypeError(f"the belief board is for Reconnaissance Blind Chess and Blind Chess, "
-                            f"not {type(view).__name__}")
+        self._game = game if game is not None else _belief_game_of(view)
         if seat_colour == self._belief.enemy:
             self._belief = BeliefBoard(enemy=not seat_colour)
             self._update_palette_letters()
@@ -626,8 +630,8 @@ class BeliefPanel(QWidget):
         self._possible = None  # from the previous observations: the opponent may have moved since
         self._belief.ply = view.ply
         self.board.set_flipped(seat_colour == chess.BLACK)
-        from app.games.scene import SCENES  # no Qt there; imported late to keep this module light
-        scene = SCENES[self._variant](view)
+        from app.games.presenter import presenter_for  # no Qt there; imported late to keep this module light
+        scene = presenter_for(self._game).scene(view)
         self.board.set_pieces(scene.pieces)
         self.board.set_markers([Marker(m.kind, tuple(m.squares), m.label, m.opacity) for m in scene.markers])
         self.board.set_last_move(*(scene.last_move or (None, None)))
@@ -735,7 +739,7 @@ class BeliefPanel(QWidget):
         own: set[int] = set()
         if self._view is not None:
             own = set(chess.scan_forward(self._view.own_board.occupied))
-        return self._do(lambda: self._belief.place_starting_position(self._variant, self._seat_colour, skip=own))
+        return self._do(lambda: self._belief.place_starting_position(self._game, self._seat_colour, skip=own))
 
     def fix_flagged(self) -> bool:
         """Remove the flagged pieces (or move them where obvious), in one undo step."""

@@ -20,8 +20,9 @@ from app.engine.clock import TimeControl
 from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat, View
 from app.engine.record import GameRecord, GameSession, PlayerInfo
 from app.engine.variants import game_type
-from app.games.describe import describe, move_list
-from app.games.scene import SCENES, BoardScene, Square, from_sq8, truth_scene
+from app.games.chess_kit import from_sq8
+from app.games.presenter import Presenter, presenter_for
+from app.games.scene import BoardScene, Square
 from app.ui.bot_seat import BotSeat
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ class GameController(QObject):
                  extra: dict[str, Any] | None = None) -> None:
         super().__init__(parent)
         self.variant = variant
+        self.presenter: Presenter = presenter_for(variant)
+        """How this game is shown and played by a person (scenes, sentences, commands)."""
         self.seats = seats
         if session is not None:
             seed = session.record.seed
@@ -159,9 +162,9 @@ class GameController(QObject):
     def scene(self) -> BoardScene:
         """The board for the seat at the screen; an empty board behind the curtain."""
         if self.screen_seat is None:
-            scene = SCENES[self.variant](self.views[0])
+            scene = self.presenter.scene(self.views[0])
             return BoardScene(files=scene.files, ranks=scene.ranks)
-        scene = SCENES[self.variant](self.views[self.screen_seat])
+        scene = self.presenter.scene(self.views[self.screen_seat])
         if self.game.to_move != self.screen_seat or self.curtain_for is not None:
             scene.targets, scene.sense_window = {}, None
         return scene
@@ -189,11 +192,11 @@ class GameController(QObject):
         """The true final position with every piece, once the game is over (post-game review); else None."""
         if self.game.outcome is None:
             return None
-        return truth_scene(self.variant, self.game)
+        return self.presenter.truth_scene(self.game.truth())
 
     def move_list(self) -> list[str]:
         """The moves of the seat at the screen, with their results."""
-        return [] if self.screen_seat is None else move_list(self.variant, self.views[self.screen_seat])
+        return [] if self.screen_seat is None else self.presenter.move_list(self.views[self.screen_seat])
 
     def status(self) -> str:
         outcome = self.game.outcome
@@ -408,10 +411,9 @@ class GameController(QObject):
     def _update_views(self) -> None:
         for seat, view in enumerate(self.views):
             log = self.game.observations(seat)
-            color = seat == 0
             for observation in log[self._seen[seat]:]:
                 view.apply(observation)
-                line = describe(observation, color)
+                line = self.presenter.describe(observation, seat)
                 if line:
                     self.logs[seat].append(line)
             self._seen[seat] = len(log)

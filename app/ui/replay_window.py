@@ -19,8 +19,9 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, 
 from app.engine.core import Seat
 from app.engine.record import Frame, GameRecord, RecordError, Timeline, allowed_perspectives
 from app.engine.variants import TITLES
-from app.games.describe import describe, move_list
-from app.games.scene import SCENES, BoardScene, position_scene, sq8
+from app.games.chess_kit import sq8
+from app.games.presenter import presenter_for
+from app.games.scene import BoardScene
 from app.ui.board_widget import BoardWidget
 from app.ui.game_controller import annotations_from_json
 
@@ -48,6 +49,7 @@ class ReplayWindow(QMainWindow):
     def __init__(self, record: GameRecord, asking_seat: Seat | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.record = record
+        self.presenter = presenter_for(record.variant)
         self.timeline = Timeline(record)  # raises RecordError for a record that does not replay
         self.perspectives = allowed_perspectives(record, asking_seat)
         if not self.perspectives:
@@ -149,15 +151,15 @@ class ReplayWindow(QMainWindow):
             self.slider.setValue(step)
             self.slider.blockSignals(False)
         variant = self.record.variant
-        scene: BoardScene = position_scene(variant, frame.truth) if perspective is None else SCENES[variant](frame.view)
+        scene: BoardScene = (self.presenter.truth_scene(frame.truth, frame.last_move) if perspective is None
+                             else self.presenter.scene(frame.view))
         self.board.set_board_size(scene.files, scene.ranks)
         self.board.set_flipped(perspective == 1)
         self.board.set_pieces(scene.pieces)
         self.board.set_markers(scene.markers if perspective is not None else [])
         self.board.set_move_targets({})
         self.board.set_sense_mode(False, None)
-        last = scene.last_move if perspective is not None else self._true_last_move(frame)
-        self.board.set_last_move(*(last or (None, None)))
+        self.board.set_last_move(*(scene.last_move or (None, None)))
         self._show_notes(frame, perspective)
         turn = frame.ply // 2 + 1
         self.step_label.setText(f"Step {step} of {self.timeline.steps} · turn {turn}"
@@ -204,14 +206,6 @@ class ReplayWindow(QMainWindow):
             self.inference.shutdown()
         super().closeEvent(event)
 
-    def _true_last_move(self, frame: Frame) -> tuple[tuple[int, int], tuple[int, int]] | None:
-        move = frame.last_move
-        if move is None:
-            return None
-        if self.record.variant == "minit":
-            return (move.from_square % 5, move.from_square // 5), (move.to_square % 5, move.to_square // 5)
-        return sq8(move.from_square), sq8(move.to_square)
-
     def _show_notes(self, frame: Frame, perspective: Seat | None) -> None:
         """A seat's own annotations and belief board at that step; with the truth, how right the belief was."""
         self.board.set_annotations([], [])
@@ -243,10 +237,9 @@ class ReplayWindow(QMainWindow):
             self.text.setPlainText("\n".join(lines[-40:]))
             self.moves.setPlainText("")
         else:
-            color = perspective == 0
-            lines = [line for line in (describe(o, color) for o in frame.observations) if line]
+            lines = [line for line in (self.presenter.describe(o, perspective) for o in frame.observations) if line]
             self.text.setPlainText("\n".join(lines))
-            self.moves.setPlainText("\n".join(move_list(self.record.variant, frame.view)))
+            self.moves.setPlainText("\n".join(self.presenter.move_list(frame.view)))
         for widget in (self.text, self.moves):
             widget.verticalScrollBar().setValue(widget.verticalScrollBar().maximum())
 

@@ -19,6 +19,7 @@ DEFINITION = GameDefinition(
     seats=(SeatSpec("White", team=0), SeatSpec("Black", team=1)),
     referee=Lazy("app.engine.blind:BlindChess"),
     view=Lazy("app.engine.blind:BlindChessView"),
+    presenter=Lazy("app.games.blind.presenter:PRESENTER"),
     board=(8, 8),
     hidden_information=True,
     options=(OptionSpec("fen", "Starting position", hidden=True),),
@@ -36,6 +37,7 @@ DEFINITION = GameDefinition(
 def _named_for_bundlers() -> None:  # pragma: no cover - never called
     """Installers find the modules to bundle by reading import statements; the references above are imported
     by name, so the modules they load are also imported here, where nothing runs them."""
+    import app.games.blind.presenter  # noqa: F401
     import app.engine.blind  # noqa: F401
     import app.engine.inference  # noqa: F401
     import app.bots.blind_belief  # noqa: F401

@@ -19,6 +19,7 @@ DEFINITION = GameDefinition(
     seats=(SeatSpec("White", team=0), SeatSpec("Black", team=1)),
     referee=Lazy("app.engine.minit:MinitChess"),
     view=Lazy("app.engine.minit:MinitChessView"),
+    presenter=Lazy("app.games.minit.presenter:PRESENTER"),
     board=(5, 6),
     hidden_information=False,
     options=(OptionSpec("position", "Starting position", hidden=True),),
@@ -34,6 +35,7 @@ DEFINITION = GameDefinition(
 def _named_for_bundlers() -> None:  # pragma: no cover - never called
     """Installers find the modules to bundle by reading import statements; the references above are imported
     by name, so the modules they load are also imported here, where nothing runs them."""
+    import app.games.minit.presenter  # noqa: F401
     import app.engine.minit  # noqa: F401
     import app.bots.minit_bots  # noqa: F401
     import app.exports  # noqa: F401

@@ -19,6 +19,7 @@ DEFINITION = GameDefinition(
     seats=(SeatSpec("White", team=0), SeatSpec("Black", team=1)),
     referee=Lazy("app.engine.rbc:ReconChess"),
     view=Lazy("app.engine.rbc:ReconChessView"),
+    presenter=Lazy("app.games.rbc.presenter:PRESENTER"),
     board=(8, 8),
     hidden_information=True,
     options=(OptionSpec("draw_rule", "Draw rule", choices=("50-move", "none"), default="50-move"),
@@ -40,6 +41,7 @@ DEFINITION = GameDefinition(
 def _named_for_bundlers() -> None:  # pragma: no cover - never called
     """Installers find the modules to bundle by reading import statements; the references above are imported
     by name, so the modules they load are also imported here, where nothing runs them."""
+    import app.games.rbc.presenter  # noqa: F401
     import app.engine.rbc  # noqa: F401
     import app.engine.inference  # noqa: F401
     import app.bots.rbc_belief  # noqa: F401

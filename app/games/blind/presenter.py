@@ -1,0 +1,135 @@
+"""Blind Chess as a person meets it: the board of a seat's view (its own pieces and the latest sighting of each
+enemy piece), the log's sentences, and the draw offer and its answer.
+
+>>> from app.engine.blind import BlindChess, BlindChessView
+>>> view = BlindChessView.from_observations(BlindChess().observations(0))
+>>> PRESENTER.commands(view)
+[Command(id='offer_draw', label='Offer draw', enabled=True)]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, outcome_sentence, sq8, square_name,
+                                 turn_number, you_play)
+from app.games.presenter import BELIEF_PANEL, Command
+from app.games.scene import BoardScene, MarkerSpec
+
+if TYPE_CHECKING:
+    from app.engine.core import Action, Seat
+
+RECENT_CAPTURES = 3  # captures still marked on the board
+OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW = "offer_draw", "accept_draw", "decline_draw"
+
+
+def blind_scene(view: Any) -> BoardScene:
+    """Own pieces, the latest sighting of each enemy piece (with its turn), captures and losses."""
+    scene = BoardScene()
+    board: chess.Board = view.own_board
+    scene.pieces = {sq8(square): piece.symbol() for square, piece in board.piece_map().items()}
+    for square, reveal in view.believed().items():
+        if sq8(square) not in scene.pieces:
+            scene.pieces[sq8(square)] = reveal.piece.symbol()
+            scene.markers.append(MarkerSpec("reveal", (sq8(square),), f"t{turn_number(reveal.ply)}"))
+    for capture in view.captures[-RECENT_CAPTURES:]:
+        scene.markers.append(MarkerSpec("captured", (sq8(capture.square),), f"t{turn_number(capture.ply)}"))
+    if view.my_turn and view.phase == "move":
+        scene.targets = chess_targets(view.attempts())
+    return scene
+
+
+def describe_blind(observation: Any, seat: Seat) -> str | None:
+    """One line of the seat's log for a Blind Chess observation (saying no more than the observation does)."""
+    kind = type(observation).__name__
+    o = observation
+    if kind == "GameEnded":
+        return outcome_sentence(o.outcome, seat)
+    if kind == "GameStarted":
+        return you_play(o.color)
+    if kind == "TurnSkipped":
+        return "You had no possible move; your turn passed."
+    if kind == "AttemptResult":
+        if not o.success:
+            # Ruling B2: the mover learns only that it failed, not why (a pawn's diagonal step onto an empty
+            # square fails with nothing in the way), so the sentence must not guess at a cause.
+            return f"Your move {o.move.uci()} failed."
+        text = f"You played {o.move.uci()}"
+        if o.capture is not None:
+            text += f" and captured a {PIECE_NAMES[o.capture[0]]} on {square_name(o.capture[1])}"
+        if o.reveals:
+            seen = ", ".join(f"{PIECE_NAMES[piece.piece_type]} on {square_name(square)}"
+                             for square, piece in o.reveals)
+            text += f"; you saw a {seen}"
+        return text + "."
+    if kind == "PieceLost":
+        return f"You lost a {PIECE_NAMES[o.piece_type]}."
+    if kind == "DrawOffered":
+        return "A draw was offered."
+    if kind == "DrawDeclined":
+        return "The draw offer was declined."
+    return None
+
+
+def blind_moves(view: Any) -> list[str]:
+    """One line per attempt: the move, whether it failed, what it took and what it showed."""
+    lines = []
+    for result in view.results:
+        text = f"{turn_number(result.ply)}. {result.move.uci()}"
+        if not result.success:
+            text += " failed"
+        else:
+            if result.capture is not None:
+                text += f" ×{PIECE_NAMES[result.capture[0]]}"
+            if result.reveals:
+                text += " saw " + ", ".join(f"{piece.symbol()}{square_name(square)}"
+                                            for square, piece in result.reveals)
+        lines.append(text)
+    return lines
+
+
+class BlindPresenter(ChessPresenter):
+    """Blind Chess: attempts the referee may refuse, a draw offer once a turn and its answer; a seat keeps a
+    belief board."""
+
+    key = "blind"
+    entry_text = "Type a move (e2e4, Nf3) and press Enter"
+
+    def scene(self, view: Any) -> BoardScene:
+        return blind_scene(view)
+
+    def describe(self, observation: Any, seat: Seat) -> str | None:
+        return describe_blind(observation, seat)
+
+    def move_list(self, view: Any) -> list[str]:
+        return blind_moves(view)
+
+    def move_action(self, move: chess.Move) -> Action:
+        from app.engine.blind import Attempt
+        return Attempt(move)
+
+    def commands(self, view: Any) -> list[Command]:
+        offer = Command(OFFER_DRAW, "Offer draw", view.phase == "move" and not view.offered_this_turn)
+        if view.phase != "answer_draw":
+            return [offer]
+        return [offer, Command(ACCEPT_DRAW, "Accept draw", True), Command(DECLINE_DRAW, "Decline draw", True)]
+
+    def command(self, view: Any, command_id: str) -> Action:
+        from app.engine.blind import AnswerDraw, OfferDraw
+        if command_id == OFFER_DRAW:
+            return OfferDraw()
+        if command_id in (ACCEPT_DRAW, DECLINE_DRAW):
+            return AnswerDraw(command_id == ACCEPT_DRAW)
+        return super().command(view, command_id)
+
+    def prompt(self, view: Any) -> str:
+        return {"move": "Your move", "answer_draw": "Answer the draw offer"}.get(view.phase, str(view.phase))
+
+    def panels(self) -> frozenset[str]:
+        return frozenset({BELIEF_PANEL})
+
+
+PRESENTER = BlindPresenter()
+__all__ = ["PRESENTER", "BlindPresenter", "blind_moves", "blind_scene", "describe_blind"]

@@ -1,0 +1,107 @@
+"""What the chess games on an 8x8 board share in their presenters (no Qt): square numbering, the moves a
+scene offers, the words for pieces and turns, and the true position drawn whole.
+
+The engine numbers squares as python-chess does (a1 = 0, b1 = 1 ... h8 = 63); a scene speaks of
+``(file, rank)`` pairs.
+
+>>> sq8(chess.E4), from_sq8((4, 3)) == chess.E4
+((4, 3), True)
+>>> chess_targets([chess.Move.from_uci("e7e8q"), chess.Move.from_uci("e7e8n"), chess.Move.from_uci("a2a3")])
+{(4, 6): {(4, 7): ['q', 'n']}, (0, 1): {(0, 2): []}}
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+import chess
+
+from app.games.presenter import PresenterBase
+from app.games.scene import BoardScene, Square
+
+if TYPE_CHECKING:
+    from app.engine.core import Action, Outcome, Seat
+
+PIECE_NAMES = {chess.PAWN: "pawn", chess.KNIGHT: "knight", chess.BISHOP: "bishop", chess.ROOK: "rook",
+               chess.QUEEN: "queen", chess.KING: "king"}
+SEAT_COLOURS = ("White", "Black")  # seat 0 plays White, seat 1 Black
+_PROMOTION_ORDER = "qrbn"
+
+
+def sq8(square: int) -> Square:
+    """The scene's (file, rank) of a python-chess square."""
+    return chess.square_file(square), chess.square_rank(square)
+
+
+def from_sq8(square: Square) -> int:
+    """The python-chess square of a scene's (file, rank)."""
+    return chess.square(square[0], square[1])
+
+
+def square_name(square: int) -> str:
+    """``e4``."""
+    return chess.SQUARE_NAMES[square]
+
+
+def turn_number(ply: int) -> int:
+    """The move number of a half-move (ply 0 and 1 are turn 1)."""
+    return ply // 2 + 1
+
+
+def chess_targets(moves: Iterable[chess.Move]) -> dict[Square, dict[Square, list[str]]]:
+    """from -> to -> promotion letters (queen first) of the moves a seat may make or attempt."""
+    targets: dict[Square, dict[Square, list[str]]] = {}
+    for move in moves:
+        promotions = targets.setdefault(sq8(move.from_square), {}).setdefault(sq8(move.to_square), [])
+        if move.promotion:
+            letter = chess.piece_symbol(move.promotion)
+            if letter not in promotions:
+                promotions.append(letter)
+    for destinations in targets.values():
+        for promotions in destinations.values():
+            promotions.sort(key=_PROMOTION_ORDER.index)
+    return targets
+
+
+def outcome_sentence(outcome: Outcome, seat: Seat) -> str:
+    """The log's last line for ``seat``: who won (from that seat's side) and why."""
+    if outcome.winner is None:
+        return f"Game over: draw ({outcome.detail or outcome.reason.value})."
+    won = outcome.winner == seat
+    return f"Game over: you {'won' if won else 'lost'} ({outcome.detail or outcome.reason.value})."
+
+
+def you_play(color: chess.Color) -> str:
+    """The log's first line: which side the seat plays."""
+    return f"You play {'White' if color else 'Black'}."
+
+
+def seat_of_colour(color: chess.Color) -> Seat:
+    """White sits in seat 0, Black in seat 1."""
+    return 0 if color else 1
+
+
+class ChessPresenter(PresenterBase):
+    """A game played on a python-chess board of 8x8 squares: the true position is a ``chess.Board`` and a move
+    is a ``chess.Move`` wrapped in the game's own action (:meth:`move_action`)."""
+
+    def move_action(self, move: chess.Move) -> Action:
+        """The game's action for moving (or attempting) ``move``."""
+        raise NotImplementedError
+
+    def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
+        move = chess.Move(from_sq8(from_square), from_sq8(to_square),
+                          chess.PIECE_SYMBOLS.index(promotion) if promotion else None)
+        return self.move_action(move)
+
+    def truth_scene(self, truth: Any, last_move: Any = None) -> BoardScene:
+        board: chess.Board = truth
+        scene = BoardScene(pieces={sq8(square): piece.symbol() for square, piece in board.piece_map().items()})
+        if last_move is not None:
+            scene.last_move = (sq8(last_move.from_square), sq8(last_move.to_square))
+        return scene
+
+    def own_pieces(self, view: Any) -> dict[Square, str]:
+        """The letters of the seat's own pieces, which it always knows."""
+        board: chess.Board = view.own_board
+        return {sq8(square): piece.symbol() for square, piece in board.piece_map().items()}

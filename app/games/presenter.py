@@ -1,0 +1,148 @@
+"""How a game meets a person: the :class:`Presenter` each game provides (no Qt here).
+
+A presenter turns a seat's *view* into what the window draws and says, and a person's clicks, typing and
+button presses into that game's actions. It is given views only, never a referee or the true state of a game
+still being played, so nothing it makes can show a seat more than the seat was told. The window, the replay
+viewer and the game controller ask the presenter of the game at hand instead of branching on the game's name.
+
+A game's presenter is found through the registry (its definition's ``presenter``), and imported only when a game
+of that kind is first shown:
+
+>>> from app.games.presenter import presenter_for
+>>> presenter = presenter_for(games.default().key)
+>>> presenter.key == games.default().key
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+
+from app import games
+
+if TYPE_CHECKING:
+    from app.engine.core import Action, Seat
+    from app.games.scene import BoardScene, Square
+
+__all__ = ["BELIEF_PANEL", "Command", "InputError", "Presenter", "PresenterBase", "presenter_for"]
+
+BELIEF_PANEL = "belief"
+"""The panel name of the belief board kit (a board of supposed enemy pieces, with its inference aids)."""
+
+
+class InputError(ValueError):
+    """What a person typed or chose is not an action of this game now; the message says why, in the game's
+    words, to be shown to the player."""
+
+
+class Command(NamedTuple):
+    """A button's worth of action a game offers now (pass, offer a draw ...): ``id`` is what the window hands
+    back to :meth:`Presenter.command`; ``label`` is the button's text; ``enabled`` whether it may be used now."""
+
+    id: str
+    label: str
+    enabled: bool
+
+
+@runtime_checkable
+class Presenter(Protocol):
+    """Everything the window needs from one game; each method is given a seat's view (what that seat knows).
+
+    Squares are the scene's ``(file, rank)`` pairs, counted from White's lower left corner.
+    """
+
+    key: str
+    """The game's key in the registry (the ``variant`` of its records)."""
+
+    def scene(self, view: Any) -> BoardScene:
+        """The board as the view's seat knows it: pieces, marks, the moves or picks it may make now."""
+
+    def truth_scene(self, truth: Any, last_move: Any = None) -> BoardScene:
+        """Every piece of a true position (``Game.truth()``), with the move that led to it if given: only for a
+        finished game or the replay's truth, never for a seat during play."""
+
+    def describe(self, observation: Any, seat: Seat) -> str | None:
+        """One line for the seat's log, or None for an observation not worth a line."""
+
+    def move_list(self, view: Any) -> list[str]:
+        """The seat's own moves with their results, one line per turn."""
+
+    def on_square(self, view: Any, square: Square) -> Action:
+        """The action of picking ``square`` (a sense, in RBC); raises :class:`InputError` if picking means
+        nothing now."""
+
+    def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
+        """The action of moving a piece (clicked, dragged or typed), ``promotion`` a piece letter or None."""
+
+    def parse_text(self, view: Any, text: str) -> Action:
+        """The action typed as ``text``; raises :class:`InputError` saying why it is none."""
+
+    def commands(self, view: Any) -> list[Command]:
+        """The buttons this game shows now, besides resigning (each seat may resign in every game)."""
+
+    def command(self, view: Any, command_id: str) -> Action:
+        """The action of the command ``command_id`` (an id :meth:`commands` listed)."""
+
+    def entry_hint(self, view: Any) -> str:
+        """What the typing field says while empty."""
+
+    def prompt(self, view: Any) -> str:
+        """The status line for the seat whose turn it is (``"Your move"``)."""
+
+    def visible_clocks(self, seat: Seat, seat_count: int) -> list[Seat]:
+        """The seats whose clocks ``seat`` may see."""
+
+    def panels(self) -> frozenset[str]:
+        """The extra panels this game offers a person (:data:`BELIEF_PANEL`)."""
+
+
+class PresenterBase:
+    """Defaults for the parts of :class:`Presenter` most games share: every clock in sight, no extra panel, no
+    command besides resigning, and typed text read as a move of the board (``e2e4``, ``Nf3``)."""
+
+    key: str = ""
+    entry_text = "Type a move and press Enter"
+
+    def scene(self, view: Any) -> BoardScene:
+        raise NotImplementedError
+
+    def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
+        raise NotImplementedError
+
+    def on_square(self, view: Any, square: Square) -> Action:
+        raise InputError("choose a move, not a square")
+
+    def parse_text(self, view: Any, text: str) -> Action:
+        from app.games.move_input import parse_move_text
+        scene = self.scene(view)
+        from_square, to_square, promotion = parse_move_text(text, scene.pieces, scene.targets, scene.files,
+                                                            scene.ranks)
+        return self.on_move(view, from_square, to_square, promotion)
+
+    def commands(self, view: Any) -> list[Command]:
+        return []
+
+    def command(self, view: Any, command_id: str) -> Action:
+        raise InputError(f"this game has no command {command_id!r}")
+
+    def entry_hint(self, view: Any) -> str:
+        return self.entry_text
+
+    def prompt(self, view: Any) -> str:
+        return "Your move"
+
+    def visible_clocks(self, seat: Seat, seat_count: int) -> list[Seat]:
+        return list(range(seat_count))
+
+    def panels(self) -> frozenset[str]:
+        return frozenset()
+
+
+def presenter_for(key: str) -> Presenter:
+    """The presenter of the game ``key`` (imports it the first time); raises ``KeyError`` for an unknown game
+    and ``LookupError`` for a game that has none."""
+    definition = games.get(key)
+    if definition.presenter is None:
+        raise LookupError(f"the game {definition.title} has no presenter")
+    presenter: Presenter = definition.presenter()
+    return presenter

@@ -1,0 +1,182 @@
+"""Reconnaissance Blind Chess as a person meets it: the board of a seat's view (its own pieces, what its senses
+showed, where it lost and took pieces), the sense pick, the log's sentences and the pass button.
+
+>>> from app.engine.rbc import ReconChess, ReconChessView, Sense
+>>> game = ReconChess()
+>>> view = ReconChessView.from_observations(game.observations(0))
+>>> PRESENTER.prompt(view), [command.id for command in PRESENTER.commands(view)]
+('Choose a square to sense', ['pass'])
+>>> PRESENTER.parse_text(view, "d7") == Sense(chess.D7)
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, outcome_sentence, sq8,
+                                 square_name, turn_number, you_play)
+from app.games.move_input import parse_square_text
+from app.games.presenter import BELIEF_PANEL, Command, InputError
+from app.games.scene import BoardScene, MarkerSpec, Square
+
+if TYPE_CHECKING:
+    from app.engine.core import Action, Seat
+
+OLDER_SENSES = 3  # older senses still drawn (faded) under the latest
+RECENT_MARKS = 3  # losses and captures still marked on the board
+PASS_COMMAND = "pass"
+
+
+def rbc_window(square: Square) -> list[Square]:
+    """The 3x3 sense window around ``square``, clipped at the edges."""
+    from app.engine.rbc import SENSE_WINDOWS
+    return [sq8(s) for s in SENSE_WINDOWS[from_sq8(square)]]
+
+
+def rbc_scene(view: Any) -> BoardScene:
+    """Own pieces, the latest sense (its enemy pieces and outline), older senses faded, capture squares."""
+    scene = BoardScene()
+    board: chess.Board = view.own_board
+    scene.pieces = {sq8(square): piece.symbol() for square, piece in board.piece_map().items()}
+    senses = list(view.senses)
+    if senses:
+        latest = senses[-1]
+        for older in senses[-1 - OLDER_SENSES:-1]:
+            squares = tuple(sq8(square) for square, _ in older.window)
+            if squares:
+                scene.markers.append(MarkerSpec("sense_old", squares, f"t{turn_number(older.ply)}", 0.5))
+        squares = tuple(sq8(square) for square, _ in latest.window)
+        if squares:
+            scene.markers.append(MarkerSpec("sense", squares, f"t{turn_number(latest.ply)}"))
+        for square, piece in latest.window:
+            # An own piece that has moved there since is what stands there now.
+            if piece is not None and piece.color != view.color and sq8(square) not in scene.pieces:
+                scene.pieces[sq8(square)] = piece.symbol()
+    for ply, square in view.lost[-RECENT_MARKS:]:
+        scene.markers.append(MarkerSpec("lost", (sq8(square),), f"t{turn_number(ply)}"))
+    for ply, square in view.captures[-RECENT_MARKS:]:
+        scene.markers.append(MarkerSpec("captured", (sq8(square),), f"t{turn_number(ply)}"))
+    for result in reversed(view.moves):
+        if result.taken is not None:
+            scene.last_move = (sq8(result.taken.from_square), sq8(result.taken.to_square))
+            break
+    if view.phase == "move":
+        scene.targets = chess_targets(view.move_actions())
+    elif view.phase == "sense":
+        scene.sense_window = rbc_window
+    return scene
+
+
+def describe_rbc(observation: Any, seat: Seat) -> str | None:
+    """One line of the seat's log for an RBC observation (saying no more than the observation does)."""
+    kind = type(observation).__name__
+    color = seat == 0
+    o = observation
+    if kind == "GameEnded":
+        return outcome_sentence(o.outcome, seat)
+    if kind == "GameStarted":
+        return you_play(o.color)
+    if kind == "TurnStarted":
+        if o.capture_square is None:
+            return f"Turn {turn_number(o.ply)}: your move." if o.ply else None
+        return f"Turn {turn_number(o.ply)}: your piece on {square_name(o.capture_square)} was captured."
+    if kind == "SenseResult":
+        if o.square is None:
+            return "You did not sense."
+        found = [f"{piece.symbol()}{square_name(square)}" for square, piece in o.window
+                 if piece is not None and piece.color != color]
+        seen = ", ".join(found) if found else "no enemy piece"
+        return f"Sensed around {square_name(o.square)}: {seen}."
+    if kind == "MoveResult":
+        if o.requested is None:
+            return "You passed."
+        if o.taken is None:
+            return f"You asked for {o.requested.uci()}; it could not be played (nothing moved)."
+        text = (f"You played {o.taken.uci()}" if o.taken == o.requested
+                else f"You asked for {o.requested.uci()}; {o.taken.uci()} was played")
+        if o.capture_square is not None:
+            text += f" and captured a piece on {square_name(o.capture_square)}"
+        return text + "."
+    return None
+
+
+def rbc_moves(view: Any) -> list[str]:
+    """One line per turn: the sense, the move asked for and what was played, a capture."""
+    senses = {sense.ply: sense for sense in view.senses}
+    lines = []
+    for result in view.moves:
+        sense = senses.get(result.ply)
+        sensed = "no sense" if sense is None or sense.square is None else f"sense {square_name(sense.square)}"
+        if result.requested is None:
+            played = "pass"
+        elif result.taken is None:
+            played = f"{result.requested.uci()} (nothing moved)"
+        elif result.taken != result.requested:
+            played = f"{result.requested.uci()} → {result.taken.uci()}"
+        else:
+            played = result.taken.uci()
+        if result.capture_square is not None:
+            played += f" ×{square_name(result.capture_square)}"
+        lines.append(f"{turn_number(result.ply)}. {sensed} · {played}")
+    return lines
+
+
+class RbcPresenter(ChessPresenter):
+    """Reconnaissance Blind Chess: a sense (a square) then a move or a pass each turn; a seat sees its own
+    clock only (ruling R4) and keeps a belief board."""
+
+    key = "rbc"
+    entry_text = "Type a square to sense (d7), then a move (e2e4, Nf3) or pass"
+
+    def scene(self, view: Any) -> BoardScene:
+        return rbc_scene(view)
+
+    def describe(self, observation: Any, seat: Seat) -> str | None:
+        return describe_rbc(observation, seat)
+
+    def move_list(self, view: Any) -> list[str]:
+        return rbc_moves(view)
+
+    def move_action(self, move: chess.Move) -> Action:
+        from app.engine.rbc import MoveAction
+        return MoveAction(move)
+
+    def on_square(self, view: Any, square: Square) -> Action:
+        from app.engine.rbc import Sense
+        return Sense(from_sq8(square))
+
+    def parse_text(self, view: Any, text: str) -> Action:
+        word = text.strip().lower()
+        if view.phase == "sense":
+            if word == PASS_COMMAND:
+                raise InputError("sensing cannot be skipped in RBC: type the square to sense, such as d7 "
+                                 "(pass is for the move that follows)")
+            return self.on_square(view, parse_square_text(text, 8, 8))
+        if word == PASS_COMMAND:
+            return self.command(view, PASS_COMMAND)
+        return super().parse_text(view, text)
+
+    def commands(self, view: Any) -> list[Command]:
+        return [Command(PASS_COMMAND, "Pass", view.phase == "move")]
+
+    def command(self, view: Any, command_id: str) -> Action:
+        if command_id != PASS_COMMAND:
+            return super().command(view, command_id)
+        from app.engine.rbc import PASS
+        return PASS
+
+    def prompt(self, view: Any) -> str:
+        return {"sense": "Choose a square to sense", "move": "Your move"}.get(view.phase, str(view.phase))
+
+    def visible_clocks(self, seat: Seat, seat_count: int) -> list[Seat]:
+        return [seat]  # ruling R4: a seat is not told how much time its opponent has left
+
+    def panels(self) -> frozenset[str]:
+        return frozenset({BELIEF_PANEL})
+
+
+PRESENTER = RbcPresenter()
+__all__ = ["PRESENTER", "RbcPresenter", "describe_rbc", "rbc_moves", "rbc_scene", "rbc_window"]
