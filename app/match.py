@@ -93,8 +93,11 @@ class GameSummary:
     team: int | None = None
     scores: tuple[float, ...] | None = None
 
-    def winning_seats(self, teams: Sequence[int]) -> tuple[int, ...]:
-        """The seats that won (the whole winning team), for seats on ``teams``; empty when no team won."""
+    def winning_seats(self, teams: Sequence[int] | None = None) -> tuple[int, ...]:
+        """The seats that won (the whole winning team), for seats on ``teams`` (``None``: each seat its own
+        team); empty when no team won."""
+        if teams is None:
+            teams = range(len(self.seats))
         team = self.team if self.team is not None or self.winner is None else teams[self.winner]
         return tuple(seat for seat, seat_team in enumerate(teams) if team is not None and seat_team == team)
 
@@ -206,12 +209,12 @@ def _play_job_safely(job: GameJob, on_call: Callable[[int, float | None], None] 
 @dataclass
 class MatchResult:
     """The games of a match. ``bots`` are the bot specs as given, in seat order (the seating of the first
-    game); ``seat_names`` and ``teams`` are the game's seats and each seat's team."""
+    game); ``seat_names`` are the game's seats, ``teams`` each seat's team (``None``: each seat its own)."""
 
     bots: tuple[str, ...]
+    seat_names: tuple[str, ...]
     games: list[GameSummary] = field(default_factory=list)
-    seat_names: tuple[str, ...] = ("White", "Black")
-    teams: tuple[int, ...] = (0, 1)
+    teams: tuple[int, ...] | None = None
 
     def outcome_for(self, game: GameSummary, name: str) -> str | None:
         """``"win"``, ``"draw"`` or ``"loss"`` of the bot ``name`` in ``game``; None when it was not played to a
@@ -289,7 +292,7 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
             yield GameJob(index, variant, game_options, bots, control, seed * 100003 + index, out_dir, max_plies,
                           move_limit)
 
-    result = MatchResult(seating, seat_names=cls.seat_names, teams=cls.teams())
+    result = MatchResult(seating, cls.seat_names, teams=cls.teams())
     setup = _Setup(variant, names, dict(os.environ), os.getcwd(), cls.teams())
     pool = _Pool(context, setup, max(1, min(jobs, games)))
     upcoming = all_jobs()
@@ -350,7 +353,7 @@ class _Setup:
     names: dict[str, str]  # bot spec -> player name
     environment: dict[str, str]  # the caller's, for bots that read it
     cwd: str  # the caller's, so that relative bot paths keep their meaning
-    teams: tuple[int, ...] = (0, 1)  # each seat's team (who wins when a referee dies)
+    teams: tuple[int, ...]  # each seat's team (who wins when a referee dies)
 
 
 class _Referee:
@@ -570,7 +573,7 @@ def _blamed_elsewhere(job: GameJob, seat: int, names: dict[str, str], what: str,
                        0, None)
 
 
-def _overran(job: GameJob, seat: int, names: dict[str, str], teams: Sequence[int] = (0, 1)) -> GameSummary:
+def _overran(job: GameJob, seat: int, names: dict[str, str], teams: Sequence[int]) -> GameSummary:
     """The score of a game whose referee stopped answering past ``seat``'s deadline (-1: no seat was called):
     a loss on time for that seat's team (:func:`~app.engine.core.outcome_against`), unless another seat is an
     outside bot (:func:`_blamed_elsewhere`)."""
@@ -585,7 +588,7 @@ def _overran(job: GameJob, seat: int, names: dict[str, str], teams: Sequence[int
 
 
 def _crashed(job: GameJob, exitcode: int | None, seat: int, names: dict[str, str],
-             teams: Sequence[int] = (0, 1)) -> GameSummary:
+             teams: Sequence[int]) -> GameSummary:
     """The score of a game whose referee died while ``seat`` (-1: none) was being called: a forfeit of that
     seat's team, unless another seat is an outside bot (:func:`_blamed_elsewhere`)."""
     aborted = _blamed_elsewhere(job, seat, names, f"died (exit code {exitcode})", "killed")

@@ -77,7 +77,7 @@ def _safe_repr(value: Any) -> str:
         return f"a {type(value).__name__}"
 
 
-def run_game(game: Game, agents: list[Agent], control: TimeControl | None = None, seed: int | None = None,
+def run_game(game: Game, agents: Sequence[Agent], control: TimeControl | None = None, seed: int | None = None,
              on_step: Callable[[GameSession], None] | None = None,
              on_call: Callable[[int, float | None], None] | None = None, max_plies: int | None = None,
              on_finished: Callable[[GameRecord], None] | None = None,

@@ -205,12 +205,12 @@ def test_a_dead_referee_is_blamed_on_the_called_seat_when_it_is_the_only_outside
     from app.match import GameJob, _crashed
     job = GameJob(0, "rbc", {}, (hostile("Thinker"), "random"), TimeControl(None, 0), 0, None)
     names = {hostile("Thinker"): "Thinker"}
-    game = _crashed(job, -9, 0, names)
+    game = _crashed(job, -9, 0, names, (0, 1))
     assert (game.winner, game.reason) == (1, "forfeit") and "Thinker crashed" in game.detail
-    game = _crashed(job, -9, 1, names)  # random was called, but Thinker runs outside: it may have done it
+    game = _crashed(job, -9, 1, names, (0, 1))  # random was called, but Thinker runs outside: it may have done it
     assert (game.winner, game.reason) == (None, "aborted")
     both = GameJob(0, "rbc", {}, ("attacker", "random"), TimeControl(None, 0), 0, None)
-    assert _crashed(both, -9, 1, {}).winner == 0
+    assert _crashed(both, -9, 1, {}, (0, 1)).winner == 0
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl")
@@ -265,7 +265,7 @@ def test_games_not_played_to_a_result_are_neither_wins_draws_nor_losses() -> Non
              GameSummary(1, ("b", "a"), None, "move_limit", "", 300, None),
              GameSummary(2, ("a", "b"), None, "error", "the referee process died", 0, None),
              GameSummary(3, ("b", "a"), None, "aborted", "the game was aborted: its referee died", 0, None)]
-    result = MatchResult(("a", "b"), games)
+    result = MatchResult(("a", "b"), ("White", "Black"), games)
     assert result.score("a") == (1, 1, 0)
     assert result.unplayed() == games[2:]
     table = format_table(result)
@@ -423,9 +423,9 @@ def test_a_frozen_referee_is_blamed_on_the_called_seat_only_when_no_outside_bot_
     from app.match import GameJob, _overran
     job = GameJob(0, "rbc", {}, (hostile("Thinker"), "random"), TimeControl(60, 0), 0, None)
     names = {hostile("Thinker"): "Thinker"}
-    game = _overran(job, 0, names)
+    game = _overran(job, 0, names, (0, 1))
     assert (game.winner, game.reason) == (1, "timeout") and "Thinker ran out of time" in game.detail
-    game = _overran(job, 1, names)  # random was called, but Thinker runs outside: it may have sent SIGSTOP
+    game = _overran(job, 1, names, (0, 1))  # random was called, but Thinker runs outside: it may have sent SIGSTOP
     assert (game.winner, game.reason) == (None, "aborted") and "may have stopped it" in game.detail
     both = GameJob(0, "rbc", {}, ("attacker", "random"), TimeControl(60, 0), 0, None)
-    assert (_overran(both, 1, {}).winner, _overran(both, 1, {}).reason) == (0, "timeout")
+    assert (_overran(both, 1, {}, (0, 1)).winner, _overran(both, 1, {}, (0, 1)).reason) == (0, "timeout")

@@ -367,7 +367,7 @@ def test_team_results_are_scored_for_every_bot_and_tabled() -> None:
     games = [GameSummary(0, ("a", "b", "a", "b"), None, "resign", "", 10, None, team=0),
              GameSummary(1, ("b", "a", "b", "a"), None, "timeout", "", 12, None, team=0),
              GameSummary(2, ("a", "b", "a", "b"), None, "move_limit", "", 30, None)]
-    result = MatchResult(("a", "b", "a", "b"), games, Partners.seat_names, teams)
+    result = MatchResult(("a", "b", "a", "b"), Partners.seat_names, games, teams)
     assert result.score("a") == (1, 1, 1) and result.score("b") == (1, 1, 1)
     table = format_table(result)
     assert table.splitlines()[:3] == ["a vs b: 3 games", "a: 1 wins, 1 draws, 1 losses",
@@ -377,21 +377,21 @@ def test_team_results_are_scored_for_every_bot_and_tabled() -> None:
 
 def test_the_same_bot_in_every_seat_is_tabled_by_seats() -> None:
     games = [GameSummary(0, ("r",) * 4, None, "resign", "", 10, None, team=1)]
-    table = format_table(MatchResult(("r",) * 4, games, Partners.seat_names, Partners.teams()))
+    table = format_table(MatchResult(("r",) * 4, Partners.seat_names, games, Partners.teams()))
     assert "East and West win" in table and "wins," not in table
 
 
 def test_a_solitaire_match_counts_wins_and_losses() -> None:
     games = [GameSummary(0, ("s",), 0, "score", "", 5, None),
              GameSummary(1, ("s",), None, "resign", "", 5, None)]
-    result = MatchResult(("s",), games, ("Solo",), (0,))
+    result = MatchResult(("s",), ("Solo",), games)
     assert result.score("s") == (1, 0, 1)
     assert "lost" in format_table(result) and "s: 1 wins, 0 draws, 1 losses" in format_table(result)
 
 
 def test_three_ways_a_bot_that_scored_below_the_best_lost() -> None:
     games = [GameSummary(0, ("x", "y", "z"), None, "resign", "", 5, None, scores=(1.0, 0.0, 1.0))]
-    result = MatchResult(("x", "y", "z"), games, ThreeWays.seat_names, ThreeWays.teams())
+    result = MatchResult(("x", "y", "z"), ThreeWays.seat_names, games)
     assert [result.score(bot) for bot in "xyz"] == [(0, 1, 0), (0, 0, 1), (0, 1, 0)]
     assert "no winner" in format_table(result)
 
