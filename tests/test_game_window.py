@@ -119,7 +119,7 @@ def test_rbc_against_the_attacker_bot_ends_with_a_result(window, qtbot) -> None:
             break
         if controller.game.phase == "sense":
             controller.sense((4, 1))
-        controller.pass_move()
+        controller.act_on_command("pass")
     assert controller.outcome is not None  # the rush reaches a king that never moves
     assert controller.outcome.winner == 0
 

@@ -17,7 +17,7 @@ from app.engine.minit import MinitChess, MinitChessView, MinitMove
 from app.engine.rbc import PASS, MoveAction, ReconChess, ReconChessView, Sense
 from app.games.describe import describe as generic_describe
 from app.games.describe import move_list as generic_move_list
-from app.games.presenter import Presenter, presenter_for
+from app.games.presenter import BELIEF_PANEL, InputError, Presenter, presenter_for
 from app.games.scene import SCENES, BoardScene, MarkerSpec, Square, position_scene
 
 # ---- the reference: the code before presenters, unchanged ------------------------------------------------------
@@ -373,3 +373,99 @@ def test_every_game_has_a_presenter_found_through_the_registry(key: str) -> None
     assert definition.presenter is not None and definition.presenter() is presenter_for(key)
     assert SCENES[key] == presenter_for(key).scene
     assert set(SCENES) == set(games.names()) and len(SCENES) == len(games.names())
+
+
+# ---- input, commands, prompts, clocks and panels: what the controller and the window did by the game's name ----
+
+def _reference_action(key: str, from_sq: Square, to_sq: Square, promotion: str | None) -> Any:
+    """The action the controller built for a move before presenters (by the game's name)."""
+    if key == "minit":
+        from app.engine.minit import Move
+        return MinitMove(Move(from_sq[1] * 5 + from_sq[0], to_sq[1] * 5 + to_sq[0]))
+    move = chess.Move(from_sq8(from_sq), from_sq8(to_sq), chess.PIECE_SYMBOLS.index(promotion) if promotion else None)
+    if key == "rbc":
+        return MoveAction(move)
+    from app.engine.blind import Attempt
+    return Attempt(move)
+
+
+def _reference_can(key: str, game: Any, what: str) -> bool:
+    """The controller's ``can`` before presenters, for the seat to move."""
+    if what == "pass":
+        return key == "rbc" and game.phase == "move"
+    return bool(game.choices().get(what))
+
+
+REFERENCE_PROMPTS = {"sense": "Choose a square to sense", "move": "Your move", "answer_draw": "Answer the draw offer"}
+REFERENCE_HINTS = {"rbc": "Type a square to sense (d7), then a move (e2e4, Nf3) or pass",
+                   "blind": "Type a move (e2e4, Nf3) and press Enter", "minit": "Type a move (b2-b3, Nc3)"}
+COMMANDS_BY_OLD_NAME = {"pass": "pass", "offer_draw": "offer_draw", "answer_draw": "accept_draw"}
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_presenters_read_input_and_offer_commands_as_the_controller_did(key: str) -> None:
+    presenter = presenter_for(key)
+    _, view_type = GAMES[key]
+    checked = 0
+    for game, rng in _games(key, range(4), 100):
+        seat = game.to_move
+        if seat is None:
+            continue
+        view = view_type.from_observations(game.observations(seat))
+        assert presenter.entry_hint(view) == REFERENCE_HINTS[key]
+        assert presenter.prompt(view) == REFERENCE_PROMPTS.get(game.phase, game.phase)
+        enabled = {command.id for command in presenter.commands(view) if command.enabled}
+        for old, new in COMMANDS_BY_OLD_NAME.items():
+            assert (new in enabled) == _reference_can(key, game, old), (old, game.phase)
+        scene = presenter.scene(view)
+        if scene.sense_window is not None:
+            square = (rng.randrange(8), rng.randrange(8))
+            assert presenter.on_square(view, square) == Sense(from_sq8(square))
+            name = chess.square_name(from_sq8(square))
+            assert presenter.parse_text(view, name) == Sense(from_sq8(square))
+        for origin, destinations in scene.targets.items():
+            for target, promotions in destinations.items():
+                for promotion in promotions or [None]:
+                    assert presenter.on_move(view, origin, target, promotion) == \
+                        _reference_action(key, origin, target, promotion)
+                    checked += 1
+        if scene.targets and key != "minit":
+            origin = sorted(scene.targets)[0]
+            target = sorted(scene.targets[origin])[0]
+            promotions = scene.targets[origin][target]
+            promotion = promotions[0] if promotions else None
+            typed = chess.square_name(from_sq8(origin)) + chess.square_name(from_sq8(target)) + (promotion or "")
+            assert presenter.parse_text(view, typed) == _reference_action(key, origin, target, promotion)
+        assert presenter.visible_clocks(seat, 2) == ([seat] if key == "rbc" else [0, 1])
+        assert (BELIEF_PANEL in presenter.panels()) == (key in ("rbc", "blind"))
+    assert checked > 1000
+
+
+def test_typed_words_say_what_is_wrong_in_the_games_words() -> None:
+    rbc = presenter_for("rbc")
+    game = ReconChess()
+    view = ReconChessView.from_observations(game.observations(0))
+    with pytest.raises(InputError, match="sensing cannot be skipped in RBC"):
+        rbc.parse_text(view, "pass")
+    with pytest.raises(InputError, match="square to sense"):
+        rbc.parse_text(view, "e2e4")
+    game.play(0, Sense(chess.E7))
+    view = ReconChessView.from_observations(game.observations(0))
+    assert rbc.parse_text(view, "pass") == PASS == rbc.command(view, "pass")
+    with pytest.raises(InputError, match="no queen"):
+        rbc.parse_text(view, "Qh5")
+    blind = presenter_for("blind")
+    game = BlindChess()
+    game.play(0, OfferDraw())
+    white = BlindChessView.from_observations(game.observations(0))
+    black = BlindChessView.from_observations(game.observations(1))
+    assert [command.id for command in blind.commands(black)] == ["offer_draw", "accept_draw", "decline_draw"]
+    assert blind.command(black, "accept_draw") == AnswerDraw(True) and blind.command(black, "decline_draw") == \
+        AnswerDraw(False)
+    assert [(command.id, command.enabled) for command in blind.commands(white)] == [("offer_draw", False)]
+    with pytest.raises(InputError):
+        blind.command(white, "pass")
+    minit = presenter_for("minit")
+    assert minit.commands(MinitChessView()) == [] and minit.prompt(MinitChessView()) == "Your move"
+    with pytest.raises(InputError):
+        minit.on_square(MinitChessView(), (0, 0))

@@ -11,7 +11,6 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-import chess
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app import games
@@ -20,8 +19,7 @@ from app.engine.clock import TimeControl
 from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat, View
 from app.engine.record import GameRecord, GameSession, PlayerInfo
 from app.engine.variants import game_type
-from app.games.chess_kit import from_sq8
-from app.games.presenter import Presenter, presenter_for
+from app.games.presenter import BELIEF_PANEL, Command, InputError, Presenter, presenter_for
 from app.games.scene import BoardScene, Square
 from app.ui.bot_seat import BotSeat
 
@@ -115,7 +113,7 @@ class GameController(QObject):
         for seat in range(len(seats)):
             notes = session.notes(seat)
             controller.annotations[seat] = annotations_from_json(notes.annotations)
-            if notes.hypotheses is not None and record.variant in ("rbc", "blind"):
+            if notes.hypotheses is not None and BELIEF_PANEL in controller.presenter.panels():
                 from app.engine.belief import BeliefBoard
                 try:
                     board = BeliefBoard.from_json(notes.hypotheses, enemy=seat != 0, ply=session.game.ply)
@@ -173,13 +171,13 @@ class GameController(QObject):
         return [] if self.screen_seat is None else self.logs[self.screen_seat]
 
     def clock_text(self) -> list[tuple[str, str, bool]]:
-        """(label, time, low) lines the seat at the screen may see: in RBC only its own clock (ruling R4).
+        """(label, time, low) lines the seat at the screen may see (the game says which: in RBC only its own).
 
         ``low`` marks a running-down clock under :data:`LOW_TIME` seconds (the window warns in red).
         """
         if self.screen_seat is None:
             return []
-        seats = [self.screen_seat] if self.variant == "rbc" else list(range(len(self.seats)))
+        seats = self.presenter.visible_clocks(self.screen_seat, len(self.seats))
         lines = []
         for seat in seats:
             left = self.session.seconds_left(seat)
@@ -211,23 +209,30 @@ class GameController(QObject):
             return f"{self.seats[mover].name} is thinking"
         if mover != self.screen_seat:
             return "Waiting for the opponent"
-        phase = self.game.phase
-        return {"sense": "Choose a square to sense", "move": "Your move", "answer_draw": "Answer the draw offer"
-                }.get(phase, phase)
+        return self.presenter.prompt(self.views[mover])
+
+    def entry_hint(self) -> str:
+        """What the typing field says while empty, for this game."""
+        return self.presenter.entry_hint(self.screen_view())
+
+    def commands(self) -> list[Command]:
+        """The game's commands (buttons) for the seat at the screen, enabled only while that seat may act."""
+        allowed = self._may_act()
+        return [command._replace(enabled=command.enabled and allowed)
+                for command in self.presenter.commands(self.screen_view())]
 
     def can(self, what: str) -> bool:
-        """Whether the seat at the screen may now pass / resign / offer_draw / answer_draw."""
-        seat = self.screen_seat
-        if seat is None or self.game.outcome is not None or self.curtain_for is not None:
-            return False
+        """Whether the seat at the screen may now resign, or use the command ``what`` (an id of
+        :meth:`commands`)."""
         if what == "resign":
-            return True
-        if self.game.to_move != seat:
-            return False
-        choices = self.game.choices()
-        if what == "pass":
-            return self.variant == "rbc" and self.game.phase == "move"
-        return bool(choices.get(what))
+            return self.screen_seat is not None and self.game.outcome is None and self.curtain_for is None
+        return any(command.id == what and command.enabled for command in self.commands())
+
+    def _may_act(self) -> bool:
+        """Whether the seat at the screen is the one to act now (the game goes on, no curtain is up)."""
+        seat = self.screen_seat
+        return (seat is not None and self.game.outcome is None and self.curtain_for is None
+                and self.game.to_move == seat)
 
     # -- private notes -----------------------------------------------------------------------------
     def seen(self, seat: Seat) -> int:
@@ -237,6 +242,10 @@ class GameController(QObject):
     def empty_view(self) -> Any:
         """A view that knows nothing: what a belief panel shows behind the curtain."""
         return _view_type(self.variant)()
+
+    def screen_view(self) -> Any:
+        """The view of the seat at the screen; a view that knows nothing behind the curtain."""
+        return self.empty_view() if self.screen_seat is None else self.views[self.screen_seat]
 
     def belief_for(self, seat: Seat) -> SeatBelief:
         """The belief board of a person's seat (bots never get one), with the seat's own panel switches."""
@@ -307,34 +316,39 @@ class GameController(QObject):
 
     # -- acting ------------------------------------------------------------------------------------
     def sense(self, square: Square) -> None:
-        from app.engine.rbc import Sense
-        self._human(Sense(from_sq8(square)))
+        """The person picked ``square`` (a sense, in RBC)."""
+        self._human_input(lambda view: self.presenter.on_square(view, square))
 
     def move(self, from_sq: Square, to_sq: Square, promotion: str | None) -> None:
-        if self.variant == "minit":
-            from app.engine.minit import MinitMove, Move
-            self._human(MinitMove(Move(from_sq[1] * 5 + from_sq[0], to_sq[1] * 5 + to_sq[0])))
+        """The person moved a piece (a click, a drag), ``promotion`` the chosen piece letter or None."""
+        self._human_input(lambda view: self.presenter.on_move(view, from_sq, to_sq, promotion))
+
+    def act_on_command(self, command_id: str) -> None:
+        """The person used one of the game's :meth:`commands` (a button: pass, offer a draw ...)."""
+        if self.can(command_id):
+            self._human_input(lambda view: self.presenter.command(view, command_id))
+
+    def parse_text(self, text: str) -> Action:
+        """The action the seat at the screen typed as ``text``; raises
+        :class:`~app.games.presenter.InputError` saying, in the game's words, why it is none."""
+        return self.presenter.parse_text(self.screen_view(), text)
+
+    def act(self, action: Action) -> None:
+        """Play ``action`` for the person at the screen, if it is that seat's turn."""
+        self._human(action)
+
+    def _human_input(self, read: Callable[[Any], Action]) -> None:
+        """Play what the person's input means, as the game's presenter reads it from the seat's view."""
+        seat = self.screen_seat
+        if seat is None or self.curtain_for is not None or self.game.to_move != seat:
             return
-        move = chess.Move(from_sq8(from_sq), from_sq8(to_sq),
-                          chess.PIECE_SYMBOLS.index(promotion) if promotion else None)
-        if self.variant == "rbc":
-            from app.engine.rbc import MoveAction
-            self._human(MoveAction(move))
-        else:
-            from app.engine.blind import Attempt
-            self._human(Attempt(move))
-
-    def pass_move(self) -> None:
-        from app.engine.rbc import PASS
-        self._human(PASS)
-
-    def offer_draw(self) -> None:
-        from app.engine.blind import OfferDraw
-        self._human(OfferDraw())
-
-    def answer_draw(self, accept: bool) -> None:
-        from app.engine.blind import AnswerDraw
-        self._human(AnswerDraw(accept))
+        try:
+            action = read(self.views[seat])
+        except InputError as error:
+            self.logs[seat].append(f"Not possible: {error}.")
+            self.changed.emit()
+            return
+        self._play(seat, action)
 
     def resign(self) -> None:
         if self.screen_seat is not None and self.game.outcome is None:

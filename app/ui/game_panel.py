@@ -7,11 +7,15 @@ which only ever hands over what the seat at the screen may see.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget)
+
+if TYPE_CHECKING:
+    from app.games.presenter import Command
 
 LOW_TIME_STYLE = "color: #d03030; font-weight: 700;"
 LOG_LINES = 5  # lines of the log always in sight
@@ -19,6 +23,8 @@ LOG_LINES = 5  # lines of the log always in sight
 
 class GamePanel(QWidget):
     """Everything beside the board. Widgets are public attributes: the window connects and fills them."""
+
+    commandClicked = Signal(str)  # the id of the game command whose button was pressed
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -56,6 +62,13 @@ class GamePanel(QWidget):
         self.decline_button = QPushButton("Decline draw")
         answers.addWidget(self.accept_button)
         answers.addWidget(self.decline_button)
+        self._buttons_row = buttons
+        # The buttons of the games' commands, by command id: these have their places in the rows above; a game
+        # offering another command gets a button made for it (see show_commands).
+        self.command_buttons: dict[str, QPushButton] = {}
+        for command_id, button in (("pass", self.pass_button), ("offer_draw", self.draw_button),
+                                   ("accept_draw", self.accept_button), ("decline_draw", self.decline_button)):
+            self._adopt_command_button(command_id, button)
         self.truth_button = QPushButton("Show my view")
         self.truth_button.setCheckable(True)
         self.truth_button.setToolTip("The game is over: switch between the true final position and what you saw")
@@ -95,6 +108,31 @@ class GamePanel(QWidget):
         needed = layout.minimumHeightForWidth(self.width())
         if needed > 0 and needed != self.minimumHeight():
             self.setMinimumHeight(needed)
+
+    def _adopt_command_button(self, command_id: str, button: QPushButton) -> None:
+        button.clicked.connect(lambda _checked=False: self.commandClicked.emit(command_id))
+        self.command_buttons[command_id] = button
+
+    def show_commands(self, commands: list[Command]) -> None:
+        """Show the buttons of the game's ``commands`` (with their labels, enabled as each says) and hide the
+        others."""
+        offered = {command.id: command for command in commands}
+        for command in commands:
+            if command.id not in self.command_buttons:
+                button = QPushButton(command.label)
+                self._buttons_row.insertWidget(self._buttons_row.count() - 1, button)  # before Flip
+                self._adopt_command_button(command.id, button)
+        for command_id, button in self.command_buttons.items():
+            shown = offered.get(command_id)
+            button.setVisible(shown is not None)
+            button.setEnabled(shown is not None and shown.enabled)
+            if shown is not None and button.text() != shown.label:
+                button.setText(shown.label)
+
+    def disable_commands(self) -> None:
+        """No game: every command button stays where it is, but cannot be pressed."""
+        for button in self.command_buttons.values():
+            button.setEnabled(False)
 
     def set_clocks(self, lines: list[tuple[str, str, bool]]) -> None:
         """Show (name, time, low) lines; a low clock is drawn in red."""

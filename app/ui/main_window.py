@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWid
 
 from app import games
 from app.engine.variants import TITLES
-from app.games.move_input import MoveTextError, parse_move_text, parse_square_text
+from app.games.presenter import BELIEF_PANEL, InputError
 from app.ui.board_widget import BoardWidget
 from app.ui.game_panel import GamePanel
 from app.ui.pieces import PIECE_SETS, set_piece_set
@@ -37,9 +37,6 @@ if TYPE_CHECKING:
     from app.ui.game_controller import GameController
     from app.ui.new_game_dialog import NewGame
 
-HIDDEN_GAMES = frozenset(game.key for game in games.all() if game.hidden_information)  # with a belief board
-ENTRY_HINTS = {"rbc": "Type a square to sense (d7), then a move (e2e4, Nf3) or pass",
-               "blind": "Type a move (e2e4, Nf3) and press Enter", "minit": "Type a move (b2-b3, Nc3)"}
 CURTAIN_GRACE = 0.7  # seconds after the curtain falls during which presses do not lift it
 RECENT_LIMIT = 8
 STATE_VERSION = 1  # of the dock layout saved with QMainWindow.saveState
@@ -174,11 +171,8 @@ class MainWindow(QMainWindow):
         self.board.senseRequested.connect(self._sense)
         self.board.annotationsChanged.connect(self._annotations_changed)
         self.entry.returnPressed.connect(self._typed)
-        self.pass_button.clicked.connect(self._pass)
+        panel.commandClicked.connect(self._command)
         self.resign_button.clicked.connect(self._resign)
-        self.draw_button.clicked.connect(self._offer_draw)
-        self.accept_button.clicked.connect(lambda: self._answer_draw(True))
-        self.decline_button.clicked.connect(lambda: self._answer_draw(False))
         panel.flip_button.clicked.connect(self.board.flip)
         panel.truth_button.toggled.connect(lambda _checked: self._refresh())
         self._restore_geometry()
@@ -211,7 +205,7 @@ class MainWindow(QMainWindow):
             "image": self._action("&Board image (PNG or SVG)...", self._export_image_dialog),
             "review": self._action("Re&view this game...", self.review, QKeySequence("Ctrl+R")),
             "resign": self._action("&Resign", self._resign),
-            "offer_draw": self._action("Offer &draw", self._offer_draw),
+            "offer_draw": self._action("Offer &draw", lambda: self._command("offer_draw")),
         }
         actions = self.game_actions
         game.addAction(actions["save"])
@@ -328,7 +322,7 @@ class MainWindow(QMainWindow):
         else:
             seats = [SeatConfig("White"), SeatConfig("Black")]
         options: dict[str, Any] = {"draw_rule": choice.draw_rule} if choice.variant == "rbc" else {}
-        extra = {"inference": choice.inference} if choice.variant in HIDDEN_GAMES else {}
+        extra = {"inference": choice.inference} if games.get(choice.variant).inference is not None else {}
         self._install(GameController(choice.variant, seats, choice.control, options, parent=self, extra=extra))
         self._save_path = None
 
@@ -349,7 +343,7 @@ class MainWindow(QMainWindow):
             self.inference.shutdown()
             self.inference.deleteLater()
             self.inference = None
-        if controller.variant in HIDDEN_GAMES and controller.inference_allowed:
+        if games.get(controller.variant).inference is not None and controller.inference_allowed:
             from app.ui.inference_service import InferenceService
             from app.inference_jobs import WINDOW_OPTIONS
             options = {**WINDOW_OPTIONS, "seed": controller.seed, "start_fen": controller.game.options().get("fen")}
@@ -362,7 +356,7 @@ class MainWindow(QMainWindow):
         self.board.clear_annotations()
         self._restoring_notes = False
         self.panel.truth_button.setChecked(False)
-        self._prepare_belief_dock(controller.variant in HIDDEN_GAMES)
+        self._prepare_belief_dock(self._has_belief_panel(controller))
         scene = controller.scene()
         self.board.set_board_size(scene.files, scene.ranks)
         self.board.set_flipped(not controller.hot_seat and controller.screen_seat == 1)
@@ -429,19 +423,24 @@ class MainWindow(QMainWindow):
             self.belief_dock.show()
         self._belief_auto_hidden = False
 
+    @staticmethod
+    def _has_belief_panel(controller: GameController | None) -> bool:
+        """Whether the game offers its people the belief board (its presenter lists the panel)."""
+        return controller is not None and BELIEF_PANEL in controller.presenter.panels()
+
     def _show_belief(self, seat: int | None) -> None:
         """The belief board of the seat at the screen; an empty one (of nobody) behind the curtain."""
         panel, controller = self.belief_panel, self.controller
-        if panel is None or controller is None or controller.variant not in HIDDEN_GAMES:
+        if panel is None or controller is None or not self._has_belief_panel(controller):
             return
         if seat is None or controller.seats[seat].is_bot:
             from app.engine.belief import BeliefBoard
             import chess
-            panel.set_view(controller.empty_view(), chess.WHITE)
+            panel.set_view(controller.empty_view(), chess.WHITE, controller.variant)
             panel.set_belief(BeliefBoard(enemy=chess.BLACK))
             panel.set_heat(None, "")
         else:
-            panel.set_view(controller.views[seat], seat == 0)
+            panel.set_view(controller.views[seat], seat == 0, controller.variant)
             panel.set_belief(controller.belief_for(seat))
             self._belief_fed = (id(controller), seat, controller.seen(seat))
             self._show_heat(seat)
@@ -491,8 +490,7 @@ class MainWindow(QMainWindow):
         self._apply_overlay()
 
     def _apply_overlay(self) -> None:
-        if self.belief_panel is not None and self.controller is not None \
-                and self.controller.variant in HIDDEN_GAMES and self._shown_seat is not None:
+        if self.belief_panel is not None and self._has_belief_panel(self.controller) and self._shown_seat is not None:
             self.belief_panel.apply_overlay(self.board)
         else:
             self.board.set_ghosts({})
@@ -538,15 +536,14 @@ class MainWindow(QMainWindow):
         if controller is None:
             self.title.setText("Sightline")
             self.status.setText("Game > New game (Ctrl+N) to start.")
-            for button in (self.pass_button, self.resign_button, self.draw_button, self.accept_button,
-                           self.decline_button):
-                button.setEnabled(False)
+            self.panel.disable_commands()
+            self.resign_button.setEnabled(False)
             self.entry.setEnabled(False)
             self._refresh_actions()
             return
         self.title.setText(TITLES[controller.variant])
         self.status.setText(bounded(controller.status(), 300))
-        self.entry.setPlaceholderText(ENTRY_HINTS[controller.variant])
+        self.entry.setPlaceholderText(controller.entry_hint())
         if controller.outcome is not None:
             panel.entry_error.hide()
         if controller.screen_seat is None:
@@ -571,15 +568,8 @@ class MainWindow(QMainWindow):
             if moves != self._lines(self.moves):
                 panel.show_lines(self.moves, moves)
             self._refresh_clocks()
-        self.pass_button.setVisible(controller.variant == "rbc")
-        self.draw_button.setVisible(controller.variant == "blind")
-        answering = controller.variant == "blind" and controller.can("answer_draw")
-        for button in (self.accept_button, self.decline_button):
-            button.setVisible(answering)
-            button.setEnabled(answering)
-        self.pass_button.setEnabled(controller.can("pass"))
+        panel.show_commands(controller.commands())
         self.resign_button.setEnabled(controller.can("resign"))
-        self.draw_button.setEnabled(controller.can("offer_draw"))
         self.entry.setEnabled(controller.screen_seat is not None and controller.outcome is None)
         self._refresh_actions()
 
@@ -591,7 +581,8 @@ class MainWindow(QMainWindow):
         if controller is not None:
             over = controller.outcome is not None
             at_screen = over or (controller.screen_seat is not None and controller.curtain_for is None)
-            truth_allowed = over or controller.variant not in HIDDEN_GAMES  # true moves: once nothing is hidden
+            # True moves: once nothing is hidden.
+            truth_allowed = over or not games.get(controller.variant).hidden_information
             enabled.update(save=True, save_as=True, review=at_screen, image=at_screen,
                            pgn=at_screen and truth_allowed,
                            reconchess=over and controller.variant == "rbc",
@@ -604,13 +595,13 @@ class MainWindow(QMainWindow):
     def _refresh_belief(self) -> None:
         """New observations: the belief panel recomputes its counts and flags from the seat's view."""
         controller, panel, seat = self.controller, self.belief_panel, self._shown_seat
-        if panel is None or controller is None or seat is None or controller.variant not in HIDDEN_GAMES \
+        if panel is None or controller is None or seat is None or not self._has_belief_panel(controller) \
                 or controller.seats[seat].is_bot:
             return
         fed = (id(controller), seat, controller.seen(seat))
         if fed != self._belief_fed:
             self._belief_fed = fed
-            panel.set_view(controller.views[seat], seat == 0)
+            panel.set_view(controller.views[seat], seat == 0, controller.variant)
             self._show_heat(seat)
             self._apply_overlay()
 
@@ -632,51 +623,28 @@ class MainWindow(QMainWindow):
         if self.controller is not None:
             self.controller.move(from_sq, to_sq, promotion)  # type: ignore[arg-type]
 
-    def _pass(self) -> None:
+    def _command(self, command_id: str) -> None:
+        """A button (or menu item) of one of the game's commands: pass, offer a draw, answer one ..."""
         if self.controller is not None:
-            self.controller.pass_move()
-
-    def _offer_draw(self) -> None:
-        if self.controller is not None and self.controller.can("offer_draw"):
-            self.controller.offer_draw()
-
-    def _answer_draw(self, accept: bool) -> None:
-        if self.controller is not None:
-            self.controller.answer_draw(accept)
+            self.controller.act_on_command(command_id)
 
     def _typed(self) -> None:
-        """A move typed in the entry: coordinates or SAN; in the RBC sense phase, a square to sense."""
+        """Text typed in the entry: read by the game (a move as coordinates or SAN, a square to sense, pass ...)."""
         text = self.entry.text().strip()
         controller = self.controller
         if controller is None or not text:
             return
         error = self.panel.entry_error
-        scene = controller.scene()
         try:
-            if scene.sense_window is not None:
-                if text.lower() == "pass":
-                    raise MoveTextError("sensing cannot be skipped in RBC: type the square to sense, such as d7 "
-                                        "(pass is for the move that follows)")
-                square = parse_square_text(text, scene.files, scene.ranks)
-                self.entry.setText("")
-                error.hide()
-                controller.sense(square)
-                return
-            if controller.variant == "rbc" and text.lower() == "pass":
-                self.entry.setText("")
-                error.hide()
-                controller.pass_move()
-                return
-            from_sq, to_sq, promotion = parse_move_text(text, scene.pieces, scene.targets, scene.files,
-                                                        scene.ranks)
-        except MoveTextError as problem:
+            action = controller.parse_text(text)
+        except InputError as problem:
             message = bounded(str(problem), 300)
             error.setText(message[:1].upper() + message[1:] + ".")
             error.show()
             return
         self.entry.setText("")  # not clear(): Ctrl+Z would bring the move back for the next player to read
         error.hide()
-        controller.move(from_sq, to_sq, promotion)
+        controller.act(action)
 
     def _resign(self) -> None:
         if self.controller is not None and self.controller.can("resign"):
@@ -1022,7 +990,7 @@ class MainWindow(QMainWindow):
             return "Only Reconnaissance Blind Chess games are exported for reconchess."
         if fmt == "minit" and controller.variant != "minit":
             return "Only MinitChess games are exported in MinitChess notation."
-        if fmt in ("pgn", "reconchess") and not over and controller.variant in HIDDEN_GAMES:
+        if fmt in ("pgn", "reconchess") and not over and games.get(controller.variant).hidden_information:
             return ("This game is still in progress: its true moves stay hidden until it ends. Game > Export > "
                     "Board image saves the board as you see it now.")
         return None

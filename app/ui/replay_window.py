@@ -16,11 +16,12 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
                                QPlainTextEdit, QPushButton, QSizePolicy, QSlider, QVBoxLayout, QWidget)
 
+from app import games
 from app.engine.core import Seat
 from app.engine.record import Frame, GameRecord, RecordError, Timeline, allowed_perspectives
 from app.engine.variants import TITLES
 from app.games.chess_kit import sq8
-from app.games.presenter import presenter_for
+from app.games.presenter import BELIEF_PANEL, presenter_for
 from app.games.scene import BoardScene
 from app.ui.board_widget import BoardWidget
 from app.ui.game_controller import annotations_from_json
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 
 def _seat_names(record: GameRecord) -> list[str]:
-    return ["White", "Black"]
+    return list(games.get(record.variant).seat_names)
 
 
 def _entry_text(record: GameRecord, index: int) -> str:
@@ -82,7 +83,7 @@ class ReplayWindow(QMainWindow):
                              "as the seat could infer it from what it had been told at this step")
         self.heat_status = QLabel()
         self.heat_status.setWordWrap(True)
-        hidden = record.variant in ("rbc", "blind")
+        hidden = games.get(record.variant).inference is not None  # a heat map is what the inference draws
         allowed = bool(record.extra.get("inference", True))
         self.heat.setVisible(hidden)
         self.heat_status.setVisible(hidden)
@@ -150,7 +151,6 @@ class ReplayWindow(QMainWindow):
             self.slider.blockSignals(True)
             self.slider.setValue(step)
             self.slider.blockSignals(False)
-        variant = self.record.variant
         scene: BoardScene = (self.presenter.truth_scene(frame.truth, frame.last_move) if perspective is None
                              else self.presenter.scene(frame.view))
         self.board.set_board_size(scene.files, scene.ranks)
@@ -165,7 +165,8 @@ class ReplayWindow(QMainWindow):
         self.step_label.setText(f"Step {step} of {self.timeline.steps} · turn {turn}"
                                 + (f" · {frame.phase}" if frame.phase not in ("over", "") else ""))
         names = _seat_names(self.record)
-        shown = range(len(frame.remaining)) if perspective is None or variant != "rbc" else [perspective]
+        shown = (range(len(frame.remaining)) if perspective is None
+                 else self.presenter.visible_clocks(perspective, len(frame.remaining)))
         self.clocks.setText("   ".join(f"{names[seat]} {_clock(frame.remaining[seat])}" for seat in shown
                                        if seat < len(frame.remaining)))
         self._show_text(frame, perspective)
@@ -218,7 +219,7 @@ class ReplayWindow(QMainWindow):
         if notes is None:
             return
         self.board.set_annotations(*annotations_from_json(notes.annotations))
-        if notes.hypotheses is None or self.record.variant == "minit":
+        if notes.hypotheses is None or BELIEF_PANEL not in self.presenter.panels():
             return
         from app.engine.belief import BeliefBoard
         try:
