@@ -469,3 +469,16 @@ def test_typed_words_say_what_is_wrong_in_the_games_words() -> None:
     assert minit.commands(MinitChessView()) == [] and minit.prompt(MinitChessView()) == "Your move"
     with pytest.raises(InputError):
         minit.on_square(MinitChessView(), (0, 0))
+
+
+def test_presenters_need_no_qt_and_the_registry_does_not_import_them() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = ("import sys\nfrom app import games\nloaded_early = [m for m in sys.modules if m.endswith('.presenter')]\n"
+            "from app.games.presenter import presenter_for\n"
+            "[presenter_for(key).key for key in games.names()]\n"
+            "print(loaded_early, [m for m in sys.modules if m == 'PySide6' or m.startswith(('PySide6.', 'app.ui'))])")
+    run = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                         capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["[]", "[]"]

@@ -76,15 +76,3 @@ def position_scene(variant: str, position: Any) -> BoardScene:
     """Every piece of a true position (what the game's ``truth()`` gives)."""
     from app.games.presenter import presenter_for
     return presenter_for(variant).truth_scene(position)
-
-
-_CHESS_KIT = {"sq8", "from_sq8", "_targets"}
-
-
-def __getattr__(name: str) -> Any:
-    # The 8x8 square numbering and move targets now live with the chess games' shared presenter code; these
-    # names stay readable here for the callers that still import them from this module.
-    if name in _CHESS_KIT:
-        from app.games import chess_kit
-        return chess_kit.chess_targets if name == "_targets" else getattr(chess_kit, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
