@@ -2,8 +2,9 @@
 
 Both must give the same columns, in the same order, with the same weights, for every operation the inference
 uses: an opponent turn (quiet or capturing, the three pass rules), merging duplicates, keeping a filtered part,
-forgetting en passant and a captured piece, and systematic sampling. The sets come from real games, both exact
-(weights all 1) and sampled (weights differ, so merging must keep the largest).
+forgetting en passant and a captured piece, systematic sampling, and the heat (shares of positions per square).
+The sets come from real games, both exact (weights all 1) and sampled (weights differ, so merging must keep the
+largest).
 """
 
 from __future__ import annotations
@@ -88,6 +89,12 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
                 for offset in (0.0, 0.5, 0.999):
                     assert _same(inference_vec.systematic_sample(children, some_weights, count, offset),
                                  inference_jit.systematic_sample(children, some_weights, count, offset))
+            # The heat: equal for equal weights (whole numbers, added exactly), up to rounding otherwise.
+            numpy_shares = np.array(inference_vec.piece_shares(children, some_weights))
+            compiled_shares = np.array(inference_jit.piece_shares(children, some_weights))
+            if some_weights is child_weights and inference.exact:
+                assert (numpy_shares == compiled_shares).all()
+            assert np.allclose(numpy_shares, compiled_shares, rtol=1e-12, atol=1e-15)
         checked += 1
     assert checked > 30 and sampled > 5
 
@@ -95,8 +102,9 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
 def test_results_stay_right_while_their_memory_is_used_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """Results are views into pooled buffers: a buffer is only used again when no result refers to it."""
     monkeypatch.setattr(inference_jit, "_POOL_COLUMNS", 64)  # pool even small results
-    monkeypatch.setattr(inference_jit, "_pool", [])
-    monkeypatch.setattr(inference_jit, "_weight_pool", [])
+    monkeypatch.setattr(inference_jit, "_MEDIUM_COLUMNS", 16)
+    for pool in ("_pool", "_weight_pool", "_medium_pool", "_medium_weight_pool"):
+        monkeypatch.setattr(inference_jit, pool, [])
     inference = _sets("rbc", range(1), 12)[-1]
     rows, weights = inference._rows, inference._weights
     mine, opponent = inference.own.occupied, not inference.color
@@ -108,6 +116,38 @@ def test_results_stay_right_while_their_memory_is_used_again(monkeypatch: pytest
         inference_jit.forget(other[0], np.arange(1.0, other[0].shape[1] + 1), [chess.E4, None, chess.D5][index % 3])
         inference_jit.systematic_sample(other[0], other[1], 50 + index, 0.5)
     assert (first[0] == kept_rows).all() and (first[1] == kept_weights).all()
+    # A mid-sized result is copied out of its large buffer into the middle pool, not into fresh memory.
+    sample = inference_jit.systematic_sample(first[0], first[1], 40, 0.5)
+    assert any(sample[0].base is buffer for buffer in inference_jit._medium_pool)
+    assert _same(sample, inference_vec.systematic_sample(kept_rows, kept_weights, 40, 0.5))
+    again = inference_jit.systematic_sample(first[0], first[1], 41, 0.25)
+    assert again[0].base is not sample[0].base  # held: not used again
+    assert _same(sample, inference_vec.systematic_sample(kept_rows, kept_weights, 40, 0.5))
+
+
+def test_memory_made_ready_in_advance_is_what_the_kernels_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    inference = _sets("rbc", range(1), 12)[-1]
+    monkeypatch.setattr(inference_jit, "_POOL_COLUMNS", 64)  # pool even small results
+    for pool in ("_pool", "_weight_pool", "_medium_pool", "_medium_weight_pool"):
+        monkeypatch.setattr(inference_jit, pool, [])
+    monkeypatch.setattr(inference_jit, "_tables", [])
+    monkeypatch.setattr(inference_jit, "_reserved", 0)
+    rows, weights = inference._rows, inference._weights
+    mine, opponent = inference.own.occupied, not inference.color
+    expected = int(rows.shape[1] * 40.0) + 64  # what expand asks for with its default branching
+    inference_jit._reserve(expected)  # what reserve() runs on its thread
+    assert len(inference_jit._pool) == 2 and all(buffer.size >= 8 * expected for buffer in inference_jit._pool)
+    ready = [id(buffer) for buffer in inference_jit._pool]  # not the buffers: a reference would keep them busy
+    table = inference_jit._tables[0][0]
+    assert len(table) == inference_jit._table_size(expected)
+    result = inference_jit.expand(rows, weights, mine, opponent, None, 0, PASS_ALWAYS)
+    # Nothing new was made: the result was made in a ready buffer, with the ready table.
+    assert [id(buffer) for buffer in inference_jit._pool] == ready
+    assert inference_jit._tables[0][0] is table
+    assert _same(result[:2], inference_vec.expand(rows, weights, mine, opponent, None, 0, PASS_ALWAYS)[:2])
+    # Once per size: a second call for as much or less starts nothing.
+    monkeypatch.setattr(inference_jit, "_reserved", expected)
+    assert not inference_jit.reserve(expected) and not inference_jit.reserve(10)
 
 
 def test_a_set_held_through_a_whole_game_matches_the_numpy_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -760,7 +760,12 @@ class Inference(ABC):
         if parents * self._branching > self.options.expansion_limit:
             # Too many successors to make: expand a weighted sample of the parents instead.
             self._sample(max(1, int(self.options.expansion_limit / self._branching)))
-        rows, weights, self.last_work = kernels().expand(self._rows, self._weights, self.own.occupied,
+        fast = kernels()
+        largest = min(self.options.expansion_limit, self._hold_factor * self.options.cap)
+        if self.size * self._branching * 20 > largest and hasattr(fast, "reserve"):
+            # The sets are heading for their largest: have their memory made ready meanwhile (once).
+            fast.reserve(largest)
+        rows, weights, self.last_work = fast.expand(self._rows, self._weights, self.own.occupied,
                                                          not self.color, capture, self.my_ep, unchanged,
                                                          self._branching)
         if capture is None and parents:
@@ -991,8 +996,7 @@ class Inference(ABC):
             # squares stay exact.
             offset = random.Random(self.options.seed * 1009 + self.ply).random()
             rows, weights = kernels().systematic_sample(rows, weights, HEAT_SAMPLE, offset)
-        columns = np.concatenate([rows[:6], vec.occupancy(rows)[None, :]])
-        result = vec.square_shares(columns, weights)
+        result: list[list[float]] = kernels().piece_shares(rows, weights)
         if not self.heat_exact:
             # Estimated: a square the sample missed but where a piece may stand must not read as impossible.
             possible = self.possible_by_type()

@@ -866,22 +866,30 @@ _POOL_SIZE = 4
 _POOL_COLUMNS = 1 << 20  # pooled buffers hold at least this many positions (64 MB)
 _pool: list[Any] = []
 _weight_pool: list[Any] = []
+_MEDIUM_COLUMNS = _POOL_COLUMNS // 4  # the middle pools' buffers hold at least this many positions (16 MB)
+_medium_pool: list[Any] = []  # where mid-sized results are copied out of large buffers (see _trimmed)
+_medium_weight_pool: list[Any] = []
 _scratches: dict[str, Any] = {}
 _tables: list[tuple[Any, Any]] = []  # the one large table (and its "where"), once made
 
 
-def _pooled(pool: list[Any], words: int, minimum: int) -> Any:
-    """A 1-d uint64 buffer of at least ``words`` words from ``pool``: a free one (nothing else refers to it) if
-    one is large enough, else a new one (of at least ``minimum`` words) that replaces a free one, or the oldest."""
+def _unused(pool: list[Any]) -> list[bool]:
+    """For each buffer of ``pool``: whether nothing but the pool refers to it (it is free)."""
     import sys
-    # A buffer no set refers to any more is free. How many references "none" means depends on the interpreter
-    # (3.14 borrows some), so it is measured on a probe held by the pool and one local name (hence the - 1).
+    # How many references "none" means depends on the interpreter (3.14 borrows some), so it is measured on a
+    # probe held by the pool and one local name (hence the - 1).
     probe = np.empty(0, dtype=np.uint64)
     pool.append(probe)
     counts = [sys.getrefcount(buffer) for buffer in pool]
     pool.pop()
     free_level = counts.pop() - 1
-    free = [buffer for buffer, count in zip(pool, counts) if count == free_level]
+    return [count == free_level for count in counts]
+
+
+def _pooled(pool: list[Any], words: int, minimum: int) -> Any:
+    """A 1-d uint64 buffer of at least ``words`` words from ``pool``: a free one (nothing else refers to it) if
+    one is large enough, else a new one (of at least ``minimum`` words) that replaces a free one, or the oldest."""
+    free = [buffer for buffer, unused in zip(pool, _unused(pool)) if unused]
     fitting = [buffer for buffer in free if buffer.size >= words]
     if fitting:
         return min(fitting, key=len)
@@ -895,10 +903,17 @@ def _pooled(pool: list[Any], words: int, minimum: int) -> Any:
 
 def _trimmed(out: Any, out_weights: Any, count: int) -> tuple[Any, Any]:
     """The first ``count`` columns; copied out when they fill only a small part of a pooled buffer, so that a
-    small set held for long (a bot's checkpoints) does not keep a large buffer from the pool."""
+    small set held for long (a bot's checkpoints) does not keep a large buffer from the pool. A mid-sized set
+    is copied into a buffer of the middle pools, not into fresh memory (a fresh 30 MB costs 60 ms to touch)."""
     held = out.base.size // 8 if isinstance(out.base, np.ndarray) else out.shape[1]  # the pooled buffer's columns
     if count * 4 < held and held >= _POOL_COLUMNS // 16:
-        return out[:, :count].copy(), out_weights[:count].copy()
+        if count < _POOL_COLUMNS // 16:
+            return out[:, :count].copy(), out_weights[:count].copy()
+        rows = _pooled(_medium_pool, 8 * count, 8 * _MEDIUM_COLUMNS)[:8 * count].reshape(8, -1)
+        weights = _pooled(_medium_weight_pool, count, _MEDIUM_COLUMNS)[:count].view(np.float64)
+        rows[:] = out[:, :count]
+        weights[:] = out_weights[:count]
+        return rows, weights
     return out[:, :count], out_weights[:count]
 
 
@@ -947,6 +962,58 @@ def _table(expected: int) -> tuple[Any, Any]:
     table, where = _tables[0][0][:size], _tables[0][1][:size]
     table.fill(0)
     return table, where
+
+
+@njit(cache=True, nogil=True)
+def _touch(words: Any) -> None:
+    """Write one word in every 4 KB of ``words``: the system hands the memory over now, with the GIL released."""
+    for index in range(0, len(words), 512):
+        words[index] = 0
+
+
+_reserved = 0  # the largest set the memory has been made ready for (see reserve)
+_reserve_lock = threading.Lock()
+
+
+def reserve(columns: int) -> bool:
+    """Make memory ready, on a background thread, for sets of up to ``columns`` positions (an opponent turn's
+    successors): two pooled result buffers and the table, touched once so that the kernels that use them later
+    do not pay for fresh memory (about 2 ms a megabyte here, more than the work). Called when a game's sets
+    start to grow; returns whether a thread was started (once per size)."""
+    global _reserved
+    with _reserve_lock:
+        if columns <= _reserved:
+            return False
+        _reserved = columns
+    threading.Thread(target=_reserve, args=(columns,), name="inference memory", daemon=True).start()
+    return True
+
+
+def _reserve(columns: int) -> None:
+    room = columns + columns // 4  # as _pooled sizes a new buffer
+    rows = [np.empty(8 * room, dtype=np.uint64) for _ in range(2)]
+    weights = [np.empty(room, dtype=np.uint64) for _ in range(2)]
+    size = _table_size(columns)
+    table, where = np.empty((size, 2), dtype=np.uint64), np.empty(size, dtype=np.int64)
+    for array in rows + weights + [table.reshape(-1), where.view(np.uint64)]:
+        _touch(array)
+    with _lock:
+        for pool, buffers in ((_pool, rows), (_weight_pool, weights)):
+            for buffer in buffers:
+                _adopt(pool, buffer)
+        if not _tables or len(_tables[0][0]) < size:
+            _tables[:] = [(table, where)]
+
+
+def _adopt(pool: list[Any], buffer: Any) -> None:
+    """Put a ready ``buffer`` into ``pool``: into a free place, or instead of a smaller buffer nothing refers to."""
+    if len(pool) < _POOL_SIZE:
+        pool.append(buffer)
+        return
+    smaller = [index for index, (held, unused) in enumerate(zip(pool, _unused(pool)))
+               if unused and held.size < buffer.size]
+    if smaller:
+        pool[min(smaller, key=lambda index: pool[index].size)] = buffer
 
 
 @_exclusive
@@ -1012,6 +1079,30 @@ def systematic_sample(rows: Rows, weights: Weights, count: int, offset: float) -
     return _trimmed(out, out_weights, drawn)
 
 
+@njit(cache=True)
+def _piece_sums(rows: Any, weights: Any) -> Any:
+    """The kernel of :func:`piece_shares`: weight sums per field (and for all pieces, row 6) and square."""
+    sums = np.zeros((7, 64), dtype=np.float64)
+    for column in range(rows.shape[1]):
+        weight = weights[column]
+        for field in range(6):
+            pieces = rows[field, column]
+            while pieces:
+                square = _square(pieces & (_U(0) - pieces))
+                pieces &= pieces - _U(1)
+                sums[field, square] += weight
+                sums[6, square] += weight
+    return sums
+
+
+def piece_shares(rows: Rows, weights: Weights) -> list[list[float]]:
+    """:func:`app.engine.inference_vec.piece_shares`, compiled (the same figures, up to rounding when the weights
+    differ: the sums are added in another order)."""
+    weights = np.asarray(weights, dtype=np.float64)
+    total = float(weights.sum()) or 1.0
+    return (_piece_sums(rows, weights) / total).tolist()  # type: ignore[no-any-return]
+
+
 @_exclusive
 def materials(rows: Rows) -> Any | None:
     """The distinct material codes of ``rows`` (see :func:`_materials`), or ``None`` when there are more than
@@ -1048,6 +1139,8 @@ def warm_up() -> bool:
                 forget(rows, weights, None)
                 systematic_sample(rows, weights, 1, 0.5)
             materials(rows)
+            piece_shares(rows, np.ones(rows.shape[1]))
+        _touch(np.zeros(1, dtype=np.uint64))
         _warm = True
     except Exception as error:  # noqa: BLE001 - a compiler failure must not stop the game
         AVAILABLE = False

@@ -562,6 +562,12 @@ def union(rows: Rows) -> tuple[int, int, int, int, int, int]:
 _BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float64)
 
 
+def piece_shares(rows: Rows, weights: Weights) -> list[list[float]]:
+    """For each piece field (pawns ... kings) and for all pieces (index 6): the weighted share of positions with
+    a piece on each square."""
+    return square_shares(np.concatenate([rows[:6], occupancy(rows)[None, :]]), weights)
+
+
 def square_shares(columns: Any, weights: Weights) -> list[list[float]]:
     """For each bitboard array in ``columns`` (shape (k, n)): the weighted share of entries with each square set."""
     total = float(weights.sum()) or 1.0
