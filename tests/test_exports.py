@@ -22,8 +22,9 @@ from app.engine.core import Game, Resign
 from app.engine.minit import MinitChess, MinitPosition
 from app.engine.rbc import MoveAction, ReconChess, Sense
 from app.engine.record import GameRecord, GameSession, PlayerInfo, RecordError, Timeline, replay
-from app.exports import (export_record, export_text, frame_png, frame_svg, minit_move_list, parse_minit_move_list,
-                         parse_position_text, pgn_game, pgn_text, position_text, read_pgn)
+from app.exports import export_record, export_text, frame_png, frame_svg
+from app.games.chess_pgn import pgn_game, pgn_text, read_pgn
+from app.games.minit.formats import minit_move_list, parse_minit_move_list, parse_position_text, position_text
 from app.runner import run_game
 
 from test_record_fuzz import random_action  # tests/ is on the path (pytest prepend import mode)

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import importlib
 
-from .definition import ExportFormat, GameDefinition, Lazy, OptionSpec, SeatSpec
+from .definition import ClipboardFormat, ExportFormat, GameDefinition, Lazy, OptionSpec, SeatSpec
 
-__all__ = ["ENTRIES", "ExportFormat", "GameDefinition", "Lazy", "OptionSpec", "SeatSpec", "all", "default",
-           "format_names", "get", "names"]
+__all__ = ["ENTRIES", "ClipboardFormat", "ExportFormat", "GameDefinition", "Lazy", "OptionSpec", "SeatSpec", "all",
+           "default", "format_names", "formats", "get", "names"]
 
 ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit")
 """The packages that define a game, in the order the app offers them (the first is the default)."""
@@ -74,10 +74,25 @@ def default() -> GameDefinition:
     return next(iter(_load().values()))
 
 
+def formats() -> tuple[ExportFormat, ...]:
+    """Every export format any game writes, each name once, in the order the games list them; where several
+    games write a format, the first one's entry stands for it (its label, suffix and flags: a test checks that
+    they agree), though each game keeps its own writer.
+
+    >>> [fmt.name for fmt in formats()][:1]
+    ['pgn']
+    """
+    found: dict[str, ExportFormat] = {}
+    for definition in _load().values():
+        for fmt in definition.formats:
+            found.setdefault(fmt.name, fmt)
+    return tuple(found.values())
+
+
 def format_names() -> tuple[str, ...]:
     """The names of every game's export formats, each once, in the order the games list them.
 
     >>> "pgn" in format_names()
     True
     """
-    return tuple(dict.fromkeys(fmt.name for definition in _load().values() for fmt in definition.formats))
+    return tuple(fmt.name for fmt in formats())

@@ -1,5 +1,6 @@
 """What the chess games on an 8x8 board share in their presenters (no Qt): square numbering, the moves a
-scene offers, the words for pieces and turns, and the true position drawn whole.
+scene offers, the words for pieces and turns, and the true position drawn whole; and the tags of a PGN-like
+export, which MinitChess's move list writes too.
 
 The engine numbers squares as python-chess does (a1 = 0, b1 = 1 ... h8 = 63); a scene speaks of
 ``(file, rank)`` pairs.
@@ -12,6 +13,7 @@ The engine numbers squares as python-chess does (a1 = 0, b1 = 1 ... h8 = 63); a 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Iterable
 
 import chess
@@ -21,6 +23,7 @@ from app.games.scene import BoardScene, Square
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Outcome, Seat
+    from app.engine.record import GameRecord
 
 PIECE_NAMES = {chess.PAWN: "pawn", chess.KNIGHT: "knight", chess.BISHOP: "bishop", chess.ROOK: "rook",
                chess.QUEEN: "queen", chess.KING: "king"}
@@ -105,3 +108,77 @@ class ChessPresenter(PresenterBase):
         """The letters of the seat's own pieces, which it always knows."""
         board: chess.Board = view.own_board
         return {sq8(square): piece.symbol() for square, piece in board.piece_map().items()}
+
+
+# ---- PGN tags -------------------------------------------------------------------------------------------------
+
+def result_token(outcome: Outcome | None) -> str:
+    """PGN's result: ``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while the game goes on."""
+    if outcome is None:
+        return "*"
+    if outcome.winner is None:
+        return "1/2-1/2"
+    return "1-0" if outcome.winner == 0 else "0-1"
+
+
+# PGN's Termination words for the reasons it has one for (keyed by the reason's recorded value); "normal" else.
+_TERMINATIONS = {"timeout": "time forfeit", "forfeit": "rules infraction", "aborted": "abandoned",
+                 "turn_limit": "adjudication", "material": "time forfeit"}
+
+
+def pgn_date(started: str) -> str:
+    """PGN's ``yyyy.mm.dd`` of a record's start time (``????.??.??`` if it has none).
+
+    >>> pgn_date("2026-03-01T10:00:00+00:00"), pgn_date("")
+    ('2026.03.01', '????.??.??')
+    """
+    match = re.match(r"(\d{4})-(\d{2})-(\d{2})", started)
+    return ".".join(match.groups()) if match else "????.??.??"
+
+
+def pgn_headers(record: GameRecord, variant_title: str) -> dict[str, str]:
+    """The tags of a record's PGN (or PGN-like) export, in order, each value on one line (not yet escaped)."""
+    names = [player.name or "?" for player in record.players] + ["?", "?"]
+    event = record.extra.get("event")
+    headers = {
+        "Event": event if isinstance(event, str) and event else "Sightline game",
+        "Site": "Sightline",
+        "Date": pgn_date(record.started),
+        "Round": "-",
+        "White": names[0],
+        "Black": names[1],
+        "Result": result_token(record.result),
+        "Variant": variant_title,
+        "TimeControl": "-" if record.clock.untimed else str(record.clock),
+    }
+    if record.result is None:
+        headers["Termination"] = "unterminated"
+    else:
+        headers["Termination"] = _TERMINATIONS.get(record.result.reason.value, "normal")
+        headers["SightlineReason"] = record.result.reason.value
+    return {key: " ".join(value.split()) for key, value in headers.items()}  # no line breaks in a tag
+
+
+def ending_comment(outcome: Outcome | None) -> str:
+    """The words after the last move: how the game ended, or that it goes on."""
+    if outcome is None:
+        return "the game is still in progress"
+    return outcome.detail or outcome.reason.value.replace("_", " ")
+
+
+def escape_tag(value: str) -> str:
+    r"""A tag value with ``"`` and ``\`` escaped by a backslash, as the PGN standard says.
+
+    >>> print(escape_tag(r'Ann "the \ blade"'))
+    Ann \"the \\ blade\"
+    """
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def unescape_tag(value: str) -> str:
+    r"""What :func:`escape_tag` escaped, read back.
+
+    >>> print(unescape_tag(r'Ann \"the \\ blade\"'))
+    Ann "the \ blade"
+    """
+    return re.sub(r"\\(.)", r"\1", value)

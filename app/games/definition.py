@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["ExportFormat", "GameDefinition", "Lazy", "OptionSpec", "SeatSpec"]
+__all__ = ["ClipboardFormat", "ExportFormat", "GameDefinition", "Lazy", "OptionSpec", "SeatSpec"]
 
 
 class Lazy:
@@ -154,12 +154,16 @@ class OptionSpec(_Plain):
 class ExportFormat(_Plain):
     """A file format a finished (or, for a seat's own view, unfinished) game can be written as.
 
-    ``text`` formats can go to standard output; ``shows_truth`` formats give away what a seat did not see,
-    so they are refused while a game of hidden information goes on. ``writer`` is the function that writes it.
+    ``name`` is what ``sightline export --format`` takes; games that write the same format list it under the
+    same name (each with its own writer). ``label`` is what the window's Export menu says, with ``&`` before
+    the menu's access key. ``suffix`` is the file name's ending. ``writer`` is the function that writes a
+    record of the game as the file's text (``writer(record) -> str``); it raises ``RecordError`` for a record
+    of a game it does not write. ``text`` formats can also go to standard output; ``shows_truth`` formats give
+    away what a seat did not see, so they are refused while a game of hidden information goes on.
 
-    >>> pgn = ExportFormat("pgn", "PGN", ".pgn", Lazy("app.exports:pgn_text"), text=True)
-    >>> pgn.writer.module, pgn.shows_truth
-    ('app.exports', True)
+    >>> pgn = ExportFormat("pgn", "Moves as &PGN", ".pgn", Lazy("app.games.chess_pgn:pgn_text"), text=True)
+    >>> pgn.writer.module, pgn.shows_truth, pgn.plain_label
+    ('app.games.chess_pgn', True, 'Moves as PGN')
     """
 
     __slots__ = ("name", "label", "suffix", "writer", "text", "shows_truth")
@@ -174,6 +178,36 @@ class ExportFormat(_Plain):
                  shows_truth: bool = True) -> None:
         self._fill(name=name, label=label, suffix=suffix, writer=writer, text=text, shows_truth=shows_truth)
 
+    @property
+    def plain_label(self) -> str:
+        """The label without its access-key mark, for sentences."""
+        return self.label.replace("&", "")
+
+
+class ClipboardFormat(_Plain):
+    """How a game's position goes to the clipboard as text, and a new game starts from pasted text.
+
+    ``copy(game) -> str`` is given the game in play (only a game that hides nothing offers it: the text is the
+    true position); ``paste(text) -> options`` reads pasted text into the options of a new game of this kind,
+    raising ``ValueError`` with what is wrong. ``copy_label`` and ``paste_label`` are what the window's menus
+    say (``&`` before the access key); ``what`` names the thing copied in the window's sentences.
+
+    >>> clip = ClipboardFormat("&Copy position", "New game from the &pasted position",
+    ...                        Lazy("builtins:str"), Lazy("builtins:dict"))
+    >>> clip.what, clip.copy()(42)
+    ('position', '42')
+    """
+
+    __slots__ = ("copy_label", "paste_label", "copy", "paste", "what")
+    copy_label: str
+    paste_label: str
+    copy: Lazy
+    paste: Lazy
+    what: str
+
+    def __init__(self, copy_label: str, paste_label: str, copy: Lazy, paste: Lazy, what: str = "position") -> None:
+        self._fill(copy_label=copy_label, paste_label=paste_label, copy=copy, paste=paste, what=what)
+
 
 class GameDefinition(_Plain):
     """Everything the app needs to know about one game, by its ``key`` (the ``variant`` of its records).
@@ -184,14 +218,16 @@ class GameDefinition(_Plain):
     gets the belief board kit. ``match_defaults`` are settings of ``sightline match`` this game changes.
     ``perft`` says whether ``sightline perft`` can count this game's moves. ``preload`` names modules a bot
     worker's fork server imports ahead of time for this game. ``rules_doc`` is the file name of the rules
-    in the documentation's rules folder. ``presenter`` is the game's
+    in the documentation's rules folder. ``formats`` are the files a record of the game exports to, in the
+    order the window's Export menu offers them; ``clipboard`` says how a position is copied and pasted as text
+    (None: it is not). ``presenter`` is the game's
     :class:`~app.games.presenter.Presenter` (what the window draws and how a person acts), imported when a game
     of this kind is first shown.
     """
 
     __slots__ = ("key", "title", "description", "seats", "referee", "view", "board", "hidden_information",
-                 "options", "match_defaults", "rules_doc", "bots", "inference", "belief", "formats", "perft",
-                 "preload", "presenter")
+                 "options", "match_defaults", "rules_doc", "bots", "inference", "belief", "formats", "clipboard",
+                 "perft", "preload", "presenter")
     key: str
     title: str
     description: str
@@ -207,6 +243,7 @@ class GameDefinition(_Plain):
     inference: Lazy | None
     belief: bool
     formats: tuple[ExportFormat, ...]
+    clipboard: ClipboardFormat | None
     perft: bool
     preload: tuple[str, ...]
     presenter: Lazy | None
@@ -215,13 +252,14 @@ class GameDefinition(_Plain):
                  view: Lazy, board: tuple[int, int] | None = (8, 8), hidden_information: bool = False,
                  options: tuple[OptionSpec, ...] = (), match_defaults: Mapping[str, Any] | None = None,
                  rules_doc: str = "", bots: tuple[tuple[str, Lazy], ...] = (), inference: Lazy | None = None,
-                 belief: bool = False, formats: tuple[ExportFormat, ...] = (), perft: bool = False,
+                 belief: bool = False, formats: tuple[ExportFormat, ...] = (),
+                 clipboard: ClipboardFormat | None = None, perft: bool = False,
                  preload: tuple[str, ...] = (), presenter: Lazy | None = None) -> None:
         self._fill(key=key, title=title, description=description, seats=seats, referee=referee, view=view,
                    board=board, hidden_information=hidden_information, options=options,
                    match_defaults=MappingProxyType(dict(match_defaults or {})), rules_doc=rules_doc, bots=bots,
-                   inference=inference, belief=belief, formats=formats, perft=perft, preload=preload,
-                   presenter=presenter)
+                   inference=inference, belief=belief, formats=formats, clipboard=clipboard, perft=perft,
+                   preload=preload, presenter=presenter)
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -239,4 +277,5 @@ class GameDefinition(_Plain):
         """Every :class:`Lazy` this definition holds (a test resolves them all)."""
         found = [self.referee, self.view, *(bot for _, bot in self.bots), *(fmt.writer for fmt in self.formats)]
         optional = [lazy for lazy in (self.inference, self.presenter) if lazy is not None]
-        return found + optional
+        clipboard = [self.clipboard.copy, self.clipboard.paste] if self.clipboard is not None else []
+        return found + optional + clipboard

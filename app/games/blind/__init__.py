@@ -30,7 +30,7 @@ DEFINITION = GameDefinition(
           ("greedy", Lazy("app.bots.blind_bots:BlindGreedyBot"))),
     inference=Lazy("app.engine.inference:BlindInference"),
     belief=True,
-    formats=(ExportFormat("pgn", "PGN", ".pgn", Lazy("app.exports:pgn_text"), text=True),),
+    formats=(ExportFormat("pgn", "Moves as &PGN", ".pgn", Lazy("app.games.blind.formats:PGN"), text=True),),
 )
 
 
@@ -42,4 +42,4 @@ def _named_for_bundlers() -> None:  # pragma: no cover - never called
     import app.engine.inference  # noqa: F401
     import app.bots.blind_belief  # noqa: F401
     import app.bots.blind_bots  # noqa: F401
-    import app.exports  # noqa: F401
+    import app.games.blind.formats  # noqa: F401

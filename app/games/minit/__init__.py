@@ -10,7 +10,7 @@ The referee, its view and its bots stay where they are; this package points at t
 
 from __future__ import annotations
 
-from app.games.definition import ExportFormat, GameDefinition, Lazy, OptionSpec, SeatSpec
+from app.games.definition import ClipboardFormat, ExportFormat, GameDefinition, Lazy, OptionSpec, SeatSpec
 
 DEFINITION = GameDefinition(
     key="minit",
@@ -26,8 +26,11 @@ DEFINITION = GameDefinition(
     rules_doc="minit.md",
     bots=(("random", Lazy("app.bots.minit_bots:MinitRandomBot")),
           ("search", Lazy("app.bots.minit_bots:MinitSearchBot"))),
-    formats=(ExportFormat("minit", "MinitChess move list", ".txt", Lazy("app.exports:minit_move_list"),
-                          text=True),),
+    formats=(ExportFormat("minit", "&MinitChess moves as text", ".txt",
+                          Lazy("app.games.minit.formats:minit_move_list"), text=True),),
+    clipboard=ClipboardFormat("&Copy MinitChess position", "New MinitChess game from the &pasted position",
+                              copy=Lazy("app.games.minit.formats:copy_position"),
+                              paste=Lazy("app.games.minit.formats:options_from_position_text")),
     perft=True,
 )
 
@@ -38,4 +41,4 @@ def _named_for_bundlers() -> None:  # pragma: no cover - never called
     import app.games.minit.presenter  # noqa: F401
     import app.engine.minit  # noqa: F401
     import app.bots.minit_bots  # noqa: F401
-    import app.exports  # noqa: F401
+    import app.games.minit.formats  # noqa: F401

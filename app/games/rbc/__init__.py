@@ -30,9 +30,9 @@ DEFINITION = GameDefinition(
           ("attacker", Lazy("app.bots.rbc_bots:RBCAttackerBot"))),
     inference=Lazy("app.engine.inference:RbcInference"),
     belief=True,
-    formats=(ExportFormat("reconchess", "reconchess GameHistory", ".json",
-                          Lazy("app.interop.reconchess_history:export_reconchess")),
-             ExportFormat("pgn", "PGN", ".pgn", Lazy("app.exports:pgn_text"), text=True)),
+    formats=(ExportFormat("pgn", "Moves as &PGN", ".pgn", Lazy("app.games.rbc.formats:PGN"), text=True),
+             ExportFormat("reconchess", "RBC game for &reconchess (GameHistory JSON)", ".json",
+                          Lazy("app.games.rbc.formats:reconchess_history"))),
     perft=True,
     preload=("app.engine.rbc", "chess", "reconchess", "app.interop.reconchess_history"),
 )
@@ -46,5 +46,5 @@ def _named_for_bundlers() -> None:  # pragma: no cover - never called
     import app.engine.inference  # noqa: F401
     import app.bots.rbc_belief  # noqa: F401
     import app.bots.rbc_bots  # noqa: F401
-    import app.exports  # noqa: F401
+    import app.games.rbc.formats  # noqa: F401
     import app.interop.reconchess_history  # noqa: F401
