@@ -403,12 +403,19 @@ def _check(figures: Soundness, variant: str, seed: int, game: Any, seat: int, in
 # ---- update times at game scale --------------------------------------------------------------------------
 
 def scale(variant: str, games: int, seed: int, options: dict[str, Any], max_plies: int = 40) -> dict[str, list[
-        tuple[int, float, float]]]:
+        tuple[int, float, float, float, float]]]:
     """Replay each seat's observations of seeded random games with ``options``; for each kind of update (a
     sense or own move: "filter"; an opponent turn: "turn"), (positions held before or after, whichever is
-    larger; milliseconds for the update; milliseconds for the update and the summary the window draws)."""
+    larger; milliseconds for the update; for the update and the summary the window draws; the same two in
+    processor time of the updating thread, which other jobs on the machine disturb less).
+
+    Between updates the replay waits for the memory the kernels prepare in the background when sets start to
+    grow (:func:`app.engine.inference_jit.reserve`; about a second, once a process), as a player's thinking
+    time allows it in the window."""
+    from app.engine import inference_core
     from app.inference_jobs import new_inference
-    times: dict[str, list[tuple[int, float, float]]] = {"filter": [], "turn": []}
+    compiled = inference_core.compiled()
+    times: dict[str, list[tuple[int, float, float, float, float]]] = {"filter": [], "turn": []}
     for index in range(games):
         game = random_game(variant, seed * 1000 + index, max_plies=max_plies)
         for seat in (0, 1):
@@ -418,13 +425,16 @@ def scale(variant: str, games: int, seed: int, options: dict[str, Any], max_plie
                     observation, (rbc.TurnStarted, rbc.GameEnded, blind.TurnStarted, blind.TurnSkipped,
                                   blind.GameEnded))
                 before = inference.size
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.thread_time()
                 inference.update(observation)
-                middle = time.perf_counter()
+                middle, middle_cpu = time.perf_counter(), time.thread_time()
                 inference.summary()
-                end = time.perf_counter()
+                end, end_cpu = time.perf_counter(), time.thread_time()
                 times["turn" if turn else "filter"].append((max(before, inference.size), (middle - start) * 1000,
-                                                            (end - start) * 1000))
+                                                            (end - start) * 1000, (middle_cpu - start_cpu) * 1000,
+                                                            (end_cpu - start_cpu) * 1000))
+                if compiled is not None and inference_core.kernels() is compiled:
+                    compiled.wait_ready()
     return times
 
 
@@ -433,7 +443,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-def report_scale(variant: str, times: dict[str, list[tuple[int, float, float]]]) -> None:
+def report_scale(variant: str, times: dict[str, list[tuple[int, float, float, float, float]]]) -> None:
     for kind, rows in times.items():
         for low, high in ((0, 10_000), (10_000, 100_000), (100_000, 1_000_000), (1_000_000, 10 ** 9)):
             chosen = [row for row in rows if low < row[0] <= high] if low else [row for row in rows
@@ -441,9 +451,11 @@ def report_scale(variant: str, times: dict[str, list[tuple[int, float, float]]])
             if not chosen:
                 continue
             update, total = [row[1] for row in chosen], [row[2] for row in chosen]
+            cpu_update, cpu_total = [row[3] for row in chosen], [row[4] for row in chosen]
             print(f"  {variant} {kind:6s} sets {low:>9,}..{high:>11,}: {len(chosen):5d} updates; update p50 "
                   f"{percentile(update, 0.5):6.1f} ms p99 {percentile(update, 0.99):7.1f} ms max "
-                  f"{max(update):7.1f} ms; with summary p99 {percentile(total, 0.99):7.1f} ms")
+                  f"{max(update):7.1f} ms; with summary p99 {percentile(total, 0.99):7.1f} ms; processor p99 "
+                  f"{percentile(cpu_update, 0.99):6.1f} / {percentile(cpu_total, 0.99):6.1f} ms")
 
 
 def expansion_versus_reference(variant: str, parents: int, seed: int) -> None:
@@ -485,6 +497,8 @@ def main() -> None:
     parser.add_argument("--scale-games", type=int, default=4, help="games replayed at the window's settings")
     parser.add_argument("--soundness", type=int, default=0, metavar="GAMES",
                         help="also check soundness over GAMES games a variant, at the window's cap and a tiny one")
+    parser.add_argument("--scale-only", action="store_true",
+                        help="only the replay at the window's settings (skip the reference and single expansions)")
     parser.add_argument("--numpy-scale", action="store_true",
                         help="also replay the window-settings games on the numpy kernels (as without numba)")
     args = parser.parse_args()
@@ -497,6 +511,9 @@ def main() -> None:
     print(f"compiled kernels: {'ready' if ready else inference_jit.WHY_NOT} after "
           f"{time.perf_counter() - start:.2f} s (import, then compile or load numba's cache)")
     for variant in ("rbc", "blind"):
+        if args.scale_only:
+            report_scale(variant, scale(variant, args.scale_games, args.seed, WINDOW_OPTIONS))
+            continue
         work = list(streams(variant, args.games, args.seed, args.limit))
         naive_time, naive_positions, naive_sets = replay(variant, work, naive=True)
         our_time, our_positions, our_sets = replay(variant, work, naive=False)

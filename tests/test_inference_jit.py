@@ -1,7 +1,8 @@
 """The compiled inference kernels (app/engine/inference_jit.py) against the numpy ones (inference_vec.py).
 
 Both must give the same columns, in the same order, with the same weights, for every operation the inference
-uses: an opponent turn (quiet or capturing, the three pass rules), merging duplicates, keeping a filtered part,
+uses: an opponent turn (quiet or capturing, the three pass rules), merging duplicates, keeping a filtered part
+(by a mask, or by what a sense or a move result showed),
 forgetting en passant and a captured piece, systematic sampling, and the heat (shares of positions per square).
 The sets come from real games, both exact (weights all 1) and sampled (weights differ, so merging must keep the
 largest).
@@ -89,6 +90,17 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
                 for offset in (0.0, 0.5, 0.999):
                     assert _same(inference_vec.systematic_sample(children, some_weights, count, offset),
                                  inference_jit.systematic_sample(children, some_weights, count, offset))
+            # What a sense or a move result keeps: through a window, and by squares empty, full or en passant.
+            column = int(rng.integers(children.shape[1]))
+            for centre in (chess.E4, chess.B7, chess.G2):
+                window = int(chess.BB_KING_ATTACKS[centre] | chess.BB_SQUARES[centre])
+                shown = tuple(int(children[field, column]) & window for field in range(6))
+                for conditions in ((0, 0, 0, 0, 0), (chess.BB_E5 | chess.BB_D4, 0, 0, 0, 0),
+                                   (0, chess.BB_D5, 0, 0, 0), (0, 0, chess.BB_C6 | chess.BB_F3, 0, 0),
+                                   (0, 0, 0, chess.E3, 0), (0, 0, 0, 0, chess.D6), (chess.BB_H3, 0, 0, 0, chess.C3)):
+                    for seen in ((0, (0,) * 6), (window, shown)):
+                        assert _same(inference_vec.select(children, some_weights, seen[0], seen[1], *conditions),
+                                     inference_jit.select(children, some_weights, seen[0], seen[1], *conditions))
             # The heat: equal for equal weights (whole numbers, added exactly), up to rounding otherwise.
             numpy_shares = np.array(inference_vec.piece_shares(children, some_weights))
             compiled_shares = np.array(inference_jit.piece_shares(children, some_weights))

@@ -373,6 +373,11 @@ def _capture_children(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any, mi
 # ---- the table of positions already made --------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
+def _rotate(x: Any, bits: int) -> Any:
+    return (x << _U(bits)) | (x >> _U(64 - bits))
+
+
+@njit(cache=True, inline="always")
 def _mix(x: Any) -> Any:
     """MurmurHash3's 64-bit finaliser: every input bit changes about half the output bits."""
     x ^= x >> _U(33)
@@ -385,20 +390,26 @@ def _mix(x: Any) -> Any:
 
 @njit(cache=True, inline="always")
 def _hashes(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any, e: Any) -> tuple[Any, Any]:
-    """Two independent 64-bit hashes of a position (each field through its own mixer, summed)."""
+    """Two 64-bit hashes of a position: each field through the mixer once, and the seven mixed words summed
+    twice, with two sets of odd multipliers (the second set after rotating each word).
+
+    Each sum is a bijection of any one mixed word, so positions that differ in one field (one piece moved)
+    never share the first hash; for others, the two sums of pseudo-random words coincide together about once
+    in 2**128. The mixing is the cost: once a field (seven mixers), not twice (fourteen)."""
     extra = (e << _U(1)) | c  # castling rights (rook corners) and en-passant square (0..63) share a word
-    first = (_mix(p ^ _U(0xA0761D6478BD642F)) + _mix(n ^ _U(0xE7037ED1A0B428DB)) * _U(3)
-             + _mix(b ^ _U(0x8EBC6AF09C88C6E3)) * _U(5) + _mix(r ^ _U(0x589965CC75374CC3)) * _U(7)
-             + _mix(q ^ _U(0x1D8E4E27C47D124F)) * _U(9) + _mix(k ^ _U(0xB492B66FBE98F273)) * _U(11)
-             + _mix(extra ^ _U(0x9AE16A3B2F90404F)) * _U(13))
-    second = p * _U(0x9E3779B97F4A7C15)
-    second = _mix(second ^ n) * _U(0xC2B2AE3D27D4EB4F)
-    second = _mix(second ^ b) * _U(0x165667B19E3779F9)
-    second = _mix(second ^ r) * _U(0xD6E8FEB86659FD93)
-    second = _mix(second ^ q) * _U(0xFF51AFD7ED558CCD)
-    second = _mix(second ^ k) * _U(0xC4CEB9FE1A85EC53)
-    second = _mix(second ^ extra) | _U(1)  # never 0: 0 marks a free slot of the table
-    return first, second
+    mp = _mix(p ^ _U(0xA0761D6478BD642F))
+    mn = _mix(n ^ _U(0xE7037ED1A0B428DB))
+    mb = _mix(b ^ _U(0x8EBC6AF09C88C6E3))
+    mr = _mix(r ^ _U(0x589965CC75374CC3))
+    mq = _mix(q ^ _U(0x1D8E4E27C47D124F))
+    mk = _mix(k ^ _U(0xB492B66FBE98F273))
+    mx = _mix(extra ^ _U(0x9AE16A3B2F90404F))
+    first = (mp + mn * _U(3) + mb * _U(5) + mr * _U(7) + mq * _U(9) + mk * _U(11) + mx * _U(13))
+    second = (_rotate(mp, 7) * _U(0x9E3779B97F4A7C15) + _rotate(mn, 13) * _U(0xC2B2AE3D27D4EB4F)
+              + _rotate(mb, 19) * _U(0x165667B19E3779F9) + _rotate(mr, 29) * _U(0xD6E8FEB86659FD93)
+              + _rotate(mq, 37) * _U(0xFF51AFD7ED558CCD) + _rotate(mk, 43) * _U(0xC4CEB9FE1A85EC53)
+              + _rotate(mx, 53) * _U(0x27D4EB2F165667C5))
+    return first, second | _U(1)  # never 0: 0 marks a free slot of the table
 
 
 @njit(cache=True)
@@ -973,32 +984,47 @@ def _touch(words: Any) -> None:
 
 _reserved = 0  # the largest set the memory has been made ready for (see reserve)
 _reserve_lock = threading.Lock()
+_reserving: threading.Thread | None = None
 
 
 def reserve(columns: int) -> bool:
     """Make memory ready, on a background thread, for sets of up to ``columns`` positions (an opponent turn's
     successors): two pooled result buffers and the table, touched once so that the kernels that use them later
-    do not pay for fresh memory (about 2 ms a megabyte here, more than the work). Called when a game's sets
-    start to grow; returns whether a thread was started (once per size)."""
-    global _reserved
+    do not pay for fresh memory (about 2 ms a megabyte here, more than the work), and two of the middle pools'
+    (see :func:`_trimmed`). Called when a game's sets start to grow; returns whether a thread was started (once
+    per size)."""
+    global _reserved, _reserving
     with _reserve_lock:
         if columns <= _reserved:
             return False
         _reserved = columns
-    threading.Thread(target=_reserve, args=(columns,), name="inference memory", daemon=True).start()
+        _reserving = threading.Thread(target=_reserve, args=(columns,), name="inference memory", daemon=True)
+        _reserving.start()
     return True
+
+
+def wait_ready(timeout: float | None = None) -> None:
+    """Wait until the memory :func:`reserve` is making ready is ready (benchmarks stand in for a player's
+    thinking time with it; the app never waits)."""
+    thread = _reserving
+    if thread is not None:
+        thread.join(timeout)
 
 
 def _reserve(columns: int) -> None:
     room = columns + columns // 4  # as _pooled sizes a new buffer
+    middle = room // 4 + 1  # _trimmed copies results of less than a quarter of a buffer into the middle pools
     rows = [np.empty(8 * room, dtype=np.uint64) for _ in range(2)]
     weights = [np.empty(room, dtype=np.uint64) for _ in range(2)]
+    middle_rows = [np.empty(8 * middle, dtype=np.uint64) for _ in range(2)]
+    middle_weights = [np.empty(middle, dtype=np.uint64) for _ in range(2)]
     size = _table_size(columns)
     table, where = np.empty((size, 2), dtype=np.uint64), np.empty(size, dtype=np.int64)
-    for array in rows + weights + [table.reshape(-1), where.view(np.uint64)]:
+    for array in rows + weights + middle_rows + middle_weights + [table.reshape(-1), where.view(np.uint64)]:
         _touch(array)
     with _lock:
-        for pool, buffers in ((_pool, rows), (_weight_pool, weights)):
+        for pool, buffers in ((_pool, rows), (_weight_pool, weights), (_medium_pool, middle_rows),
+                              (_medium_weight_pool, middle_weights)):
             for buffer in buffers:
                 _adopt(pool, buffer)
         if not _tables or len(_tables[0][0]) < size:
@@ -1037,6 +1063,44 @@ def keep(rows: Rows, weights: Weights, mask: Any) -> tuple[Rows, Weights]:
         return rows, weights
     out, out_weights = _rows_buffer(kept), _weights_buffer(kept)
     kept = _compact(rows, np.asarray(weights, dtype=np.float64), mask, out, out_weights)
+    return _trimmed(out, out_weights, kept)
+
+
+@njit(cache=True)
+def _select(rows: Any, weights: Any, window: Any, shown: Any, empty: Any, full: Any, some: Any, ep_is: Any,
+            ep_not: Any, out: Any, out_weights: Any) -> int:
+    """The kernel of :func:`select`: the columns that fit, in order, into ``out``; returns how many."""
+    kept = 0
+    zero = _U(0)
+    for column in range(rows.shape[1]):
+        p, n, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
+        q, k, e = rows[4, column], rows[5, column], rows[7, column]
+        if window and ((p & window) != shown[0] or (n & window) != shown[1] or (b & window) != shown[2]
+                       or (r & window) != shown[3] or (q & window) != shown[4] or (k & window) != shown[5]):
+            continue
+        theirs = p | n | b | r | q | k
+        if theirs & empty or (full and (theirs & full) == zero) or (some and (theirs & some) == zero):
+            continue
+        if (ep_is and e != ep_is) or (ep_not and e == ep_not):
+            continue
+        for field in range(8):
+            out[field, kept] = rows[field, column]
+        out_weights[kept] = weights[column]
+        kept += 1
+    return kept
+
+
+@_exclusive
+def select(rows: Rows, weights: Weights, window: int, shown: tuple[int, int, int, int, int, int], empty: int,
+           full: int, some: int, ep_is: int, ep_not: int) -> tuple[Rows, Weights]:
+    """:func:`app.engine.inference_vec.select`, compiled: one pass, no temporary arrays."""
+    n = rows.shape[1]
+    weights = np.asarray(weights, dtype=np.float64)
+    out, out_weights = _rows_buffer(n), _weights_buffer(n)
+    kept = _select(rows, weights, _U(window), np.array(shown, dtype=np.uint64), _U(empty), _U(full), _U(some),
+                   _U(ep_is), _U(ep_not), out, out_weights)
+    if kept == n:
+        return rows, weights
     return _trimmed(out, out_weights, kept)
 
 
@@ -1135,6 +1199,8 @@ def warm_up() -> bool:
         for rows in (start, wide[:, :2]):
             for weights in (np.ones(rows.shape[1]), np.arange(1.0, rows.shape[1] + 1)):
                 keep(rows, weights, np.arange(rows.shape[1]) == 0)
+                select(rows, weights, chess.BB_RANK_2, (chess.BB_A2, 0, 0, 0, 0, 0), chess.BB_E4, chess.BB_D1,
+                       chess.BB_E1, 0, chess.E3)
                 forget(rows, weights, chess.E1)
                 forget(rows, weights, None)
                 systematic_sample(rows, weights, 1, 0.5)

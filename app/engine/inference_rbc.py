@@ -40,10 +40,7 @@ import chess
 from chess import BB_SQUARES
 
 from .core import Outcome, Reason
-import numpy as np
-
-from . import inference_vec as vec
-from .inference_core import EP, PASS_ALWAYS, PASS_NEVER, Inference, InferenceError
+from .inference_core import PASS_ALWAYS, PASS_NEVER, Inference, InferenceError, kernels
 from .inference_reach import exclude, seen
 from .rbc import GameEnded, GameStarted, MoveResult, SenseResult, TurnStarted
 from .rbc_moves import describe_bad_move, is_well_formed, with_default_promotion
@@ -133,14 +130,9 @@ class RbcInference(Inference):
                 if piece is not None:
                     expected[piece.piece_type - 1] |= bb
         # The six piece fields of each hypothesis, seen through the window, must be what was shown.
-        rows = self._rows
-        mask = np.uint64(window)
-        keep = (rows[0] & mask) == np.uint64(expected[0])
-        for field in range(1, 6):
-            keep &= (rows[field] & mask) == np.uint64(expected[field])
-        self._keep(keep)
-        self._reach = seen(self._reach, window, (expected[0], expected[1], expected[2], expected[3], expected[4],
-                                                 expected[5]))
+        shown = (expected[0], expected[1], expected[2], expected[3], expected[4], expected[5])
+        self._rows, self._weights = kernels().select(self._rows, self._weights, window, shown, 0, 0, 0, 0, 0)
+        self._reach = seen(self._reach, window, shown)
 
     def _moved(self, result: MoveResult) -> None:
         if self.opponent_to_move or self.finished:
@@ -157,18 +149,8 @@ class RbcInference(Inference):
                                                                  taken, capture)
             self._reach = exclude(self._reach, empty)
             # "full" is never more than one square, so "an opponent piece there" is one test of the occupancy.
-            rows = self._rows
-            theirs = vec.occupancy(rows)
-            keep = (theirs & np.uint64(empty)) == 0
-            if full:
-                keep &= (theirs & np.uint64(full)) != 0
-            if some:
-                keep &= (theirs & np.uint64(some)) != 0
-            if ep_is:
-                keep &= rows[EP] == np.uint64(ep_is)
-            if ep_not:
-                keep &= rows[EP] != np.uint64(ep_not)
-            self._keep(keep)
+            self._rows, self._weights = kernels().select(self._rows, self._weights, 0, (0, 0, 0, 0, 0, 0), empty,
+                                                         full, some, ep_is, ep_not)
         self._remove_captured(capture)
         self._own_move_done(taken)
 

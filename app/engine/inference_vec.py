@@ -516,6 +516,37 @@ def keep(rows: Rows, weights: Weights, mask: Any) -> tuple[Rows, Weights]:
     return rows[:, mask], weights[mask]
 
 
+def select(rows: Rows, weights: Weights, window: int, shown: tuple[int, int, int, int, int, int], empty: int,
+           full: int, some: int, ep_is: int, ep_not: int) -> tuple[Rows, Weights]:
+    """The columns that fit what the seat saw, in order (``rows, weights`` themselves when all do):
+
+    - seen through ``window``, the six piece fields are ``shown`` (a sense; 0: no window);
+    - no piece on ``empty``; a piece on ``full`` (at most one square) and on at least one square of ``some``
+      (0: no condition);
+    - the en-passant square is ``ep_is`` and is not ``ep_not`` (0: no condition).
+    """
+    mask = np.ones(rows.shape[1], dtype=bool)
+    if window:
+        window_bits = np.uint64(window)
+        for field in range(6):
+            mask &= (rows[field] & window_bits) == np.uint64(shown[field])
+    if empty or full or some:
+        theirs = occupancy(rows)
+        if empty:
+            mask &= (theirs & np.uint64(empty)) == 0
+        if full:
+            mask &= (theirs & np.uint64(full)) != 0
+        if some:
+            mask &= (theirs & np.uint64(some)) != 0
+    if ep_is:
+        mask &= rows[7] == np.uint64(ep_is)
+    if ep_not:
+        mask &= rows[7] != np.uint64(ep_not)
+    if mask.all():
+        return rows, weights
+    return keep(rows, weights, mask)
+
+
 def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weights]:
     """After the seat's own move: every column with its en-passant square cleared and the piece on ``square``
     (``None``: none) taken, duplicates merged (largest weight kept)."""
