@@ -153,7 +153,30 @@ def _match(args: argparse.Namespace) -> int:
     return 0
 
 
-_SUFFIX_FORMATS = {".pgn": "pgn", ".svg": "svg", ".png": "png", ".txt": "minit", ".json": "reconchess"}
+_IMAGE_SUFFIXES = {".svg": "svg", ".png": "png"}
+
+
+def _suffix_formats() -> dict[str, str]:
+    """File name ending -> the export format it means (the games' formats, then the images)."""
+    return {fmt.suffix: fmt.name for fmt in games.formats()} | _IMAGE_SUFFIXES
+
+
+def _text_formats() -> tuple[str, ...]:
+    """The export formats that can go to standard output."""
+    return tuple(fmt.name for fmt in games.formats() if fmt.text)
+
+
+def _format_help() -> str:
+    """The ``--format`` help: which extension means which format, and which games write which."""
+    endings = ", ".join(f"{suffix}: {name}" for suffix, name in _suffix_formats().items())
+    per_game = "; ".join(f"{definition.title}: {', '.join(fmt.name for fmt in definition.formats)}"
+                         for definition in games.all() if definition.formats)
+    return (f"default: from OUT's extension ({endings}), else {_FALLBACK_FORMAT}. Formats per game: {per_game}; "
+            f"svg and png for every game")
+
+
+_FALLBACK_FORMAT = "reconchess"
+"""The format of an output without a known extension: the only one before the others existed."""
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -168,11 +191,11 @@ def _export(args: argparse.Namespace) -> int:
         return fail("give the output file once (OUT or -o OUT)", 2)
     out = args.output if args.output is not None else args.out
     fmt = args.format
-    if fmt is None:  # by the output's extension; reconchess was the only format before the others existed
-        fmt = _SUFFIX_FORMATS.get(Path(out).suffix.lower(), "reconchess") if out else "reconchess"
+    if fmt is None:  # by the output's extension
+        fmt = _suffix_formats().get(Path(out).suffix.lower(), _FALLBACK_FORMAT) if out else _FALLBACK_FORMAT
     if fmt not in FORMATS:
         return fail(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})", 2)
-    if out is None and fmt not in ("pgn", "minit"):
+    if out is None and fmt not in _text_formats():
         return fail(f"the {fmt} format needs an output file (-o OUT)", 2)
     if args.ply is not None and args.step is not None:
         return fail("give --ply or --step, not both", 2)
@@ -355,11 +378,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Write a record as a reconchess GameHistory (RBC), PGN of the true moves (RBC, Blind Chess), "
                     "MinitChess notation, or a board image (SVG, PNG) of any step as the truth or as one seat "
                     "saw it. While a game of hidden information is unfinished, only a seat's own view exports.")
-    export.add_argument("--format", default=None, choices=[*games.format_names(), "svg", "png"],
-                        help="default: from OUT's extension (.pgn, .svg, .png, .txt: minit), else reconchess")
+    export.add_argument("--format", default=None, choices=[*games.format_names(), *_IMAGE_SUFFIXES.values()],
+                        help=_format_help())
     export.add_argument("record", help="a Sightline record (.json)")
     export.add_argument("out", nargs="?", help="the file to write (or use -o)")
-    export.add_argument("-o", "--output", help="the file to write; pgn and minit go to standard output without it")
+    export.add_argument("-o", "--output", help=f"the file to write; {' and '.join(_text_formats())} go to standard "
+                                               "output without it")
     export.add_argument("--ply", type=_whole_number, help="images: the position after this many turns (default: the end)")
     export.add_argument("--step", type=_whole_number, help="images: the position after this many recorded actions")
     export.add_argument("--perspective", default="truth", help="images: truth (default), white or black")

@@ -52,11 +52,6 @@ PATH_LIMIT = 4096  # characters of a remembered file name
 
 log = logging.getLogger("sightline.window")
 
-# Export formats offered whatever the game (a game that cannot write one refuses it when it is chosen). PGN was
-# offered so before the menu was built from the games' definitions, and the window's tests still expect it;
-# without this, a format is offered to the games that write it.
-_OFFERED_TO_EVERY_GAME = frozenset({"pgn"})
-
 RULES = Path(__file__).resolve().parent.parent.parent / "docs" / "rules"
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DESKTOP_ID = "io.github.sightline.Sightline"  # as in packaging/appinfo.py
@@ -592,8 +587,8 @@ class MainWindow(QMainWindow):
             # True moves: once nothing is hidden.
             truth_allowed = over or not definition.hidden_information
             written = {fmt.name for fmt in definition.formats}
-            for fmt in games.formats():
-                fits = fmt.name in written or fmt.name in _OFFERED_TO_EVERY_GAME
+            for fmt in games.formats():  # a format is offered to the games that write it
+                fits = fmt.name in written
                 enabled[fmt.name] = at_screen and fits and (truth_allowed or not fmt.shows_truth)
             enabled.update(save=True, save_as=True, review=at_screen, image=at_screen,
                            copy_position=at_screen and definition.clipboard is not None,
