@@ -1,7 +1,9 @@
 """The games Sightline plays, each defined in one package of its own and listed once, in :data:`ENTRIES`.
 
 Each entry is a package whose ``DEFINITION`` is a :class:`~app.games.definition.GameDefinition`: plain data
-plus lazy references, so reading the registry imports no referee, no bot and no python-chess.
+plus lazy references, so reading the registry imports no referee, no bot and no python-chess. More games can
+be named, for experiments and tests, in the environment variable ``SIGHTLINE_GAMES`` (see
+:data:`EXTRA_GAMES_VARIABLE`); a module named there that cannot be used is left out with a message.
 
 >>> from app import games
 >>> [definition.title for definition in games.all()]
@@ -17,31 +19,84 @@ KeyError: "unknown game 'go' (known: blind, minit, rbc)"
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 
 from .definition import ClipboardFormat, ExportFormat, GameDefinition, Lazy, OptionSpec, SeatSpec
 
-__all__ = ["ENTRIES", "ClipboardFormat", "ExportFormat", "GameDefinition", "Lazy", "OptionSpec", "SeatSpec", "all",
-           "default", "format_names", "formats", "get", "names"]
+__all__ = ["ENTRIES", "EXTRA_GAMES_VARIABLE", "ClipboardFormat", "ExportFormat", "GameDefinition", "Lazy",
+           "OptionSpec", "SeatSpec", "all", "default", "extra_game_problems", "format_names", "formats", "get",
+           "names"]
 
 ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit")
 """The packages that define a game, in the order the app offers them (the first is the default)."""
 
-_definitions: dict[str, GameDefinition] | None = None
+EXTRA_GAMES_VARIABLE = "SIGHTLINE_GAMES"
+"""The environment variable naming more game modules, comma-separated (``tests.games.lights,my.game``), read
+after :data:`ENTRIES`. It is for experiments and tests: a game can be tried without touching the list above,
+and because child processes inherit the environment, bot workers and a match's referee processes see the
+same games as the process that started them."""
+
+_loaded: tuple[str, dict[str, GameDefinition], tuple[str, ...]] | None = None
+"""The value of :data:`EXTRA_GAMES_VARIABLE` the games were read for, the games read, and what was wrong with
+the extra modules left out."""
+
+_reported: set[str] = set()
+"""Problems with extra games already written to standard error (each is said once per process)."""
+
+
+def _definition_of(entry: str) -> GameDefinition:
+    definition = getattr(importlib.import_module(entry), "DEFINITION", None)
+    if not isinstance(definition, GameDefinition):
+        raise TypeError(f"{entry}.DEFINITION is not a GameDefinition")
+    return definition
+
+
+def _extra_entries(value: str) -> list[str]:
+    return [entry.strip() for entry in value.split(",") if entry.strip() and entry.strip() not in ENTRIES]
 
 
 def _load() -> dict[str, GameDefinition]:
-    global _definitions
-    if _definitions is None:
+    global _loaded
+    # Read on every call (a dictionary look-up): a match's referee process restores its parent's environment
+    # after its fork server may already have read the registry, and tests set the variable for one test only.
+    extra = os.environ.get(EXTRA_GAMES_VARIABLE, "")
+    if _loaded is None or _loaded[0] != extra:
         found: dict[str, GameDefinition] = {}
+        problems: list[str] = []
         for entry in ENTRIES:
-            definition = importlib.import_module(entry).DEFINITION
-            if not isinstance(definition, GameDefinition):
-                raise TypeError(f"{entry}.DEFINITION is not a GameDefinition")
+            definition = _definition_of(entry)
             if definition.key in found:
                 raise ValueError(f"two games are called {definition.key!r}")
             found[definition.key] = definition
-        _definitions = found
-    return _definitions
+        for entry in _extra_entries(extra):
+            try:
+                definition = _definition_of(entry)
+                if definition.key in found:
+                    raise ValueError(f"there is already a game called {definition.key!r}")
+            except Exception as error:  # noqa: BLE001 - a broken experiment must not take the real games down
+                problems.append(f"{EXTRA_GAMES_VARIABLE}: the game module {entry[:80]!r} was left out: "
+                                f"{type(error).__name__}: {str(error)[:200]}")
+                _report(problems[-1])
+                continue
+            found[definition.key] = definition
+        _loaded = (extra, found, tuple(problems))
+    return _loaded[1]
+
+
+def _report(problem: str) -> None:
+    """Say once, on standard error, that an extra game could not be used (the app goes on without it)."""
+    if problem not in _reported:
+        _reported.add(problem)
+        print(f"sightline: {problem}", file=sys.stderr)
+
+
+def extra_game_problems() -> tuple[str, ...]:
+    """What was wrong with the modules :data:`EXTRA_GAMES_VARIABLE` names, for the games read last (each a
+    sentence naming the module and why it was left out); empty when every one is in use."""
+    _load()
+    assert _loaded is not None
+    return _loaded[2]
 
 
 def _named_for_bundlers() -> None:  # pragma: no cover - never called

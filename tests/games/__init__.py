@@ -1,0 +1,12 @@
+"""Games that exist only for the tests: they prove that a game which is not chess can be added to Sightline by
+writing its own package and naming it once, here through the ``SIGHTLINE_GAMES`` environment variable
+(``SIGHTLINE_GAMES=tests.games.lights,tests.games.scouts``) instead of the registry's list.
+
+- :mod:`tests.games.lights`: Lights Out, a one-seat solitaire on a 4x4 board, dealt from a seed;
+- :mod:`tests.games.scouts`: Scouts, four seats in two teams on a 6x6 board, each seat seeing only its own
+  scouts.
+
+Each package has the layout of a real game's: ``__init__.py`` (the definition), ``rules.py`` (referee, actions,
+observations and a seat's view), ``presenter.py`` (what the window draws and how a person acts) and
+``bots.py``. They are not shipped: nothing under ``app/`` names them.
+"""

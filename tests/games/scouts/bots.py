@@ -1,0 +1,19 @@
+"""The Scouts bot: ``random`` steps any of its scouts anywhere it may."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from app.bots.base import ActionRequest, Bot
+from app.engine.core import Action
+
+
+class ScoutsRandomBot(Bot):
+    """Picks one of the steps it is offered (its own scouts' steps: the choices hide everyone else's)."""
+
+    variant: ClassVar[str] = "scouts"
+    name: ClassVar[str] = "random"
+
+    def act(self, request: ActionRequest) -> Action:
+        step: Action = self.rng.choice(request.choices["steps"])
+        return step
