@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 from app.bots.agents import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text
 from app.bots.base import ActionRequest
 from app.engine.clock import TimeControl
-from app.engine.core import Adjudication, Game, IllegalAction, Reason
+from app.engine.core import Adjudication, Game, IllegalAction, Outcome, Reason
 from app.engine.record import GameRecord, GameSession, PlayerInfo
 
 
@@ -100,132 +100,144 @@ def run_game(game: Game, agents: Sequence[Agent], control: TimeControl | None = 
     As in reconchess, the clock starts once every agent has started, and an agent
     hears the result of its own move on its own time.
     """
-    control = control or TimeControl(None, 0.0)
-    players = [PlayerInfo(agent.name, "bot", getattr(agent, "spec", None)) for agent in agents]
-    session = GameSession(game, control, players, seed, start_clock=False)
-    timed = not control.untimed
-    callers = [None if agent.isolated else _Caller() for agent in agents] if timed else None
-    delivered = [0] * len(agents)
-    names = [agent.name for agent in agents]
-
-    def call(seat: int, job: Callable[[], Any], limit: float | None = None) -> Any:
-        if limit is None:
-            limit = max(0.0, session.seconds_left(seat)) if timed else move_limit
-        if on_call is None:
-            return call_agent(seat, job, limit)
-        on_call(seat, limit)  # lets a match tell which bot was running if the whole process dies
-        try:
-            return call_agent(seat, job, limit)
-        finally:
-            on_call(-1, None)  # back in the referee's own code: a crash now is no bot's, and no deadline runs
-
-    def call_agent(seat: int, job: Callable[[], Any], limit: float | None) -> Any:
-        agent = agents[seat]
-        if agent.isolated:
-            agent.time_limit = limit  # it waits for its own process, and gives up at the limit itself
-            return job()
-        caller = callers[seat] if callers is not None else None
-        if caller is None:
-            return job()
-        return caller.call(job, limit)
-
-    def fail(seat: int, reason: Reason, detail: str) -> None:
-        session.adjudicate(Adjudication(seat, reason, _shorten(detail)))
-
-    def failed(seat: int, error: BaseException, doing: str = "raised") -> None:
-        """End the game for a failure of ``seat``'s agent (any failure loses the game for that bot)."""
-        if isinstance(error, (_Timeout, AgentTimeout)):
-            fail(seat, Reason.TIMEOUT, f"{names[seat]} ran out of time" if doing == "raised"
-                 else f"{names[seat]} took too long to start")
-        elif isinstance(error, HostFailure):
-            fail(seat, Reason.ABORTED, f"the game was aborted: {error_text(error)}")
-        elif isinstance(error, AgentFailed):
-            fail(seat, Reason.FORFEIT, f"{names[seat]} {_shorten(str(error))}")
-        elif isinstance(error, BotError) and doing != "start":
-            fail(seat, Reason.FORFEIT, f"{names[seat]}: {_shorten(str(error))}")  # our own words, no frame
-        elif doing == "start":
-            fail(seat, Reason.FORFEIT, f"{names[seat]} failed to start: {_describe(error)}")
-        else:
-            fail(seat, Reason.FORFEIT, f"{names[seat]} raised {_describe(error)}")
-
-    def deliver(seat: int) -> None:
-        agent = agents[seat]
-        if not agent.observes:
-            return
-        log = game.observations(seat)
-        while delivered[seat] < len(log):
-            observation = log[delivered[seat]]
-            delivered[seat] += 1
-            call(seat, lambda: agent.observe(observation))
-
-    start_limit = move_limit if control.initial is None else min(60.0, control.initial)
-    teams = game.teams()
-    for seat, agent in enumerate(agents):
-        opponent = opponent_names(teams, names, seat)
-        try:
-            call(seat, lambda: agent.start(seat, game.options(), opponent), start_limit)
-        except BaseException as error:  # noqa: BLE001 - any failure of a bot loses its game
-            failed(seat, error, "start")
-            break
-    session.start_clock()
-
+    run = _Run(game, agents, control or TimeControl(None, 0.0), seed, on_call, move_limit)
+    run.start()
     while not game.is_over:
-        mover = game.to_move
-        assert mover is not None
-        seat = mover
-        agent = agents[seat]
+        if not run.take_turn(on_step, max_plies):
+            break
+    return run.finish(on_finished)
+
+
+_FAILED = object()
+"""What :meth:`_Run.ask` answers when the agent failed (the game is then over): ``None`` may be a bot's answer."""
+
+
+class _Run:
+    """One game of :func:`run_game`: the session, the agents, and how each call into an agent is made and timed.
+
+    :meth:`start` starts the agents and the clock, :meth:`take_turn` plays one step of the seat to move and
+    :meth:`finish` tells every agent how the game ended. Whatever an agent does wrong ends the game through
+    :meth:`failed` (its seat loses), with the reason recorded.
+    """
+
+    def __init__(self, game: Game, agents: Sequence[Agent], control: TimeControl, seed: int | None,
+                 on_call: Callable[[int, float | None], None] | None, move_limit: float | None) -> None:
+        self.game = game
+        self.agents = agents
+        self.control = control
+        players = [PlayerInfo(agent.name, "bot", getattr(agent, "spec", None)) for agent in agents]
+        self.session = GameSession(game, control, players, seed, start_clock=False)
+        self.timed = not control.untimed
+        self.callers = [None if agent.isolated else _Caller() for agent in agents] if self.timed else None
+        self.delivered = [0] * len(agents)
+        self.names = [agent.name for agent in agents]
+        self.on_call = on_call
+        self.move_limit = move_limit
+
+    # -- the three steps of a game ---------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start every agent (the first that fails loses the game), then the clock."""
+        game, agents, control = self.game, self.agents, self.control
+        start_limit = self.move_limit if control.initial is None else min(60.0, control.initial)
+        teams = game.teams()
+        for seat, agent in enumerate(agents):
+            opponent = opponent_names(teams, self.names, seat)
+            try:
+                self.call(seat, lambda: agent.start(seat, game.options(), opponent), start_limit)
+            except BaseException as error:  # noqa: BLE001 - any failure of a bot loses its game
+                self.failed(seat, error, "start")
+                break
+        self.session.start_clock()
+
+    def take_turn(self, on_step: Callable[[GameSession], None] | None, max_plies: int | None) -> bool:
+        """One step of the seat to move: ask its agent, play the answer, let the mover hear its result.
+
+        False when the game ended on the way (a failing agent, a flag fall, an illegal answer, the turn limit);
+        True when the game goes on or ended by its own rules.
+        """
+        game = self.game
+        seat = game.to_move
+        assert seat is not None
+        action = self.ask(seat)
+        if action is _FAILED:
+            return False
+        if self.timed and self.session.check_time():
+            return False
+        if not self.play(seat, action):
+            return False
+        self.session.finish_step()
+        if on_step is not None:
+            on_step(self.session)
+        if max_plies is not None and not game.is_over and game.ply >= max_plies:
+            self.fail(seat, Reason.TURN_LIMIT, f"the match's limit of {max_plies} turns was reached")
+            return False
+        return True
+
+    def finish(self, on_finished: Callable[[GameRecord], None] | None) -> GameRecord:
+        """Close the last step, hand the record to ``on_finished``, tell every agent the result, stop the threads."""
+        self.session.finish_step()
+        record = self.session.record
+        outcome = self.game.outcome
+        assert outcome is not None
+        if on_finished is not None:
+            on_finished(record)
+        for seat, agent in enumerate(self.agents):
+            self.end(seat, agent, outcome, record)
+        for caller in self.callers or ():
+            if caller is not None:
+                caller.close()
+        return record
+
+    # -- a turn, in parts ------------------------------------------------------------------------------------
+    def ask(self, seat: int) -> Any:
+        """The action ``seat``'s agent answers (after it heard what it had not heard yet), or ``_FAILED``."""
+        agent = self.agents[seat]
         try:
             if agent.observes:
-                deliver(seat)
-            request = ActionRequest(seat, game.phase, game.choices(),
-                                    session.seconds_left(seat) if timed else _INF)
-            action = call(seat, lambda: agent.act(request))
+                self.deliver(seat)
+            request = ActionRequest(seat, self.game.phase, self.game.choices(),
+                                    self.session.seconds_left(seat) if self.timed else _INF)
+            return self.call(seat, lambda: agent.act(request))
         except BaseException as error:  # noqa: BLE001 - even KeyboardInterrupt: a bot raised it
-            failed(seat, error)
-            break
-        if timed and session.check_time():
-            break
-        try:
-            session.play(seat, action, defer=agent.observes)
-        except IllegalAction as error:
-            fail(seat, Reason.FORFEIT, f"{names[seat]} answered an illegal action: {error_text(error)}")
-            break
-        except Exception as error:  # noqa: BLE001 - whatever a bot hands back must not crash the game
-            fail(seat, Reason.FORFEIT, f"{names[seat]} answered {_safe_repr(action)}, "
-                                       f"which is not an action ({_describe(error)})")
-            break
-        if agent.observes and not game.is_over:
-            try:
-                deliver(seat)  # the mover hears its result at once, on its own time, as in reconchess
-            except BaseException as error:  # noqa: BLE001
-                failed(seat, error)
-                break
-        session.finish_step()
-        if on_step is not None:
-            on_step(session)
-        if max_plies is not None and not game.is_over and game.ply >= max_plies:
-            fail(seat, Reason.TURN_LIMIT, f"the match's limit of {max_plies} turns was reached")
-            break
-    session.finish_step()
+            self.failed(seat, error)
+            return _FAILED
 
-    record = session.record
-    outcome = game.outcome
-    assert outcome is not None
-    if on_finished is not None:
-        on_finished(record)
-    for seat, agent in enumerate(agents):
+    def play(self, seat: int, action: Any) -> bool:
+        """Play ``seat``'s answer and let its agent hear the result at once, on its own time (as in reconchess);
+        False when the answer or the hearing failed (the game is then over)."""
+        agent, name = self.agents[seat], self.names[seat]
+        try:
+            self.session.play(seat, action, defer=agent.observes)
+        except IllegalAction as error:
+            self.fail(seat, Reason.FORFEIT, f"{name} answered an illegal action: {error_text(error)}")
+            return False
+        except Exception as error:  # noqa: BLE001 - whatever a bot hands back must not crash the game
+            self.fail(seat, Reason.FORFEIT, f"{name} answered {_safe_repr(action)}, "
+                                            f"which is not an action ({_describe(error)})")
+            return False
+        if agent.observes and not self.game.is_over:
+            try:
+                self.deliver(seat)
+            except BaseException as error:  # noqa: BLE001
+                self.failed(seat, error)
+                return False
+        return True
+
+    def end(self, seat: int, agent: Agent, outcome: Outcome, record: GameRecord) -> None:
+        """Let ``seat``'s agent hear what it has not heard yet and the result; its failures change nothing now."""
+        on_call = self.on_call
         try:
             if on_call is not None:
                 on_call(seat, _END_LIMIT)
-            caller = callers[seat] if callers is not None else None
+            caller = self.callers[seat] if self.callers is not None else None
             if caller is None:
                 if agent.isolated:
                     agent.time_limit = _END_LIMIT
-                deliver(seat)
+                self.deliver(seat)
                 agent.end(outcome, record)
             else:
                 def deliver_and_end(seat: int = seat, agent: Agent = agent) -> None:
-                    _drain(game, seat, delivered, agent)
+                    _drain(self.game, seat, self.delivered, agent)
                     agent.end(outcome, record)
                 caller.call(deliver_and_end, _END_LIMIT)
         except BaseException:  # noqa: BLE001 - the game is over; a bot failing to clean up changes nothing
@@ -233,10 +245,61 @@ def run_game(game: Game, agents: Sequence[Agent], control: TimeControl | None = 
         finally:
             if on_call is not None:
                 on_call(-1, None)
-    for caller in callers or ():
-        if caller is not None:
-            caller.close()
-    return record
+
+    # -- calling an agent, and its failures ------------------------------------------------------------------
+    def call(self, seat: int, job: Callable[[], Any], limit: float | None = None) -> Any:
+        if limit is None:
+            limit = max(0.0, self.session.seconds_left(seat)) if self.timed else self.move_limit
+        on_call = self.on_call
+        if on_call is None:
+            return self.call_agent(seat, job, limit)
+        on_call(seat, limit)  # lets a match tell which bot was running if the whole process dies
+        try:
+            return self.call_agent(seat, job, limit)
+        finally:
+            on_call(-1, None)  # back in the referee's own code: a crash now is no bot's, and no deadline runs
+
+    def call_agent(self, seat: int, job: Callable[[], Any], limit: float | None) -> Any:
+        agent = self.agents[seat]
+        if agent.isolated:
+            agent.time_limit = limit  # it waits for its own process, and gives up at the limit itself
+            return job()
+        caller = self.callers[seat] if self.callers is not None else None
+        if caller is None:
+            return job()
+        return caller.call(job, limit)
+
+    def fail(self, seat: int, reason: Reason, detail: str) -> None:
+        self.session.adjudicate(Adjudication(seat, reason, _shorten(detail)))
+
+    def failed(self, seat: int, error: BaseException, doing: str = "raised") -> None:
+        """End the game for a failure of ``seat``'s agent (any failure loses the game for that bot)."""
+        name = self.names[seat]
+        if isinstance(error, (_Timeout, AgentTimeout)):
+            self.fail(seat, Reason.TIMEOUT, f"{name} ran out of time" if doing == "raised"
+                      else f"{name} took too long to start")
+        elif isinstance(error, HostFailure):
+            self.fail(seat, Reason.ABORTED, f"the game was aborted: {error_text(error)}")
+        elif isinstance(error, AgentFailed):
+            self.fail(seat, Reason.FORFEIT, f"{name} {_shorten(str(error))}")
+        elif isinstance(error, BotError) and doing != "start":
+            self.fail(seat, Reason.FORFEIT, f"{name}: {_shorten(str(error))}")  # our own words, no frame
+        elif doing == "start":
+            self.fail(seat, Reason.FORFEIT, f"{name} failed to start: {_describe(error)}")
+        else:
+            self.fail(seat, Reason.FORFEIT, f"{name} raised {_describe(error)}")
+
+    def deliver(self, seat: int) -> None:
+        """Tell ``seat``'s agent (if it listens) the observations it has not been told yet, one call each."""
+        agent = self.agents[seat]
+        if not agent.observes:
+            return
+        log = self.game.observations(seat)
+        delivered = self.delivered
+        while delivered[seat] < len(log):
+            observation = log[delivered[seat]]
+            delivered[seat] += 1
+            self.call(seat, lambda: agent.observe(observation))
 
 
 _END_LIMIT = 10.0
