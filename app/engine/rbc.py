@@ -17,7 +17,7 @@ did), a sense phase and a move phase. The rules are those of reconchess 1.6.9's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Mapping, NamedTuple, Sequence
+from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
 import chess
 
@@ -28,7 +28,6 @@ from .rbc_moves import (MoveActions, capture_square, describe_bad_move, is_well_
 _ALL_SQUARES: tuple[int, ...] = tuple(chess.SQUARES)
 WHITE_SEAT: Seat = 0
 BLACK_SEAT: Seat = 1
-DrawRule = Literal["none", "50-move"]
 DRAW_RULES: tuple[str, ...] = ("none", "50-move")
 
 
