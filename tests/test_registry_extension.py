@@ -253,3 +253,65 @@ def test_partners_see_only_their_own_scouts_at_every_turn(extra_games: None) -> 
         assert presenter.parse_text(mover_view, str(step)) == step
         game.play(mover, step)
     assert game.outcome is not None
+
+
+# ---- the window -----------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def window_with_extra_games(extra_games: None, window: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The window, after the test games were registered. The window copied the engine's title table when it was
+    first imported (``from app.engine.variants import TITLES``), so in this process it is given the new one."""
+    import app.ui.main_window
+    monkeypatch.setattr(app.ui.main_window, "TITLES", variants.TITLES)
+    return window
+
+
+def _person_game(window: Any, key: str, options: dict[str, Any] | None = None) -> Any:
+    from app.engine.clock import TimeControl
+    from app.ui.game_controller import GameController, SeatConfig
+    controller = GameController(key, [SeatConfig(name) for name in games.get(key).seat_names],
+                                TimeControl(None, 0), options or {}, parent=window)
+    window._install(controller)  # what the window's start does once the new-game dialog has chosen the seats
+    return controller
+
+
+def test_the_window_offers_the_extra_games_and_plays_the_solitaire_by_a_click(window_with_extra_games: Any,
+                                                                              qtbot: Any) -> None:
+    from PySide6.QtCore import Qt
+    from app.ui.new_game_dialog import NewGameDialog
+    window = window_with_extra_games
+    dialog = NewGameDialog(window)
+    assert [dialog.game.itemData(index) for index in range(dialog.game.count())] == list(games.names())
+    dialog.deleteLater()
+    controller = _person_game(window, "lights", {"lights": "1100" "1000" "0000" "0000"})
+    assert window.title.text() == "Lights Out (test game)" and window.board.sense_mode()
+    assert sorted(window.board.markers()[0].squares) == [(0, 0), (0, 1), (1, 0)]
+    qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=window.board.square_rect((0, 0)).center())
+    qtbot.waitUntil(lambda: controller.outcome is not None, timeout=5000)
+    assert controller.outcome.winner == 0 and controller.outcome.score == 16.0
+    assert "every light out" in window.status.text()
+
+
+def test_the_window_curtain_keeps_partners_scouts_apart(window_with_extra_games: Any, qtbot: Any) -> None:
+    import random
+    from PySide6.QtCore import Qt
+    window = window_with_extra_games
+    controller = _person_game(window, "scouts")
+    rng = random.Random(3)
+    seats_shown = set()
+    for _ in range(60):
+        if controller.outcome is not None:
+            break
+        if controller.curtain_for is not None:
+            assert window.board.pieces() == {}  # behind the curtain nobody's scouts are on the screen
+            qtbot.keyClick(window.curtain, Qt.Key.Key_Space)
+        seat = controller.screen_seat
+        assert seat == controller.game.to_move
+        seats_shown.add(seat)
+        own = {(cell % 6, cell // 6) for cell in controller.game.scouts[seat]}
+        assert set(window.board.pieces()) == own  # not the partner's, not the enemies'
+        scene = controller.scene()
+        origin = rng.choice(sorted(scene.targets))
+        window.board.moveRequested.emit(origin, rng.choice(sorted(scene.targets[origin])), None)
+    assert seats_shown == {0, 1, 2, 3}
+    assert len(controller.session.record.entries) >= 12
