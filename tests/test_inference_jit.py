@@ -57,6 +57,7 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
     rng = np.random.default_rng(7)
     checked = 0
     sampled = 0
+    revealing = 0  # attempts with reveals that some positions fit
     for inference in _sets(variant, range(6), 22):
         rows, weights = inference._rows, inference._weights
         sampled += inference.sampled
@@ -101,6 +102,29 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
                     for seen in ((0, (0,) * 6), (window, shown)):
                         assert _same(inference_vec.select(children, some_weights, seen[0], seen[1], *conditions),
                                      inference_jit.select(children, some_weights, seen[0], seen[1], *conditions))
+            # What a Blind Chess attempt keeps: the same, a captured piece, and the pieces its lines revealed (the
+            # revealed ones taken from a position of the set, so that some fit).
+            theirs = np.bitwise_or.reduce(children[:6, column])
+            for kind in range(6):
+                origin = [chess.D4, chess.A1, chess.H8][kind % 3]
+                at = np.array([origin])
+                occupied = np.array([theirs | np.uint64(mine)])
+                lines = {inference_vec.STRAIGHT: inference_vec.rook_attacks(at, occupied),
+                         inference_vec.CASTLE: inference_vec.rook_attacks(at, occupied),
+                         inference_vec.DIAGONAL: inference_vec.bishop_attacks(at, occupied),
+                         inference_vec.BOTH: inference_vec.rook_attacks(at, occupied)
+                         | inference_vec.bishop_attacks(at, occupied)}.get(kind, np.zeros(1, dtype=np.uint64))
+                fixed = int(chess.BB_KING_ATTACKS[origin])
+                revealed = int((lines[0] | np.uint64(fixed if kind in (inference_vec.FIXED, inference_vec.CASTLE)
+                                                     else 0)) & theirs) if kind else 0
+                shown = tuple(int(children[field, column]) & revealed for field in range(6))
+                captured = int(children[0, column]) & -int(children[0, column])  # a pawn of that position
+                for capture in ((-1, 0), (0, captured)):
+                    arguments = (0, 0, 0, 0, 0, capture[0], capture[1], kind, fixed, revealed & ~capture[1],
+                                 tuple(value & ~capture[1] for value in shown), origin, mine)
+                    kept = inference_jit.sight_select(children, some_weights, *arguments)
+                    assert _same(inference_vec.sight_select(children, some_weights, *arguments), kept), kind
+                    revealing += bool(revealed) and 0 < kept[0].shape[1]
             # The heat: equal for equal weights (whole numbers, added exactly), up to rounding otherwise.
             numpy_shares = np.array(inference_vec.piece_shares(children, some_weights))
             compiled_shares = np.array(inference_jit.piece_shares(children, some_weights))
@@ -108,7 +132,7 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
                 assert (numpy_shares == compiled_shares).all()
             assert np.allclose(numpy_shares, compiled_shares, rtol=1e-12, atol=1e-15)
         checked += 1
-    assert checked > 30 and sampled > 5
+    assert checked > 30 and sampled > 5 and revealing > 30
 
 
 def test_results_stay_right_while_their_memory_is_used_again(monkeypatch: pytest.MonkeyPatch) -> None:

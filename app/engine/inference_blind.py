@@ -44,18 +44,15 @@ from chess import BB_KING_ATTACKS, BB_PAWN_ATTACKS, BB_SQUARES
 
 from .blind import (AttemptResult, DrawDeclined, DrawOffered, GameEnded, GameStarted, PieceLost, TurnSkipped,
                     TurnStarted, _ep_plausible)
-import numpy as np
-
-from . import inference_vec as vec
-from .inference_core import EP, PASS_IF_SOME_ATTEMPT_FAILS, PASS_NEVER, Inference, InferenceError
+from .inference_core import PASS_IF_SOME_ATTEMPT_FAILS, PASS_NEVER, Inference, InferenceError, kernels
 from .inference_reach import exclude, line_of_sight, seen
+# How the pieces revealed by the seat's attempt are found on a hypothesis.
+from .inference_vec import BOTH as _BOTH, CASTLE as _CASTLE, DIAGONAL as _DIAGONAL, FIXED as _FIXED
+from .inference_vec import NO_REVEALS as _NO_REVEALS, STRAIGHT as _STRAIGHT
 from .rbc_moves import describe_bad_move, is_well_formed
 
 _CASTLING_ROOKS = {(chess.E1, chess.G1): chess.H1, (chess.E1, chess.C1): chess.A1,
                    (chess.E8, chess.G8): chess.H8, (chess.E8, chess.C8): chess.A8}
-
-# How the pieces revealed by the seat's attempt are found on a hypothesis.
-_NO_REVEALS, _FIXED, _STRAIGHT, _DIAGONAL, _BOTH, _CASTLE = range(6)
 
 
 @dataclass(eq=False)
@@ -158,50 +155,15 @@ class BlindInference(Inference):
         mine = own.occupied
         origin = move.from_square
         rook = _CASTLING_ROOKS.get((origin, move.to_square), 0)
-        self._keep(self._agrees(empty, full, some, ep_is, ep_not, cap_index, cap_bb, reveal_kind, fixed, revealed,
-                                expected, origin, rook, mine))
+        # Keep the hypotheses for which the referee would have answered the attempt as it did.
+        self._rows, self._weights = kernels().sight_select(
+            self._rows, self._weights, empty, full, some, ep_is, ep_not, cap_index, cap_bb, reveal_kind, fixed,
+            revealed, (expected[0], expected[1], expected[2], expected[3], expected[4], expected[5]),
+            rook if reveal_kind == _CASTLE else origin, mine)
         self._reach = self._reach_after_attempt(empty, revealed, expected, reveal_kind, fixed, cap_bb, origin, rook)
         capture = result.capture[1] if result.success and result.capture is not None else None
         self._remove_captured(capture, result.capture[0] if capture is not None and result.capture else None)
         self._own_move_done(move if result.success else None)
-
-    def _agrees(self, empty: int, full: int, some: int, ep_is: int, ep_not: int, cap_index: int, cap_bb: int,
-                reveal_kind: int, fixed: int, revealed: int, expected: list[int], origin: int, rook: int,
-                mine: int) -> Any:
-        """For each hypothesis, whether the referee would have answered the attempt as it did."""
-        rows = self._rows
-        u64 = np.uint64
-        theirs = vec.occupancy(rows)
-        keep = (theirs & u64(empty)) == 0
-        if full:
-            keep &= (theirs & u64(full)) != 0
-        if some:
-            keep &= (theirs & u64(some)) != 0
-        if ep_is:
-            keep &= rows[EP] == u64(ep_is)
-        if ep_not:
-            keep &= rows[EP] != u64(ep_not)
-        if cap_index >= 0:
-            keep &= (rows[cap_index] & u64(cap_bb)) != 0
-        if reveal_kind == _NO_REVEALS:
-            return keep
-        occupied = theirs | u64(mine)
-        if reveal_kind == _FIXED:
-            seen = theirs & u64(fixed)
-        else:
-            at = np.full(rows.shape[1], rook if reveal_kind == _CASTLE else origin, dtype=np.intp)
-            if reveal_kind == _STRAIGHT or reveal_kind == _CASTLE:
-                lines = vec.rook_attacks(at, occupied)
-            elif reveal_kind == _DIAGONAL:
-                lines = vec.bishop_attacks(at, occupied)
-            else:
-                lines = vec.rook_attacks(at, occupied) | vec.bishop_attacks(at, occupied)
-            seen = ((u64(fixed) if reveal_kind == _CASTLE else u64(0)) | lines) & theirs
-        keep &= (seen & ~u64(cap_bb)) == u64(revealed)
-        shown = u64(revealed)
-        for field in range(6):
-            keep &= (rows[field] & shown) == u64(expected[field])
-        return keep
 
     def _reach_after_attempt(self, empty: int, revealed: int, expected: list[int], reveal_kind: int, fixed: int,
                              cap_bb: int, origin: int, rook: int) -> tuple[int, int, int, int, int, int]:

@@ -38,6 +38,9 @@ import chess
 import numpy as np
 from chess import BB_RANK_ATTACKS, BB_RANK_MASKS
 
+from .inference_vec import CASTLE as _SEEN_CASTLE, DIAGONAL as _SEEN_DIAGONAL
+from .inference_vec import FIXED as _SEEN_FIXED, NO_REVEALS as _SEEN_NONE, STRAIGHT as _SEEN_STRAIGHT
+
 
 AVAILABLE = False
 """Whether the compiled kernels can be used (numba imported and they compiled)."""
@@ -1104,6 +1107,63 @@ def select(rows: Rows, weights: Weights, window: int, shown: tuple[int, int, int
     return _trimmed(out, out_weights, kept)
 
 
+@njit(cache=True)
+def _sight_select(rows: Any, weights: Any, empty: Any, full: Any, some: Any, ep_is: Any, ep_not: Any,
+                  cap_index: int, cap_bb: Any, kind: int, fixed: Any, revealed: Any, shown: Any, origin: int,
+                  mine: Any, out: Any, out_weights: Any) -> int:
+    """The kernel of :func:`sight_select`: the columns that fit, in order, into ``out``; returns how many."""
+    kept = 0
+    zero = _U(0)
+    for column in range(rows.shape[1]):
+        p, n, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
+        q, k, e = rows[4, column], rows[5, column], rows[7, column]
+        theirs = p | n | b | r | q | k
+        if theirs & empty or (full and (theirs & full) == zero) or (some and (theirs & some) == zero):
+            continue
+        if (ep_is and e != ep_is) or (ep_not and e == ep_not):
+            continue
+        if cap_index >= 0 and (rows[cap_index, column] & cap_bb) == zero:
+            continue
+        if kind != _SEEN_NONE:
+            if kind == _SEEN_FIXED:
+                seen = theirs & fixed
+            else:
+                occupied = theirs | mine
+                if kind == _SEEN_STRAIGHT or kind == _SEEN_CASTLE:
+                    lines = _rook(origin, occupied)
+                elif kind == _SEEN_DIAGONAL:
+                    lines = _bishop(origin, occupied)
+                else:
+                    lines = _rook(origin, occupied) | _bishop(origin, occupied)
+                seen = ((fixed if kind == _SEEN_CASTLE else zero) | lines) & theirs
+            if (seen & ~cap_bb) != revealed:
+                continue
+            if ((p & revealed) != shown[0] or (n & revealed) != shown[1] or (b & revealed) != shown[2]
+                    or (r & revealed) != shown[3] or (q & revealed) != shown[4] or (k & revealed) != shown[5]):
+                continue
+        for field in range(8):
+            out[field, kept] = rows[field, column]
+        out_weights[kept] = weights[column]
+        kept += 1
+    return kept
+
+
+@_exclusive
+def sight_select(rows: Rows, weights: Weights, empty: int, full: int, some: int, ep_is: int, ep_not: int,
+                 cap_index: int, cap_bb: int, kind: int, fixed: int, revealed: int,
+                 shown: tuple[int, int, int, int, int, int], origin: int, mine: int) -> tuple[Rows, Weights]:
+    """:func:`app.engine.inference_vec.sight_select`, compiled: one pass, no temporary arrays."""
+    n = rows.shape[1]
+    weights = np.asarray(weights, dtype=np.float64)
+    out, out_weights = _rows_buffer(n), _weights_buffer(n)
+    kept = _sight_select(rows, weights, _U(empty), _U(full), _U(some), _U(ep_is), _U(ep_not), cap_index,
+                         _U(cap_bb), kind, _U(fixed), _U(revealed), np.array(shown, dtype=np.uint64), origin,
+                         _U(mine), out, out_weights)
+    if kept == n:
+        return rows, weights
+    return _trimmed(out, out_weights, kept)
+
+
 @_exclusive
 def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weights]:
     """After the seat's own move: every column with its en-passant square cleared and the piece on ``square``
@@ -1201,6 +1261,10 @@ def warm_up() -> bool:
                 keep(rows, weights, np.arange(rows.shape[1]) == 0)
                 select(rows, weights, chess.BB_RANK_2, (chess.BB_A2, 0, 0, 0, 0, 0), chess.BB_E4, chess.BB_D1,
                        chess.BB_E1, 0, chess.E3)
+                for kind in range(6):
+                    sight_select(rows, weights, chess.BB_E4, chess.BB_D1, chess.BB_E1, 0, chess.E3, 0,
+                                 chess.BB_A2, kind, chess.BB_B1, chess.BB_A2, (chess.BB_A2, 0, 0, 0, 0, 0), chess.A1,
+                                 chess.BB_RANK_7)
                 forget(rows, weights, chess.E1)
                 forget(rows, weights, None)
                 systematic_sample(rows, weights, 1, 0.5)

@@ -547,6 +547,53 @@ def select(rows: Rows, weights: Weights, window: int, shown: tuple[int, int, int
     return keep(rows, weights, mask)
 
 
+NO_REVEALS, FIXED, STRAIGHT, DIAGONAL, BOTH, CASTLE = range(6)
+"""How a Blind Chess attempt's reveals are found (:func:`sight_select`): none; the pieces on fixed squares; the
+first piece along the moved piece's lines (rook-like, bishop-like, both); castling (the king's squares and the
+rook's lines)."""
+
+
+def sight_select(rows: Rows, weights: Weights, empty: int, full: int, some: int, ep_is: int, ep_not: int,
+                 cap_index: int, cap_bb: int, kind: int, fixed: int, revealed: int,
+                 shown: tuple[int, int, int, int, int, int], origin: int, mine: int) -> tuple[Rows, Weights]:
+    """The columns the referee's answer to a Blind Chess attempt fits, in order (``rows, weights`` themselves
+    when all do): the conditions of :func:`select`; a piece of field ``cap_index`` on ``cap_bb`` (the one
+    captured; -1: no capture); and the pieces revealed, found as ``kind`` says from ``origin`` (with the seat's
+    pieces ``mine`` blocking) or on ``fixed``, are on ``revealed`` exactly, each of its field in ``shown``."""
+    u64 = np.uint64
+    theirs = occupancy(rows)
+    mask = (theirs & u64(empty)) == 0
+    if full:
+        mask &= (theirs & u64(full)) != 0
+    if some:
+        mask &= (theirs & u64(some)) != 0
+    if ep_is:
+        mask &= rows[7] == u64(ep_is)
+    if ep_not:
+        mask &= rows[7] != u64(ep_not)
+    if cap_index >= 0:
+        mask &= (rows[cap_index] & u64(cap_bb)) != 0
+    if kind != NO_REVEALS:
+        occupied = theirs | u64(mine)
+        if kind == FIXED:
+            seen = theirs & u64(fixed)
+        else:
+            at = np.full(rows.shape[1], origin, dtype=np.intp)
+            if kind == STRAIGHT or kind == CASTLE:
+                lines = rook_attacks(at, occupied)
+            elif kind == DIAGONAL:
+                lines = bishop_attacks(at, occupied)
+            else:
+                lines = rook_attacks(at, occupied) | bishop_attacks(at, occupied)
+            seen = ((u64(fixed) if kind == CASTLE else u64(0)) | lines) & theirs
+        mask &= (seen & ~u64(cap_bb)) == u64(revealed)
+        for field in range(6):
+            mask &= (rows[field] & u64(revealed)) == u64(shown[field])
+    if mask.all():
+        return rows, weights
+    return keep(rows, weights, mask)
+
+
 def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weights]:
     """After the seat's own move: every column with its en-passant square cleared and the piece on ``square``
     (``None``: none) taken, duplicates merged (largest weight kept)."""
