@@ -356,3 +356,36 @@ def test_a_bot_of_an_extra_game_answers_from_its_own_process(tmp_path: Path) -> 
     if "is not allowed in a bot's answer" in answer:
         pytest.xfail("bot workers accept answers built from app.engine and chess classes only")
     assert answer.startswith("action True"), (answer, done.stderr[-2000:])
+
+
+def test_an_unfinished_team_game_resumes_and_replays_per_seat(extra_games: None) -> None:
+    import random
+    from app.engine.record import GameRecord, GameSession, Timeline, allowed_perspectives, resume
+    definition = games.get("scouts")
+    session = GameSession(definition.referee()())
+    rng = random.Random(5)
+    views_at: list[list[Any]] = []
+    for _ in range(10):
+        game = session.game
+        views_at.append([definition.view().from_observations(game.observations(seat)) for seat in range(4)])
+        assert game.to_move is not None
+        session.play(game.to_move, rng.choice(game.choices()["steps"]))
+    saved = GameRecord.from_json(json.loads(json.dumps(session.snapshot().to_json())))
+    again = resume(saved, start_clock=False)
+    assert again.game.truth() == session.game.truth() and again.game.to_move == session.game.to_move
+    for seat in range(4):
+        assert list(again.game.observations(seat)) == list(session.game.observations(seat))
+    # while it goes on, a seat may review its own view only; nobody may see the truth
+    assert allowed_perspectives(saved, 2) == [2] and allowed_perspectives(saved, None) == []
+    timeline = Timeline(saved)
+    for step, views in enumerate(views_at):
+        for seat in range(4):
+            assert timeline.frame(step, seat).view == views[seat]
+
+
+def test_nothing_outside_the_test_games_names_them() -> None:
+    # Adding them took their own packages and the variable: the app has no word for them.
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "tests.games" not in text and not any(f'"{key}"' in text or f"'{key}'" in text
+                                                     for key in ("lights", "scouts")), path
