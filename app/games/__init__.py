@@ -32,7 +32,7 @@ ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit
 """The packages that define a game, in the order the app offers them (the first is the default)."""
 
 EXTRA_GAMES_VARIABLE = "SIGHTLINE_GAMES"
-"""The environment variable naming more game modules, comma-separated (``tests.games.lights,my.game``), read
+"""The environment variable naming more game modules, comma-separated (``my.games.first,my.games.second``), read
 after :data:`ENTRIES`. It is for experiments and tests: a game can be tried without touching the list above,
 and because child processes inherit the environment, bot workers and a match's referee processes see the
 same games as the process that started them."""
