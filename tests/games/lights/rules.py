@@ -40,7 +40,7 @@ def cell_name(cell: int) -> str:
     return FILES[cell % SIZE] + str(cell // SIZE + 1)
 
 
-def cell_number(name: str) -> int:
+def cell_number(name: Any) -> int:
     """The number of the cell named ``name``; ``ValueError`` says what is wrong.
 
     >>> cell_number("b2")
@@ -131,13 +131,15 @@ class LightsOut(Game):
         if lights is not None:
             if not isinstance(lights, str) or len(lights) != CELLS or set(lights) - {"0", "1"}:
                 raise ValueError(f"lights are {CELLS} characters 0 or 1, not {str(lights)[:40]!r}")
-            seed = None
-        elif seed is None:
-            seed = random.randrange(2 ** 31)
-        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
-            raise ValueError(f"a seed is a whole number from 0, not {str(seed)[:40]!r}")
-        self.seed = seed
-        self.start = lights if lights is not None else deal(seed)  # type: ignore[arg-type]
+            self.seed: int | None = None
+            self.start = lights
+        else:
+            if seed is None:
+                seed = random.randrange(2 ** 31)  # seeded by a match for each game, so a match repeats
+            elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
+                raise ValueError(f"a seed is a whole number from 0, not {str(seed)[:40]!r}")
+            self.seed = seed
+            self.start = deal(seed)
         self.lights = self.start
         self.presses: list[int] = []
         self._tell(0, Dealt(self.start, PRESS_LIMIT))
@@ -203,7 +205,7 @@ class LightsOut(Game):
     def action_from_json(cls, data: Mapping[str, Any]) -> Action:
         if data.get("type") != Press.kind:
             raise ValueError(f"unknown Lights Out action type {str(data.get('type'))[:30]!r}")
-        return Press(cell_number(data.get("cell")))  # type: ignore[arg-type]
+        return Press(cell_number(data.get("cell")))
 
 
 @dataclass
