@@ -10,6 +10,7 @@ from typing import NoReturn, Sequence
 
 from app import games
 from app.engine.clock import TimeControl
+from app.games.definition import OptionSpec
 
 MESSAGE_LIMIT = 400
 """Characters of one message at most: a message quotes what it was given, and that may be a whole file."""
@@ -107,6 +108,55 @@ def seat_bots(variant: str, white: str | None, black: str | None, seats: Sequenc
     return tuple(given[seat][0] for seat in range(len(seat_names)))
 
 
+def match_options(variant: str, given: Sequence[str], draw_rule: str | None = None) -> dict[str, str]:
+    """The options of a match of ``variant`` from ``--option KEY=VALUE`` values (and ``--draw-rule``, the older
+    spelling of ``--option draw_rule=RULE``), checked against the game's options and by its referee;
+    ValueError says what is wrong.
+
+    >>> match_options(games.default().key, ["draw_rule=none"])
+    {'draw_rule': 'none'}
+    """
+    definition = games.get(variant)
+    pairs = [("draw_rule", draw_rule, f"--draw-rule {_clip(draw_rule, 40)}")] if draw_rule is not None else []
+    for text in given:
+        key, equals, value = text.partition("=")
+        if not equals or not key.strip():
+            keys = ", ".join(option.key for option in definition.options) or "none"
+            raise ValueError(f"--option takes KEY=VALUE (the keys of {definition.title}: {keys}), "
+                             f"not {_clip(text, 40)!r}")
+        pairs.append((key.strip(), value, f"--option {_clip(text, 40)}"))
+    options: dict[str, str] = {}
+    given_by: dict[str, str] = {}
+    for key, value, where in pairs:
+        checked = definition.checked_options({key: value})
+        if key in given_by:
+            raise ValueError(f"the option {key} is given twice ({given_by[key]} and {where})")
+        options.update(checked)
+        given_by[key] = where
+    try:  # what only the referee knows (a starting position it cannot read, say)
+        definition.referee().from_options(options)
+    except ValueError as error:
+        raise ValueError(f"{definition.title}: {_clip(str(error), 200)}") from None
+    return options
+
+
+def _option_help() -> str:
+    """The ``--option`` help: each game's option keys, with the values a key may take."""
+    def shown(option: OptionSpec) -> str:
+        return f"{option.key} ({', '.join(option.choices)})" if option.choices else option.key
+    per_game = "; ".join(f"{definition.title}: {', '.join(shown(option) for option in definition.options)}"
+                         for definition in games.all() if definition.options)
+    return f"a game option, once for each (the game's default where not given). {per_game}"
+
+
+def _max_plies_help() -> str:
+    """The ``--max-plies`` help, with the games that stop their bot matches by default."""
+    limits = [f"{definition.match_defaults['max_plies']} for {definition.title}" for definition in games.all()
+              if definition.match_defaults.get("max_plies")]
+    return f"draw a game still going after this many turns (default: none{''.join('; ' + limit for limit in limits)}" \
+           f"; 0: none)"
+
+
 def _match(args: argparse.Namespace) -> int:
     from app.bots.agents import BotError
     from app.match import MatchError, ProgressBar, format_table, run_match
@@ -123,12 +173,13 @@ def _match(args: argparse.Namespace) -> int:
     except ValueError as error:
         _say("sightline match", str(error))
         return 2
-    options = {}
-    if args.variant == "rbc":
-        options["draw_rule"] = args.draw_rule
-    max_plies = args.max_plies
-    if max_plies is None and args.variant == "blind":
-        max_plies = 1000  # Blind Chess has no automatic draw: keep bot matches finite
+    definition = games.get(args.variant)
+    try:
+        options = match_options(args.variant, args.option or [], draw_rule=args.draw_rule)
+    except ValueError as error:
+        _say("sightline match", str(error))
+        return 2
+    max_plies = args.max_plies if args.max_plies is not None else definition.match_defaults.get("max_plies")
     if max_plies is not None and max_plies < 1:
         max_plies = None
     try:
@@ -358,15 +409,14 @@ def build_parser() -> argparse.ArgumentParser:
     clock = match.add_mutually_exclusive_group()
     clock.add_argument("--time", default="900+5", help="time control: seconds+increment (default 900+5)")
     clock.add_argument("--untimed", action="store_true", help="no clocks")
-    match.add_argument("--draw-rule", default="50-move", choices=["none", "50-move"],
-                       help="RBC automatic draws (default 50-move)")
+    match.add_argument("--option", action="append", metavar="KEY=VALUE", help=_option_help())
+    match.add_argument("--draw-rule", default=None, metavar="RULE", help="the same as --option draw_rule=RULE")
     match.add_argument("--swap-colors", action="store_true",
                        help="alternate colours between games; with more than two seats, every bot moves one seat "
                             "on from one game to the next")
     match.add_argument("--jobs", type=_whole_number, default=1, help="games played at once (default 1)")
     match.add_argument("--out", help="directory for one record per game")
-    match.add_argument("--max-plies", type=_whole_number, default=None,
-                       help="draw a game still going after this many turns (default: none; 1000 for blind; 0: none)")
+    match.add_argument("--max-plies", type=_whole_number, default=None, help=_max_plies_help())
     match.add_argument("--move-limit", type=_seconds, default=None, metavar="SECONDS",
                        help="in an untimed match, the longest a bot may take over one call before it loses "
                             "(default 300)")

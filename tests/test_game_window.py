@@ -133,15 +133,16 @@ def test_sightline_check_prints_ok() -> None:
 
 
 def test_new_game_dialog_remembers_the_last_choices(qtbot) -> None:
-    from app.ui.new_game_dialog import NewGameDialog
+    from app.ui.new_game_dialog import NewGameDialog, SeatChoice
     QCoreApplication.setOrganizationName("SightlineTests")
     QCoreApplication.setApplicationName(f"dialog-{os.getpid()}")
     dialog = NewGameDialog()
     qtbot.addWidget(dialog)
     dialog.game.setCurrentIndex(dialog.game.findData("minit"))
-    dialog.mode.setCurrentIndex(dialog.mode.findData("bot"))
-    dialog.bot.setCurrentIndex(dialog.bot.findData("search"))
+    dialog.seat_rows[0].set_choice(SeatChoice())  # a person plays White against the search bot
+    dialog.seat_rows[1].set_choice(SeatChoice("search", "medium"))
     dialog.time.setCurrentIndex(dialog.time.findText("5+3"))
+    dialog.shuffle.setChecked(False)
     dialog.accept()
     choice = dialog.choice()
     assert (choice.variant, choice.vs_bot, choice.bot, choice.control) == ("minit", True, "search",

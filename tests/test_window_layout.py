@@ -80,10 +80,10 @@ def test_the_new_game_dialog_has_no_blank_band_under_its_buttons(qtbot, fresh_se
     dialog = NewGameDialog()
     qtbot.addWidget(dialog)
     dialog.show()
-    dialog.mode.setCurrentIndex(dialog.mode.findData("bot"))
+    dialog.game.setCurrentIndex(dialog.game.findData("rbc"))  # an option row and the inference row
     dialog.time.setCurrentIndex(dialog.time.findText("Custom"))
     tall = dialog.height()
-    dialog.mode.setCurrentIndex(dialog.mode.findData("hotseat"))
+    dialog.game.setCurrentIndex(dialog.game.findData("minit"))  # neither
     dialog.time.setCurrentIndex(dialog.time.findText("5+3"))
     assert dialog.height() < tall and dialog.height() <= dialog.sizeHint().height() + 2
 

@@ -15,7 +15,7 @@ from app.bots.registry import builtin_bots  # noqa: E402
 from app.engine.clock import TimeControl  # noqa: E402
 from app.ui import pieces  # noqa: E402
 from app.ui.main_window import MainWindow  # noqa: E402
-from app.ui.new_game_dialog import NewGameDialog  # noqa: E402
+from app.ui.new_game_dialog import NewGameDialog, SeatChoice  # noqa: E402
 
 BAD_VALUES: list[object] = ["purple", 42, ["a", "b"], "", "x" * 100_000, QByteArray(b"\x00\xff")]
 
@@ -75,15 +75,16 @@ def test_recent_files_of_the_wrong_type_are_left_out(qtbot, settings, value) -> 
 
 
 def new_game_defaults() -> dict[str, object]:
-    return {"variant": "rbc", "mode": "bot", "bot": next(iter(builtin_bots("rbc"))), "level": "medium", "color": "white",
-            "time": "15+5", "minutes": 15, "increment": 5.0, "draw_rule": "50-move", "inference": True}
+    return {"variant": "rbc", "seats": (SeatChoice(), SeatChoice(next(iter(builtin_bots("rbc"))), "medium")),
+            "shuffle": False, "time": "15+5", "minutes": 15, "increment": 5.0, "options": {"draw_rule": "50-move"},
+            "inference": True}
 
 
 def new_game_state(dialog: NewGameDialog) -> dict[str, object]:
-    return {"variant": dialog.game.currentData(), "mode": dialog.mode.currentData(), "bot": dialog.bot.currentData(),
-            "level": dialog.level.currentData(), "color": dialog.color.currentData(),
-            "time": dialog.time.currentText(), "minutes": dialog.minutes.value(),
-            "increment": dialog.increment.value(), "draw_rule": dialog.draw_rule.currentData(),
+    return {"variant": dialog.game.currentData(), "seats": tuple(row.choice() for row in dialog.seat_rows),
+            "shuffle": dialog.shuffle.isChecked(), "time": dialog.time.currentText(),
+            "minutes": dialog.minutes.value(), "increment": dialog.increment.value(),
+            "options": {key: widget.currentData() for key, widget in dialog.option_widgets.items()},
             "inference": dialog.inference.isChecked()}
 
 
@@ -93,6 +94,10 @@ def new_game_state(dialog: NewGameDialog) -> dict[str, object]:
     ("variant", "chesskit"), ("variant", 3), ("mode", ["bot"]), ("mode", "online"), ("level", "godlike"),
     ("level", 2), ("color", None), ("color", "green"), ("time", "1+0"), ("time", 90), ("draw_rule", "always"),
     ("draw_rule", ["none"]), ("bot", 12), ("bot", "no-such-bot"), ("inference", "maybe"),
+    # what the seat table and the games' options remember
+    ("seats", "garbage"), ("seats", 12), ("seats", "random:medium,random:hard"), ("seats", "person:hard,random"),
+    ("seats", "person,random:godlike"), ("shuffle", "maybe"), ("shuffle", ["1"]),
+    ("options/rbc/draw_rule", "always"), ("options/rbc/draw_rule", 7),
 ])
 def test_the_new_game_dialog_opens_with_defaults_for_impossible_choices(qtbot, settings, key, value) -> None:
     settings.setValue(f"newgame/{key}", value)
@@ -105,16 +110,36 @@ def test_the_new_game_dialog_opens_with_defaults_for_impossible_choices(qtbot, s
 
 def test_every_remembered_choice_is_read(qtbot, settings) -> None:
     # The other side of the test above: a value that is allowed comes back, so "the default" there is no accident.
-    chosen = {"variant": "blind", "mode": "hotseat", "bot": list(builtin_bots("blind"))[-1], "level": "hard",
-              "color": "black", "time": "Custom", "minutes": 42, "increment": 2.5, "draw_rule": "none",
-              "inference": False}
+    bot = list(builtin_bots("rbc"))[-1]
+    chosen = {"variant": "rbc", "seats": f"{bot}:hard,person", "shuffle": True, "time": "Custom", "minutes": 42,
+              "increment": 2.5, "options/rbc/draw_rule": "none", "inference": False}
     for key, value in chosen.items():
         settings.setValue(f"newgame/{key}", value)
     dialog = NewGameDialog()
     qtbot.addWidget(dialog)
     state = new_game_state(dialog)
-    assert state == chosen
-    assert all(state[key] != default for key, default in new_game_defaults().items())
+    assert state == {"variant": "rbc", "seats": (SeatChoice(bot, "hard"), SeatChoice()), "shuffle": True,
+                     "time": "Custom", "minutes": 42, "increment": 2.5, "options": {"draw_rule": "none"},
+                     "inference": False}
+    assert all(state[key] != default for key, default in new_game_defaults().items() if key != "variant")
+
+
+def test_the_choices_of_the_dialog_before_the_seat_table_are_read(qtbot, settings) -> None:
+    # A mode, a colour, a bot and a level, and the draw rule by its key alone, as the older dialog kept them.
+    chosen = {"variant": "blind", "mode": "bot", "bot": list(builtin_bots("blind"))[-1], "level": "hard",
+              "color": "black", "draw_rule": "none"}
+    for key, value in chosen.items():
+        settings.setValue(f"newgame/{key}", value)
+    dialog = NewGameDialog()
+    qtbot.addWidget(dialog)
+    assert new_game_state(dialog)["seats"] == (SeatChoice(list(builtin_bots("blind"))[-1], "hard"), SeatChoice())
+    dialog.game.setCurrentIndex(dialog.game.findData("rbc"))
+    assert new_game_state(dialog)["options"] == {"draw_rule": "none"}
+    settings.setValue("newgame/color", "random")
+    settings.setValue("newgame/mode", "hotseat")
+    older = NewGameDialog()
+    qtbot.addWidget(older)
+    assert older.shuffle.isChecked() and new_game_state(older)["seats"] == (SeatChoice(), SeatChoice())
 
 
 def test_remembered_choices_still_come_back(qtbot, settings) -> None:

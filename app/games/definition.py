@@ -108,47 +108,79 @@ class _Plain:
 
 
 class SeatSpec(_Plain):
-    """One seat at the table: its name as shown and recorded, and the team it plays for.
+    """One seat at the table: its name as shown and recorded, the team it plays for, and whether the window
+    shows it the board turned half round (its side at the bottom, as Black sees a chessboard).
 
     >>> SeatSpec("White")
-    SeatSpec(name='White', team=0)
+    SeatSpec(name='White', team=0, flipped=False)
     >>> SeatSpec("White") == SeatSpec("White", team=0)
     True
     """
 
-    __slots__ = ("name", "team")
+    __slots__ = ("name", "team", "flipped")
     name: str
     team: int
+    flipped: bool
 
-    def __init__(self, name: str, team: int = 0) -> None:
-        self._fill(name=name, team=team)
+    def __init__(self, name: str, team: int = 0, flipped: bool = False) -> None:
+        self._fill(name=name, team=team, flipped=flipped)
 
 
 class OptionSpec(_Plain):
     """An option a new game of this kind takes (the key is the one the referee's ``from_options`` reads).
 
-    ``choices`` is empty for free text; ``hidden`` options are set by the program (a starting position
-    from a file, say), never offered in the new-game dialog.
+    ``choices`` are the values it may take (empty for free text), each shown in the new-game dialog with the
+    word of ``choice_labels`` at the same place (the value itself where there is none). ``default`` is what a
+    game gets when the option is not given (the referee's own default). ``help`` says what it does, in a
+    sentence for a tooltip or ``--help``. ``hidden`` options are set by the program (a starting position from
+    pasted text, say), never offered in the new-game dialog; ``sightline match --option`` takes them too.
 
     >>> rule = OptionSpec("draw_rule", "Draw rule", choices=("50-move", "none"), default="50-move")
     >>> rule.default in rule.choices
     True
+    >>> rule.label_of("none"), rule.checked(" none ")
+    ('none', 'none')
+    >>> rule.checked("never")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'never' is not a choice (choose 50-move or none)
     >>> rule.default = "none"
     Traceback (most recent call last):
     ...
     AttributeError: OptionSpec is read-only
     """
 
-    __slots__ = ("key", "label", "choices", "default", "hidden")
+    __slots__ = ("key", "label", "choices", "default", "hidden", "choice_labels", "help")
     key: str
     label: str
     choices: tuple[str, ...]
     default: str | None
     hidden: bool
+    choice_labels: tuple[str, ...]
+    help: str
 
     def __init__(self, key: str, label: str, choices: tuple[str, ...] = (), default: str | None = None,
-                 hidden: bool = False) -> None:
-        self._fill(key=key, label=label, choices=choices, default=default, hidden=hidden)
+                 hidden: bool = False, choice_labels: tuple[str, ...] = (), help: str = "") -> None:  # noqa: A002
+        if choice_labels and len(choice_labels) != len(choices):
+            raise ValueError(f"option {key!r}: one label for each choice, or none")
+        self._fill(key=key, label=label, choices=choices, default=default, hidden=hidden,
+                   choice_labels=choice_labels, help=help)
+
+    def label_of(self, choice: str) -> str:
+        """The words the new-game dialog shows for ``choice`` (one of :attr:`choices`)."""
+        return self.choice_labels[self.choices.index(choice)] if self.choice_labels else choice
+
+    def checked(self, value: str) -> str:
+        """``value`` (spaces around it dropped) if this option may take it; else ValueError saying what it may."""
+        value = value.strip()
+        if self.choices and value not in self.choices:
+            shown = value if len(value) <= 40 else value[:37] + "..."
+            allowed = self.choices[0] if len(self.choices) == 1 else \
+                f"{', '.join(self.choices[:-1])} or {self.choices[-1]}"
+            raise ValueError(f"{shown!r} is not a choice (choose {allowed})")
+        if not self.choices and not value:
+            raise ValueError("no value given")
+        return value
 
 
 class ExportFormat(_Plain):
@@ -268,6 +300,39 @@ class GameDefinition(_Plain):
     def seat_names(self) -> tuple[str, ...]:
         """The seats' names, in seat order (the referee's ``seat_names``)."""
         return tuple(seat.name for seat in self.seats)
+
+    @property
+    def offered_options(self) -> tuple[OptionSpec, ...]:
+        """The options a person chooses in the new-game dialog (the ones not set by the program)."""
+        return tuple(option for option in self.options if not option.hidden)
+
+    def checked_options(self, given: Mapping[str, str]) -> dict[str, str]:
+        """``given`` options (key -> value as typed) checked against :attr:`options`: ValueError says which key
+        this game does not take, or which value an option does not.
+
+        >>> demo = GameDefinition(key="demo", title="Demo", description="", seats=(SeatSpec("Solo"),),
+        ...                       referee=Lazy("builtins:dict"), view=Lazy("builtins:dict"),
+        ...                       options=(OptionSpec("speed", "Speed", choices=("slow", "fast")),))
+        >>> demo.checked_options({"speed": "fast"})
+        {'speed': 'fast'}
+        >>> demo.checked_options({"colour": "red"})
+        Traceback (most recent call last):
+        ...
+        ValueError: Demo takes no option 'colour' (its options: speed)
+        """
+        by_key = {option.key: option for option in self.options}
+        checked = {}
+        for key, value in given.items():
+            option = by_key.get(key.strip())
+            if option is None:
+                shown = key if len(key) <= 40 else key[:37] + "..."
+                known = ", ".join(by_key) or "none"
+                raise ValueError(f"{self.title} takes no option {shown!r} (its options: {known})")
+            try:
+                checked[option.key] = option.checked(value)
+            except ValueError as error:
+                raise ValueError(f"{self.title} option {option.key}: {error}") from None
+        return checked
 
     def bot_classes(self) -> dict[str, Any]:
         """Name -> bot class, strongest first (imports the bots' modules)."""

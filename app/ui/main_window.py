@@ -317,16 +317,25 @@ class MainWindow(QMainWindow):
 
     def start(self, choice: NewGame) -> None:
         from app.ui.game_controller import GameController, SeatConfig
-        if choice.vs_bot:
-            bot = SeatConfig(f"{choice.bot} ({choice.level})", f"sightline:{choice.bot}:{choice.level}")
-            you = SeatConfig("You")
-            seats = [you, bot] if choice.human_seat == 0 else [bot, you]
-        else:
-            seats = [SeatConfig("White"), SeatConfig("Black")]
-        options: dict[str, Any] = {"draw_rule": choice.draw_rule} if choice.variant == "rbc" else {}
-        extra = {"inference": choice.inference} if games.get(choice.variant).inference is not None else {}
+        definition = games.get(choice.variant)
+        chosen = choice.seat_choices()
+        people = sum(seat.is_person for seat in chosen)
+        seats = []
+        for spec, seat in zip(definition.seats, chosen):
+            if seat.bot is not None:
+                seats.append(SeatConfig(f"{seat.bot} ({seat.level})", f"sightline:{seat.bot}:{seat.level}"))
+            else:  # one person playing bots is "You"; people taking turns are called by their seats
+                seats.append(SeatConfig("You" if people == 1 else spec.name))
+        options: dict[str, Any] = choice.game_options()
+        extra = {"inference": choice.inference} if definition.inference is not None else {}
         self._install(GameController(choice.variant, seats, choice.control, options, parent=self, extra=extra))
         self._save_path = None
+
+    def _seat_flipped(self, seat: int) -> bool:
+        """Whether ``seat`` sees the board turned half round (its definition says so)."""
+        controller = self.controller
+        assert controller is not None
+        return games.get(controller.variant).seats[seat].flipped
 
     def _install(self, controller: GameController) -> None:
         """Make ``controller`` the game of the window (a new one or a resumed one) and start it."""
@@ -361,7 +370,8 @@ class MainWindow(QMainWindow):
         self._prepare_belief_dock(self._has_belief_panel(controller))
         scene = controller.scene()
         self.board.set_board_size(scene.files, scene.ranks)
-        self.board.set_flipped(not controller.hot_seat and controller.screen_seat == 1)
+        self.board.set_flipped(not controller.hot_seat and controller.screen_seat is not None
+                               and self._seat_flipped(controller.screen_seat))
         controller.start()
         self._curtain()
         self._refresh()
@@ -387,7 +397,7 @@ class MainWindow(QMainWindow):
                 dock.show()
             self._hidden_floating = []
             if controller is not None and controller.hot_seat and controller.screen_seat is not None:
-                self.board.set_flipped(controller.screen_seat == 1)
+                self.board.set_flipped(self._seat_flipped(controller.screen_seat))
 
     def _place_curtain(self) -> None:
         """The curtain covers everything below the menu bar: board and docked panels."""

@@ -1,25 +1,56 @@
-"""The new-game dialog: game, mode, bot and level, colour, time control, options. Remembers the last choices."""
+"""The new-game dialog: the game, who sits in each seat (a person or a bot at a level), the time control and the
+game's own options. Remembers the last choices.
+
+Everything game-specific comes from the chosen game's definition: one seat row per seat it lists, one option row
+per option it offers, its bots; the rows change when the game does.
+"""
 
 from __future__ import annotations
 
 import math
 import random
 from dataclasses import dataclass
+from typing import Mapping
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QSpinBox,
-                               QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
+                               QGridLayout, QLabel, QLineEdit, QMessageBox, QSpinBox, QWidget)
 
-from app.bots.registry import builtin_bots
+from app import games
 from app.engine.clock import TimeControl
-from app.engine.variants import TITLES
+from app.games.definition import GameDefinition, OptionSpec
 
 TIME_CONTROLS: list[tuple[str, object]] = [("Untimed", None), ("5+3", (300, 3)), ("10+5", (600, 5)), ("15+5", (900, 5)),
                  ("Custom", "custom")]
 
+LEVELS = ("easy", "medium", "hard")
+
+PERSON = "person"
+"""What the settings remember for a seat a person plays."""
+
+_LEGACY_DRAW_RULE = "draw_rule"
+"""The option that :attr:`NewGame.draw_rule` sets, for callers written before the options came from the games."""
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """Who plays one seat: a person (``bot`` None) or the built-in bot ``bot`` at ``level``."""
+
+    bot: str | None = None
+    level: str = "medium"
+
+    @property
+    def is_person(self) -> bool:
+        return self.bot is None
+
 
 @dataclass(frozen=True)
 class NewGame:
+    """What the dialog chose. ``seats`` (one :class:`SeatChoice` per seat) and ``options`` (the game's offered
+    options, key -> value) say it for any game; callers that predate them give a two-seat game by ``vs_bot``,
+    ``bot``, ``level`` and ``human_seat``, and ``draw_rule`` for a game that takes that option.
+    ``inference``: may the players see inference (heat map, position count)? the same for every seat."""
+
     variant: str
     vs_bot: bool
     bot: str
@@ -27,7 +58,26 @@ class NewGame:
     human_seat: int
     control: TimeControl
     draw_rule: str
-    inference: bool = True  # may the players see inference (heat map, position count)? the same for both
+    inference: bool = True
+    seats: tuple[SeatChoice, ...] = ()
+    options: Mapping[str, str] | None = None
+
+    def seat_choices(self) -> tuple[SeatChoice, ...]:
+        """Who plays each seat of the game, in seat order."""
+        if self.seats:
+            return self.seats
+        count = len(games.get(self.variant).seats)
+        if not self.vs_bot:
+            return tuple(SeatChoice() for _ in range(count))
+        return tuple(SeatChoice() if seat == self.human_seat else SeatChoice(self.bot, self.level)
+                     for seat in range(count))
+
+    def game_options(self) -> dict[str, str]:
+        """The options the new game starts with (the game's defaults for the ones not given)."""
+        if self.options is not None:
+            return dict(self.options)
+        offered = {option.key for option in games.get(self.variant).offered_options}
+        return {_LEGACY_DRAW_RULE: self.draw_rule} if _LEGACY_DRAW_RULE in offered else {}
 
 
 def _number(value: object, default: float, low: float, high: float) -> float:
@@ -45,26 +95,79 @@ def _text(value: object, default: str) -> str:
     return value if isinstance(value, str) else default
 
 
+class SeatRow:
+    """One seat's row of the seat table: its name, who plays it (a person or one of the game's bots) and the
+    bot's level (greyed out for a person)."""
+
+    def __init__(self, name: str, bots: list[str]) -> None:
+        self.name = QLabel(name)
+        self.who = QComboBox()
+        self.who.addItem("Person", PERSON)
+        for bot in bots:
+            self.who.addItem(f"Bot: {bot}", bot)
+        self.level = QComboBox()
+        for level in LEVELS:
+            self.level.addItem(level.capitalize(), level)
+        self.who.currentIndexChanged.connect(self._follow)
+        self._follow()
+
+    def _follow(self) -> None:
+        self.level.setEnabled(self.who.currentData() != PERSON)
+
+    def set_choice(self, choice: SeatChoice) -> None:
+        """Show ``choice`` (a bot the game does not have gives its strongest bot)."""
+        if choice.bot is None:
+            self.who.setCurrentIndex(0)
+        else:
+            index = self.who.findData(choice.bot)
+            self.who.setCurrentIndex(index if index > 0 else min(1, self.who.count() - 1))
+        index = self.level.findData(choice.level)
+        self.level.setCurrentIndex(index if index >= 0 else self.level.findData("medium"))
+
+    def choice(self) -> SeatChoice:
+        who = self.who.currentData()
+        return SeatChoice() if who == PERSON else SeatChoice(who, self.level.currentData())
+
+    def widgets(self) -> list[QWidget]:
+        return [self.name, self.who, self.level]
+
+
+def _remembered_seats(text: str, bots: set[str]) -> list[SeatChoice] | None:
+    """Seat choices from the settings' ``"person,belief:hard"`` form; None unless every seat is a person or one
+    of ``bots`` at a known level and a person plays one (a hand-edited settings file, a newer version)."""
+    seats = []
+    for part in text.split(","):
+        bot, _, level = part.strip().partition(":")
+        if bot == PERSON and not level:
+            seats.append(SeatChoice())
+        elif bot in bots and level in LEVELS:
+            seats.append(SeatChoice(bot, level))
+        else:
+            return None
+    return seats if any(seat.is_person for seat in seats) else None
+
+
+def _seats_text(seats: list[SeatChoice]) -> str:
+    return ",".join(PERSON if seat.bot is None else f"{seat.bot}:{seat.level}" for seat in seats)
+
+
 class NewGameDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.settings = QSettings()
-        self._saved_bot = _text(self.settings.value("newgame/bot", ""), "")
         form = QFormLayout(self)
         self.game = QComboBox()
-        for variant, title in TITLES.items():
-            self.game.addItem(title, variant)
-        self.mode = QComboBox()
-        self.mode.addItem("Against a bot", "bot")
-        self.mode.addItem("Two players on this computer (hot-seat)", "hotseat")
-        self.bot = QComboBox()
-        self.level = QComboBox()
-        for level in ("easy", "medium", "hard"):
-            self.level.addItem(level.capitalize(), level)
-        self.color = QComboBox()
-        for label, colour in (("White", "white"), ("Black", "black"), ("Random", "random")):
-            self.color.addItem(label, colour)
+        for definition in games.all():
+            self.game.addItem(definition.title, definition.key)
+        self.seat_table = QWidget()
+        self._seat_grid = QGridLayout(self.seat_table)
+        self._seat_grid.setContentsMargins(0, 0, 0, 0)
+        self._seat_grid.setHorizontalSpacing(10)  # the seat's name apart from its choice, as a form's label is
+        self._seat_grid.setColumnStretch(1, 1)
+        self.seat_rows: list[SeatRow] = []
+        self.shuffle = QCheckBox("Seat the players in random order")
+        self.shuffle.setToolTip("Who plays which seat is drawn by lot when the game starts.")
         self.time = QComboBox()
         for text, value in TIME_CONTROLS:
             self.time.addItem(text, value)
@@ -74,40 +177,97 @@ class NewGameDialog(QDialog):
         self.increment = QDoubleSpinBox()
         self.increment.setRange(0, 60)
         self.increment.setSuffix(" s")
-        self.draw_rule = QComboBox()
-        self.draw_rule.addItem("50-move rule (reconchess)", "50-move")
-        self.draw_rule.addItem("No automatic draws", "none")
+        self.inference = QCheckBox("Let players see which enemy positions are still possible")
+        self.inference.setToolTip("The belief board's heat map and position count. The same for every player; "
+                                  "kept in the game record.")
+        self.no_person = QLabel("Give at least one seat to a person (games between bots are played with "
+                                "sightline match).")
+        self.no_person.setWordWrap(True)
         form.addRow("Game", self.game)
-        form.addRow("Mode", self.mode)
-        form.addRow("Bot", self.bot)
-        form.addRow("Level", self.level)
-        form.addRow("Your colour", self.color)
+        form.addRow("Seats", self.seat_table)
+        form.addRow("", self.shuffle)
+        form.addRow("", self.no_person)
         form.addRow("Time control", self.time)
         form.addRow("Minutes", self.minutes)
         form.addRow("Increment", self.increment)
-        form.addRow("Automatic draws", self.draw_rule)
-        self.inference = QCheckBox("Let players see which enemy positions are still possible")
-        self.inference.setToolTip("The belief board's heat map and position count. The same for both players; "
-                                  "kept in the game record.")
+        self.option_widgets: dict[str, QComboBox | QLineEdit] = {}
+        """The chosen game's option rows, by option key."""
+        self._options_at = form.rowCount()  # the option rows go here, before the inference row
         form.addRow("Inference", self.inference)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
         self._form = form
-        self.game.currentIndexChanged.connect(self._refresh)
-        self.mode.currentIndexChanged.connect(self._refresh)
-        self.time.currentIndexChanged.connect(self._refresh)
         self._restore()
+        self._build_game_rows(self._remembered_seat_choices())
+        self.game.currentIndexChanged.connect(lambda _: self._build_game_rows(self._current_seats()))
+        self.time.currentIndexChanged.connect(self._refresh)
         self._refresh()
 
+    # -- what the chosen game offers -------------------------------------------------------------------------
+    @property
+    def definition(self) -> GameDefinition:
+        """The chosen game's definition."""
+        return games.get(self.game.currentData())
+
+    def _build_game_rows(self, seats: list[SeatChoice]) -> None:
+        """One row per seat of the chosen game (filled from ``seats`` by position; a seat past their end is
+        played as the last one is) and one row per option it offers."""
+        definition = self.definition
+        for row in self.seat_rows:
+            for widget in row.widgets():
+                self._seat_grid.removeWidget(widget)
+                widget.deleteLater()
+        bots = [name for name, _ in definition.bots]
+        self.seat_rows = []
+        for index, seat in enumerate(definition.seats):
+            row = SeatRow(seat.name, bots)
+            row.set_choice(seats[min(index, len(seats) - 1)] if seats else SeatChoice())
+            row.who.currentIndexChanged.connect(self._refresh)
+            for column, widget in enumerate(row.widgets()):
+                self._seat_grid.addWidget(widget, index, column)
+            self.seat_rows.append(row)
+        for widget in self.option_widgets.values():
+            self._form.removeRow(widget)
+        self.option_widgets = {}
+        for offset, option in enumerate(definition.offered_options):
+            widget = self._option_widget(definition, option)
+            label = QLabel(option.label)
+            label.setToolTip(option.help)
+            self._form.insertRow(self._options_at + offset, label, widget)
+            self.option_widgets[option.key] = widget
+        self._refresh()
+
+    def _option_widget(self, definition: GameDefinition, option: OptionSpec) -> QComboBox | QLineEdit:
+        """A row's field for ``option``, showing the value last chosen for this game (else the default)."""
+        remembered = self._remembered_option(definition.key, option)
+        widget: QComboBox | QLineEdit
+        if option.choices:
+            widget = QComboBox()
+            for choice in option.choices:
+                widget.addItem(option.label_of(choice), choice)
+            index = widget.findData(remembered)
+            widget.setCurrentIndex(index if index >= 0 else max(0, widget.findData(option.default)))
+        else:
+            widget = QLineEdit(remembered or option.default or "")
+        widget.setToolTip(option.help)
+        return widget
+
+    def _remembered_option(self, game: str, option: OptionSpec) -> str:
+        # Before the options came from the games, an option was remembered by its key alone.
+        older = _text(self.settings.value(f"newgame/{option.key}", option.default or ""), option.default or "")
+        return _text(self.settings.value(f"newgame/options/{game}/{option.key}", older), older)
+
+    def _current_seats(self) -> list[SeatChoice]:
+        return [row.choice() for row in self.seat_rows]
+
+    # -- remembered choices ------------------------------------------------------------------------------------
     def _restore(self) -> None:
         s = self.settings
-        for combo, key, default in ((self.game, "variant", "rbc"), (self.mode, "mode", "bot"),
-                                    (self.level, "level", "medium"), (self.color, "color", "white"),
-                                    (self.draw_rule, "draw_rule", "50-move")):
-            index = combo.findData(_text(s.value(f"newgame/{key}", default), default))
-            combo.setCurrentIndex(index if index >= 0 else max(0, combo.findData(default)))
+        default = games.default().key
+        index = self.game.findData(_text(s.value("newgame/variant", default), default))
+        self.game.setCurrentIndex(index if index >= 0 else max(0, self.game.findData(default)))
         index = self.time.findText(_text(s.value("newgame/time", "15+5"), "15+5"))
         self.time.setCurrentIndex(index if index >= 0 else self.time.findText("15+5"))
         self.minutes.setValue(int(_number(s.value("newgame/minutes", 15), 15, self.minutes.minimum(),
@@ -115,25 +275,40 @@ class NewGameDialog(QDialog):
         self.increment.setValue(_number(s.value("newgame/increment", 5), 5, self.increment.minimum(),
                                         self.increment.maximum()))
         self.inference.setChecked(str(s.value("newgame/inference", "true")).lower() not in ("false", "0"))
+        older_random = _text(s.value("newgame/color", ""), "") == "random"
+        self.shuffle.setChecked(str(s.value("newgame/shuffle", older_random)).lower() in ("true", "1"))
+
+    def _remembered_seat_choices(self) -> list[SeatChoice]:
+        """The seats as last chosen; without them, from the settings of the dialog that offered a mode (against
+        a bot or hot-seat), a colour, a bot and a level."""
+        s = self.settings
+        every_bot = {name for definition in games.all() for name, _ in definition.bots}
+        remembered = _remembered_seats(_text(s.value("newgame/seats", ""), ""), every_bot)
+        if remembered is not None:
+            return remembered
+        if _text(s.value("newgame/mode", "bot"), "bot") == "hotseat":
+            return [SeatChoice(), SeatChoice()]
+        level = _text(s.value("newgame/level", "medium"), "medium")
+        # A bot this game does not have becomes its strongest when the row shows it.
+        bot = SeatChoice(_text(s.value("newgame/bot", ""), ""), level if level in LEVELS else "medium")
+        return [bot, SeatChoice()] if _text(s.value("newgame/color", "white"), "white") == "black" \
+            else [SeatChoice(), bot]
 
     def _refresh(self) -> None:
-        variant = self.game.currentData()
-        current = self.bot.currentData() or self._saved_bot
-        self.bot.blockSignals(True)
-        self.bot.clear()
-        for name in builtin_bots(variant):
-            self.bot.addItem(name, name)
-        self.bot.setCurrentIndex(max(0, self.bot.findData(current)))
-        self.bot.blockSignals(False)
-        vs_bot = self.mode.currentData() == "bot"
         custom = self.time.currentData() == "custom"
-        for widget, visible in ((self.bot, vs_bot), (self.level, vs_bot), (self.color, vs_bot),
-                                (self.minutes, custom), (self.increment, custom),
-                                (self.draw_rule, variant == "rbc"), (self.inference, variant != "minit")):
+        definition = self.definition
+        people = sum(row.choice().is_person for row in self.seat_rows)
+        for widget, visible in ((self.minutes, custom), (self.increment, custom),
+                                (self.shuffle, len(self.seat_rows) > 1),
+                                (self.no_person, people == 0),
+                                (self.inference, definition.inference is not None)):
             self._form.setRowVisible(widget, visible)
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(people > 0)
         # Hidden rows leave no blank band under the buttons: the dialog takes the height of what it shows.
         self.adjustSize()
 
+    # -- the choice --------------------------------------------------------------------------------------------
     def choice(self) -> NewGame:
         value = self.time.currentData()
         if value is None:
@@ -142,22 +317,46 @@ class NewGameDialog(QDialog):
             control = TimeControl(self.minutes.value() * 60.0, self.increment.value())
         else:
             control = TimeControl(float(value[0]), float(value[1]))
-        color = self.color.currentData()
-        seat = random.randrange(2) if color == "random" else (0 if color == "white" else 1)
-        return NewGame(self.game.currentData(), self.mode.currentData() == "bot", self.bot.currentData() or "random",
-                       self.level.currentData(), seat, control, self.draw_rule.currentData(),
-                       self.inference.isChecked())
+        seats = self._current_seats()
+        if self.shuffle.isChecked() and len(seats) > 1:
+            random.shuffle(seats)
+        options = self._chosen_options()
+        first_bot = next((seat for seat in seats if seat.bot is not None), SeatChoice("random"))
+        person = next((index for index, seat in enumerate(seats) if seat.is_person), 0)
+        return NewGame(self.game.currentData(), any(seat.bot is not None for seat in seats),
+                       first_bot.bot or "random", first_bot.level, person, control,
+                       options.get(_LEGACY_DRAW_RULE, ""), self.inference.isChecked(), tuple(seats), options)
+
+    def _chosen_options(self) -> dict[str, str]:
+        """The option rows' values (an empty text leaves that option at the game's default)."""
+        options = {key: (widget.currentData() if isinstance(widget, QComboBox) else widget.text().strip())
+                   for key, widget in self.option_widgets.items()}
+        return {key: value for key, value in options.items() if value}
+
+    def _option_problem(self) -> str | None:
+        """What is wrong with the chosen options, in the game's words (None: nothing)."""
+        definition = self.definition
+        try:
+            definition.referee().from_options(definition.checked_options(self._chosen_options()))
+        except ValueError as error:
+            return str(error)
+        return None
 
     def accept(self) -> None:
+        problem = self._option_problem()
+        if problem is not None:
+            QMessageBox.warning(self, "New game", problem if len(problem) <= 300 else problem[:299] + "…")
+            return
         s = self.settings
-        s.setValue("newgame/variant", self.game.currentData())
-        s.setValue("newgame/mode", self.mode.currentData())
-        s.setValue("newgame/bot", self.bot.currentData())
-        s.setValue("newgame/level", self.level.currentData())
-        s.setValue("newgame/color", self.color.currentData())
+        game = self.game.currentData()
+        s.setValue("newgame/variant", game)
+        s.setValue("newgame/seats", _seats_text(self._current_seats()))
+        s.setValue("newgame/shuffle", self.shuffle.isChecked())
         s.setValue("newgame/time", self.time.currentText())
         s.setValue("newgame/minutes", self.minutes.value())
         s.setValue("newgame/increment", self.increment.value())
-        s.setValue("newgame/draw_rule", self.draw_rule.currentData())
+        for key, widget in self.option_widgets.items():
+            s.setValue(f"newgame/options/{game}/{key}",
+                       widget.currentData() if isinstance(widget, QComboBox) else widget.text().strip())
         s.setValue("newgame/inference", self.inference.isChecked())
         super().accept()

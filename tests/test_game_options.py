@@ -1,0 +1,220 @@
+"""A game's options come from its definition: the referee's defaults, ``sightline match --option`` and the new-game
+dialog's rows all follow the definition's ``OptionSpec``s."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+
+from app import games  # noqa: E402
+from app.cli import main, match_options  # noqa: E402
+from app.games.definition import GameDefinition  # noqa: E402
+
+DEFINITIONS = games.all()
+
+
+def _key(definition: GameDefinition) -> str:
+    return definition.key
+
+
+@pytest.mark.parametrize("definition", DEFINITIONS, ids=_key)
+def test_an_options_default_is_the_referees_and_every_choice_starts_a_game(definition: GameDefinition) -> None:
+    referee = definition.referee()
+    for option in definition.options:
+        if option.default is not None:
+            assert referee.from_options({}).options().get(option.key, option.default) == option.default
+        for choice in option.choices:
+            assert referee.from_options({option.key: choice}).options()[option.key] == choice
+        if option.choices and option.default is not None:
+            assert option.default in option.choices
+        assert option.choice_labels == () or len(option.choice_labels) == len(option.choices)
+
+
+@pytest.mark.parametrize("definition", DEFINITIONS, ids=_key)
+def test_match_takes_every_choice_of_the_games_options_and_no_other_key(definition: GameDefinition) -> None:
+    for option in definition.options:
+        for choice in option.choices:
+            assert match_options(definition.key, [f"{option.key}={choice}"]) == {option.key: choice}
+        if option.choices:
+            with pytest.raises(ValueError, match=f"{option.key}: 'surely-not' is not a choice"):
+                match_options(definition.key, [f"{option.key}=surely-not"])
+    with pytest.raises(ValueError, match=f"{definition.title} takes no option 'surely_not'"):
+        match_options(definition.key, ["surely_not=1"])
+    assert match_options(definition.key, []) == {}
+
+
+def test_the_older_draw_rule_flag_is_the_option_of_that_name() -> None:
+    game = next(definition for definition in DEFINITIONS if any(o.key == "draw_rule" for o in definition.options))
+    assert match_options(game.key, [], draw_rule="none") == match_options(game.key, ["draw_rule=none"])
+    with pytest.raises(ValueError, match="given twice"):
+        match_options(game.key, ["draw_rule=none"], draw_rule="none")
+    other = next(definition for definition in DEFINITIONS if all(o.key != "draw_rule" for o in definition.options))
+    with pytest.raises(ValueError, match=f"{other.title} takes no option 'draw_rule'"):
+        match_options(other.key, [], draw_rule="none")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--option", "nonsense"], "--option takes KEY=VALUE"),
+    (["--option", "draw_rule=never"], "'never' is not a choice (choose 50-move or none)"),
+    (["--option", "fen=not a position"], "Reconnaissance Blind Chess:"),
+    (["--option", "colour=red"], "takes no option 'colour' (its options: draw_rule, fen)"),
+])
+def test_match_options_get_a_message_not_a_traceback(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                     words: str) -> None:
+    code = main(["match", "--variant", games.default().key, "--white", "random", "--black", "random",
+                 "--untimed", "--quiet", *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and words in err and "Traceback" not in err
+
+
+def test_match_help_lists_each_games_options() -> None:
+    from app.cli import build_parser
+    text = build_parser()._subparsers._group_actions[0].choices["match"].format_help()  # type: ignore[union-attr]
+    flat = " ".join(text.split())
+    for definition in DEFINITIONS:
+        if definition.options:
+            assert f"{definition.title}: " in flat
+            for option in definition.options:
+                assert option.key in flat
+
+
+def test_match_max_plies_default_comes_from_the_definition(monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.match
+    seen: list[Any] = []
+
+    def fake_run_match(variant: str, **kwargs: Any) -> Any:
+        seen.append((variant, kwargs["max_plies"]))
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(app.match, "run_match", fake_run_match)
+    for definition in DEFINITIONS:
+        main(["match", "--variant", definition.key, *(f"--seat={name}=random" for name in definition.seat_names),
+              "--untimed", "--quiet"])
+    assert seen == [(definition.key, definition.match_defaults.get("max_plies")) for definition in DEFINITIONS]
+
+
+# ---- the new-game dialog ------------------------------------------------------------------------------------
+
+@pytest.fixture
+def dialog(qtbot: Any) -> Any:
+    """A new-game dialog with nothing remembered."""
+    from PySide6.QtCore import QCoreApplication, QSettings
+    from app.ui.new_game_dialog import NewGameDialog
+    QCoreApplication.setOrganizationName("SightlineTests")
+    QCoreApplication.setApplicationName(f"options-dialog-{os.getpid()}")
+    QSettings().clear()
+    shown = NewGameDialog()
+    qtbot.addWidget(shown)
+    yield shown
+    shown.settings.clear()
+
+
+def _choose_game(dialog: Any, key: str) -> None:
+    dialog.game.setCurrentIndex(dialog.game.findData(key))
+
+
+@pytest.mark.parametrize("definition", DEFINITIONS, ids=_key)
+def test_the_dialog_shows_exactly_the_games_options_with_their_defaults(dialog: Any,
+                                                                        definition: GameDefinition) -> None:
+    from PySide6.QtWidgets import QComboBox
+    for other in DEFINITIONS:  # whatever game was shown before, the rows are the chosen game's
+        _choose_game(dialog, other.key)
+        _choose_game(dialog, definition.key)
+        offered = [option for option in definition.options if not option.hidden]
+        assert list(dialog.option_widgets) == [option.key for option in offered]
+        for option in offered:
+            widget = dialog.option_widgets[option.key]
+            label = dialog._form.labelForField(widget)
+            assert label is not None and label.text() == option.label
+            if option.choices:
+                assert isinstance(widget, QComboBox)
+                assert [widget.itemData(i) for i in range(widget.count())] == list(option.choices)
+                assert [widget.itemText(i) for i in range(widget.count())] == [option.label_of(c) for c in
+                                                                              option.choices]
+                assert widget.currentData() == option.default
+            else:
+                assert widget.text() == (option.default or "")
+        assert dialog.choice().options == {option.key: option.default for option in offered
+                                           if option.default is not None}
+
+
+@pytest.mark.parametrize("definition", DEFINITIONS, ids=_key)
+def test_the_dialog_has_a_seat_row_for_every_seat_offering_the_games_bots(dialog: Any,
+                                                                         definition: GameDefinition) -> None:
+    _choose_game(dialog, definition.key)
+    assert [row.name.text() for row in dialog.seat_rows] == list(definition.seat_names)
+    for row in dialog.seat_rows:
+        assert [row.who.itemData(i) for i in range(1, row.who.count())] == [name for name, _ in definition.bots]
+    choice = dialog.choice()
+    assert len(choice.seat_choices()) == len(definition.seats)
+    assert any(seat.is_person for seat in choice.seat_choices())
+
+
+def test_a_seat_table_offers_what_the_colour_and_mode_did(dialog: Any) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox
+    from app.ui.new_game_dialog import SeatChoice
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    white, black = dialog.seat_rows[:2]
+    white.set_choice(SeatChoice())
+    black.set_choice(SeatChoice("random", "hard"))  # White against a bot
+    assert dialog.choice().seat_choices() == (SeatChoice(), SeatChoice("random", "hard"))
+    assert (dialog.choice().vs_bot, dialog.choice().human_seat, dialog.choice().level) == (True, 0, "hard")
+    white.set_choice(SeatChoice("random", "easy"))
+    black.set_choice(SeatChoice())  # Black against a bot
+    assert dialog.choice().human_seat == 1 and not black.level.isEnabled() and white.level.isEnabled()
+    white.set_choice(SeatChoice())  # hot-seat
+    assert not dialog.choice().vs_bot and ok.isEnabled()
+    dialog.shuffle.setChecked(True)  # a random colour: both arrangements come up
+    arrangements = set()
+    white.set_choice(SeatChoice("random", "easy"))
+    for _ in range(60):
+        arrangements.add(dialog.choice().human_seat)
+    assert arrangements == {0, 1}
+    black.set_choice(SeatChoice("random", "easy"))  # nobody at the screen: refused, with a word why
+    assert not ok.isEnabled() and not dialog.no_person.isHidden()
+
+
+def test_the_dialog_reads_the_settings_of_the_colour_and_mode_dialog(qtbot: Any) -> None:
+    from PySide6.QtCore import QCoreApplication, QSettings
+    from app.ui.new_game_dialog import NewGameDialog, SeatChoice
+    QCoreApplication.setOrganizationName("SightlineTests")
+    QCoreApplication.setApplicationName(f"options-older-{os.getpid()}")
+    settings = QSettings()
+    settings.clear()
+    game = games.default()
+    rule = next(option for option in game.offered_options if option.choices)
+    other_choice = next(choice for choice in rule.choices if choice != rule.default)
+    for key, value in (("variant", game.key), ("mode", "bot"), ("color", "black"), ("bot", game.bots[-1][0]),
+                       ("level", "hard"), (rule.key, other_choice)):
+        settings.setValue(f"newgame/{key}", value)
+    older = NewGameDialog()
+    qtbot.addWidget(older)
+    assert older.choice().seat_choices() == (SeatChoice(game.bots[-1][0], "hard"), SeatChoice())
+    assert older.choice().options == {rule.key: other_choice}
+    settings.setValue("newgame/mode", "hotseat")
+    hot = NewGameDialog()
+    qtbot.addWidget(hot)
+    assert hot.choice().seat_choices() == (SeatChoice(), SeatChoice())
+    settings.clear()
+
+
+def test_the_window_starts_the_game_with_the_chosen_options_and_seats(window: Any, dialog: Any) -> None:
+    from app.ui.new_game_dialog import SeatChoice
+    game = games.default()
+    rule = next(option for option in game.offered_options if option.choices)
+    other_choice = next(choice for choice in rule.choices if choice != rule.default)
+    _choose_game(dialog, game.key)
+    dialog.option_widgets[rule.key].setCurrentIndex(dialog.option_widgets[rule.key].findData(other_choice))
+    dialog.seat_rows[0].set_choice(SeatChoice("random", "easy"))
+    dialog.seat_rows[1].set_choice(SeatChoice())
+    dialog.shuffle.setChecked(False)
+    window.start(dialog.choice())
+    controller = window.controller
+    assert controller.game.options()[rule.key] == other_choice
+    assert [seat.name for seat in controller.seats] == ["random (easy)", "You"]
+    assert window.board.is_flipped() == game.seats[1].flipped
