@@ -218,3 +218,59 @@ def test_the_window_starts_the_game_with_the_chosen_options_and_seats(window: An
     assert controller.game.options()[rule.key] == other_choice
     assert [seat.name for seat in controller.seats] == ["random (easy)", "You"]
     assert window.board.is_flipped() == game.seats[1].flipped
+
+
+# ---- games of one and four seats (the test games of tests/games) ----------------------------------------------
+
+@pytest.fixture
+def window_with_test_games(window: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The window, with the test games (a one-seat solitaire, a four-seat team game) registered for one test."""
+    from pathlib import Path
+    from app.engine import variants
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent))
+    monkeypatch.setenv(games.EXTRA_GAMES_VARIABLE, "tests.games.lights,tests.games.scouts")
+    import app.ui.main_window
+    for name in ("VARIANTS", "TITLES"):  # the engine's game table is built once: built again with them, then back
+        if name in vars(variants):
+            monkeypatch.delattr(variants, name)
+    monkeypatch.setattr(app.ui.main_window, "TITLES", variants.TITLES)  # the window's copy of the titles too
+    yield window
+    for name in ("VARIANTS", "TITLES"):
+        vars(variants).pop(name, None)
+
+
+def test_the_seat_table_has_a_row_for_each_of_four_seats_and_one_for_a_solitaire(window_with_test_games: Any,
+                                                                                 dialog: Any) -> None:
+    from app.ui.new_game_dialog import NewGameDialog
+    fresh = NewGameDialog()  # made after the test games were registered
+    try:
+        _choose_game(fresh, "scouts")
+        assert [row.name.text() for row in fresh.seat_rows] == list(games.get("scouts").seat_names)
+        assert [seat.is_person for seat in fresh.choice().seat_choices()] == [True, False, False, False]
+        assert fresh.option_widgets == {}  # its options are all set by the program
+        _choose_game(fresh, "lights")
+        assert len(fresh.seat_rows) == 1 and fresh.shuffle.isHidden()
+        _choose_game(fresh, games.default().key)
+        assert len(fresh.seat_rows) == 2 and not fresh.shuffle.isHidden()
+    finally:
+        fresh.deleteLater()
+
+
+def test_a_team_win_and_a_lost_solitaire_are_worded_so(window_with_test_games: Any) -> None:
+    from app.engine.clock import TimeControl
+    from app.ui.new_game_dialog import NewGame, SeatChoice
+    window = window_with_test_games
+    people = tuple(SeatChoice() for _ in games.get("scouts").seats)
+    window.start(NewGame("scouts", False, "random", "medium", 0, TimeControl(None, 0), "", seats=people, options={}))
+    controller = window.controller
+    assert [seat.name for seat in controller.seats] == list(games.get("scouts").seat_names)  # people by seat
+    controller.lift_curtain()
+    controller.resign()  # W1 resigns for the white team
+    assert window.status.text().startswith("Game over. B1 and B2 win:")
+    assert controller.status().startswith("Game over: B1 and B2 won (")
+    window.start(NewGame("lights", False, "random", "medium", 0, TimeControl(None, 0), "", seats=(SeatChoice(),)))
+    controller = window.controller
+    assert [seat.name for seat in controller.seats] == ["You"]
+    controller.resign()
+    assert window.status.text().startswith("Game over. Lost:") and "Draw" not in window.status.text()
+    assert controller.status().startswith("Game over: lost (")

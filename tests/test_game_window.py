@@ -293,7 +293,13 @@ def test_typing_pass_in_the_sense_phase_says_sensing_cannot_be_skipped(window, q
 
 
 def test_the_game_over_text_speaks_to_the_person_playing_a_bot() -> None:
-    from app.ui.main_window import winner_phrase
-    assert winner_phrase("You") == "You win"  # not "You wins"
-    assert winner_phrase("attacker (hard)") == "attacker (hard) wins"
-    assert winner_phrase("Black") == "Black wins"
+    from app.engine.core import Outcome, Reason
+    from app.games.describe import outcome_headline
+
+    def wins(name: str) -> str:
+        return outcome_headline(Outcome(0, Reason.RESIGN), [name, "the other"], (0, 1))
+
+    assert wins("You") == "You win"  # not "You wins"
+    assert wins("attacker (hard)") == "attacker (hard) wins"
+    assert wins("Black") == "Black wins"
+    assert outcome_headline(Outcome(None, Reason.DRAW_AGREED), ["You", "Black"], (0, 1)) == "Draw"

@@ -14,10 +14,16 @@ functions here find the presenter for callers that hold an observation or a game
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from app import games
 from app.games.presenter import Presenter, presenter_for
+
+if TYPE_CHECKING:
+    from app.engine.core import Outcome
+
+YOU = "You"
+"""The name of the one person playing bots: "You win", not "You wins"."""
 
 
 def _presenter_of(observation: Any) -> Presenter | None:
@@ -51,3 +57,51 @@ def move_list(variant: str, view: Any) -> list[str]:
     ['1. sense e7 · e2e4']
     """
     return presenter_for(variant).move_list(view)
+
+
+def outcome_headline(outcome: Outcome, players: Sequence[str], teams: Sequence[int], *, past: bool = False,
+                     sentence_start: bool = True) -> str:
+    """Who won, in a few words, for a game-over message: the winning seat's or team's players, else the shared
+    score, the seats' scores, a game lost by everyone at the table (a solitaire, a cooperative game), or a draw.
+    ``players`` are the names of who played each seat, ``teams`` each seat's team. ``past`` puts the verb in the
+    past tense; without ``sentence_start`` the words that are not names begin in lower case.
+
+    >>> from app.engine.core import Outcome, Reason
+    >>> outcome_headline(Outcome(1, Reason.KING_CAPTURE), ["White", "Black"], (0, 1))
+    'Black wins'
+    >>> outcome_headline(Outcome(0, Reason.RESIGN), ["You", "random (easy)"], (0, 1), past=True)
+    'You won'
+    >>> outcome_headline(Outcome(None, Reason.DRAW_AGREED), ["White", "Black"], (0, 1), sentence_start=False)
+    'draw'
+    >>> outcome_headline(Outcome(None, Reason.RESIGN, team=0), ["North", "East", "South", "West"], (0, 1, 0, 1))
+    'North and South win'
+    >>> outcome_headline(Outcome(None, Reason.RESIGN), ["You"], (0,))
+    'Lost'
+    >>> outcome_headline(Outcome(None, Reason.SCORE, score=12.0), ["You"], (0,))
+    'Score 12'
+    >>> outcome_headline(Outcome(None, Reason.RESIGN, scores=(1.0, 0.0, 1.0)), ["A", "B", "C"], (0, 1, 2))
+    'Scores: A 1, B 0, C 1'
+    """
+    from app.engine.core import Reason
+
+    def word(text: str) -> str:
+        return text if sentence_start else text[:1].lower() + text[1:]
+
+    winners: list[str] = []
+    if outcome.winner is not None:
+        winners = [players[outcome.winner]]
+    elif outcome.team is not None:
+        winners = [name for name, team in zip(players, teams) if team == outcome.team]
+    if winners:
+        names = winners[0] if len(winners) == 1 else f"{', '.join(winners[:-1])} and {winners[-1]}"
+        plural = len(winners) > 1 or winners == [YOU]
+        return f"{names} {'won' if past else 'win' if plural else 'wins'}"
+    if outcome.score is not None:
+        return word(f"Score {outcome.score:g}")
+    if outcome.scores is not None:
+        return word("Scores: " + ", ".join(f"{name} {score:g}" for name, score in zip(players, outcome.scores)))
+    if len(set(teams)) == 1:  # no team won a game of one team: the table lost together, unless it was stopped short
+        stopped = {Reason.ABORTED, Reason.DRAW_AGREED, Reason.MOVE_LIMIT, Reason.TURN_LIMIT,
+                   Reason.INSUFFICIENT_MATERIAL}
+        return word("No winner" if outcome.reason in stopped else "Lost")
+    return word("Draw")

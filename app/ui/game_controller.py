@@ -19,6 +19,7 @@ from app.engine.clock import TimeControl
 from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat, View
 from app.engine.record import GameRecord, GameSession, PlayerInfo
 from app.engine.variants import game_type
+from app.games.describe import outcome_headline
 from app.games.presenter import BELIEF_PANEL, Command, InputError, Presenter, presenter_for
 from app.games.scene import BoardScene, Square
 from app.ui.bot_seat import BotSeat
@@ -199,7 +200,8 @@ class GameController(QObject):
     def status(self) -> str:
         outcome = self.game.outcome
         if outcome is not None:
-            winner = "draw" if outcome.winner is None else f"{self.seats[outcome.winner].name} won"
+            winner = outcome_headline(outcome, [seat.name for seat in self.seats], self.game.teams(), past=True,
+                                      sentence_start=False)
             return f"Game over: {winner} ({outcome.detail or outcome.reason.value})"
         if self.curtain_for is not None:
             return f"{self.game.seat_names[self.curtain_for]} to play"

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWid
 
 from app import games
 from app.engine.variants import TITLES
+from app.games.describe import outcome_headline
 from app.games.presenter import BELIEF_PANEL, InputError
 from app.ui.board_widget import BoardWidget
 from app.ui.game_panel import GamePanel
@@ -681,7 +682,7 @@ class MainWindow(QMainWindow):
         self._refresh()
         controller = self.controller
         assert controller is not None
-        winner = "Draw" if outcome.winner is None else winner_phrase(controller.seats[outcome.winner].name)
+        winner = outcome_headline(outcome, [short_name(seat.name) for seat in controller.seats], controller.game.teams())
         detail = bounded(outcome.detail, 300)
         self.status.setText(f"Game over. {winner}: {detail}")
         box = QMessageBox(QMessageBox.Icon.Information, "Game over",
@@ -1277,16 +1278,6 @@ def short_name(name: str) -> str:
     """A player's name for the window's sentences (a file may hold any name)."""
     name = " ".join(name.split())
     return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
-
-
-def winner_phrase(name: str) -> str:
-    """``"Black wins"``, ``"random wins"``; the person playing a bot is "You", who *win*.
-
-    >>> winner_phrase("You"), winner_phrase("attacker")
-    ('You win', 'attacker wins')
-    """
-    name = short_name(name)
-    return "You win" if name == "You" else f"{name} wins"
 
 
 def os_error_text(error: OSError) -> str:
