@@ -87,6 +87,11 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
             for square in (None, chess.E4, chess.D5, chess.E1, chess.E8, chess.A8, chess.H1, busiest):
                 assert _same(inference_vec.forget(children, some_weights, square),
                              inference_jit.forget(children, some_weights, square)), square
+                # A move result's conditions kept in the same pass (both ways the kernel forgets).
+                for keep in ((0, (0,) * 6, chess.BB_E5 | chess.BB_D4, 0, 0, 0, 0),
+                             (0, (0,) * 6, 0, chess.BB_SQUARES[busiest], 0, 0, chess.D6)):
+                    assert _same(inference_vec.forget(children, some_weights, square, keep),
+                                 inference_jit.forget(children, some_weights, square, keep)), (square, keep)
             for count in (1, 5, children.shape[1] // 3 + 1, 2 * children.shape[1]):
                 for offset in (0.0, 0.5, 0.999):
                     assert _same(inference_vec.systematic_sample(children, some_weights, count, offset),

@@ -782,19 +782,25 @@ class Inference(ABC):
         if not keep.all():
             self._rows, self._weights = kernels().keep(self._rows, self._weights, keep)
 
-    def _remove_captured(self, square: int | None, piece_type: chess.PieceType | None = None) -> None:
+    def _remove_captured(self, square: int | None, piece_type: chess.PieceType | None = None,
+                         keep: tuple[int, tuple[int, int, int, int, int, int], int, int, int, int, int] | None = None
+                         ) -> None:
         """After the seat's own move: the piece it captured leaves every hypothesis; en passant expires.
 
-        ``piece_type``: the captured piece's type when the seat was told it (Blind Chess)."""
+        ``piece_type``: the captured piece's type when the seat was told it (Blind Chess). ``keep``: keep only
+        the hypotheses that fit these conditions first (the arguments of the kernels' ``select`` after the
+        weights; done in the same pass over the set)."""
         if square is not None:
             self.pieces_left -= 1
             if piece_type == chess.PAWN:
                 self._max_pawns -= 1
         rows = self._rows
         if square is None and not rows[EP].any():
-            return  # nothing changes
+            if keep is not None:
+                self._rows, self._weights = kernels().select(rows, self._weights, *keep)
+            return  # nothing else changes
         # Two hypotheses may become one: the larger weight is kept (exact sets weigh 1 everywhere).
-        self._rows, self._weights = kernels().forget(rows, self._weights, square)
+        self._rows, self._weights = kernels().forget(rows, self._weights, square, keep)
 
     def _own_move_done(self, move: chess.Move | None) -> None:
         """The seat's move ``move`` (``None``: nothing moved) is played on its own board."""

@@ -606,12 +606,35 @@ def _held_by(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, bit: Any) -> int:
     return 6
 
 
+@njit(cache=True, inline="always")
+def _fits(rows: Any, column: int, wanted: Any) -> bool:
+    """Whether a column fits the conditions of :func:`select`, packed in ``wanted``: (window, the six fields
+    shown through it, empty, full, some, en passant is, en passant is not); an empty ``wanted``: no conditions."""
+    if len(wanted) == 0:
+        return True
+    zero = _U(0)
+    p, n, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
+    q, k, e = rows[4, column], rows[5, column], rows[7, column]
+    window = wanted[0]
+    if window and ((p & window) != wanted[1] or (n & window) != wanted[2] or (b & window) != wanted[3]
+                   or (r & window) != wanted[4] or (q & window) != wanted[5] or (k & window) != wanted[6]):
+        return False
+    theirs = p | n | b | r | q | k
+    empty, full, some, ep_is, ep_not = wanted[7], wanted[8], wanted[9], wanted[10], wanted[11]
+    if theirs & empty or (full and (theirs & full) == zero) or (some and (theirs & some) == zero):
+        return False
+    return not ((ep_is and e != ep_is) or (ep_not and e == ep_not))
+
+
 @njit(cache=True)
-def _kinds(rows: Any, bit: Any) -> Any:
+def _kinds(rows: Any, bit: Any, wanted: Any) -> Any:
     """For the columns with no en-passant square and no castling right on ``bit``: how many have each kind of
-    piece on ``bit`` (see :func:`_held_by`); index 7 counts the other columns."""
+    piece on ``bit`` (see :func:`_held_by`); index 7 counts the other columns. Only the columns that fit
+    ``wanted`` (see :func:`_fits`) count."""
     counts = np.zeros(8, dtype=np.int64)
     for column in range(rows.shape[1]):
+        if not _fits(rows, column, wanted):
+            continue
         if rows[7, column] or rows[6, column] & bit:
             counts[7] += 1
         else:
@@ -622,7 +645,7 @@ def _kinds(rows: Any, bit: Any) -> Any:
 
 @njit(cache=True)
 def _forget(rows: Any, weights: Any, bit: Any, major: int, out: Any, out_weights: Any, table: Any, slot_of: Any,
-            first_of: Any, best: Any) -> int:
+            first_of: Any, best: Any, wanted: Any) -> int:
     """Each column with its en-passant square cleared and its piece on ``bit`` (0: none) taken (and its castling
     rights with it, all of them if it was the king), duplicates merged (largest weight kept, the first
     occurrence's place), into ``out`` and ``out_weights``; returns how many. ``slot_of`` (one per column),
@@ -647,6 +670,9 @@ def _forget(rows: Any, weights: Any, bit: Any, major: int, out: Any, out_weights
     for start in range(0, n, _BLOCK):
         held = 0
         for column in range(start, min(n, start + _BLOCK)):
+            if not _fits(rows, column, wanted):
+                slot_of[column] = -2  # left out
+                continue
             p, n_, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
             q, k, c, e = rows[4, column], rows[5, column], rows[6, column], rows[7, column]
             if not (e or c & bit) and _held_by(p, n_, b, r, q, k, bit) == major:
@@ -676,7 +702,7 @@ def _forget(rows: Any, weights: Any, bit: Any, major: int, out: Any, out_weights
         for start in range(0, n, _BLOCK):
             held = 0
             for column in range(start, min(n, start + _BLOCK)):
-                if slot_of[column] >= 0:
+                if slot_of[column] != -1:
                     continue
                 p, n_, b = rows[0, column] & ~bit, rows[1, column] & ~bit, rows[2, column] & ~bit
                 r, q, k, c = rows[3, column] & ~bit, rows[4, column] & ~bit, rows[5, column] & ~bit, rows[6, column]
@@ -698,7 +724,7 @@ def _forget(rows: Any, weights: Any, bit: Any, major: int, out: Any, out_weights
     kept = 0
     for column in range(n):
         at = slot_of[column]
-        if at >= 0 and first_of[at] != column:
+        if at == -2 or (at >= 0 and first_of[at] != column):
             continue
         p, n_, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
         q, k, c = rows[4, column], rows[5, column], rows[6, column]
@@ -715,7 +741,7 @@ def _forget(rows: Any, weights: Any, bit: Any, major: int, out: Any, out_weights
 
 @njit(cache=True)
 def _forget_all(rows: Any, weights: Any, uniform: bool, bit: Any, out: Any, out_weights: Any, table: Any,
-                where: Any) -> int:
+                where: Any, wanted: Any) -> int:
     """:func:`_forget` when most columns change (a capture: every position held had a piece there): each
     column changed and put in the table in one pass, kept where it first appears."""
     zero = _U(0)
@@ -724,22 +750,27 @@ def _forget_all(rows: Any, weights: Any, uniform: bool, bit: Any, out: Any, out_
     changed = np.empty((7, _BLOCK), dtype=np.uint64)
     firsts = np.empty(_BLOCK, dtype=np.uint64)
     seconds = np.empty(_BLOCK, dtype=np.uint64)
+    columns = np.empty(_BLOCK, dtype=np.int64)
     for start in range(0, n, _BLOCK):
-        end = min(n, start + _BLOCK)
-        # Change and hash a block first, then look it up: see _BLOCK.
-        for column in range(start, end):
+        # Change and hash a block's fitting columns first, then look them up: see _BLOCK.
+        held = 0
+        for column in range(start, min(n, start + _BLOCK)):
+            if not _fits(rows, column, wanted):
+                continue
             p, n_, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
             q, k, c = rows[4, column], rows[5, column], rows[6, column]
             if (p | n_ | b | r | q | k) & bit:
                 if k & bit:
                     c = zero
                 p, n_, b, r, q, k, c = p & ~bit, n_ & ~bit, b & ~bit, r & ~bit, q & ~bit, k & ~bit, c & ~bit
-            i = column - start
+            i = held
             changed[0, i], changed[1, i], changed[2, i], changed[3, i] = p, n_, b, r
             changed[4, i], changed[5, i], changed[6, i] = q, k, c
             firsts[i], seconds[i] = _hashes(p, n_, b, r, q, k, c, zero)
-        for column in range(start, end):
-            i = column - start
+            columns[i] = column
+            held += 1
+        for i in range(held):
+            column = columns[i]
             at, found = _find(table, firsts[i], seconds[i])
             weight = weights[column]
             if found:
@@ -1070,27 +1101,27 @@ def keep(rows: Rows, weights: Weights, mask: Any) -> tuple[Rows, Weights]:
 
 
 @njit(cache=True)
-def _select(rows: Any, weights: Any, window: Any, shown: Any, empty: Any, full: Any, some: Any, ep_is: Any,
-            ep_not: Any, out: Any, out_weights: Any) -> int:
-    """The kernel of :func:`select`: the columns that fit, in order, into ``out``; returns how many."""
+def _select(rows: Any, weights: Any, wanted: Any, out: Any, out_weights: Any) -> int:
+    """The kernel of :func:`select`: the columns that fit ``wanted`` (see :func:`_fits`), in order, into
+    ``out``; returns how many."""
     kept = 0
-    zero = _U(0)
     for column in range(rows.shape[1]):
-        p, n, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
-        q, k, e = rows[4, column], rows[5, column], rows[7, column]
-        if window and ((p & window) != shown[0] or (n & window) != shown[1] or (b & window) != shown[2]
-                       or (r & window) != shown[3] or (q & window) != shown[4] or (k & window) != shown[5]):
-            continue
-        theirs = p | n | b | r | q | k
-        if theirs & empty or (full and (theirs & full) == zero) or (some and (theirs & some) == zero):
-            continue
-        if (ep_is and e != ep_is) or (ep_not and e == ep_not):
+        if not _fits(rows, column, wanted):
             continue
         for field in range(8):
             out[field, kept] = rows[field, column]
         out_weights[kept] = weights[column]
         kept += 1
     return kept
+
+
+def _wanted(window: int, shown: tuple[int, int, int, int, int, int], empty: int, full: int, some: int,
+            ep_is: int, ep_not: int) -> Any:
+    """The conditions of :func:`select` packed for :func:`_fits`."""
+    return np.array((window, *shown, empty, full, some, ep_is, ep_not), dtype=np.uint64)
+
+
+_NOTHING_WANTED = np.zeros(0, dtype=np.uint64)
 
 
 @_exclusive
@@ -1100,8 +1131,7 @@ def select(rows: Rows, weights: Weights, window: int, shown: tuple[int, int, int
     n = rows.shape[1]
     weights = np.asarray(weights, dtype=np.float64)
     out, out_weights = _rows_buffer(n), _weights_buffer(n)
-    kept = _select(rows, weights, _U(window), np.array(shown, dtype=np.uint64), _U(empty), _U(full), _U(some),
-                   _U(ep_is), _U(ep_not), out, out_weights)
+    kept = _select(rows, weights, _wanted(window, shown, empty, full, some, ep_is, ep_not), out, out_weights)
     if kept == n:
         return rows, weights
     return _trimmed(out, out_weights, kept)
@@ -1165,28 +1195,33 @@ def sight_select(rows: Rows, weights: Weights, empty: int, full: int, some: int,
 
 
 @_exclusive
-def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weights]:
+def forget(rows: Rows, weights: Weights, square: int | None,
+           keep: tuple[int, tuple[int, int, int, int, int, int], int, int, int, int, int] | None = None
+           ) -> tuple[Rows, Weights]:
     """After the seat's own move: every column with its en-passant square cleared and the piece on ``square``
     (``None``: none) taken with its castling rights, duplicates merged (largest weight kept). The columns of
-    ``rows`` are distinct (as every set is)."""
+    ``rows`` are distinct (as every set is). ``keep``: the arguments of :func:`select` after ``weights``, to
+    keep only the columns that fit them first, in the same pass (a move result, then its capture)."""
     n = rows.shape[1]
     weights = np.asarray(weights, dtype=np.float64)
+    wanted = _NOTHING_WANTED if keep is None else _wanted(*keep)
     bit = 0 if square is None else chess.BB_SQUARES[square]
-    kinds = _kinds(rows, _U(bit))
+    kinds = _kinds(rows, _U(bit), wanted)
+    fitting = int(kinds.sum())
     major = int(np.argmax(kinds[:5])) if bit else 6  # never the king: taking it clears every castling right
     if not bit or kinds[6] > kinds[major]:
         major = 6
-    changing = rows.shape[1] - int(kinds[major])
-    out, out_weights = _rows_buffer(n), _weights_buffer(n)
-    if 4 * changing > n:
-        table, where = _table(n)
-        distinct = _forget_all(rows, weights, bool(weights.min() == weights.max()), _U(bit), out, out_weights,
-                               table, where)
+    changing = fitting - int(kinds[major])
+    out, out_weights = _rows_buffer(fitting), _weights_buffer(fitting)
+    if 4 * changing > fitting:
+        table, where = _table(fitting)
+        distinct = _forget_all(rows, weights, bool(n == 0 or weights.min() == weights.max()), _U(bit), out,
+                               out_weights, table, where, wanted)
     else:
         table, where = _table(changing)
         best = _scratch("best", len(table)).view(np.float64)
         distinct = _forget(rows, weights, _U(bit), major, out, out_weights, table, _scratch("slot of", n),
-                           _scratch("first of", len(table)), best)
+                           _scratch("first of", len(table)), best, wanted)
     _keep_table(table, where)
     return _trimmed(out, out_weights, distinct)
 
@@ -1267,6 +1302,7 @@ def warm_up() -> bool:
                                  chess.BB_RANK_7)
                 forget(rows, weights, chess.E1)
                 forget(rows, weights, None)
+                forget(rows, weights, chess.E1, (0, (0,) * 6, chess.BB_E4, chess.BB_D1, 0, 0, chess.E3))
                 systematic_sample(rows, weights, 1, 0.5)
             materials(rows)
             piece_shares(rows, np.ones(rows.shape[1]))

@@ -138,6 +138,7 @@ class RbcInference(Inference):
         if self.opponent_to_move or self.finished:
             raise InferenceError("a move result outside the seat's turn")
         requested, taken, capture = result.requested, result.taken, result.capture_square
+        keep = None
         if requested is None:
             if taken is not None or capture is not None:
                 raise InferenceError("a pass that moved or captured")
@@ -148,10 +149,9 @@ class RbcInference(Inference):
             empty, full, some, ep_is, ep_not = self._constraints(with_default_promotion(self.own, requested),
                                                                  taken, capture)
             self._reach = exclude(self._reach, empty)
-            # "full" is never more than one square, so "an opponent piece there" is one test of the occupancy.
-            self._rows, self._weights = kernels().select(self._rows, self._weights, 0, (0, 0, 0, 0, 0, 0), empty,
-                                                         full, some, ep_is, ep_not)
-        self._remove_captured(capture)
+            # Kept in the same pass over the set as the capture and en passant are forgotten.
+            keep = (0, (0, 0, 0, 0, 0, 0), empty, full, some, ep_is, ep_not)
+        self._remove_captured(capture, keep=keep)
         self._own_move_done(taken)
 
     def _constraints(self, move: chess.Move, taken: chess.Move | None,

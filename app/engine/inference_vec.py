@@ -594,9 +594,14 @@ def sight_select(rows: Rows, weights: Weights, empty: int, full: int, some: int,
     return keep(rows, weights, mask)
 
 
-def forget(rows: Rows, weights: Weights, square: int | None) -> tuple[Rows, Weights]:
+def forget(rows: Rows, weights: Weights, square: int | None,
+           keep: tuple[int, tuple[int, int, int, int, int, int], int, int, int, int, int] | None = None
+           ) -> tuple[Rows, Weights]:
     """After the seat's own move: every column with its en-passant square cleared and the piece on ``square``
-    (``None``: none) taken, duplicates merged (largest weight kept)."""
+    (``None``: none) taken, duplicates merged (largest weight kept). ``keep``: the arguments of :func:`select`
+    after ``weights``, to keep only the columns that fit them first."""
+    if keep is not None:
+        rows, weights = select(rows, weights, *keep)
     rows = rows.copy()
     rows[EP] = 0
     if square is not None:
