@@ -248,8 +248,10 @@ def test_the_seat_table_has_a_row_for_each_of_four_seats_and_one_for_a_solitaire
         assert [row.name.text() for row in fresh.seat_rows] == list(games.get("scouts").seat_names)
         assert [seat.is_person for seat in fresh.choice().seat_choices()] == [True, False, False, False]
         assert fresh.option_widgets == {}  # its options are all set by the program
+        four = fresh.seat_rows
         _choose_game(fresh, "lights")
         assert len(fresh.seat_rows) == 1 and fresh.shuffle.isHidden()
+        assert all(widget.isHidden() for row in four for widget in row.widgets())  # gone at once, not later
         _choose_game(fresh, games.default().key)
         assert len(fresh.seat_rows) == 2 and not fresh.shuffle.isHidden()
     finally:

@@ -218,6 +218,7 @@ class NewGameDialog(QDialog):
         for row in self.seat_rows:
             for widget in row.widgets():
                 self._seat_grid.removeWidget(widget)
+                widget.hide()  # at once: deleteLater waits for the event loop, and the new row takes its place now
                 widget.deleteLater()
         bots = [name for name, _ in definition.bots]
         self.seat_rows = []
