@@ -189,3 +189,16 @@ if __name__ == "__main__":
     menu.grab().save(str(out.with_name(out.stem + "-menu.png")))
     shown.grab().save(str(out))
     shown.controller.stop()
+
+
+def test_sightline_export_takes_its_extensions_text_formats_and_help_from_the_games() -> None:
+    from app.cli import _suffix_formats, _text_formats, build_parser
+    suffixes = _suffix_formats()
+    for fmt in games.formats():
+        assert suffixes[fmt.suffix] == fmt.name
+    assert set(_text_formats()) == {fmt.name for fmt in games.formats() if fmt.text}
+    parser = build_parser()._subparsers._group_actions[0].choices["export"]  # type: ignore[union-attr]
+    text = " ".join(parser.format_help().split())
+    for definition in games.all():
+        if definition.formats:
+            assert f"{definition.title}: {', '.join(fmt.name for fmt in definition.formats)}" in text
