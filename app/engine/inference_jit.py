@@ -850,8 +850,10 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _new_lock_in_child() -> None:
-    global _lock
+    global _lock, _reserve_lock, _reserving
     _lock = threading.RLock()  # a thread that held it at the fork does not exist in the child
+    _reserve_lock = threading.Lock()
+    _reserving = None  # nor does a thread making memory ready (what it finished is the child's too)
 
 
 if hasattr(os, "register_at_fork"):
