@@ -107,6 +107,8 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
                     for seen in ((0, (0,) * 6), (window, shown)):
                         assert _same(inference_vec.select(children, some_weights, seen[0], seen[1], *conditions),
                                      inference_jit.select(children, some_weights, seen[0], seen[1], *conditions))
+            # When every position fits, the set itself comes back (nothing copied).
+            assert inference_jit.select(children, some_weights, 0, (0,) * 6, 0, 0, 0, 0, 0)[0] is children
             # What a Blind Chess attempt keeps: the same, a captured piece, and the pieces its lines revealed (the
             # revealed ones taken from a position of the set, so that some fit).
             theirs = np.bitwise_or.reduce(children[:6, column])
@@ -125,11 +127,14 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
                 shown = tuple(int(children[field, column]) & revealed for field in range(6))
                 captured = int(children[0, column]) & -int(children[0, column])  # a pawn of that position
                 for capture in ((-1, 0), (0, captured)):
-                    arguments = (0, 0, 0, 0, 0, capture[0], capture[1], kind, fixed, revealed & ~capture[1],
-                                 tuple(value & ~capture[1] for value in shown), origin, mine)
-                    kept = inference_jit.sight_select(children, some_weights, *arguments)
-                    assert _same(inference_vec.sight_select(children, some_weights, *arguments), kept), kind
-                    revealing += bool(revealed) and 0 < kept[0].shape[1]
+                    for conditions in ((0, 0, 0, 0, 0), (chess.BB_E5 | chess.BB_D4, 0, 0, 0, 0),
+                                       (0, chess.BB_D5, 0, 0, 0), (0, 0, chess.BB_C6 | chess.BB_F3, 0, 0),
+                                       (0, 0, 0, chess.E3, 0), (0, 0, 0, 0, chess.D6)):
+                        arguments = (*conditions, capture[0], capture[1], kind, fixed, revealed & ~capture[1],
+                                     tuple(value & ~capture[1] for value in shown), origin, mine)
+                        kept = inference_jit.sight_select(children, some_weights, *arguments)
+                        assert _same(inference_vec.sight_select(children, some_weights, *arguments), kept), kind
+                        revealing += bool(revealed) and 0 < kept[0].shape[1]
             # The heat: equal for equal weights (whole numbers, added exactly), up to rounding otherwise.
             numpy_shares = np.array(inference_vec.piece_shares(children, some_weights))
             compiled_shares = np.array(inference_jit.piece_shares(children, some_weights))
@@ -142,6 +147,7 @@ def test_every_operation_gives_what_the_numpy_kernels_give(variant: str) -> None
 
 def test_results_stay_right_while_their_memory_is_used_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """Results are views into pooled buffers: a buffer is only used again when no result refers to it."""
+    inference_jit.wait_ready()  # memory made ready for an earlier test would land in the pools replaced below
     monkeypatch.setattr(inference_jit, "_POOL_COLUMNS", 64)  # pool even small results
     monkeypatch.setattr(inference_jit, "_MEDIUM_COLUMNS", 16)
     for pool in ("_pool", "_weight_pool", "_medium_pool", "_medium_weight_pool"):
@@ -168,6 +174,7 @@ def test_results_stay_right_while_their_memory_is_used_again(monkeypatch: pytest
 
 def test_memory_made_ready_in_advance_is_what_the_kernels_use(monkeypatch: pytest.MonkeyPatch) -> None:
     inference = _sets("rbc", range(1), 12)[-1]
+    inference_jit.wait_ready()
     monkeypatch.setattr(inference_jit, "_POOL_COLUMNS", 64)  # pool even small results
     for pool in ("_pool", "_weight_pool", "_medium_pool", "_medium_weight_pool"):
         monkeypatch.setattr(inference_jit, pool, [])
@@ -284,3 +291,20 @@ def test_two_threads_at_once_get_what_each_would_alone() -> None:
     for index, results in together.items():
         for result in results:
             assert _same(result[:2], alone[index][:2]) and result[2] == alone[index][2]
+
+
+def test_memory_is_made_ready_in_a_few_steps_as_sets_grow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An inference asks for memory four times a turn's successors ahead, in steps of four, never beyond
+    what its options let a set reach."""
+    asked: list[int] = []
+    monkeypatch.setattr(inference_jit, "reserve", lambda columns: asked.append(columns) or False)
+    game = benchmark.random_game("rbc", 1000, max_plies=40)  # grows past a million positions
+    options = InferenceOptions(cap=10 ** 6, seed=0, expansion_limit=2 * 10 ** 6)
+    inference = RbcInference(0, options)
+    for observation in game.observations(0):
+        inference.update(observation)
+    steps = sorted(set(asked))
+    assert steps and steps[0] < steps[-1] == 2 * 10 ** 6  # small steps first, then the most the options allow
+    assert all(step == 2 * 10 ** 6 or step == inference_core._RESERVE_FROM * 4 ** power
+               for step in steps for power in [round(np.log(step / inference_core._RESERVE_FROM) / np.log(4))])
+    assert len(steps) <= 4

@@ -23,8 +23,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping, Sequence, TypeVar
 
 Seat = int
 """A seat is an index into :attr:`Game.seat_names` (0 is White in two-player chess games)."""
@@ -222,17 +222,6 @@ class Adjudication:
         if self.detail:
             data["detail"] = self.detail
         return data
-
-
-ObsT = TypeVar("ObsT")
-
-
-@dataclass
-class SeatLog(Generic[ObsT]):
-    """Everything one seat has been told, in order."""
-
-    seat: Seat
-    observations: list[ObsT] = field(default_factory=list)
 
 
 ViewT = TypeVar("ViewT", bound="View")

@@ -47,6 +47,8 @@ _BB_RANK_3 = chess.BB_RANK_3
 _BB_RANK_6 = chess.BB_RANK_6
 
 
+_RESERVE_FROM = 1 << 16  # successors of a turn from which memory for larger sets is made ready
+
 _compiled: Any = None  # the inference_jit module once warmed up; False when it cannot be used; None: not yet
 _compiling: threading.Thread | None = None
 _compile_lock = threading.Lock()
@@ -87,8 +89,9 @@ if hasattr(os, "register_at_fork"):
 
 
 def kernels() -> Any:
-    """The module that does the heavy work on sets (``expand``, ``unique``, ``keep``, ``forget``,
-    ``systematic_sample``): :mod:`.inference_jit` when it can run, else :mod:`.inference_vec`.
+    """The module that does the heavy work on sets (``expand``, ``unique``, ``keep``, ``select``,
+    ``sight_select``, ``forget``, ``systematic_sample``, ``piece_shares``): :mod:`.inference_jit` when it can
+    run, else :mod:`.inference_vec`.
 
     Never waits: the first call starts the compiled kernels' warm-up on a thread of its own (numba compiles
     them in 10 to 15 s the very first time, then loads them from its cache in a fraction of a second), and
@@ -108,11 +111,6 @@ def kernels() -> Any:
 def _spread(mask: int) -> int:
     """``mask`` copied into each of the six piece fields (to test "any opponent piece on these squares")."""
     return mask | mask << 64 | mask << 128 | mask << 192 | mask << 256 | mask << 320
-
-
-def _occupancy(x: int) -> int:
-    """The squares of the opponent's pieces in a packed hypothesis."""
-    return (x | x >> 64 | x >> 128 | x >> 192 | x >> 256 | x >> 320) & _FIELD
 
 
 def pack(h: Hypothesis) -> int:
@@ -761,10 +759,15 @@ class Inference(ABC):
             # Too many successors to make: expand a weighted sample of the parents instead.
             self._sample(max(1, int(self.options.expansion_limit / self._branching)))
         fast = kernels()
-        largest = min(self.options.expansion_limit, self._hold_factor * self.options.cap)
-        if self.size * self._branching * 20 > largest and hasattr(fast, "reserve"):
-            # The sets are heading for their largest: have their memory made ready meanwhile (once).
-            fast.reserve(largest)
+        expected = self.size * self._branching
+        if expected > _RESERVE_FROM and hasattr(fast, "reserve"):
+            # The sets are growing: have memory for four times this turn's successors made ready meanwhile, in
+            # steps of four (a few times a game), never beyond what this inference's options let a set reach.
+            largest = min(self.options.expansion_limit, self._hold_factor * self.options.cap)
+            step = _RESERVE_FROM
+            while step < 4 * expected and step < largest:
+                step *= 4
+            fast.reserve(min(step, largest))
         rows, weights, self.last_work = fast.expand(self._rows, self._weights, self.own.occupied,
                                                          not self.color, capture, self.my_ep, unchanged,
                                                          self._branching)
@@ -776,11 +779,6 @@ class Inference(ABC):
         self.my_ep = 0
         self.opponent_to_move = False
         self.ply += 1
-
-    def _keep(self, keep: Any) -> None:
-        """Keep the hypotheses where the boolean array ``keep`` is true."""
-        if not keep.all():
-            self._rows, self._weights = kernels().keep(self._rows, self._weights, keep)
 
     def _remove_captured(self, square: int | None, piece_type: chess.PieceType | None = None,
                          keep: tuple[int, tuple[int, int, int, int, int, int], int, int, int, int, int] | None = None

@@ -1,4 +1,5 @@
-"""The inference's hot loops compiled with numba: one opponent turn and the removal of duplicates.
+"""The inference's hot loops compiled with numba: an opponent turn, removing duplicates, what a sense, a move
+result or an attempt keeps, forgetting en passant and a captured piece, sampling, and the heat.
 
 :mod:`.inference_vec` computes the same things with whole-array numpy operations;
 this module does them position by position in machine code, which is several
@@ -8,10 +9,10 @@ millions of positions a dozen times. The results are the same, in the same
 order (parent by parent, lightest first; each parent's successors in move
 order), so samples drawn from them are too; the tests compare the two.
 
-Duplicates are found with an open-addressing hash table keyed by two
-independent 64-bit hashes of the whole position (a 127-bit fingerprint): two
+Duplicates are found with an open-addressing hash table keyed by two 64-bit
+hashes of the whole position (a 127-bit fingerprint; see :func:`_hashes`): two
 different positions merge only if both hashes collide, with a probability of
-about ``n**2 / 2**128`` for ``n`` positions.
+about ``n**2 / 2**127`` for ``n`` positions.
 
 numba compiles these functions the first time they run (a few seconds) and keeps
 the machine code in its cache, so later runs load it in a fraction of a second;
@@ -399,7 +400,9 @@ def _hashes(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any, e: Any) -> t
     Each sum is a bijection of any one mixed word, so positions that differ in one field (one piece moved)
     never share the first hash; for others, the two sums of pseudo-random words coincide together about once
     in 2**128. The mixing is the cost: once a field (seven mixers), not twice (fourteen)."""
-    extra = (e << _U(1)) | c  # castling rights (rook corners) and en-passant square (0..63) share a word
+    # Castling rights (squares of the back ranks, bits 0-7 and 56-63) and the en-passant square (0..63, moved to
+    # bits 8-13) share a word without overlapping, whatever rook squares the rights are on.
+    extra = (e << _U(8)) | c
     mp = _mix(p ^ _U(0xA0761D6478BD642F))
     mn = _mix(n ^ _U(0xE7037ED1A0B428DB))
     mb = _mix(b ^ _U(0x8EBC6AF09C88C6E3))
@@ -467,7 +470,7 @@ def _expand(rows: Any, weights: Any, order: Any, uniform: bool, mine: Any, white
     capacity = min(out.shape[1], len(out_weights))
     limit = len(table) * 5 // 8
     # The successors of several parents are gathered (at least _BLOCK of them), hashed, then looked up: see
-    # _BLOCK. Each parent's fit in the room left after a block (_BUFFER).
+    # _BLOCK. The buffer keeps room for one more parent's successors (_BUFFER) beyond a block.
     buffer = np.empty((8, _BLOCK + _BUFFER), dtype=np.uint64)
     parent_weights = np.empty(_BLOCK + _BUFFER, dtype=np.float64)
     firsts = np.empty(_BLOCK + _BUFFER, dtype=np.uint64)
@@ -850,10 +853,11 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _new_lock_in_child() -> None:
-    global _lock, _reserve_lock, _reserving
+    global _lock, _reserve_lock, _reserving, _reserved
     _lock = threading.RLock()  # a thread that held it at the fork does not exist in the child
     _reserve_lock = threading.Lock()
-    _reserving = None  # nor does a thread making memory ready (what it finished is the child's too)
+    _reserving = []  # nor does a thread making memory ready: what it finished is the child's too, not the rest
+    _reserved = _adopted
 
 
 if hasattr(os, "register_at_fork"):
@@ -1018,37 +1022,38 @@ def _touch(words: Any) -> None:
         words[index] = 0
 
 
-_reserved = 0  # the largest set the memory has been made ready for (see reserve)
+_reserved = 0  # the largest size asked for so far (see reserve)
+_adopted = 0  # the largest size whose memory is in the pools
 _reserve_lock = threading.Lock()
-_reserving: threading.Thread | None = None
+_reserving: list[threading.Thread] = []
 
 
 def reserve(columns: int) -> bool:
     """Make memory ready, on a background thread, for sets of up to ``columns`` positions (an opponent turn's
-    successors): two pooled result buffers and the table, touched once so that the kernels that use them later
-    do not pay for fresh memory (about 2 ms a megabyte here, more than the work), and two of the middle pools'
-    (see :func:`_trimmed`). Called when a game's sets start to grow; returns whether a thread was started (once
-    per size)."""
-    global _reserved, _reserving
+    successors): two pooled result buffers, two of the middle pools' (see :func:`_trimmed`) and the table,
+    touched once so that the kernels that use them later do not pay for fresh memory (about 2 ms a megabyte
+    here, more than the work). Called as a game's sets grow, in a few steps; returns whether a thread was
+    started (only for a size larger than any asked for before)."""
+    global _reserved
     with _reserve_lock:
         if columns <= _reserved:
             return False
         _reserved = columns
-        _reserving = threading.Thread(target=_reserve, args=(columns,), name="inference memory", daemon=True)
-        _reserving.start()
+        thread = threading.Thread(target=_reserve, args=(columns,), name="inference memory", daemon=True)
+        _reserving[:] = [other for other in _reserving if other.is_alive()] + [thread]
+        thread.start()
     return True
 
 
 def wait_ready(timeout: float | None = None) -> None:
-    """Wait until the memory :func:`reserve` is making ready is ready (benchmarks stand in for a player's
-    thinking time with it; the app never waits)."""
-    thread = _reserving
-    if thread is not None:
+    """Wait until the memory :func:`reserve` is making ready is ready (benchmarks and tests stand in for a
+    player's thinking time with it; the app never waits)."""
+    for thread in list(_reserving):
         thread.join(timeout)
 
 
 def _reserve(columns: int) -> None:
-    room = columns + columns // 4  # as _pooled sizes a new buffer
+    room = columns + columns // 4  # as _pooled sizes a new buffer for that many (or more)
     middle = room // 4 + 1  # _trimmed copies results of less than a quarter of a buffer into the middle pools
     rows = [np.empty(8 * room, dtype=np.uint64) for _ in range(2)]
     weights = [np.empty(room, dtype=np.uint64) for _ in range(2)]
@@ -1065,6 +1070,8 @@ def _reserve(columns: int) -> None:
                 _adopt(pool, buffer)
         if not _tables or len(_tables[0][0]) < size:
             _tables[:] = [(table, where)]
+        global _adopted
+        _adopted = max(_adopted, columns)
 
 
 def _adopt(pool: list[Any], buffer: Any) -> None:
@@ -1105,9 +1112,17 @@ def keep(rows: Rows, weights: Weights, mask: Any) -> tuple[Rows, Weights]:
 @njit(cache=True)
 def _select(rows: Any, weights: Any, wanted: Any, out: Any, out_weights: Any) -> int:
     """The kernel of :func:`select`: the columns that fit ``wanted`` (see :func:`_fits`), in order, into
-    ``out``; returns how many."""
-    kept = 0
-    for column in range(rows.shape[1]):
+    ``out``; returns how many. When every column fits, nothing is copied (returns the number of columns)."""
+    n: int = rows.shape[1]
+    first_out = 0
+    while first_out < n and _fits(rows, first_out, wanted):
+        first_out += 1
+    if first_out == n:
+        return n
+    out[:, :first_out] = rows[:, :first_out]
+    out_weights[:first_out] = weights[:first_out]
+    kept = first_out
+    for column in range(first_out + 1, n):
         if not _fits(rows, column, wanted):
             continue
         for field in range(8):
@@ -1139,40 +1154,55 @@ def select(rows: Rows, weights: Weights, window: int, shown: tuple[int, int, int
     return _trimmed(out, out_weights, kept)
 
 
-@njit(cache=True)
-def _sight_select(rows: Any, weights: Any, empty: Any, full: Any, some: Any, ep_is: Any, ep_not: Any,
-                  cap_index: int, cap_bb: Any, kind: int, fixed: Any, revealed: Any, shown: Any, origin: int,
-                  mine: Any, out: Any, out_weights: Any) -> int:
-    """The kernel of :func:`sight_select`: the columns that fit, in order, into ``out``; returns how many."""
-    kept = 0
+@njit(cache=True, inline="always")
+def _sees(rows: Any, column: int, wanted: Any, cap_index: int, cap_bb: Any, kind: int, fixed: Any,
+          revealed: Any, shown: Any, origin: int, mine: Any) -> bool:
+    """Whether a column fits a Blind Chess attempt's answer (see :func:`sight_select`)."""
+    if not _fits(rows, column, wanted):
+        return False
     zero = _U(0)
-    for column in range(rows.shape[1]):
-        p, n, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
-        q, k, e = rows[4, column], rows[5, column], rows[7, column]
-        theirs = p | n | b | r | q | k
-        if theirs & empty or (full and (theirs & full) == zero) or (some and (theirs & some) == zero):
+    if cap_index >= 0 and (rows[cap_index, column] & cap_bb) == zero:
+        return False
+    if kind == _SEEN_NONE:
+        return True
+    p, n, b, r = rows[0, column], rows[1, column], rows[2, column], rows[3, column]
+    q, k = rows[4, column], rows[5, column]
+    theirs = p | n | b | r | q | k
+    if kind == _SEEN_FIXED:
+        seen = theirs & fixed
+    else:
+        occupied = theirs | mine
+        if kind == _SEEN_STRAIGHT or kind == _SEEN_CASTLE:
+            lines = _rook(origin, occupied)
+        elif kind == _SEEN_DIAGONAL:
+            lines = _bishop(origin, occupied)
+        else:
+            lines = _rook(origin, occupied) | _bishop(origin, occupied)
+        seen = ((fixed if kind == _SEEN_CASTLE else zero) | lines) & theirs
+    if (seen & ~cap_bb) != revealed:
+        return False
+    return not ((p & revealed) != shown[0] or (n & revealed) != shown[1] or (b & revealed) != shown[2]
+                or (r & revealed) != shown[3] or (q & revealed) != shown[4] or (k & revealed) != shown[5])
+
+
+@njit(cache=True)
+def _sight_select(rows: Any, weights: Any, wanted: Any, cap_index: int, cap_bb: Any, kind: int, fixed: Any,
+                  revealed: Any, shown: Any, origin: int, mine: Any, out: Any, out_weights: Any) -> int:
+    """The kernel of :func:`sight_select`: the columns that fit, in order, into ``out``; returns how many.
+    When every column fits, nothing is copied (returns the number of columns)."""
+    n: int = rows.shape[1]
+    first_out = 0
+    while first_out < n and _sees(rows, first_out, wanted, cap_index, cap_bb, kind, fixed, revealed, shown,
+                                  origin, mine):
+        first_out += 1
+    if first_out == n:
+        return n
+    out[:, :first_out] = rows[:, :first_out]
+    out_weights[:first_out] = weights[:first_out]
+    kept = first_out
+    for column in range(first_out + 1, n):
+        if not _sees(rows, column, wanted, cap_index, cap_bb, kind, fixed, revealed, shown, origin, mine):
             continue
-        if (ep_is and e != ep_is) or (ep_not and e == ep_not):
-            continue
-        if cap_index >= 0 and (rows[cap_index, column] & cap_bb) == zero:
-            continue
-        if kind != _SEEN_NONE:
-            if kind == _SEEN_FIXED:
-                seen = theirs & fixed
-            else:
-                occupied = theirs | mine
-                if kind == _SEEN_STRAIGHT or kind == _SEEN_CASTLE:
-                    lines = _rook(origin, occupied)
-                elif kind == _SEEN_DIAGONAL:
-                    lines = _bishop(origin, occupied)
-                else:
-                    lines = _rook(origin, occupied) | _bishop(origin, occupied)
-                seen = ((fixed if kind == _SEEN_CASTLE else zero) | lines) & theirs
-            if (seen & ~cap_bb) != revealed:
-                continue
-            if ((p & revealed) != shown[0] or (n & revealed) != shown[1] or (b & revealed) != shown[2]
-                    or (r & revealed) != shown[3] or (q & revealed) != shown[4] or (k & revealed) != shown[5]):
-                continue
         for field in range(8):
             out[field, kept] = rows[field, column]
         out_weights[kept] = weights[column]
@@ -1188,9 +1218,9 @@ def sight_select(rows: Rows, weights: Weights, empty: int, full: int, some: int,
     n = rows.shape[1]
     weights = np.asarray(weights, dtype=np.float64)
     out, out_weights = _rows_buffer(n), _weights_buffer(n)
-    kept = _sight_select(rows, weights, _U(empty), _U(full), _U(some), _U(ep_is), _U(ep_not), cap_index,
-                         _U(cap_bb), kind, _U(fixed), _U(revealed), np.array(shown, dtype=np.uint64), origin,
-                         _U(mine), out, out_weights)
+    kept = _sight_select(rows, weights, _wanted(0, (0, 0, 0, 0, 0, 0), empty, full, some, ep_is, ep_not),
+                         cap_index, _U(cap_bb), kind, _U(fixed), _U(revealed), np.array(shown, dtype=np.uint64),
+                         origin, _U(mine), out, out_weights)
     if kept == n:
         return rows, weights
     return _trimmed(out, out_weights, kept)

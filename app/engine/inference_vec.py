@@ -413,8 +413,9 @@ def _hash(rows: Rows, multipliers: list[Any], shift: Any) -> Any:
             np.right_shift(h, shift, out=tmp)
             np.bitwise_xor(h, tmp, out=h)
             np.multiply(h, multipliers[column], out=h)
-        # Castling rights (rook corners) and the en-passant square (0..63, shifted clear of them) share a field.
-        np.left_shift(rows[EP, start:end], U64(1), out=tmp)
+        # Castling rights (back-rank squares) and the en-passant square (0..63, moved to bits 8-13, clear of any
+        # back-rank square) share a field.
+        np.left_shift(rows[EP, start:end], U64(8), out=tmp)
         np.bitwise_or(tmp, rows[CASTLING, start:end], out=tmp)
         np.bitwise_xor(h, tmp, out=h)
         np.right_shift(h, U64(33), out=tmp)
@@ -440,7 +441,7 @@ def _strong_hash(rows: Rows) -> Any:
             if column < 6:
                 np.bitwise_xor(rows[column, start:end], _SECOND[column], out=zz)
             else:
-                np.left_shift(rows[EP, start:end], U64(1), out=zz)
+                np.left_shift(rows[EP, start:end], U64(8), out=zz)  # clear of the castling rights
                 np.bitwise_or(zz, rows[CASTLING, start:end], out=zz)
                 np.bitwise_xor(zz, _SECOND[6], out=zz)
             np.right_shift(zz, s33, out=tt)
