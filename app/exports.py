@@ -94,9 +94,16 @@ def frame_scene(variant: str, frame: Frame) -> BoardScene:
 def frame_svg(variant: str, frame: Frame, size: int = 480) -> str:
     """The board of ``frame`` as SVG: the true position, or only what the frame's seat knew.
 
-    Seat 1 (Black) sees its board from its own side.
+    A seat sees the board from its own side: turned when its seat definition says ``flipped`` (Black in the
+    chess games, the second team's seats in a team game); the truth is shown as the first seat sees it.
     """
-    return scene_svg(frame_scene(variant, frame), white_below=frame.perspective != 1, size=size)
+    return scene_svg(frame_scene(variant, frame), white_below=not _flipped(variant, frame.perspective), size=size)
+
+
+def _flipped(variant: str, perspective: Seat | None) -> bool:
+    """Whether ``perspective``'s board is drawn turned round (never for the truth or a seat the game lacks)."""
+    seats = games.get(variant).seats
+    return perspective is not None and 0 <= perspective < len(seats) and seats[perspective].flipped
 
 
 def _fills(scene: BoardScene) -> dict[tuple[int, int], str]:

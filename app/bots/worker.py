@@ -800,16 +800,34 @@ _SAFE_BUILTINS = frozenset({"bool", "bytes", "complex", "dict", "float", "frozen
                             "slice", "str", "tuple"})
 
 
+def _game_modules() -> frozenset[str]:
+    """The modules of the registered games' referees and views: where a game's actions, observations and views
+    live, so a bot of any registered game (``SIGHTLINE_GAMES`` included) can answer with its game's classes.
+
+    Only the modules a definition names: a game's bots, presenters and writers, and any other module, stay
+    refused. Read each time (the registry caches its games), so it follows ``SIGHTLINE_GAMES`` as the
+    registry does.
+    """
+    return frozenset(module for definition in games.all()
+                     for module in (definition.referee.module, definition.view.module))
+
+
+def _allowed_module(module: str) -> bool:
+    if module == "chess" or module == "app.engine" or module.startswith("app.engine."):
+        return True
+    return module in _game_modules()
+
+
 class _SafeUnpickler(pickle.Unpickler):
-    """Reads a worker's messages: only classes of the engine and of ``chess`` (and plain data) may be built.
+    """Reads a worker's messages: only classes of the engine, of ``chess`` and of the registered games'
+    rules and views (and plain data) may be built.
 
     A bot's answer is unpickled in the app; a plain unpickler would let it run any callable there (and so
-    crash or hang the app after all).
+    crash or hang the app after all). Classes only, never functions, even from the allowed modules.
     """
 
     def find_class(self, module: str, name: str) -> Any:
-        if module == "builtins" and name in _SAFE_BUILTINS or module == "chess" \
-                or module == "app.engine" or module.startswith("app.engine."):
+        if module == "builtins" and name in _SAFE_BUILTINS or module != "builtins" and _allowed_module(module):
             found = super().find_class(module, name)
             if isinstance(found, type):
                 return found

@@ -32,12 +32,13 @@ _LAZY = {"VARIANTS": _variants, "TITLES": _titles}
 
 
 def __getattr__(name: str) -> Any:
-    # VARIANTS imports every referee (and python-chess): built on first use, so that TITLES stays cheap
-    # (TITLES reads the registry's plain data only).
+    # Built on each use, never kept in the module: the registry already keeps its games (for one value of
+    # SIGHTLINE_GAMES) and each referee once resolved, so a table follows the registry when the games named
+    # there change (a test registering its games for one test, a referee process given its parent's
+    # environment) at the cost of one small dictionary. VARIANTS imports every referee (and python-chess) on
+    # first use; TITLES reads the registry's plain data only.
     if name in _LAZY:
-        value = _LAZY[name]()
-        globals()[name] = value
-        return value
+        return _LAZY[name]()
     raise AttributeError(f"module 'app.engine.variants' has no attribute {name!r}")
 
 
