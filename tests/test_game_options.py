@@ -229,11 +229,9 @@ def window_with_test_games(window: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     from app.engine import variants
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent))
     monkeypatch.setenv(games.EXTRA_GAMES_VARIABLE, "tests.games.lights,tests.games.scouts")
-    import app.ui.main_window
     for name in ("VARIANTS", "TITLES"):  # the engine's game table is built once: built again with them, then back
         if name in vars(variants):
             monkeypatch.delattr(variants, name)
-    monkeypatch.setattr(app.ui.main_window, "TITLES", variants.TITLES)  # the window's copy of the titles too
     yield window
     for name in ("VARIANTS", "TITLES"):
         vars(variants).pop(name, None)

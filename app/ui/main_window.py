@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWid
                                QTextBrowser, QVBoxLayout, QWidget)
 
 from app import games
-from app.engine.variants import TITLES
 from app.games.describe import outcome_headline
 from app.games.presenter import BELIEF_PANEL, InputError
 from app.ui.board_widget import BoardWidget
@@ -247,11 +246,20 @@ class MainWindow(QMainWindow):
         view.addAction(self.panel_dock.toggleViewAction())
         self._view_menu = view
         help_ = self.menuBar().addMenu("&Help")
-        for variant, title in TITLES.items():
-            action = QAction(f"Rules of {title}", self)
-            action.triggered.connect(lambda _checked=False, v=variant: self._rules(v))
+        self._help_menu = help_
+        help_.aboutToShow.connect(self._fill_help)
+        self._fill_help()
+
+    def _fill_help(self) -> None:
+        """One rules entry per game the registry holds when the menu opens (a game registered after the window
+        was made is there too; the registry is plain data, so no game code is imported for the titles)."""
+        help_ = self._help_menu
+        help_.clear()
+        for definition in games.all():
+            action = QAction(f"Rules of {definition.title}", help_)
+            action.triggered.connect(lambda _checked=False, v=definition.key: self._rules(v))
             help_.addAction(action)
-        about = QAction("&About Sightline", self)
+        about = QAction("&About Sightline", help_)
         about.triggered.connect(self._about)
         help_.addAction(about)
 
@@ -272,7 +280,11 @@ class MainWindow(QMainWindow):
         """The rules in a window of their own, on the main window's screen; closed with the main window."""
         window = self._rules_windows.get(variant)
         if window is None:
-            path = RULES / f"{variant}.md"
+            try:
+                definition: games.GameDefinition | None = games.get(variant)
+            except KeyError:
+                definition = None  # a game that was registered when the menu was made and is not any more
+            path = RULES / ((definition.rules_doc if definition is not None else "") or f"{variant}.md")
             try:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeError):
@@ -280,7 +292,7 @@ class MainWindow(QMainWindow):
             window = QTextBrowser(self)
             window.setWindowFlag(Qt.WindowType.Window, True)  # a window of its own, but owned by this one
             window.setMarkdown(text)
-            window.setWindowTitle(f"Rules of {TITLES[variant]}")
+            window.setWindowTitle(f"Rules of {definition.title if definition is not None else variant}")
             window.destroyed.connect(lambda _object=None, v=variant: self._rules_windows.pop(v, None))
             window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             self._rules_windows[variant] = window
@@ -554,7 +566,7 @@ class MainWindow(QMainWindow):
             self.entry.setEnabled(False)
             self._refresh_actions()
             return
-        self.title.setText(TITLES[controller.variant])
+        self.title.setText(games.get(controller.variant).title)
         self.status.setText(bounded(controller.status(), 300))
         self.entry.setPlaceholderText(controller.entry_hint())
         if controller.outcome is not None:
@@ -1293,8 +1305,17 @@ def describe_unfinished(game: UnfinishedGame) -> str:
     players = " against ".join(short_name(player.name) for player in record.players[:4])
     saved = _dt.datetime.fromtimestamp(game.saved).strftime("%Y-%m-%d %H:%M") if game.saved else "unknown time"
     note = f"; {bounded(game.note, 300)}" if game.note else ""
-    return (f"{TITLES.get(record.variant, 'A game')}: {players}, {len(record.entries)} actions played "
+    return (f"{game_title(record.variant, 'A game')}: {players}, {len(record.entries)} actions played "
             f"(saved {saved}{note})")
+
+
+def game_title(key: str, unknown: str) -> str:
+    """The title of the game ``key`` as the registry has it now (a game registered after the window was made has
+    one too); ``unknown`` for a game the registry does not know (a record of a game no longer installed)."""
+    try:
+        return games.get(key).title
+    except KeyError:
+        return unknown
 
 
 def _write_autosave(slot: AutosaveSlot, record: GameRecord) -> str | None:

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, 
 from app import games
 from app.engine.core import Seat
 from app.engine.record import Frame, GameRecord, RecordError, Timeline, allowed_perspectives
-from app.engine.variants import TITLES
 from app.games.chess_kit import sq8
 from app.games.presenter import BELIEF_PANEL, presenter_for
 from app.games.scene import BoardScene
@@ -40,7 +39,8 @@ def _entry_text(record: GameRecord, index: int) -> str:
     action = dict(entry.action)
     kind = str(action.pop("type", "?"))
     details = " ".join(str(value) for value in action.values() if value is not None)
-    name = _seat_names(record)[entry.seat] if entry.seat < 2 else f"seat {entry.seat}"
+    names = _seat_names(record)
+    name = names[entry.seat] if 0 <= entry.seat < len(names) else f"seat {entry.seat}"
     return f"{index + 1}. {name}: {kind} {details}".rstrip()
 
 
@@ -57,7 +57,7 @@ class ReplayWindow(QMainWindow):
             raise RecordError("this game is still being played: it can be reviewed only by a seat playing it")
         players = " – ".join(player.name for player in record.players)
         state = "finished" if record.result is not None else "in progress"
-        self.setWindowTitle(f"Replay: {TITLES.get(record.variant, record.variant)}, {players} ({state})")
+        self.setWindowTitle(f"Replay: {games.get(record.variant).title}, {players} ({state})")
         self.board = BoardWidget()
         self.board.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.board.set_interactive(False)
@@ -154,7 +154,8 @@ class ReplayWindow(QMainWindow):
         scene: BoardScene = (self.presenter.truth_scene(frame.truth, frame.last_move) if perspective is None
                              else self.presenter.scene(frame.view))
         self.board.set_board_size(scene.files, scene.ranks)
-        self.board.set_flipped(perspective == 1)
+        # A seat sees the board turned as its definition says; the truth is shown unturned.
+        self.board.set_flipped(perspective is not None and games.get(self.record.variant).seats[perspective].flipped)
         self.board.set_pieces(scene.pieces)
         self.board.set_markers(scene.markers if perspective is not None else [])
         self.board.set_move_targets({})
