@@ -501,7 +501,7 @@ def test_review_refuses_bad_hypotheses_and_other_games() -> None:
     session.set_notes(1, hypotheses={"e9": "p"})
     with pytest.raises(ValueError, match="note 1: belief board: 'e9' is not a square"):
         review(session.record, 1)
-    with pytest.raises(ValueError, match="RBC and Blind Chess"):
+    with pytest.raises(ValueError, match="Reconnaissance Blind Chess and Blind Chess"):
         review(GameSession(MinitChess()).record, 0)
 
 

@@ -111,3 +111,11 @@ def test_engine_knows_nothing_of_qt() -> None:
     for path in (ROOT / "app" / "engine").glob("*.py"):
         text = path.read_text()
         assert "PySide6" not in text and "QtCore" not in text, path
+
+
+def test_perft_counters_come_from_the_definitions() -> None:
+    from app import games
+    from app.engine.minit import MAX_PERFT_DEPTH
+    from app.engine.perft import CHESS, MAX_DEPTH, counters
+    assert list(counters()) == [CHESS, *(game.key for game in games.all() if game.perft)]
+    assert MAX_PERFT_DEPTH >= MAX_DEPTH  # a game's own cap never refuses a depth the command line allows

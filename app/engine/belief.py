@@ -581,8 +581,9 @@ class BeliefBoard:
         >>> len(belief), belief.piece_at(chess.E8) == chess.KING
         (16, True)
         """
-        if variant not in ("rbc", "blind"):
-            raise ValueError(f"a belief board is for hidden-information chess (rbc, blind), not {variant!r}")
+        kit = [definition.key for definition in _belief_games()]
+        if variant not in kit:
+            raise ValueError(f"a belief board is for hidden-information chess ({', '.join(kit)}), not {variant!r}")
         if seat_color == self.enemy:
             raise ValueError("the seat's colour is the colour of the supposed pieces: it should be the other one")
         try:
@@ -755,6 +756,13 @@ class BeliefBoard:
         return right / placed if placed else None
 
 
+def _belief_games() -> list[Any]:
+    """The definitions of the games whose definition gives a person the belief board kit
+    (``GameDefinition.belief``: the games of hidden chess pieces), in the registry's order."""
+    from app import games  # here, not at the top: the engine reaches the registry only when it needs it
+    return [definition for definition in games.all() if definition.belief]
+
+
 def _score(pieces: Mapping[Square, PieceType], enemy: chess.Color, truth: chess.Board) -> tuple[int, int]:
     right = 0
     for square, piece_type in pieces.items():
@@ -800,8 +808,11 @@ def review(record: Any, seat: Seat) -> list[TurnReview]:
     """
     from .record import HYPOTHESES, RecordError, parse_action
     from .variants import VARIANTS
-    if record.variant not in ("rbc", "blind"):
-        raise ValueError(f"belief review is for RBC and Blind Chess, not {record.variant!r}")
+    kit = _belief_games()
+    if record.variant not in [definition.key for definition in kit]:
+        titles = [definition.title for definition in kit]
+        named = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
+        raise ValueError(f"belief review is for {named}, not {record.variant!r}")
     snapshots: dict[int, dict[Square, PieceType]] = {}
     for index, note in enumerate(getattr(record, "notes", [])):
         if note.seat == seat and HYPOTHESES in note.changes:

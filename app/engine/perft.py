@@ -1,9 +1,8 @@
 """Perft: count move sequences, a self-check of each game's move generator.
 
 - ``chess``: python-chess's legal moves (standard chess; the known numbers are 20, 400, 8902, 197281 ...).
-- ``rbc``: every sequence of *move actions* (passes left out), each applied to the true board as the
-  referee revises it; a position where a king was captured is not expanded.
-- ``minit``: MinitChess's legal moves (see :func:`app.engine.minit.perft`).
+- every game whose definition names a ``perft`` counter (``GameDefinition.perft``): that game's own count,
+  found through the registry; each game says in its own ``perft`` module what it counts.
 
 >>> perft("chess", 3)
 [20, 400, 8902]
@@ -13,14 +12,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import chess
 
-from .minit import MAX_PERFT_DEPTH
-from .rbc_moves import move_actions, revise_move, with_default_promotion
+__all__ = ["CHESS", "MAX_DEPTH", "chess_board", "counters", "perft"]
 
-MAX_DEPTH = MAX_PERFT_DEPTH
+CHESS = "chess"
+"""The one count that is no game of the registry: standard chess, as python-chess plays it."""
+
+MAX_DEPTH = 20
 """The deepest count asked for in one call: deeper ones would not finish anyway, and the cap keeps a mistyped
-depth from exhausting memory or the call stack."""
+depth from exhausting memory or the call stack. (A game's own counter may cap itself too; a test checks that
+none caps below this.)"""
+
+Counter = Callable[[int, "str | None"], list[int]]
+"""A game's perft: ``counter(depth, position)`` -> the counts for lengths 1..depth (``ValueError`` for a
+position the game refuses)."""
 
 
 def _chess(board: chess.Board, depth: int, ply: int, counts: list[int]) -> None:
@@ -33,31 +41,9 @@ def _chess(board: chess.Board, depth: int, ply: int, counts: list[int]) -> None:
             board.pop()
 
 
-def _rbc(board: chess.Board, depth: int, ply: int, counts: list[int]) -> None:
-    actions = move_actions(board).as_list()
-    counts[ply] += len(actions)
-    if ply + 1 == depth:
-        return
-    for move in actions:
-        taken = revise_move(board, with_default_promotion(board, move))
-        board.push(taken if taken is not None else chess.Move.null())
-        if board.kings & board.occupied_co[chess.WHITE] and board.kings & board.occupied_co[chess.BLACK]:
-            _rbc(board, depth, ply + 1, counts)
-        board.pop()
-
-
-def perft(variant: str, depth: int, position: str | None = None) -> list[int]:
-    """Counts of move sequences of length 1..``depth`` from ``position`` (a FEN, or MinitChess notation)."""
-    if depth < 1:
-        raise ValueError("the depth must be at least 1")
-    if depth > MAX_DEPTH:
-        raise ValueError(f"the depth must be at most {MAX_DEPTH}")
-    if variant == "minit":
-        from .minit import STARTING_POSITION
-        from .minit import perft as minit_perft
-        return minit_perft(position or STARTING_POSITION, depth)
-    if variant not in ("chess", "rbc"):
-        raise ValueError(f"perft knows chess, rbc and minit, not {variant[:40]!r}")
+def chess_board(position: str | None) -> chess.Board:
+    """The board of the FEN ``position`` (the usual start for None) with both kings on it, as a game of chess
+    pieces would start from it; ``ValueError`` saying what is wrong with it."""
     fen = position or chess.STARTING_FEN
     if len(fen) > 200:
         raise ValueError("bad position: that is too long to be a FEN")
@@ -67,6 +53,35 @@ def perft(variant: str, depth: int, position: str | None = None) -> list[int]:
         raise ValueError(f"bad position: {error}") from None
     if board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
         raise ValueError("bad position: each side needs a king")  # as a game refuses it
+    return board
+
+
+def counters() -> dict[str, Counter]:
+    """Variant -> its perft counter: ``chess`` first, then each game that has one, in the registry's order."""
+    from app import games  # here, not at the top: the engine reaches the registry only when it needs it
+    found: dict[str, Counter] = {CHESS: _count_chess}
+    found.update({definition.key: definition.perft() for definition in games.all() if definition.perft})
+    return found
+
+
+def _count_chess(depth: int, position: str | None) -> list[int]:
+    board = chess_board(position)
     counts = [0] * depth
-    (_chess if variant == "chess" else _rbc)(board, depth, 0, counts)
+    _chess(board, depth, 0, counts)
     return counts
+
+
+def perft(variant: str, depth: int, position: str | None = None) -> list[int]:
+    """Counts of move sequences of length 1..``depth`` from ``position`` (a FEN, or the game's own position
+    text), for ``chess`` or a game whose definition has a perft counter."""
+    if depth < 1:
+        raise ValueError("the depth must be at least 1")
+    if depth > MAX_DEPTH:
+        raise ValueError(f"the depth must be at most {MAX_DEPTH}")
+    known = counters()
+    counter = known.get(variant)
+    if counter is None:
+        names = list(known)
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        raise ValueError(f"perft knows {listed}, not {variant[:40]!r}")
+    return counter(depth, position)

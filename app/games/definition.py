@@ -248,7 +248,8 @@ class GameDefinition(_Plain):
     the strongest first, as the new-game dialog offers them. ``inference`` is the belief inference of a
     game of hidden information (None when the seats see everything). ``belief`` says whether a person
     gets the belief board kit. ``match_defaults`` are settings of ``sightline match`` this game changes.
-    ``perft`` says whether ``sightline perft`` can count this game's moves. ``preload`` names modules a bot
+    ``perft`` is the game's move counter for ``sightline perft`` (``perft(depth, position) -> counts``; None:
+    it has none). ``preload`` names modules a bot
     worker's fork server imports ahead of time for this game. ``rules_doc`` is the file name of the rules
     in the documentation's rules folder. ``formats`` are the files a record of the game exports to, in the
     order the window's Export menu offers them; ``clipboard`` says how a position is copied and pasted as text
@@ -276,7 +277,7 @@ class GameDefinition(_Plain):
     belief: bool
     formats: tuple[ExportFormat, ...]
     clipboard: ClipboardFormat | None
-    perft: bool
+    perft: Lazy | None
     preload: tuple[str, ...]
     presenter: Lazy | None
 
@@ -285,7 +286,7 @@ class GameDefinition(_Plain):
                  options: tuple[OptionSpec, ...] = (), match_defaults: Mapping[str, Any] | None = None,
                  rules_doc: str = "", bots: tuple[tuple[str, Lazy], ...] = (), inference: Lazy | None = None,
                  belief: bool = False, formats: tuple[ExportFormat, ...] = (),
-                 clipboard: ClipboardFormat | None = None, perft: bool = False,
+                 clipboard: ClipboardFormat | None = None, perft: Lazy | None = None,
                  preload: tuple[str, ...] = (), presenter: Lazy | None = None) -> None:
         self._fill(key=key, title=title, description=description, seats=seats, referee=referee, view=view,
                    board=board, hidden_information=hidden_information, options=options,
@@ -341,6 +342,6 @@ class GameDefinition(_Plain):
     def lazies(self) -> list[Lazy]:
         """Every :class:`Lazy` this definition holds (a test resolves them all)."""
         found = [self.referee, self.view, *(bot for _, bot in self.bots), *(fmt.writer for fmt in self.formats)]
-        optional = [lazy for lazy in (self.inference, self.presenter) if lazy is not None]
+        optional = [lazy for lazy in (self.inference, self.presenter, self.perft) if lazy is not None]
         clipboard = [self.clipboard.copy, self.clipboard.paste] if self.clipboard is not None else []
         return found + optional + clipboard

@@ -33,7 +33,7 @@ DEFINITION = GameDefinition(
     clipboard=ClipboardFormat("&Copy MinitChess position", "New MinitChess game from the &pasted position",
                               copy=Lazy("app.games.minit.formats:copy_position"),
                               paste=Lazy("app.games.minit.formats:options_from_position_text")),
-    perft=True,
+    perft=Lazy("app.games.minit.perft:perft"),
 )
 
 
@@ -44,3 +44,4 @@ def _named_for_bundlers() -> None:  # pragma: no cover - never called
     import app.engine.minit  # noqa: F401
     import app.bots.minit_bots  # noqa: F401
     import app.games.minit.formats  # noqa: F401
+    import app.games.minit.perft  # noqa: F401

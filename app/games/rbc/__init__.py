@@ -37,7 +37,7 @@ DEFINITION = GameDefinition(
     formats=(ExportFormat("pgn", "Moves as &PGN", ".pgn", Lazy("app.games.rbc.formats:PGN"), text=True),
              ExportFormat("reconchess", "RBC game for &reconchess (GameHistory JSON)", ".json",
                           Lazy("app.games.rbc.formats:reconchess_history"))),
-    perft=True,
+    perft=Lazy("app.games.rbc.perft:perft"),
     preload=("app.engine.rbc", "chess", "reconchess", "app.interop.reconchess_history"),
 )
 
@@ -51,4 +51,5 @@ def _named_for_bundlers() -> None:  # pragma: no cover - never called
     import app.bots.rbc_belief  # noqa: F401
     import app.bots.rbc_bots  # noqa: F401
     import app.games.rbc.formats  # noqa: F401
+    import app.games.rbc.perft  # noqa: F401
     import app.interop.reconchess_history  # noqa: F401
