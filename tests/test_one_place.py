@@ -48,13 +48,14 @@ IMPORTS_ALLOWED = {
         "the inference module's front door re-exports each game's belief inference (the definitions point at "
         "app.engine.inference:RbcInference); the per-game inference modules move with their games' code",
     "app/interop/reconchess_history.py":
-        "the reconchess GameHistory conversion is RBC's own code: it moves to app/games/rbc/ next",
+        "re-export module: the reconchess GameHistory conversion is RBC's own code and lives in app/games/rbc/; "
+        "tests and the command line import it by its older name",
     "app/bots/agents.py":
         "hosting reconchess players is RBC's own code: it moves to app/games/rbc/ next",
 }
 """Files outside a game's own places that may import a game's code, each with the reason."""
 
-MAX_NAMED = 3  # lower it with every step that removes names (the test says when); issue 13 brings it to 0
+MAX_NAMED = 2  # lower it with every step that removes names (the test says when); issue 13 brings it to 0
 
 _QUOTED = re.compile(r"""(["'])(%s)\1""" % "|".join(GAMES))
 
