@@ -182,3 +182,14 @@ def test_cli_reports_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["export", str(broken), str(tmp_path / "out.json")]) == 1
     assert "not valid JSON" in capsys.readouterr().err
     assert main(["import", str(tmp_path / "missing.json"), str(tmp_path / "x.json")]) == 1
+
+
+def test_players_of_other_programs_are_hosted_by_the_games_definition() -> None:
+    from app import games
+    from app.games.rbc.players import RECONCHESS_PLAYERS
+    assert [game.key for game in games.all() if game.foreign_players] == ["rbc"]
+    assert games.get("rbc").foreign_players() is RECONCHESS_PLAYERS
+    assert type(RECONCHESS_PLAYERS.host(object(), "Spy")) is ReconchessAgent  # the older home re-exports it
+    assert BotSpec("reconchess.bots.random_bot", "rbc").bot_class()[0].__name__ == "RandomBot"
+    with pytest.raises(BotError, match="'reconchess.bots.random_bot' is not a built-in minit bot"):
+        BotSpec("reconchess.bots.random_bot", "minit").bot_class()

@@ -1,32 +1,28 @@
-"""Seats played by programs: built-in bots and hosted reconchess players.
+"""Seats played by programs: built-in bots and players written for other programs.
 
 An :class:`Agent` is what the game runner talks to. :class:`BotAgent` wraps a
-built-in :class:`~app.bots.base.Bot`; :class:`ReconchessAgent` hosts any
-reconchess ``Player`` and calls it exactly as reconchess's ``play_turn`` does:
-``handle_game_start``, then each turn ``handle_opponent_move_result``,
-``choose_sense``, ``handle_sense_result``, ``choose_move``,
-``handle_move_result``, and finally ``handle_game_end`` with a ``GameHistory``.
+built-in :class:`~app.bots.base.Bot`; a game whose definition names
+``foreign_players`` (a :class:`ForeignPlayers`) also hosts players written for
+another program: RBC hosts reconchess players
+(:class:`~app.games.rbc.players.ReconchessAgent`, re-exported here under its
+older home, as is ``load_reconchess_player``).
 
 Bot specs (``--white``/``--black`` and the new-game dialog):
 
 - ``belief``, ``random``, ``attacker`` ... or ``sightline:random``: a built-in bot of the game
   (``app.bots.registry``; the names of each game are listed in ``docs/bots.md``);
   ``sightline:NAME:LEVEL`` picks a level (easy, medium or hard; medium by default);
-- ``path/to/bot.py``, ``package.module`` or ``package.module:Class``: a reconchess
-  player, loaded like reconchess's ``load_player`` (RBC only).
+- ``path/to/bot.py``, ``package.module`` or ``package.module:Class``: a player of
+  the game's ``foreign_players`` (RBC: a reconchess player, loaded like
+  reconchess's ``load_player``); games without them have only built-in bots.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import inspect
-import operator
 import os
-import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from app.engine.core import Action, Outcome, Seat
 from app.engine.record import GameRecord
@@ -34,7 +30,8 @@ from app.engine.record import GameRecord
 from .base import ActionRequest, Bot
 
 if TYPE_CHECKING:
-    import chess
+    from app.games.rbc.players import ReconchessAgent as ReconchessAgent
+    from app.games.rbc.players import load_reconchess_player as load_reconchess_player
 
 
 class BotError(Exception):
@@ -110,77 +107,30 @@ class BotAgent(Agent):
         self.bot.end(outcome)
 
 
-class ReconchessAgent(Agent):
-    """Hosts a reconchess ``Player`` in a Sightline RBC game."""
+class ForeignPlayers(Protocol):
+    """How a game hosts players written for another program (a definition's ``foreign_players`` resolves to
+    one): a bot spec that names no built-in bot is handed to :meth:`load`, and a player made from the class it
+    returns is played through :meth:`host`."""
 
-    def __init__(self, player: Any, name: str) -> None:
-        self.player = player
-        self.name = name
-        self.color = True  # chess.WHITE
-        self._turn_moves: list[chess.Move] | None = None
+    def load(self, spec: str) -> Callable[[], Any]:
+        """The player class ``spec`` (a file, module or module:Class) names; raises BotError. Creates nothing."""
+        ...
 
-    def start(self, seat: Seat, options: dict[str, Any], opponent_name: str) -> None:
-        import chess  # here, not at the top: the window imports this module before python-chess is needed
-        self.color = seat == 0
-        board = chess.Board(options.get("fen", chess.STARTING_FEN))
-        self.player.handle_game_start(self.color, board, opponent_name)
+    def host(self, player: Any, name: str) -> Agent:
+        """An agent playing a seat with ``player``, an instance of a class :meth:`load` returned."""
+        ...
 
-    def observe(self, observation: Any) -> None:
-        import chess
-        from app.engine.rbc import MoveResult, SenseResult, TurnStarted
-        if isinstance(observation, TurnStarted):
-            self._turn_moves = None
-            square = observation.capture_square
-            self.player.handle_opponent_move_result(square is not None, square)
-        elif isinstance(observation, SenseResult):
-            # Fresh Piece objects: the engine shares its own, and a player may modify what it is given.
-            self.player.handle_sense_result([(square, None if piece is None else chess.Piece(piece.piece_type,
-                                                                                             piece.color))
-                                             for square, piece in observation.window])
-        elif isinstance(observation, MoveResult):
-            square = observation.capture_square
-            self.player.handle_move_result(observation.requested, observation.taken, square is not None, square)
 
-    def act(self, request: ActionRequest) -> Action:
-        from chess import Move
-        from app.engine.rbc import MoveAction, Sense
-        seconds = request.seconds_left
-        if self._turn_moves is None or request.phase == "sense":
-            # reconchess computes the move actions once, at the start of the turn
-            self._turn_moves = request.choices["move_actions"].as_list()
-        moves = list(self._turn_moves)
-        if request.phase == "sense":
-            answer = self.player.choose_sense(list(request.choices["sense_actions"]), moves, seconds)
-            square = None
-            if answer is not None:
-                try:
-                    square = operator.index(answer)  # numpy integers are squares too, as in reconchess
-                except TypeError:
-                    square = -1
-                if isinstance(answer, bool) or not 0 <= square < 64:
-                    raise BotError(f"choose_sense returned {_short_repr(answer)}, which is not a square")
-            return Sense(square)
-        move = self.player.choose_move(moves, seconds)
-        if move is not None and not isinstance(move, Move):
-            raise BotError(f"choose_move returned {_short_repr(move)}, which is not a chess.Move or None")
-        return MoveAction(move)
+_MOVED = {"ReconchessAgent": "app.games.rbc.players", "load_reconchess_player": "app.games.rbc.players"}
+"""Names that moved into a game's package, still importable from here for the tests written against this home
+(imported on first use: the game's module imports this one)."""
 
-    def end(self, outcome: Outcome, record: GameRecord) -> None:
-        from reconchess import GameHistory, WinReason
-        from reconchess.history import GameHistoryDecoder
-        import json
-        winner = None if outcome.winner is None else outcome.winner == 0
-        reasons = {"king_capture": WinReason.KING_CAPTURE, "timeout": WinReason.TIMEOUT,
-                   "resign": WinReason.RESIGN, "forfeit": WinReason.RESIGN,
-                   "move_limit": WinReason.MOVE_LIMIT, "turn_limit": WinReason.TURN_LIMIT}
-        reason = reasons.get(outcome.reason.value)
-        history: Any
-        try:
-            from app.interop.reconchess_history import record_to_history
-            history = json.loads(json.dumps(record_to_history(record)), cls=GameHistoryDecoder)
-        except Exception:  # a history is a courtesy; never fail the game over it
-            history = GameHistory()
-        self.player.handle_game_end(winner, reason, history)
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        import importlib
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -230,9 +180,19 @@ class BotSpec:
             if level not in ("easy", "medium", "hard"):
                 raise BotError(f"unknown level {level!r} (easy, medium or hard)")
             return bots[name], level
-        if self.variant != "rbc" or (not os.path.exists(self.text) and self._elsewhere(self.text)):
+        foreign = self._foreign()
+        if foreign is None or (not os.path.exists(self.text) and self._elsewhere(self.text)):
             raise BotError(self._not_builtin(self.text, builtin_bots(self.variant)))
-        return load_reconchess_player(self.text), None
+        return foreign.load(self.text), None
+
+    def _foreign(self) -> ForeignPlayers | None:
+        """The game's hosts for players written for another program (None: it has only built-in bots)."""
+        from app import games  # here: the window imports this module early, and needs the registry only now
+        try:
+            found = games.get(self.variant).foreign_players
+        except KeyError:
+            return None
+        return None if found is None else found()
 
     def _elsewhere(self, name: str) -> list[str]:
         """The other games that have a built-in bot called ``name``."""
@@ -250,7 +210,7 @@ class BotSpec:
         if others:
             games = " and ".join(TITLES.get(variant, variant) for variant in others)
             return f"{name!r} is not a built-in {self.variant} bot: it is a {games} bot ({choices})"
-        if self.variant != "rbc":
+        if self._foreign() is None:
             return f"{name!r} is not a built-in {self.variant} bot ({choices})"
         return f"no built-in {self.variant} bot {name!r} ({choices})"
 
@@ -267,7 +227,9 @@ class BotSpec:
             player = cls()
         except Exception as error:
             raise BotError(f"{cls.__name__}() failed: {error_text(error)}") from error
-        return ReconchessAgent(player, cls.__name__)
+        foreign = self._foreign()
+        assert foreign is not None  # bot_class gave no level only to a spec the game's foreign players loaded
+        return foreign.host(player, cls.__name__)
 
 
 def _short_repr(value: Any) -> str:
@@ -277,65 +239,3 @@ def _short_repr(value: Any) -> str:
     except BaseException:  # noqa: BLE001 - a bot's object may fail to print
         return f"a {type(value).__name__}"
     return text if len(text) <= 80 else text[:77] + "..."
-
-
-def load_reconchess_player(spec: str) -> Callable[[], Any]:
-    """Load a reconchess ``Player`` subclass from ``path/to/bot.py``, ``module`` or ``module:Class``.
-
-    Without a class name this follows reconchess's ``load_player``: the module
-    must hold exactly one ``Player`` subclass, or a ``get_player()`` function.
-    A bot file is loaded under a name of its own, so two files called ``bot.py``
-    in different folders are two different bots.
-    """
-    try:
-        from reconchess import Player
-    except ImportError as error:  # pragma: no cover - reconchess is a dependency
-        raise BotError(f"reconchess is not installed: {error}") from error
-    target, class_name = spec, ""
-    if not os.path.exists(spec) and ":" in spec:
-        target, _, class_name = spec.rpartition(":")
-    try:
-        if os.path.exists(target):
-            if os.path.isdir(target):
-                raise BotError(f"{target} is a folder, not a bot file")
-            path = os.path.abspath(target)
-            folder = os.path.dirname(path)
-            if folder not in sys.path:
-                sys.path.insert(0, folder)  # the bot may import its own helper modules
-            name = f"_sightline_bot_{abs(hash(path)):x}_{os.path.splitext(os.path.basename(path))[0]}"
-            module_spec = importlib.util.spec_from_file_location(name, path)
-            if module_spec is None or module_spec.loader is None:
-                raise BotError(f"cannot load {target} as Python")
-            module = importlib.util.module_from_spec(module_spec)
-            sys.modules[name] = module
-            module_spec.loader.exec_module(module)
-        elif target.endswith(".py") or os.sep in target:
-            raise BotError(f"no such bot file: {target}")
-        else:
-            module = importlib.import_module(target)
-    except BotError:
-        raise
-    except BaseException as error:  # noqa: BLE001 - SystemExit, KeyboardInterrupt... at import lose the bot
-        raise BotError(f"cannot import {target!r}: {error_text(error)}") from None
-    if class_name:
-        cls = getattr(module, class_name, None)
-        if not (inspect.isclass(cls) and issubclass(cls, Player)):
-            raise BotError(f"{target} has no reconchess Player subclass named {class_name!r}")
-        return cls
-    players = [obj for _, obj in inspect.getmembers(module, inspect.isclass)
-               if issubclass(obj, Player) and obj is not Player]
-    if len(players) == 1:
-        return players[0]
-    get_player = getattr(module, "get_player", None)
-    if callable(get_player):
-        try:
-            chosen = get_player()
-        except Exception as error:
-            raise BotError(f"get_player() of {target} failed: {error_text(error)}") from None
-        if inspect.isclass(chosen) and issubclass(chosen, Player):
-            return chosen
-        raise BotError(f"get_player() of {target} did not return a reconchess Player subclass")
-    if not players:
-        raise BotError(f"cannot load a reconchess player from {spec!r}: it has no subclass of Player")
-    raise BotError(f"{spec!r} holds several Player subclasses ({', '.join(p.__name__ for p in players)}); "
-                       "name one as module:Class, or define get_player()")

@@ -248,6 +248,8 @@ class GameDefinition(_Plain):
     the strongest first, as the new-game dialog offers them. ``inference`` is the belief inference of a
     game of hidden information (None when the seats see everything). ``belief`` says whether a person
     gets the belief board kit. ``match_defaults`` are settings of ``sightline match`` this game changes.
+    ``foreign_players`` hosts players written for another program (a
+    :class:`~app.bots.agents.ForeignPlayers`; RBC: reconchess players; None: only built-in bots play).
     ``perft`` is the game's move counter for ``sightline perft`` (``perft(depth, position) -> counts``; None:
     it has none). ``preload`` names modules a bot
     worker's fork server imports ahead of time for this game. ``rules_doc`` is the file name of the rules
@@ -260,7 +262,7 @@ class GameDefinition(_Plain):
 
     __slots__ = ("key", "title", "description", "seats", "referee", "view", "board", "hidden_information",
                  "options", "match_defaults", "rules_doc", "bots", "inference", "belief", "formats", "clipboard",
-                 "perft", "preload", "presenter")
+                 "perft", "preload", "presenter", "foreign_players")
     key: str
     title: str
     description: str
@@ -280,6 +282,7 @@ class GameDefinition(_Plain):
     perft: Lazy | None
     preload: tuple[str, ...]
     presenter: Lazy | None
+    foreign_players: Lazy | None
 
     def __init__(self, *, key: str, title: str, description: str, seats: tuple[SeatSpec, ...], referee: Lazy,
                  view: Lazy, board: tuple[int, int] | None = (8, 8), hidden_information: bool = False,
@@ -287,12 +290,13 @@ class GameDefinition(_Plain):
                  rules_doc: str = "", bots: tuple[tuple[str, Lazy], ...] = (), inference: Lazy | None = None,
                  belief: bool = False, formats: tuple[ExportFormat, ...] = (),
                  clipboard: ClipboardFormat | None = None, perft: Lazy | None = None,
-                 preload: tuple[str, ...] = (), presenter: Lazy | None = None) -> None:
+                 preload: tuple[str, ...] = (), presenter: Lazy | None = None,
+                 foreign_players: Lazy | None = None) -> None:
         self._fill(key=key, title=title, description=description, seats=seats, referee=referee, view=view,
                    board=board, hidden_information=hidden_information, options=options,
                    match_defaults=MappingProxyType(dict(match_defaults or {})), rules_doc=rules_doc, bots=bots,
                    inference=inference, belief=belief, formats=formats, clipboard=clipboard, perft=perft,
-                   preload=preload, presenter=presenter)
+                   preload=preload, presenter=presenter, foreign_players=foreign_players)
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -342,6 +346,7 @@ class GameDefinition(_Plain):
     def lazies(self) -> list[Lazy]:
         """Every :class:`Lazy` this definition holds (a test resolves them all)."""
         found = [self.referee, self.view, *(bot for _, bot in self.bots), *(fmt.writer for fmt in self.formats)]
-        optional = [lazy for lazy in (self.inference, self.presenter, self.perft) if lazy is not None]
+        optional = [lazy for lazy in (self.inference, self.presenter, self.perft, self.foreign_players)
+                    if lazy is not None]
         clipboard = [self.clipboard.copy, self.clipboard.paste] if self.clipboard is not None else []
         return found + optional + clipboard

@@ -38,6 +38,7 @@ DEFINITION = GameDefinition(
              ExportFormat("reconchess", "RBC game for &reconchess (GameHistory JSON)", ".json",
                           Lazy("app.games.rbc.formats:reconchess_history"))),
     perft=Lazy("app.games.rbc.perft:perft"),
+    foreign_players=Lazy("app.games.rbc.players:RECONCHESS_PLAYERS"),
     preload=("app.engine.rbc", "chess", "reconchess", "app.interop.reconchess_history"),
 )
 
@@ -52,4 +53,5 @@ def _named_for_bundlers() -> None:  # pragma: no cover - never called
     import app.bots.rbc_bots  # noqa: F401
     import app.games.rbc.formats  # noqa: F401
     import app.games.rbc.perft  # noqa: F401
+    import app.games.rbc.players  # noqa: F401
     import app.interop.reconchess_history  # noqa: F401
