@@ -9,8 +9,9 @@ Two rules, each with its allow-list printed when it fails:
   a game's name usually sits next to code that decides by it.
 - **No imports of a game's code.** Outside the same places, no file of ``app/`` imports a game's package
   (``app.games.<name>``), its referee module (``app.engine.<name>``) or a module of :data:`ALLOWED`, in any
-  spelling (``import app.engine.rbc``, ``from app.engine import rbc``, ``from .rbc import X``), unless
-  :data:`IMPORTS_ALLOWED` says why. The rest of the app reaches a game through the registry (``app.games``).
+  spelling (``import app.engine.rbc``, ``from app.engine import rbc``, ``from .rbc import X``, or a module
+  path in a string outside docstrings, as ``importlib`` and ``Lazy("app.engine.rbc:ReconChess")`` take it),
+  unless :data:`IMPORTS_ALLOWED` says why. The rest of the app reaches a game through the registry (``app.games``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ IMPORTS_ALLOWED = {
     "app/interop/reconchess_history.py":
         "re-export module: the reconchess GameHistory conversion is RBC's own code and lives in app/games/rbc/; "
         "tests and the command line import it by its older name",
+    "app/match.py":
+        "its referee processes' fork server preloads the referees and bots of every game by module name; the "
+        "definitions' preload lists should say them instead (not changed here)",
     "app/bots/agents.py":
         "re-exports ReconchessAgent and load_reconchess_player, RBC's hosting of reconchess players (now in "
         "app/games/rbc/players.py, found through the definition's foreign_players), for the tests that import "
@@ -74,17 +78,28 @@ def _counted(path: Path) -> bool:
     return not _own_place(_relative(path))
 
 
-def _without_docstrings(source: str) -> str:
-    """``source`` with the lines of every module, class and function docstring blanked (line numbers kept)."""
-    lines = source.splitlines()
-    for node in ast.walk(ast.parse(source)):
+def _docstrings(tree: ast.AST) -> list[ast.Constant]:
+    """Every module, class and function docstring of ``tree``."""
+    found = []
+    for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-                    and isinstance(first.value.value, str) and first.end_lineno is not None:
-                for index in range(first.lineno - 1, first.end_lineno):
-                    lines[index] = ""
+                    and isinstance(first.value.value, str):
+                found.append(first.value)
+    return found
+
+
+def _without_docstrings(source: str) -> str:
+    """``source`` with the lines of every module, class and function docstring blanked (line numbers kept)."""
+    lines = source.splitlines()
+    for docstring in _docstrings(ast.parse(source)):
+        for index in range(docstring.lineno - 1, docstring.end_lineno or docstring.lineno):
+            lines[index] = ""
     return "\n".join(lines)
+
+
+_MODULE_PATH = re.compile(r"app(\.\w+)+")
 
 
 def named_places() -> dict[str, int]:
@@ -107,15 +122,23 @@ def _game_module(module: str) -> bool:
                                 for game in GAMES)
 
 
-def _imported_modules(path: Path) -> set[str]:
+def _imported_modules(path: Path, source: str | None = None) -> set[str]:
     """Every module ``path`` imports, as absolute dotted names (``from P import N`` counts ``P`` and ``P.N``,
-    since ``N`` may be a module), wherever the import stands (inside functions too)."""
+    since ``N`` may be a module), wherever the import stands (inside functions too), and every module of the app
+    a string names (``"app.x.y"`` or ``"app.x.y:attribute"``, docstrings left out): those are imported by
+    name. ``source`` stands for the file's text when given."""
     package = _relative(path)[:-len(".py")].split("/")[:-1]  # the package a relative import starts from
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
+    documentation = {id(docstring) for docstring in _docstrings(tree)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in documentation:
+            module = node.value.partition(":")[0]
+            if _MODULE_PATH.fullmatch(module):
+                found.add(module)
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
+        if isinstance(node, ast.ImportFrom):
             base = package[:len(package) - node.level + 1] if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
             found.add(module)
@@ -161,6 +184,8 @@ def test_the_import_guard_reads_every_spelling() -> None:
     modules = _imported_modules(path)
     assert "app.engine.rbc" in modules  # from .rbc import ReconChessView
     assert "app.games.rbc" in _imported_modules(APP / "games" / "__init__.py")  # from . import blind, minit, rbc
+    strings = '"""See "app.engine.minit"."""\nLATER = ("app.engine.blind", "app.games.rbc.players:RECONCHESS")\n'
+    assert _imported_modules(path, strings) == {"app.engine.blind", "app.games.rbc.players"}
     assert _game_module("app.engine.rbc") and _game_module("app.games.minit.presenter")
     assert _game_module("app.bots.rbc_bots") and not _game_module("app.games.presenter")
     assert not _game_module("app.games") and not _game_module("app.engine.core")
