@@ -2,7 +2,7 @@
 as a newcomer would write a game, named once in the variable, and then play through ``sightline match`` (in its
 referee processes), save and replay, keep each seat's secrets, and leave the real games alone.
 
-- ``lights``: Lights Out, one seat on a 4x4 board, dealt from a seed;
+- ``lights``: Lights Out, one seat on a 4x4 board, dealt by chance;
 - ``scouts``: four seats in two teams on a 6x6 board, each seat seeing only its own scouts.
 """
 
@@ -146,7 +146,8 @@ def test_match_plays_the_solitaire_with_its_one_seat(tmp_path: Path) -> None:
         data = json.loads(path.read_text(encoding="utf-8"))
         assert data["variant"] == "lights" and len(data["players"]) == 1
         assert data["result"]["reason"] == "score" and "score" in data["result"]
-        assert isinstance(data["options"]["seed"], int)  # the deal is in the record: a replay deals it again
+        # the deal's seed is in the record, so a replay deals it again, but not in the options a seat is given
+        assert isinstance(data["chance_seed"], int) and "seed" not in data["options"]
 
 
 def test_match_refuses_a_seat_the_game_does_not_have() -> None:
@@ -163,7 +164,8 @@ def test_a_broken_extra_game_leaves_the_match_of_a_real_game_alone() -> None:
 
 # ---- records --------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("key, options", [("lights", {}), ("lights", {"seed": 5}), ("scouts", {})])
+@pytest.mark.parametrize("key, options", [("lights", {}), ("lights", {"seed": 5}),  # the seed as older records had
+                                          ("scouts", {})])
 def test_a_record_saves_and_replays_to_the_same_end(extra_games: None, tmp_path: Path, key: str,
                                                     options: dict[str, Any]) -> None:
     game, record = _play(key, seed=3, options=options)

@@ -20,8 +20,10 @@ scores. Games that end without a single winner report scores in :class:`Outcome`
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import enum
+import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence, TypeVar
@@ -226,6 +228,28 @@ class Adjudication:
 
 ViewT = TypeVar("ViewT", bound="View")
 
+CHANCE_SEEDS = 2 ** 63
+"""A chance seed is a whole number from 0 below this (it fits a JSON integer any reader keeps exactly)."""
+
+_GIVEN_SEED: contextvars.ContextVar[int | None] = contextvars.ContextVar("sightline_chance_seed", default=None)
+"""The chance seed :meth:`Game.create` hands to the game being built: referees build themselves in
+``from_options``, whose signature names options only, so the seed reaches :meth:`Game.__init__` beside it."""
+
+
+def check_chance_seed(seed: Any) -> int:
+    """``seed`` if it is a chance seed; ``ValueError`` otherwise.
+
+    >>> check_chance_seed(7)
+    7
+    >>> check_chance_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: a chance seed is a whole number from 0 below 2**63, not -1
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < CHANCE_SEEDS:
+        raise ValueError(f"a chance seed is a whole number from 0 below 2**63, not {str(seed)[:40]}")
+    return seed
+
 
 class View:
     """Base of the seat views: what one seat knows, built only from its own observations."""
@@ -265,6 +289,10 @@ class Game(ABC):
     """Whether a seat may not see the whole game (then, while it goes on, a seat reviews only its own view)."""
     seat_teams: ClassVar[tuple[int, ...] | None] = None
     """Each seat's team, in seat order (partners share a number); ``None``: every seat plays for itself."""
+    uses_chance: ClassVar[bool] = False
+    """Whether the referee shuffles or deals. Such a game draws only from :attr:`rng`, made from its
+    :attr:`seed`; the record keeps that seed apart from the options (``chance_seed``), so a replay deals the
+    same cards, and neither a seat's observations nor the options any seat or bot receives ever hold it."""
 
     @classmethod
     def teams(cls) -> tuple[int, ...]:
@@ -278,9 +306,50 @@ class Game(ABC):
             return tuple(range(len(cls.seat_names)))
         return cls.seat_teams
 
-    def __init__(self) -> None:
+    def __init__(self, seed: int | None = None) -> None:
+        """Start the referee's bookkeeping; a game that :attr:`uses_chance` also gets its :attr:`seed` and
+        :attr:`rng`: ``seed`` if given, else the one :meth:`create` was given, else a fresh one.
+
+        A fresh seed comes from the operating system, not from Python's global generator: hosts seed that
+        generator from numbers they also hand to bots (a match's game number), and a bot that could rebuild the
+        deal from its own seed would know every face-down card.
+        """
         self.outcome: Outcome | None = None
         self._logs: list[list[Any]] = [[] for _ in self.seat_names]
+        self.seed: int | None = None
+        """The chance seed (``None`` for a game without chance): the host's, for the record only."""
+        self._rng: random.Random | None = None
+        if self.uses_chance:
+            if seed is None:
+                seed = _GIVEN_SEED.get()
+            self.seed = random.SystemRandom().randrange(CHANCE_SEEDS) if seed is None else check_chance_seed(seed)
+            self._rng = random.Random(self.seed)
+
+    @property
+    def rng(self) -> random.Random:
+        """The generator every shuffle and deal of this game draws from (seeded by :attr:`seed`), so a replay of
+        the record draws the same. Only for a game that declares :attr:`uses_chance`.
+
+        >>> from app.engine.minit import MinitChess
+        >>> MinitChess().rng
+        Traceback (most recent call last):
+        ...
+        TypeError: MinitChess does not use chance (Game.uses_chance is False)
+        """
+        if self._rng is None:
+            raise TypeError(f"{type(self).__name__} does not use chance (Game.uses_chance is False)")
+        return self._rng
+
+    @classmethod
+    def create(cls, options: Mapping[str, Any], seed: int | None = None) -> "Game":
+        """A new game from its public ``options`` and, for a game that :attr:`uses_chance`, the chance ``seed``
+        (``None``: a fresh one); the seed is ignored by a game without chance. This is how a record's game is
+        built again (:func:`~app.engine.timeline.replay`); :meth:`from_options` alone deals afresh."""
+        token = _GIVEN_SEED.set(None if seed is None else check_chance_seed(seed))
+        try:
+            return cls.from_options(options)
+        finally:
+            _GIVEN_SEED.reset(token)
 
     def truth(self) -> Any:
         """The true state of the game now, as a copy later play leaves alone (a replay keeps one per step);
@@ -385,7 +454,8 @@ class Game(ABC):
     # -- options ------------------------------------------------------------------------------
     @abstractmethod
     def options(self) -> dict[str, Any]:
-        """The game's options as JSON data (written into records)."""
+        """The game's public options as JSON data (written into records, given to every seat and bot): never the
+        chance seed, which is :attr:`seed`."""
 
     @classmethod
     @abstractmethod

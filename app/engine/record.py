@@ -2,7 +2,9 @@
 
 A record holds the game and its options, the seats and their players, the
 random seed, the clock, every action with the time its seat spent on it, any
-adjudication (flag fall, bot failure) and the result. :func:`load_record`
+adjudication (flag fall, bot failure) and the result; a game that shuffles or
+deals also keeps the seed it dealt from (``chance_seed``, never in the options
+a seat or bot receives), so a replay deals the same cards. :func:`load_record`
 checks the file, replays it through the referee and insists that the replay
 reaches the recorded result. The schema is documented in ``docs/record-format.md``.
 

@@ -22,7 +22,7 @@ from typing import Any, Mapping, TypeGuard
 
 from .atomic_files import atomic_write_text
 from .clock import TimeControl
-from .core import Action, Adjudication, Game, Outcome, Reason, Resign, Seat
+from .core import CHANCE_SEEDS, Action, Adjudication, Game, Outcome, Reason, Resign, Seat
 
 FORMAT = "sightline-record"
 VERSION = 2
@@ -185,6 +185,11 @@ class GameRecord:
     notes: list[NoteSnapshot] = field(default_factory=list)
     live: LiveClock | None = None
     """Only for an unfinished game: how far the running clock had got when the record was saved."""
+    chance_seed: int | None = None
+    """Only for a game that shuffles or deals (:attr:`~app.engine.core.Game.uses_chance`): the seed its
+    referee drew from, so a replay deals the same cards. It is not ``seed`` (the host's own number, from which
+    hosts derive their bots' seeds) and not in ``options`` (which every seat and bot receives): no seat can
+    rebuild a deal from what it is given."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -205,6 +210,8 @@ class GameRecord:
             data["notes"] = [snapshot.to_json() for snapshot in self.notes]
         if self.live is not None and self.result is None:
             data["live_clock"] = self.live.to_json()
+        if self.chance_seed is not None:  # written only by games of chance: other records are as they were
+            data["chance_seed"] = self.chance_seed
         return data
 
     def copy(self) -> "GameRecord":
@@ -213,7 +220,8 @@ class GameRecord:
                                                                       for p in self.players],
                           self.seed, self.clock, [entry.copy() for entry in self.entries], self.result,
                           self.started, copy.deepcopy(self.extra),
-                          [NoteSnapshot(n.seat, n.step, dict(n.changes)) for n in self.notes], self.live)
+                          [NoteSnapshot(n.seat, n.step, dict(n.changes)) for n in self.notes], self.live,
+                          self.chance_seed)
 
     @classmethod
     def from_json(cls, data: Any) -> "GameRecord":
@@ -291,8 +299,11 @@ class GameRecord:
         notes = _notes_from_json(data.get("notes", []), seats, len(entries))
         live_data = data.get("live_clock")
         live = None if live_data is None else _live_from_json(live_data)
+        chance_seed = data.get("chance_seed")
+        if chance_seed is not None and not (_is_int(chance_seed) and 0 <= chance_seed < CHANCE_SEEDS):
+            raise RecordError(f"'chance_seed' must be a whole number from 0 below 2**63, not {_short(chance_seed)}")
         return cls(variant, options, players, seed, clock, entries, outcome, started, extra, notes,
-                   live if outcome is None else None)
+                   live if outcome is None else None, chance_seed)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write atomically: a crash mid-write never leaves a broken file."""

@@ -67,7 +67,8 @@ class GameSession:
             variant=game.variant, options=game.options(),
             players=players or [PlayerInfo(name) for name in game.seat_names],
             seed=seed, clock=control,
-            started=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+            started=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            chance_seed=game.seed)  # the deal's own seed, kept apart from the host's seed and the options
         self._pending = 0.0
         self._deferred: tuple[Seat | None, int] | None = None
         self._deferred_before: float | None = None

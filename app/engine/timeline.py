@@ -33,7 +33,8 @@ def _new_game(record: GameRecord) -> tuple[type[Game], Game]:
         raise RecordError(f"unknown game {_short(record.variant)} (known: {', '.join(sorted(VARIANTS))})")
     game_type = VARIANTS[record.variant]
     try:
-        return game_type, game_type.from_options(record.options)
+        # The chance seed is handed to the referee beside the options, never inside them (see Game.create).
+        return game_type, game_type.create(record.options, record.chance_seed)
     except (ValueError, TypeError) as error:
         raise RecordError(f"bad options for {record.variant}: {_clipped(str(error))}") from None
 
@@ -166,11 +167,17 @@ class Frame:
     """One step of a replayed game, as the truth (``perspective`` None) or as one seat saw it.
 
     ``truth`` is the true position (a ``chess.Board`` copy, or a
-    ``MinitPosition``) and is filled for every perspective, so that a finished
-    game can be reviewed as belief against truth; during a game, only show what
+    ``MinitPosition``) and is filled for every perspective of a finished game
+    or of a game that hides nothing, so that a finished game can be reviewed
+    as belief against truth; during a game, only show what
     :func:`allowed_perspectives` allows. ``view`` and ``observations`` are the
     seat's (None and empty for the truth); ``notes`` holds the notes of the seat
     (every seat's for the truth).
+
+    While a game of hidden information goes on, a seat's frame holds only what
+    that seat may know: no ``truth`` or ``last_move``, and ``entry`` only when
+    the step was that seat's own action (another seat's secret pick or setup is
+    ``None`` until the game is over).
     """
 
     step: int
@@ -223,6 +230,7 @@ class Timeline:
         self.variant = record.variant
         self.seat_names = game.seat_names
         self._view_type = view_type(record.variant)
+        self._hidden = game_type.hidden_information
         clock = ChessClock(record.clock, len(game.seat_names), time_source=lambda: 0.0)
         self._frames = [self._state(game, clock)]
         flagged = None
@@ -276,9 +284,15 @@ class Timeline:
             observations = tuple(self.game.observations(perspective)[:state.seen[perspective]])
             view = self._view_type.from_observations(observations)
             notes = {perspective: notes_at(self.record, perspective, step)}
-        return Frame(step, state.ply, state.to_move, state.phase, perspective, state.truth, state.last_move,
-                     view, observations, notes, list(state.remaining),
-                     self.record.entries[step - 1] if step else None, state.outcome)
+        entry = self.record.entries[step - 1] if step else None
+        truth, last_move = state.truth, state.last_move
+        if perspective is not None and self._hidden and self.record.result is None:
+            # A seat reviewing a game that goes on learns from its frame nothing its observations did not tell it.
+            truth = last_move = None
+            if entry is not None and entry.seat != perspective:
+                entry = None
+        return Frame(step, state.ply, state.to_move, state.phase, perspective, truth, last_move,
+                     view, observations, notes, list(state.remaining), entry, state.outcome)
 
 
 def perspective_at(record: GameRecord, step: int | None, perspective: Seat | None) -> Frame:

@@ -19,6 +19,6 @@ DEFINITION = GameDefinition(
     presenter=Lazy("tests.games.lights.presenter:PRESENTER"),
     board=(4, 4),
     hidden_information=False,
-    options=(OptionSpec("seed", "Deal number", hidden=True), OptionSpec("lights", "Starting lights", hidden=True)),
+    options=(OptionSpec("lights", "Starting lights", hidden=True),),  # the deal's seed is chance, not an option
     bots=(("random", Lazy("tests.games.lights.bots:LightsRandomBot")),),
 )

@@ -1,9 +1,10 @@
 """Lights Out on a 4x4 board, for one seat: pressing a cell switches it and its orthogonal neighbours; the
 player wins by switching every light off within :data:`PRESS_LIMIT` presses.
 
-The start is dealt from a seed (an option), so a record replays the same puzzle. A new game without a seed
-draws one from Python's ``random`` module, which a match seeds for each game. Cells are numbered rank by rank
-from the lower left corner (``rank * 4 + file``) and named like chess squares, ``a1`` to ``d4``.
+The start is dealt by chance (:attr:`Game.uses_chance`): from the game's own generator, whose seed the record
+keeps apart from the options, so a replay deals the same puzzle and no option names the deal. Cells are
+numbered rank by rank from the lower left corner (``rank * 4 + file``) and named like chess squares, ``a1`` to
+``d4``.
 
 >>> game = LightsOut(lights="1100" "1000" "0000" "0000")
 >>> game.to_move, game.phase, game.lights_on()
@@ -73,13 +74,12 @@ def press(lights: str, cell: int) -> str:
     return "".join(("1" if on == "0" else "0") if index in switched else on for index, on in enumerate(lights))
 
 
-def deal(seed: int) -> str:
-    """The start dealt by ``seed``: a few presses from the dark board, never the dark board itself.
+def deal(rng: random.Random) -> str:
+    """The start ``rng`` deals: a few presses from the dark board, never the dark board itself.
 
-    >>> deal(7) == deal(7), deal(7).count("1") > 0
+    >>> deal(random.Random(7)) == deal(random.Random(7)), deal(random.Random(7)).count("1") > 0
     (True, True)
     """
-    rng = random.Random(seed)
     lights = "0" * CELLS
     for cell in rng.sample(range(CELLS), SCRAMBLE):
         lights = press(lights, cell)
@@ -125,21 +125,17 @@ class LightsOut(Game):
 
     variant: ClassVar[str] = "lights"
     seat_names: ClassVar[tuple[str, ...]] = ("Player",)
+    uses_chance: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None, lights: str | None = None) -> None:
-        super().__init__()
+        super().__init__(seed)
         if lights is not None:
             if not isinstance(lights, str) or len(lights) != CELLS or set(lights) - {"0", "1"}:
                 raise ValueError(f"lights are {CELLS} characters 0 or 1, not {str(lights)[:40]!r}")
-            self.seed: int | None = None
             self.start = lights
         else:
-            if seed is None:
-                seed = random.randrange(2 ** 31)  # seeded by a match for each game, so a match repeats
-            elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
-                raise ValueError(f"a seed is a whole number from 0, not {str(seed)[:40]!r}")
-            self.seed = seed
-            self.start = deal(seed)
+            self.start = deal(self.rng)
+        self._set_by_hand = lights is not None
         self.lights = self.start
         self.presses: list[int] = []
         self._tell(0, Dealt(self.start, PRESS_LIMIT))
@@ -192,13 +188,15 @@ class LightsOut(Game):
         return Ended(outcome)
 
     def options(self) -> dict[str, Any]:
-        return {"seed": self.seed} if self.seed is not None else {"lights": self.start}
+        # A dealt start is not an option: the options go to every seat and bot, the deal's seed to the record only.
+        return {"lights": self.start} if self._set_by_hand else {}
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> "LightsOut":
         unknown = set(options) - {"seed", "lights"}
         if unknown:
             raise ValueError(f"unknown Lights Out option(s): {', '.join(sorted(map(str, unknown)))[:80]}")
+        # "seed" is read for records written before the deal's seed left the options: it deals as it did then.
         return cls(seed=options.get("seed"), lights=options.get("lights"))
 
     @classmethod
