@@ -71,6 +71,10 @@ class Presenter(Protocol):
         """The action of picking ``square`` (a sense, in RBC); raises :class:`InputError` if picking means
         nothing now."""
 
+    def on_zone(self, view: Any, zone_id: str, index: int) -> Action:
+        """The action of clicking item ``index`` of the scene's zone ``zone_id`` (a card of a hand, a pile, a
+        position of a track, a cell of a grid); raises :class:`InputError` if that means nothing now."""
+
     def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
         """The action of moving a piece (clicked, dragged or typed), ``promotion`` a piece letter or None."""
 
@@ -98,7 +102,8 @@ class Presenter(Protocol):
 
 class PresenterBase:
     """Defaults for the parts of :class:`Presenter` most games share: every clock in sight, no extra panel, no
-    command besides resigning, and typed text read as a move of the board (``e2e4``, ``Nf3``)."""
+    command besides resigning, no off-board zone to click, and typed text read as a move of the board (``e2e4``,
+    ``Nf3``)."""
 
     key: str = ""
     entry_text = "Type a move and press Enter"
@@ -111,6 +116,10 @@ class PresenterBase:
 
     def on_square(self, view: Any, square: Square) -> Action:
         raise InputError("choose a move, not a square")
+
+    def on_zone(self, view: Any, zone_id: str, index: int) -> Action:
+        # A game without zones never draws one, so a click on one can only come from a stale scene: refuse it.
+        raise InputError("nothing there can be chosen now")
 
     def parse_text(self, view: Any, text: str) -> Action:
         from app.games.move_input import parse_move_text
