@@ -10,7 +10,12 @@ draws them and reports what the player asks for with signals:
   drop; ``promotion`` is the letter chosen in the promotion chooser, or ``None``;
 - ``senseRequested(square)``: a left click in sense mode (:meth:`BoardWidget.set_sense_mode`);
 - ``squareClicked(square)``: any left press on a square, before anything else happens;
-- ``annotationsChanged()``: the player's arrows and circles (right button) changed.
+- ``annotationsChanged()``: the player's arrows and circles (right button) changed;
+- ``zoneClicked(zone_id, index)``: a left click on an item of an off-board zone (a card of a hand, a pile, a
+  position of a track, a cell of a deduction grid).
+
+:meth:`BoardWidget.set_scene` gives it a whole :class:`~app.games.scene.BoardScene` at once, zones included;
+the zones are laid out and drawn by :mod:`app.ui.zones` (cards by :mod:`app.ui.cards`).
 
 Squares are ``(file, rank)`` tuples counted from 0: ``(0, 0)`` is a1, ``(4, 5)`` is
 e6 on the 5x6 MinitChess board. Piece letters are FEN letters, uppercase for White.
@@ -23,7 +28,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal, Slot
 from PySide6.QtGui import (
@@ -45,7 +50,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QSizePolicy, QToolButton, QToolTip, QVBoxLayout, QWidget
 
+from app.games.scene import Zone
 from app.ui import pieces
+from app.ui import zones as zone_parts
+
+if TYPE_CHECKING:
+    from app.games.scene import BoardScene
 
 __all__ = [
     "MARKER_KINDS",
@@ -322,6 +332,7 @@ class BoardWidget(QWidget):
     senseRequested = Signal(object)
     squareClicked = Signal(object)
     annotationsChanged = Signal()
+    zoneClicked = Signal(str, int)
 
     def __init__(self, parent: QWidget | None = None, files: int = 8, ranks: int = 8) -> None:
         super().__init__(parent)
@@ -361,6 +372,9 @@ class BoardWidget(QWidget):
         # Promotion.
         self._chooser: PromotionChooser | None = None
         self._pending: tuple[Square, Square] | None = None
+        # Off-board zones, and their layout for the last widget size asked about.
+        self._zones: list[Zone] = []
+        self._layout: tuple[tuple[int, int], zone_parts.ZoneLayout] | None = None
 
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
@@ -390,24 +404,44 @@ class BoardWidget(QWidget):
             self._markers = []
             self._last_move = None
             self._arrows, self._circles = [], []
+            self._zones, self._layout = [], None
             self._update_accessible()
             self.updateGeometry()
             self.update()
 
+    def _hint(self, square: int) -> QSize:
+        extra_w, extra_h = zone_parts.extra_squares(self._zones)
+        return QSize(math.ceil((self._files + extra_w) * square), math.ceil((self._ranks + extra_h) * square))
+
     def sizeHint(self) -> QSize:
-        """64 pixels a square."""
-        return QSize(self._files * _HINT_SQUARE, self._ranks * _HINT_SQUARE)
+        """64 pixels a square (zones beside the board measured in squares too)."""
+        return self._hint(_HINT_SQUARE)
 
     def minimumSizeHint(self) -> QSize:
         """20 pixels a square."""
-        return QSize(self._files * _MIN_SQUARE, self._ranks * _MIN_SQUARE)
+        return self._hint(_MIN_SQUARE)
+
+    def zone_layout(self) -> zone_parts.ZoneLayout | None:
+        """Where the board and each off-board zone are drawn now; None when the scene has no zones."""
+        if not self._zones:
+            return None
+        size = (self.width(), self.height())
+        if self._layout is None or self._layout[0] != size:
+            self._layout = size, zone_parts.lay_out(self._zones, self._files, self._ranks, *size)
+        return self._layout[1]
 
     def square_size(self) -> int:
-        """The side of a square in pixels (the largest that fits; at least 1)."""
+        """The side of a square in pixels (the largest that fits beside the zones; at least 1)."""
+        layout = self.zone_layout()
+        if layout is not None:
+            return layout.square
         return max(1, min(self.width() // self._files, self.height() // self._ranks))
 
     def board_rect(self) -> QRect:
-        """Where the board is drawn: centred in the widget."""
+        """Where the board is drawn: centred in the widget (in what the zones leave of it)."""
+        layout = self.zone_layout()
+        if layout is not None:
+            return QRect(layout.board)
         size = self.square_size()
         width, height = size * self._files, size * self._ranks
         return QRect((self.width() - width) // 2, (self.height() - height) // 2, width, height)
@@ -617,6 +651,43 @@ class BoardWidget(QWidget):
             m if isinstance(m, Marker) else Marker(m.kind, tuple(m.squares), m.label, m.opacity) for m in markers
         ]
         self.update()
+
+    def zones(self) -> list[Zone]:
+        """The off-board zones drawn (a copy)."""
+        return list(self._zones)
+
+    def set_zones(self, zones: Iterable[Zone]) -> None:
+        """Sets the off-board zones (hands, piles, tracks, trays, grids, counters on squares); ids must be unique.
+
+        Zones take room beside the board, so the board shrinks to leave it; with none it fills the widget.
+        """
+        new = list(zones)
+        ids = [zone.id for zone in new]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"zone ids must differ: {', '.join(ids)}")
+        if new == self._zones:
+            return
+        resized = zone_parts.extra_squares(new) != zone_parts.extra_squares(self._zones)
+        self._zones, self._layout = new, None
+        if resized:
+            self.updateGeometry()
+        self.update()
+
+    def set_scene(self, scene: BoardScene) -> None:
+        """Shows a whole scene: its board size, pieces, marks, the moves or picks it allows, the last move and its
+        zones. The one call a window needs per change of what a seat sees."""
+        self.set_board_size(scene.files, scene.ranks)
+        self.set_pieces(scene.pieces)
+        self.set_markers(scene.markers)
+        self.set_move_targets(scene.targets)
+        self.set_last_move(*(scene.last_move or (None, None)))
+        self.set_sense_mode(scene.sense_window is not None, scene.sense_window)
+        self.set_zones(scene.zones)
+
+    def zone_item_at(self, pos: QPoint | QPointF) -> tuple[str, int] | None:
+        """The ``(zone id, item index)`` under a widget position, or None."""
+        layout = self.zone_layout()
+        return None if layout is None else zone_parts.item_at(layout, QPointF(pos))
 
     # ------------------------------------------------------------------ modes
 
@@ -836,6 +907,12 @@ class BoardWidget(QWidget):
             self.clear_annotations()
         if not self._interactive:
             return
+        item = self.zone_item_at(pos) if square is None else None
+        if item is not None:
+            self._selected = None
+            self.update()
+            self.zoneClicked.emit(*item)
+            return
         if square is None:
             if self._selected is not None:
                 self._selected = None
@@ -933,7 +1010,7 @@ class BoardWidget(QWidget):
         """Tooltips: the square's name, its piece or ghost and its markers."""
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             square = self.square_at(event.pos())
-            text = self._describe(square) if square is not None else ""
+            text = self._describe(square) if square is not None else self._describe_zone_item(event.pos())
             if text:
                 QToolTip.showText(event.globalPos(), text, self)
             else:
@@ -958,6 +1035,13 @@ class BoardWidget(QWidget):
                 parts.append(f"{word} ({marker.label})" if marker.label else word)
         return ": ".join(parts[:2]) + ("; " + "; ".join(parts[2:]) if len(parts) > 2 else "")
 
+    def _describe_zone_item(self, pos: QPoint) -> str:
+        item = self.zone_item_at(pos)
+        if item is None:
+            return ""
+        zone = next(z for z in self._zones if z.id == item[0])
+        return zone_parts.describe_item(zone, item[1])
+
     def _update_accessible(self) -> None:
         shown = ", ".join(
             f"{pieces.piece_name(letter)} {square_name(square)}" for square, letter in sorted(self._pieces.items())
@@ -979,6 +1063,8 @@ class BoardWidget(QWidget):
         self._paint_marker_fills(painter, size)
         self._paint_sense_hover(painter, size)
         self._paint_pieces(painter, size, dpr)
+        if self._zones:
+            zone_parts.paint_stacks(painter, self._zones, self.square_rect, self.on_board, self.font(), size)
         if self._coordinates:  # above the pieces, as on Lichess: a knight's base would hide a letter
             self._paint_coordinates(painter, size)
         self._paint_targets(painter, size)
@@ -990,6 +1076,9 @@ class BoardWidget(QWidget):
         self._paint_annotations(painter, size)
         if self._pending is not None:
             painter.fillRect(self.board_rect(), QColor(0, 0, 0, 60))
+        layout = self.zone_layout()
+        if layout is not None:
+            zone_parts.paint_zones(painter, layout, self.font(), dpr)
         self._paint_drag(painter, size, dpr)
         painter.end()
 

@@ -1,0 +1,368 @@
+"""Off-board zones beside the board: where they go (layout), how they look (painting), what is under a click.
+
+The board widget hands this module the scene's zones (:mod:`app.games.scene`) and its own size; :func:`lay_out`
+shares the widget between the board and bands of zones above, below, left and right of it, all measured in
+squares so that cards and counters grow with the board. Zones sharing a side stand one after another, the first
+nearest the board. With no zones the board gets the whole widget, exactly as it always did.
+
+Counters stacked on squares (:class:`~app.games.scene.StackZone`) are drawn on the board by
+:func:`paint_stacks`; they take no band.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QRadialGradient
+
+from app.games.scene import (
+    Card,
+    CardRowZone,
+    GridZone,
+    HandZone,
+    PileZone,
+    ShownCard,
+    Square,
+    StackZone,
+    TrackZone,
+    TrayZone,
+    Zone,
+)
+from app.ui import cards, pieces
+
+__all__ = ["PlacedZone", "ZoneLayout", "describe_item", "item_at", "lay_out", "paint_stacks", "paint_zones"]
+
+# Sizes in squares.
+_PAD = 0.12  # around a band's contents
+_LABEL = 0.34  # a label's line
+_CARD_W = 0.9
+_CARD_H = _CARD_W * cards.CARD_RATIO
+_RAISE = 0.16  # how far a selected card stands out of its hand
+_TOKEN = 0.62  # a track position or a captured piece
+_CELL = 0.42  # a deduction grid's cell
+_ROW_HEAD = 0.9  # a deduction grid's row headings
+_GAP = 0.08  # between items that fit side by side
+_SIDE_LABEL = 1.15  # the least width of a labelled band left or right of the board
+
+_PANEL = QColor(0, 0, 0, 16)
+_TEXT = QColor("#303030")
+_SELECTED = QColor(20, 85, 30, 200)
+_COIN_LIGHT, _COIN_DARK = QColor("#ffe082"), QColor("#c49000")
+
+
+@dataclass(frozen=True)
+class PlacedZone:
+    """A zone with its band and the rectangle of each of its items, in widget pixels."""
+
+    zone: Zone
+    band: QRectF
+    items: tuple[QRectF, ...]
+
+
+@dataclass(frozen=True)
+class ZoneLayout:
+    """The board's rectangle, its square size, and every zone that takes a band."""
+
+    board: QRect
+    square: int
+    zones: tuple[PlacedZone, ...]
+
+
+def _item_size(zone: Zone) -> tuple[float, float]:
+    """One item's width and height in squares (a grid's whole table)."""
+    if isinstance(zone, (HandZone, CardRowZone, PileZone)):
+        return _CARD_W, _CARD_H
+    if isinstance(zone, GridZone):
+        return _ROW_HEAD + _CELL * len(zone.columns), _CELL * (len(zone.rows) + 1)
+    return _TOKEN, _TOKEN
+
+
+def _thickness(zone: Zone) -> float:
+    """How deep the zone's band is, in squares, across its side of the board."""
+    width, height = _item_size(zone)
+    label = _LABEL if zone.label else 0.0
+    raise_room = _RAISE if isinstance(zone, HandZone) else 0.0
+    if zone.place in ("above", "below"):
+        return 2 * _PAD + label + height + raise_room
+    # A side band is as wide as its items, and wide enough for a short label over them.
+    return max(2 * _PAD + width + raise_room, _SIDE_LABEL if zone.label else 0.0)
+
+
+def banded(zones: Sequence[Zone]) -> list[Zone]:
+    """The zones that take a band beside the board (all but counters on squares)."""
+    return [zone for zone in zones if not isinstance(zone, StackZone)]
+
+
+def extra_squares(zones: Sequence[Zone]) -> tuple[float, float]:
+    """How many squares' worth of width and height the zones add to the board."""
+    width = sum(_thickness(z) for z in banded(zones) if z.place in ("left", "right"))
+    height = sum(_thickness(z) for z in banded(zones) if z.place in ("above", "below"))
+    return width, height
+
+
+def lay_out(zones: Sequence[Zone], files: int, ranks: int, width: int, height: int) -> ZoneLayout:
+    """Shares a ``width`` x ``height`` widget between a ``files`` x ``ranks`` board and the zones' bands."""
+    extra_w, extra_h = extra_squares(zones)
+    size = max(1, int(min(width / (files + extra_w), height / (ranks + extra_h))))
+    left = sum(_thickness(z) for z in banded(zones) if z.place == "left") * size
+    above = sum(_thickness(z) for z in banded(zones) if z.place == "above") * size
+    block_w, block_h = (files + extra_w) * size, (ranks + extra_h) * size
+    board = QRect(round((width - block_w) / 2 + left), round((height - block_h) / 2 + above), files * size,
+                  ranks * size)
+    placed: list[PlacedZone] = []
+    reached = {"above": float(board.top()), "below": float(board.bottom() + 1), "left": float(board.left()),
+               "right": float(board.right() + 1)}
+    for zone in banded(zones):
+        depth = _thickness(zone) * size
+        if zone.place == "above":
+            band = QRectF(board.left(), reached["above"] - depth, board.width(), depth)
+            reached["above"] -= depth
+        elif zone.place == "below":
+            band = QRectF(board.left(), reached["below"], board.width(), depth)
+            reached["below"] += depth
+        elif zone.place == "left":
+            band = QRectF(reached["left"] - depth, board.top(), depth, board.height())
+            reached["left"] -= depth
+        else:
+            band = QRectF(reached["right"], board.top(), depth, board.height())
+            reached["right"] += depth
+        placed.append(PlacedZone(zone, band, _items(zone, band, size)))
+    return ZoneLayout(board, size, tuple(placed))
+
+
+def _items(zone: Zone, band: QRectF, size: int) -> tuple[QRectF, ...]:
+    """Each item's rectangle: in a row along the band, overlapping when there are too many to fit."""
+    pad, label = _PAD * size, (_LABEL * size if zone.label else 0.0)
+    inner = band.adjusted(pad, pad + label, -pad, -pad)
+    width, height = (w * size for w in _item_size(zone))
+    if isinstance(zone, GridZone):
+        table = QRectF(inner.left(), inner.top(), width, height)
+        head, cell = _ROW_HEAD * size, _CELL * size
+        return tuple(QRectF(table.left() + head + column * cell, table.top() + (row + 1) * cell, cell, cell)
+                     for row in range(len(zone.rows)) for column in range(len(zone.columns)))
+    count = zone.item_count()
+    if count == 0:
+        return ()
+    across = zone.place in ("above", "below")
+    length = inner.width() if across else inner.height()
+    extent = width if across else height
+    step = extent + _GAP * size
+    if count > 1 and step * (count - 1) + extent > length:
+        step = max(1.0, (length - extent) / (count - 1))  # overlap, each item still showing its corner
+    raise_room = _RAISE * size if isinstance(zone, HandZone) else 0.0
+    rects = []
+    for index in range(count):
+        if across:
+            rect = QRectF(inner.left() + index * step, inner.top() + raise_room, width, height)
+        else:
+            rect = QRectF(inner.left() + raise_room, inner.top() + index * step, width, height)
+        if isinstance(zone, HandZone) and index in zone.selected:
+            # A chosen card stands out towards the board.
+            towards = {"above": (0.0, raise_room), "below": (0.0, -raise_room), "left": (raise_room, 0.0),
+                       "right": (-raise_room, 0.0)}[zone.place]
+            rect.translate(*towards)
+        rects.append(rect)
+    return tuple(rects)
+
+
+def item_at(layout: ZoneLayout, pos: QPointF) -> tuple[str, int] | None:
+    """The ``(zone id, item index)`` under ``pos``, the item drawn on top where cards overlap; None if none."""
+    for placed in reversed(layout.zones):
+        if not placed.band.contains(pos) and not any(r.contains(pos) for r in placed.items):
+            continue
+        for index in reversed(range(len(placed.items))):
+            if placed.items[index].contains(pos):
+                return placed.zone.id, index
+    return None
+
+
+_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+
+
+def card_name(card: ShownCard) -> str:
+    """``"Queen of spades"``, or ``"a card face down"``."""
+    if card is None:
+        return "a card face down"
+    return f"{_RANK_NAMES.get(card.rank, card.rank)} of {_SUIT_NAMES[card.suit]}"
+
+
+def describe_item(zone: Zone, index: int) -> str:
+    """A tooltip's words for one item of a zone."""
+    prefix = f"{zone.label}: " if zone.label else ""
+    if isinstance(zone, (HandZone, CardRowZone)) and 0 <= index < len(zone.cards):
+        return prefix + card_name(zone.cards[index])
+    if isinstance(zone, PileZone):
+        top = f", {card_name(zone.top)} on top" if zone.top is not None and zone.count else ""
+        return prefix + f"{zone.count} card{'s' if zone.count != 1 else ''}{top}"
+    if isinstance(zone, TrackZone) and 0 <= index < len(zone.positions):
+        here = " (the marker is here)" if zone.marker == index else ""
+        return prefix + f"position {zone.positions[index]}{here}"
+    if isinstance(zone, TrayZone) and 0 <= index < len(zone.pieces):
+        return prefix + pieces.piece_name(zone.pieces[index])
+    if isinstance(zone, GridZone) and zone.columns and 0 <= index < zone.item_count():
+        row, column = divmod(index, len(zone.columns))
+        mark = zone.marks[row][column]
+        return prefix + f"{zone.rows[row]} / {zone.columns[column]}" + (f": {mark}" if mark else "")
+    return prefix.rstrip(": ")
+
+
+# ---------------------------------------------------------------------------------------------------- painting
+
+
+def _font(base: QFont, pixels: float, bold: bool = True) -> QFont:
+    font = QFont(base)
+    font.setPixelSize(max(8, round(pixels)))
+    font.setBold(bold)
+    return font
+
+
+def paint_zones(painter: QPainter, layout: ZoneLayout, base_font: QFont, dpr: float) -> None:
+    """Draws every banded zone: a faint panel, its label, its items."""
+    size = layout.square
+    for placed in layout.zones:
+        zone, band = placed.zone, placed.band
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(_PANEL)
+        inset = max(1.0, size * 0.03)
+        painter.drawRoundedRect(band.adjusted(inset, inset, -inset, -inset), size * 0.08, size * 0.08)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        if zone.label:
+            pad = _PAD * size
+            painter.setFont(_font(base_font, size * 0.2))
+            painter.setPen(_TEXT)
+            label = QRectF(band.left() + pad, band.top() + pad * 0.6, band.width() - 2 * pad, _LABEL * size)
+            text = painter.fontMetrics().elidedText(zone.label, Qt.TextElideMode.ElideRight, int(label.width()))
+            painter.drawText(label, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+        if isinstance(zone, (HandZone, CardRowZone)):
+            chosen = zone.selected if isinstance(zone, HandZone) else ()
+            _paint_cards(painter, zone.cards, placed.items, chosen, size, dpr)
+        elif isinstance(zone, PileZone):
+            _paint_pile(painter, zone, placed.items[0], base_font, size, dpr)
+        elif isinstance(zone, TrackZone):
+            _paint_track(painter, zone, placed.items, base_font, size)
+        elif isinstance(zone, TrayZone):
+            for letter, rect in zip(zone.pieces, placed.items):
+                painter.drawPixmap(rect.topLeft(), pieces.piece_pixmap(letter, round(rect.width()), dpr))
+        elif isinstance(zone, GridZone):
+            _paint_grid(painter, zone, placed.items, base_font, size)
+
+
+def _paint_card(painter: QPainter, card: ShownCard, rect: QRectF, dpr: float) -> None:
+    code = card.code if isinstance(card, Card) else None
+    painter.drawPixmap(rect.topLeft(), cards.card_pixmap(code, round(rect.width()), dpr))
+
+
+def _paint_cards(painter: QPainter, shown: Sequence[ShownCard], rects: Sequence[QRectF], selected: Sequence[int],
+                 size: int, dpr: float) -> None:
+    for index, (card, rect) in enumerate(zip(shown, rects)):
+        _paint_card(painter, card, rect, dpr)
+        if index in selected:
+            painter.setPen(QPen(_SELECTED, max(2.0, size * 0.05)))
+            painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), size * 0.08, size * 0.08)
+
+
+def _badge(painter: QPainter, centre: QPointF, text: str, base_font: QFont, size: int, fill: QColor) -> None:
+    """A round number badge (a pile's count, a stack's height)."""
+    painter.setFont(_font(base_font, size * 0.2))
+    metrics = painter.fontMetrics()
+    height = metrics.height() + 2
+    width = max(height, metrics.horizontalAdvance(text) + height * 0.6)
+    pill = QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
+    painter.setPen(QPen(QColor("white"), max(1.0, size * 0.02)))
+    painter.setBrush(fill)
+    painter.drawRoundedRect(pill, height / 2, height / 2)
+    painter.setPen(QColor("white"))
+    painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def _paint_pile(painter: QPainter, zone: PileZone, rect: QRectF, base_font: QFont, size: int, dpr: float) -> None:
+    if zone.count == 0:
+        pen = QPen(QColor(0, 0, 0, 90), max(1.0, size * 0.025), Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.drawRoundedRect(rect.adjusted(2, 2, -2, -2), size * 0.08, size * 0.08)
+    else:
+        # A card or two peeking out below the top one says "a pile" before the count is read.
+        shift = max(1.0, size * 0.03)
+        for depth in range(min(2, zone.count - 1), 0, -1):
+            _paint_card(painter, None, rect.translated(depth * shift, depth * shift), dpr)
+        _paint_card(painter, zone.top, rect, dpr)
+    _badge(painter, QPointF(rect.right() - size * 0.12, rect.bottom() - size * 0.12), str(zone.count), base_font,
+           size, QColor("#37474f"))
+
+
+def _paint_track(painter: QPainter, zone: TrackZone, rects: Sequence[QRectF], base_font: QFont, size: int) -> None:
+    if len(rects) > 1:  # the path the marker moves along, behind the positions
+        painter.setPen(QPen(QColor(0, 0, 0, 70), max(1.5, size * 0.04)))
+        painter.drawLine(rects[0].center(), rects[-1].center())
+    painter.setFont(_font(base_font, size * 0.19))
+    for index, (text, rect) in enumerate(zip(zone.positions, rects)):
+        circle = rect.adjusted(size * 0.05, size * 0.05, -size * 0.05, -size * 0.05)
+        if index == zone.marker:
+            gradient = QRadialGradient(circle.center() - QPointF(circle.width() * 0.15, circle.height() * 0.15),
+                                       circle.width() * 0.6)
+            gradient.setColorAt(0.0, _COIN_LIGHT)
+            gradient.setColorAt(1.0, _COIN_DARK)
+            painter.setBrush(gradient)
+            painter.setPen(QPen(QColor("#7a5a00"), max(1.5, size * 0.035)))
+        else:
+            painter.setBrush(QColor("#fafafa"))
+            painter.setPen(QPen(QColor("#8a8a8a"), max(1.0, size * 0.025)))
+        painter.drawEllipse(circle)
+        painter.setPen(_TEXT)
+        painter.drawText(circle, Qt.AlignmentFlag.AlignCenter, text)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def _paint_grid(painter: QPainter, zone: GridZone, rects: Sequence[QRectF], base_font: QFont, size: int) -> None:
+    if not rects:
+        return
+    cell = _CELL * size
+    painter.setFont(_font(base_font, size * 0.17))
+    painter.setPen(_TEXT)
+    first = rects[0]
+    for column, heading in enumerate(zone.columns):
+        painter.drawText(QRectF(first.left() + column * cell, first.top() - cell, cell, cell),
+                         Qt.AlignmentFlag.AlignCenter, heading)
+    for row, heading in enumerate(zone.rows):
+        box = QRectF(first.left() - _ROW_HEAD * size, first.top() + row * cell, _ROW_HEAD * size - size * 0.05, cell)
+        text = painter.fontMetrics().elidedText(heading, Qt.TextElideMode.ElideRight, int(box.width()))
+        painter.drawText(box, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+    painter.setFont(_font(base_font, size * 0.24))
+    columns = len(zone.columns)
+    for index, rect in enumerate(rects):
+        painter.setBrush(QColor("#fdfdfd"))
+        painter.setPen(QPen(QColor("#9e9e9e"), 1))
+        painter.drawRect(rect)
+        mark = zone.marks[index // columns][index % columns]
+        if mark:
+            painter.setPen(QColor("#b71c1c") if mark.lower() == "x" else QColor("#1b5e20"))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, mark)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def paint_stacks(painter: QPainter, zones: Sequence[Zone], square_rect: Callable[[Square], QRect],
+                 on_board: Callable[[Square], bool], base_font: QFont, size: int) -> None:
+    """Counters stacked on squares: a few discs in the square's lower left corner and the height on top (the
+    corner no coordinate is written in)."""
+    for zone in zones:
+        if not isinstance(zone, StackZone):
+            continue
+        colour = QColor(zone.colour)
+        for square, height in zone.stacks:
+            if height <= 0 or not on_board(square):
+                continue
+            rect = QRectF(square_rect(square))
+            disc_w, disc_h = size * 0.34, size * 0.11
+            left, bottom = rect.left() + size * 0.05, rect.bottom() - size * 0.06
+            painter.setPen(QPen(colour.darker(170), max(1.0, size * 0.02)))
+            painter.setBrush(colour)
+            for level in range(min(height, 4)):  # at most four discs: the number says the rest
+                painter.drawEllipse(QRectF(left, bottom - disc_h - level * disc_h * 0.55, disc_w, disc_h))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            top = bottom - disc_h - (min(height, 4) - 1) * disc_h * 0.55
+            _badge(painter, QPointF(left + disc_w / 2, top - size * 0.1), str(height), base_font, size,
+                   colour.darker(200))
