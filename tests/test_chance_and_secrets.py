@@ -300,3 +300,76 @@ def test_bots_play_it_through_the_registry() -> None:
                           seed=seed)
         assert record.result is not None
         assert replay(GameRecord.from_json(json.loads(json.dumps(record.to_json())))).game.truth() == game.truth()
+
+
+# ---- bots in their own processes, and a match --------------------------------------------------------------
+
+_A_WORKER_PLAYS_ONE_SEAT = """
+import random, time
+from app.bots.base import ActionRequest
+from app.bots.worker import BotProcess
+from app.engine.variants import game_type
+
+def main():
+    game = game_type("picks").create({}, 2 ** 61 + 9)
+    bot = BotProcess("sightline:random:medium", "picks", 0, game.options(), "B1 and B2", 1)
+    rng = random.Random(0)
+    told = 0
+    try:
+        while not game.is_over:
+            seat = game.to_move
+            if seat != 0:
+                game.play(seat, rng.choice(next(iter(game.choices().values()))))
+                continue
+            bot.observe(list(game.observations(0))[told:])
+            told = len(game.observations(0))
+            bot.request(ActionRequest(0, game.phase, game.choices(), 10.0))
+            deadline = time.monotonic() + 60
+            event = None
+            while event is None and time.monotonic() < deadline:
+                event = bot.poll()
+                time.sleep(0.01)
+            if event is None or event.kind != "action":
+                print("no action", None if event is None else (event.kind, event.message))
+                return
+            game.play(0, event.action)
+        print("over", game.outcome.reason.value)
+    finally:
+        bot.kill()
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def _environment() -> dict[str, str]:
+    import os
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environment.get("PYTHONPATH", "")]))
+    environment[EXTRA_GAMES_VARIABLE] = "tests.games.picks"
+    return environment
+
+
+def test_a_bot_in_its_own_process_arranges_and_picks_for_its_seat(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    script = tmp_path / "worker_seat.py"
+    script.write_text(_A_WORKER_PLAYS_ONE_SEAT, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=180,
+                          env=_environment())
+    assert done.stdout.strip() == "over score", (done.stdout, done.stderr[-2000:])
+
+
+def test_a_match_deals_each_game_afresh_and_records_the_seed_apart(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "app", "match", "--variant", "picks", "--seat", "A1=random",
+                           "--seat", "A2=random", "--seat", "B1=random", "--seat", "B2=random", "--games", "2",
+                           "--out", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=240,
+                          env=_environment())
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(tmp_path.glob("*.json"))]
+    assert len(records) == 2 and records[0]["chance_seed"] != records[1]["chance_seed"]
+    for data in records:
+        assert data["options"] == {} and data["result"]["reason"] == "score"
+        assert replay(GameRecord.from_json(data)).game.outcome is not None
