@@ -108,6 +108,9 @@ def test_the_record_keeps_the_seed_apart_and_a_replay_deals_the_same(tmp_path: P
     data["chance_seed"] = 78  # another deal: the recorded picks are no longer in those hands
     with pytest.raises(Exception, match="does not replay"):
         replay(GameRecord.from_json(data))
+    del data["chance_seed"]  # a record of a game of chance without its seed is refused, not dealt afresh
+    with pytest.raises(Exception, match="needs the seed it was dealt from"):
+        replay(GameRecord.from_json(data))
     data["chance_seed"] = "77"
     with pytest.raises(Exception, match="chance_seed"):
         GameRecord.from_json(data)

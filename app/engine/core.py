@@ -231,9 +231,11 @@ ViewT = TypeVar("ViewT", bound="View")
 CHANCE_SEEDS = 2 ** 63
 """A chance seed is a whole number from 0 below this (it fits a JSON integer any reader keeps exactly)."""
 
-_GIVEN_SEED: contextvars.ContextVar[int | None] = contextvars.ContextVar("sightline_chance_seed", default=None)
-"""The chance seed :meth:`Game.create` hands to the game being built: referees build themselves in
-``from_options``, whose signature names options only, so the seed reaches :meth:`Game.__init__` beside it."""
+_GIVEN_SEED: contextvars.ContextVar[tuple[int | None, bool]] = contextvars.ContextVar("sightline_chance_seed",
+                                                                                      default=(None, True))
+"""The chance seed :meth:`Game.create` hands to the game being built, and whether a fresh one may be drawn when
+there is none: referees build themselves in ``from_options``, whose signature names options only, so the seed
+reaches :meth:`Game.__init__` beside it."""
 
 
 def check_chance_seed(seed: Any) -> int:
@@ -320,8 +322,11 @@ class Game(ABC):
         """The chance seed (``None`` for a game without chance): the host's, for the record only."""
         self._rng: random.Random | None = None
         if self.uses_chance:
+            given, fresh = _GIVEN_SEED.get()
             if seed is None:
-                seed = _GIVEN_SEED.get()
+                seed = given
+            if seed is None and not fresh:
+                raise ValueError(f"{type(self).__name__} deals by chance: it needs the seed it was dealt from")
             self.seed = random.SystemRandom().randrange(CHANCE_SEEDS) if seed is None else check_chance_seed(seed)
             self._rng = random.Random(self.seed)
 
@@ -341,11 +346,12 @@ class Game(ABC):
         return self._rng
 
     @classmethod
-    def create(cls, options: Mapping[str, Any], seed: int | None = None) -> "Game":
+    def create(cls, options: Mapping[str, Any], seed: int | None = None, *, fresh: bool = True) -> "Game":
         """A new game from its public ``options`` and, for a game that :attr:`uses_chance`, the chance ``seed``
-        (``None``: a fresh one); the seed is ignored by a game without chance. This is how a record's game is
-        built again (:func:`~app.engine.timeline.replay`); :meth:`from_options` alone deals afresh."""
-        token = _GIVEN_SEED.set(None if seed is None else check_chance_seed(seed))
+        (``None``: a fresh one, or with ``fresh=False`` a ``ValueError``, unless the options name a seed as a
+        game's older records did); the seed is ignored by a game without chance. This is how a record's game
+        is built again (:func:`~app.engine.timeline.replay`); :meth:`from_options` alone deals afresh."""
+        token = _GIVEN_SEED.set((None if seed is None else check_chance_seed(seed), fresh))
         try:
             return cls.from_options(options)
         finally:

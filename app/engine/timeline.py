@@ -33,8 +33,9 @@ def _new_game(record: GameRecord) -> tuple[type[Game], Game]:
         raise RecordError(f"unknown game {_short(record.variant)} (known: {', '.join(sorted(VARIANTS))})")
     game_type = VARIANTS[record.variant]
     try:
-        # The chance seed is handed to the referee beside the options, never inside them (see Game.create).
-        return game_type, game_type.create(record.options, record.chance_seed)
+        # The chance seed is handed to the referee beside the options, never inside them (see Game.create); a
+        # replay never deals afresh: without its seed a game of chance would not replay its own cards.
+        return game_type, game_type.create(record.options, record.chance_seed, fresh=False)
     except (ValueError, TypeError) as error:
         raise RecordError(f"bad options for {record.variant}: {_clipped(str(error))}") from None
 
