@@ -75,3 +75,11 @@ def test_the_engine_tables_follow_the_registry(monkeypatch: pytest.MonkeyPatch) 
 def test_exports_turn_the_board_for_the_seats_defined_as_turned() -> None:
     from app.exports import _flipped
     assert [_flipped("minit", seat) for seat in (None, 0, 1, 7)] == [False, False, True, False]
+
+
+def test_a_class_a_games_rules_only_import_is_refused(extra_games: None) -> None:
+    import tests.games.lights.rules as rules
+    assert isinstance(rules.Any, type)  # typing.Any, a class imported into the rules, not one of them
+    with pytest.raises(pickle.UnpicklingError, match="not allowed"):
+        _read(b"\x80\x04ctests.games.lights.rules\nAny\n.")
+    assert _read(b"\x80\x04ctests.games.lights.rules\nPressed\n.") is rules.Pressed

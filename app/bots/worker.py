@@ -829,7 +829,9 @@ class _SafeUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if module == "builtins" and name in _SAFE_BUILTINS or module != "builtins" and _allowed_module(module):
             found = super().find_class(module, name)
-            if isinstance(found, type):
+            # Only a class defined in that module (pickle always names a class by its own module): a class a
+            # game's rules merely import (a process launcher, say) is not one of its actions or observations.
+            if isinstance(found, type) and found.__module__ == module:
                 return found
         raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a bot's answer")
 
