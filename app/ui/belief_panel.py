@@ -637,6 +637,20 @@ class BeliefPanel(QWidget):
         self.board.set_last_move(*(scene.last_move or (None, None)))
         self._changed(emit=False)
 
+    def show_nobody(self, view: Any | None = None, game: str | None = None) -> None:
+        """Show nobody's panel (behind the hot-seat curtain, or while a game without hidden pieces is played):
+        ``view`` (a view of ``game`` that knows nothing; by default a new one of the game shown last), an empty
+        belief board with every switch off, no heat map and no count."""
+        game = game if game is not None else self._game
+        if view is None:
+            try:
+                view = games.get(game).view()()
+            except KeyError:
+                return  # the game shown last is no longer registered: no view of it can be made
+        self.set_view(view, chess.WHITE, game)
+        self.set_belief(BeliefBoard(enemy=chess.BLACK))
+        self.set_heat(None, "")
+
     def flags(self) -> dict[int, str]:
         """The flagged supposed pieces (python-chess squares) with their reasons."""
         return dict(self._flags)

@@ -23,6 +23,7 @@ from app.games.describe import outcome_headline
 from app.games.presenter import BELIEF_PANEL, Command, InputError, Presenter, presenter_for
 from app.games.scene import BoardScene, Square
 from app.ui.bot_seat import BotSeat
+from app.ui.seat_screen import SeatScreen
 
 if TYPE_CHECKING:
     from app.engine.belief import BeliefBoard
@@ -161,12 +162,37 @@ class GameController(QObject):
     def scene(self) -> BoardScene:
         """The board for the seat at the screen; an empty board behind the curtain."""
         if self.screen_seat is None:
-            scene = self.presenter.scene(self.views[0])
-            return BoardScene(files=scene.files, ranks=scene.ranks)
+            return self.empty_scene()
         scene = self.presenter.scene(self.views[self.screen_seat])
         if self.game.to_move != self.screen_seat or self.curtain_for is not None:
             scene.targets, scene.sense_window = {}, None
         return scene
+
+    def empty_scene(self) -> BoardScene:
+        """The board of nobody: the game's squares with nothing on or beside them (the size is public: the
+        game's definition says it; a game defining none is asked for the size of a view that knows nothing)."""
+        size = games.get(self.variant).board
+        if size is None:
+            known = self.presenter.scene(self.empty_view())
+            size = (known.files, known.ranks)
+        return BoardScene(files=size[0], ranks=size[1])
+
+    def seat_screen(self, scene: BoardScene | None = None) -> SeatScreen:
+        """Everything the seat at the screen may see now (``scene`` instead of its board if given: the true
+        position once the game is over); nobody's screen behind the curtain."""
+        seat = self.screen_seat
+        if seat is None:
+            return self.nobody_screen()
+        return SeatScreen(seat, self.scene() if scene is None else scene, self.views[seat], self.status(),
+                          tuple(self.logs[seat]), tuple(self.move_list()), tuple(self.clock_text()),
+                          tuple(self.commands()), self.entry_hint())
+
+    def nobody_screen(self) -> SeatScreen:
+        """What the window shows while no seat is at the screen: nothing private of any seat."""
+        view = self.empty_view()
+        commands = tuple(command._replace(enabled=False) for command in self.presenter.commands(view))
+        status = self.status() if self.screen_seat is None else ""
+        return SeatScreen.nobody(self.empty_scene(), view, status, commands, self.presenter.entry_hint(view))
 
     def log(self) -> list[str]:
         return [] if self.screen_seat is None else self.logs[self.screen_seat]

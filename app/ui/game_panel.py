@@ -150,10 +150,3 @@ class GamePanel(QWidget):
         widget.setPlainText("\n".join(lines))
         bar = widget.verticalScrollBar()
         bar.setValue(bar.maximum())
-
-    def clear_private(self) -> None:
-        self.log.setPlainText("")
-        self.moves.setPlainText("")
-        self.clocks.setText("")
-        self.entry.setText("")  # not clear(): its undo history would keep the last player's typing
-        self.entry_error.hide()

@@ -25,6 +25,7 @@ from app.games.presenter import BELIEF_PANEL, InputError
 from app.ui.board_widget import BoardWidget
 from app.ui.game_panel import GamePanel
 from app.ui.pieces import PIECE_SETS, set_piece_set
+from app.ui.seat_screen import PrivateSurfaces, SeatScreen
 
 if TYPE_CHECKING:
     # Imported when the first game starts (python-chess, the referees, the bot workers): the window shows sooner.
@@ -138,11 +139,12 @@ class MainWindow(QMainWindow):
         self.belief_panel: BeliefPanel | None = None  # made for the first game with hidden pieces
         self.belief_dock: QDockWidget | None = None
         self._belief_auto_hidden = False
-        self._belief_fed: tuple[int, int, int] | None = None  # (game, seat, observations) the panel last saw
+        self._belief_fed: tuple[int, int | None, int] | None = None  # (game, seat, observations) the panel last saw
         self._save_path: str | None = None
         self.last_warning = ""
         self.inference: InferenceService | None = None
-        self._reviews: list[ReplayWindow] = []  # reviews of the game in progress, from the seat at the screen
+        # Reviews of the game in progress, each with the seat at the screen that opened it (it shows that seat's view).
+        self._reviews: list[tuple[int, ReplayWindow]] = []
         self._saver: concurrent.futures.ThreadPoolExecutor | None = None
         self._saves: list[concurrent.futures.Future[str | None]] = []
         self._slot: AutosaveSlot | None = None  # this window's own autosave folder, locked while it is ours
@@ -167,6 +169,13 @@ class MainWindow(QMainWindow):
         self.curtain.hide()
         self.curtain.on_lift = self._lift
         self._build_menus()
+        # Every widget showing what a seat knows is fed through here, with the seat's screen or nobody's: see
+        # app.ui.seat_screen. The belief panel joins when it is made (the first game with hidden pieces).
+        self.private = PrivateSurfaces()
+        self.private.add("board", self._show_board)
+        self.private.add("notes", self._show_notes)
+        self.private.add("panel", self._show_panel)
+        self.private.add("reviews", self._show_reviews)
         self.board.moveRequested.connect(self._move)
         self.board.senseRequested.connect(self._sense)
         self.board.annotationsChanged.connect(self._annotations_changed)
@@ -354,7 +363,7 @@ class MainWindow(QMainWindow):
         """Make ``controller`` the game of the window (a new one or a resumed one) and start it."""
         self._close_reviews()
         if self.controller is not None:
-            self._clear_private()  # the last game's seat leaves the screen first
+            self.private.show(self.controller.nobody_screen())  # the last game's seat leaves the screen first
             self.controller.stop()
             self.controller.deleteLater()
         controller.changed.connect(self._refresh)
@@ -379,6 +388,8 @@ class MainWindow(QMainWindow):
         self._restoring_notes = True
         self.board.clear_annotations()
         self._restoring_notes = False
+        # Nobody of the new game at the screen until it starts (a belief panel made just now starts from this).
+        self.private.show(controller.nobody_screen())
         self.panel.truth_button.setChecked(False)
         self._prepare_belief_dock(self._has_belief_panel(controller))
         scene = controller.scene()
@@ -396,8 +407,7 @@ class MainWindow(QMainWindow):
     def _curtain(self) -> None:
         controller = self.controller
         if controller is not None and controller.curtain_for is not None:
-            self._clear_private()
-            self._close_reviews()
+            self.private.show(controller.nobody_screen())
             self.curtain.show_for(controller.game.seat_names[controller.curtain_for])
             self._place_curtain()
             for dock in self.findChildren(QDockWidget):
@@ -444,6 +454,7 @@ class MainWindow(QMainWindow):
             panel.heatMapToggled.connect(lambda _on: self._apply_overlay())
             self._view_menu.addAction(dock.toggleViewAction())
             self.belief_panel, self.belief_dock = panel, dock
+            self.private.add("belief", self._show_belief)
         elif self._belief_auto_hidden:
             self.belief_dock.show()
         self._belief_auto_hidden = False
@@ -453,22 +464,31 @@ class MainWindow(QMainWindow):
         """Whether the game offers its people the belief board (its presenter lists the panel)."""
         return controller is not None and BELIEF_PANEL in controller.presenter.panels()
 
-    def _show_belief(self, seat: int | None) -> None:
-        """The belief board of the seat at the screen; an empty one (of nobody) behind the curtain."""
-        panel, controller = self.belief_panel, self.controller
-        if panel is None or controller is None or not self._has_belief_panel(controller):
+    def _show_belief(self, screen: SeatScreen) -> None:
+        """The belief board of the person at the screen; nobody's (empty, every switch off) behind the curtain,
+        for a bot's seat, and while a game without the belief board is played."""
+        panel, controller, seat = self.belief_panel, self.controller, screen.seat
+        if panel is None:
             return
-        if seat is None or controller.seats[seat].is_bot:
-            from app.engine.belief import BeliefBoard
-            import chess
-            panel.set_view(controller.empty_view(), chess.WHITE, controller.variant)
-            panel.set_belief(BeliefBoard(enemy=chess.BLACK))
-            panel.set_heat(None, "")
+        if controller is None or seat is None or not self._has_belief_panel(controller) \
+                or controller.seats[seat].is_bot:
+            fed: tuple[int, int | None, int] = (id(controller), None, 0)
+            if fed != self._belief_fed:
+                self._belief_fed = fed
+                if controller is not None and self._has_belief_panel(controller):
+                    panel.show_nobody(screen.view, controller.variant)
+                else:
+                    panel.show_nobody()  # a view of the game it showed last, that knows nothing
         else:
-            panel.set_view(controller.views[seat], seat == 0, controller.variant)
-            panel.set_belief(controller.belief_for(seat))
-            self._belief_fed = (id(controller), seat, controller.seen(seat))
-            self._show_heat(seat)
+            fed = (id(controller), seat, controller.seen(seat))
+            if fed != self._belief_fed:
+                if self._belief_fed is None or self._belief_fed[:2] != fed[:2]:
+                    panel.set_view(screen.view, seat == 0, controller.variant)
+                    panel.set_belief(controller.belief_for(seat))  # another seat: its own board and switches
+                else:
+                    panel.set_view(screen.view, seat == 0, controller.variant)  # the same seat learnt more
+                self._belief_fed = fed
+                self._show_heat(seat)
         self._apply_overlay()
 
     def _request_inference(self) -> None:
@@ -522,12 +542,13 @@ class MainWindow(QMainWindow):
             self.board.set_flags({})
             self.board.set_heat(None)
 
-    def _switch_notes(self, seat: int | None) -> None:
-        """Give the board the annotations of the seat now at the screen (each seat keeps its own)."""
+    def _show_notes(self, screen: SeatScreen) -> None:
+        """Give the board the arrows and circles of the seat at the screen (each seat keeps its own); none for
+        nobody."""
+        seat = screen.seat
         if seat == self._shown_seat:
             return
         self._shown_seat = seat
-        self._show_belief(seat)
         self._restoring_notes = True
         try:
             notes = self.controller.annotations.get(seat) if self.controller is not None and seat is not None \
@@ -544,16 +565,43 @@ class MainWindow(QMainWindow):
         controller.annotations[self._shown_seat] = self.board.annotations()
         controller.annotations_changed(self._shown_seat)
 
-    def _clear_private(self) -> None:
-        """Nothing private of either seat stays in a widget while the curtain is up."""
-        self._switch_notes(None)
-        self._apply_overlay()
-        self.board.set_pieces({})
-        self.board.set_markers([])
-        self.board.set_move_targets({})
-        self.board.set_last_move(None)
-        self.board.set_sense_mode(False, None)
-        self.panel.clear_private()
+    # -- what the seat at the screen sees: every private surface ----------------------------------------
+    def _show_board(self, screen: SeatScreen) -> None:
+        """The board of the screen's scene: pieces, marks, the moves or picks it allows, the last move."""
+        scene = screen.scene
+        self.board.set_pieces(scene.pieces)
+        self.board.set_markers(scene.markers)
+        self.board.set_move_targets(scene.targets)
+        self.board.set_last_move(*(scene.last_move or (None, None)))
+        self.board.set_sense_mode(scene.sense_window is not None, scene.sense_window)
+
+    def _show_panel(self, screen: SeatScreen) -> None:
+        """The game panel's part of the screen: status, clocks, log, moves, the game's buttons, the typing field."""
+        panel = self.panel
+        self.status.setText(bounded(screen.status, 300))
+        self.entry.setPlaceholderText(screen.entry_hint)
+        if screen.seat is None:
+            self.entry.setText("")  # not clear(): its undo history would keep the last player's typing
+            panel.entry_error.hide()
+        for widget, lines in ((self.log, list(screen.log)), (self.moves, list(screen.moves))):
+            if lines != self._lines(widget):
+                panel.show_lines(widget, lines)
+        panel.set_clocks(list(screen.clocks))
+        panel.show_commands(list(screen.commands))
+
+    def _show_reviews(self, screen: SeatScreen) -> None:
+        """A review of the game in progress shows the view of the seat that opened it: closed once another seat
+        (or nobody) is at the screen."""
+        kept = []
+        for seat, window in self._reviews:
+            if seat == screen.seat:
+                kept.append((seat, window))
+                continue
+            try:
+                window.close()
+            except RuntimeError:
+                pass  # already closed and deleted by the player
+        self._reviews = kept
 
     def _refresh(self) -> None:
         controller = self.controller
@@ -567,33 +615,17 @@ class MainWindow(QMainWindow):
             self._refresh_actions()
             return
         self.title.setText(games.get(controller.variant).title)
-        self.status.setText(bounded(controller.status(), 300))
-        self.entry.setPlaceholderText(controller.entry_hint())
         if controller.outcome is not None:
             panel.entry_error.hide()
-        if controller.screen_seat is None:
-            self._clear_private()
-        else:
-            self._switch_notes(controller.screen_seat)
+        truth = None
+        if controller.screen_seat is not None:
             truth = controller.truth_scene()
             panel.truth_button.setVisible(truth is not None)
             show_truth = truth is not None and not panel.truth_button.isChecked()
             panel.truth_button.setText("Show what you saw" if show_truth else "Show the true position")
-            scene = truth if show_truth and truth is not None else controller.scene()
-            self.board.set_pieces(scene.pieces)
-            self.board.set_markers(scene.markers)
-            self.board.set_move_targets(scene.targets)
-            self.board.set_last_move(*(scene.last_move or (None, None)))
-            self.board.set_sense_mode(scene.sense_window is not None, scene.sense_window)
+            truth = truth if show_truth else None
             self._request_inference()
-            self._refresh_belief()
-            log, moves = controller.log(), controller.move_list()
-            if log != self._lines(self.log):
-                panel.show_lines(self.log, log)
-            if moves != self._lines(self.moves):
-                panel.show_lines(self.moves, moves)
-            self._refresh_clocks()
-        panel.show_commands(controller.commands())
+        self.private.show(controller.seat_screen(truth))
         self.resign_button.setEnabled(controller.can("resign"))
         self.entry.setEnabled(controller.screen_seat is not None and controller.outcome is None)
         self._refresh_actions()
@@ -630,19 +662,6 @@ class MainWindow(QMainWindow):
             if other.clipboard is not None:
                 return other.clipboard.copy_label
         return "&Copy position"
-
-    def _refresh_belief(self) -> None:
-        """New observations: the belief panel recomputes its counts and flags from the seat's view."""
-        controller, panel, seat = self.controller, self.belief_panel, self._shown_seat
-        if panel is None or controller is None or seat is None or not self._has_belief_panel(controller) \
-                or controller.seats[seat].is_bot:
-            return
-        fed = (id(controller), seat, controller.seen(seat))
-        if fed != self._belief_fed:
-            self._belief_fed = fed
-            panel.set_view(controller.views[seat], seat == 0, controller.variant)
-            self._show_heat(seat)
-            self._apply_overlay()
 
     @staticmethod
     def _lines(widget: QPlainTextEdit) -> list[str]:
@@ -1006,11 +1025,11 @@ class MainWindow(QMainWindow):
             self._warn("Review", "Lift the curtain first: a game in progress is reviewed by the player at the screen.")
             return
         window = self.open_replay(controller.session.snapshot(), controller.screen_seat)
-        if window is not None and controller.outcome is None:
-            self._reviews.append(window)  # one seat's private view: closed when the screen changes hands
+        if window is not None and controller.outcome is None and controller.screen_seat is not None:
+            self._reviews.append((controller.screen_seat, window))  # one seat's view: closed when it leaves
 
     def _close_reviews(self) -> None:
-        for window in self._reviews:
+        for _seat, window in self._reviews:
             try:
                 window.close()
             except RuntimeError:
