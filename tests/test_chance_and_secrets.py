@@ -73,10 +73,14 @@ def test_a_game_without_a_seed_draws_its_own_and_one_without_chance_has_none() -
     rules = _picks()
     seeds = {rules.SecretPicks().seed for _ in range(5)}
     assert None not in seeds and len(seeds) == 5
-    random.seed(3)  # a host's global generator decides nothing of a fresh deal
-    first = rules.SecretPicks().seed
-    random.seed(3)
-    assert rules.SecretPicks().seed != first
+    kept = random.getstate()
+    try:
+        random.seed(3)  # a host's global generator decides nothing of a fresh deal
+        first = rules.SecretPicks().seed
+        random.seed(3)
+        assert rules.SecretPicks().seed != first
+    finally:
+        random.setstate(kept)
     assert MinitChess.create({}, 7).seed is None
     with pytest.raises(TypeError, match="does not use chance"):
         MinitChess().rng  # noqa: B018 - the property raises
