@@ -319,7 +319,8 @@ class Game(ABC):
         self.outcome: Outcome | None = None
         self._logs: list[list[Any]] = [[] for _ in self.seat_names]
         self.seed: int | None = None
-        """The chance seed (``None`` for a game without chance): the host's, for the record only."""
+        """The chance seed (``None`` for a game without chance): the record keeps it as ``chance_seed``; no seat
+        is ever told it."""
         self._rng: random.Random | None = None
         if self.uses_chance:
             given, fresh = _GIVEN_SEED.get()
