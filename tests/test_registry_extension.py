@@ -253,11 +253,8 @@ def test_partners_see_only_their_own_scouts_at_every_turn(extra_games: None) -> 
 # ---- the window -----------------------------------------------------------------------------------------------
 
 @pytest.fixture
-def window_with_extra_games(extra_games: None, window: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The window, after the test games were registered. The window copied the engine's title table when it was
-    first imported (``from app.engine.variants import TITLES``), so in this process it is given the new one."""
-    import app.ui.main_window
-    monkeypatch.setattr(app.ui.main_window, "TITLES", variants.TITLES)
+def window_with_extra_games(extra_games: None, window: Any) -> Any:
+    """The window, after the test games were registered (it reads a game's title from the registry when needed)."""
     return window
 
 
