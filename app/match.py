@@ -42,12 +42,18 @@ _GRACE = 5.0
 _STOP_WAIT = 2.0
 """Seconds the referees have to stop by themselves when a match stops, before they are killed."""
 
-_REFEREE_PRELOAD = ["app.match", "app.runner", "app.engine.variants", "app.engine.rbc", "app.engine.blind",
-                    "app.engine.minit", "app.engine.record", "app.bots.registry", "app.bots.rbc_bots",
-                    "app.bots.rbc_belief", "app.bots.blind_bots", "app.bots.blind_belief", "app.bots.minit_bots",
-                    "app.bots.worker", "chess"]
-"""Imported once by the fork server, so that every referee starts with the referees and built-in bots loaded
-(the belief bots' attack tables alone take about 0.1 s)."""
+def _referee_preload() -> list[str]:
+    """Imported once by the fork server, so that every referee starts with the referees and built-in bots loaded
+    (the belief bots' attack tables alone take about 0.1 s): the match's own modules, then each registered
+    game's referee and bot modules, as its definition names them."""
+    from app import games
+    modules = ["app.match", "app.runner", "app.engine.variants", "app.engine.record", "app.bots.registry",
+               "app.bots.worker", "chess"]
+    for game in games.all():
+        for lazy in (game.referee, *(bot for _, bot in game.bots)):
+            if lazy.module not in modules:
+                modules.append(lazy.module)
+    return modules
 
 
 class MatchError(Exception):
@@ -608,7 +614,7 @@ def _context(outside_bots: bool = False) -> Any:
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         # Ignored if the server already runs (then it was started by this function or by app.bots.worker).
-        context.set_forkserver_preload(_REFEREE_PRELOAD + (["reconchess"] if outside_bots else []))
+        context.set_forkserver_preload(_referee_preload() + (["reconchess"] if outside_bots else []))
         return context
     return multiprocessing.get_context("spawn")
 

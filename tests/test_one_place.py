@@ -51,9 +51,6 @@ IMPORTS_ALLOWED = {
     "app/interop/reconchess_history.py":
         "re-export module: the reconchess GameHistory conversion is RBC's own code and lives in app/games/rbc/; "
         "tests and the command line import it by its older name",
-    "app/match.py":
-        "its referee processes' fork server preloads the referees and bots of every game by module name; the "
-        "definitions' preload lists should say them instead (not changed here)",
     "app/bots/agents.py":
         "re-exports ReconchessAgent and load_reconchess_player, RBC's hosting of reconchess players (now in "
         "app/games/rbc/players.py, found through the definition's foreign_players), for the tests that import "
