@@ -14,8 +14,12 @@ draws them and reports what the player asks for with signals:
 - ``zoneClicked(zone_id, index)``: a left click on an item of an off-board zone (a card of a hand, a pile, a
   position of a track, a cell of a deduction grid).
 
-:meth:`BoardWidget.set_scene` gives it a whole :class:`~app.games.scene.BoardScene` at once, zones included;
-the zones are laid out and drawn by :mod:`app.ui.zones` (cards by :mod:`app.ui.cards`).
+:meth:`BoardWidget.set_scene` gives it a whole :class:`~app.games.scene.BoardScene` at once, zones included.
+
+The widget keeps the board's state and turns input (clicks, drags, the right button's arrows) into signals; the
+other jobs are parts of their own: :mod:`app.ui.board_geometry` (squares to pixels and back),
+:mod:`app.ui.board_painting` (drawing a frame), :mod:`app.ui.promotion` (the promotion chooser),
+:mod:`app.ui.zones` (laying out, drawing and hit-testing off-board zones) and :mod:`app.ui.cards` (card images).
 
 Squares are ``(file, rank)`` tuples counted from 0: ``(0, 0)`` is a1, ``(4, 5)`` is
 e6 on the 5x6 MinitChess board. Piece letters are FEN letters, uppercase for White.
@@ -27,32 +31,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal, Slot
-from PySide6.QtGui import (
-    QBrush,
-    QColor,
-    QCursor,
-    QFont,
-    QHelpEvent,
-    QHideEvent,
-    QIcon,
-    QKeyEvent,
-    QMouseEvent,
-    QPainter,
-    QPainterPath,
-    QPaintEvent,
-    QPen,
-    QPolygonF,
-    QRadialGradient,
-)
-from PySide6.QtWidgets import QFrame, QSizePolicy, QToolButton, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSize, Qt, Signal, Slot
+from PySide6.QtGui import QCursor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from app.games.scene import Zone
 from app.ui import pieces
 from app.ui import zones as zone_parts
+from app.ui.board_geometry import BoardGeometry
+from app.ui.board_painting import BoardPicture, percent
+from app.ui.promotion import PromotionChooser
 
 if TYPE_CHECKING:
     from app.games.scene import BoardScene
@@ -169,22 +159,7 @@ THEMES: dict[str, BoardTheme] = {
 }
 """The themes :meth:`BoardWidget.set_theme` knows, by name."""
 
-# Highlight colours, after Lichess.
-_LAST_MOVE = QColor(155, 199, 0, 105)
-_SELECTED = QColor(20, 85, 30, 128)
-_DEST = QColor(20, 85, 30, 128)
-_DEST_CAPTURE = QColor(20, 85, 0, 77)
-_DEST_HOVER = QColor(20, 85, 30, 77)
-_ANNOTATION = QColor(21, 120, 27, 200)
-_PREVIEW = QColor(21, 120, 27, 130)
-# Marker colours: distinct in hue and in shape.
-_SENSE = QColor("#1565e0")
-_HOVER = QColor("#4fc3f7")
-_HOVER_EDGE = QColor("#0288d1")
-_REVEAL = QColor("#ef7d00")
-_LOST = QColor("#d32f2f")
-_CAPTURED = QColor("#8e24aa")
-_MARKER_COLOURS = {"sense": _SENSE, "sense_old": _SENSE, "reveal": _REVEAL, "lost": _LOST, "captured": _CAPTURED}
+# What a tooltip calls each kind of marker.
 _MARKER_WORDS = {
     "sense": "sensed",
     "sense_old": "sensed earlier",
@@ -193,132 +168,9 @@ _MARKER_WORDS = {
     "captured": "captured",
 }
 
-# Hypotheses and inference.
-_FLAG = QColor("#e53935")
-_HEAT_LOW = QColor("#ffb300")  # amber: even the smallest chance stands out from both square colours
-_HEAT_HIGH = QColor("#c62828")
-
-
-def _heat_colour(value: float) -> QColor:
-    """Pale yellow to deep red, more opaque as the value grows (its square root, so small chances still show)."""
-    t = math.sqrt(min(1.0, max(0.0, value)))
-    colour = QColor(
-        round(_HEAT_LOW.red() + (_HEAT_HIGH.red() - _HEAT_LOW.red()) * t),
-        round(_HEAT_LOW.green() + (_HEAT_HIGH.green() - _HEAT_LOW.green()) * t),
-        round(_HEAT_LOW.blue() + (_HEAT_HIGH.blue() - _HEAT_LOW.blue()) * t),
-    )
-    colour.setAlphaF(0.34 + 0.3 * t)  # at most 0.64: pieces and ghosts must stay readable on top
-    return colour
-
-
-def _percent(value: float) -> str:
-    """A chance as a short percentage: ``"<1%"``, ``"37%"``, ``"100%"``."""
-    if 0 < value < 0.01:
-        return "<1%"
-    return f"{round(value * 100)}%"
-
-
 _DRAG_THRESHOLD = 4  # pixels of movement before a press becomes a drag
 _MIN_SQUARE = 20
 _HINT_SQUARE = 64
-
-
-def _with_alpha(colour: QColor, alpha: float) -> QColor:
-    result = QColor(colour)
-    result.setAlphaF(min(1.0, max(0.0, alpha)))
-    return result
-
-
-class PromotionChooser(QFrame):
-    """A popup column of piece images; emits ``chosen(letter)`` or, on Escape or a click outside, ``cancelled()``.
-
-    The letters emitted are the promotion choices given (``"q"``, ``"n"``, ...); the images
-    show them in the moving side's colour. A choice can also be typed (``q``, ``r``, ``b``, ``n``).
-    """
-
-    chosen = Signal(str)
-    cancelled = Signal()
-
-    def __init__(
-        self,
-        choices: Sequence[str],
-        white: bool,
-        button_size: int,
-        parent: QWidget | None = None,
-        device_pixel_ratio: float = 1.0,
-        upwards: bool = False,
-    ) -> None:
-        """``upwards`` lays the choices out bottom to top (the first one at the bottom)."""
-        super().__init__(parent, Qt.WindowType.Popup)
-        self.setObjectName("promotionChooser")
-        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.setAccessibleName("Promotion")
-        self._done = False
-        self._choices = list(choices)
-        self._buttons: dict[str, QToolButton] = {}
-        radius = button_size // 2
-        self.setStyleSheet(
-            "#promotionChooser { background: #f4f4f4; border: 1px solid #7a7a7a; }"
-            "QToolButton { border: none; border-radius: %dpx;"
-            " background: qradialgradient(cx:0.5, cy:0.5, radius:0.5, fx:0.5, fy:0.5,"
-            " stop:0 #d8d8d8, stop:1 #9a9a9a); }"
-            "QToolButton:hover, QToolButton:focus { border-radius: 4px;"
-            " background: qradialgradient(cx:0.5, cy:0.5, radius:0.6, fx:0.5, fy:0.5,"
-            " stop:0 #ffb347, stop:1 #d47800); }" % radius
-        )
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(3, 3, 3, 3)
-        layout.setSpacing(3)
-        icon_size = max(8, round(button_size * 0.92))
-        for letter in reversed(self._choices) if upwards else self._choices:
-            shown = letter.upper() if white else letter.lower()
-            button = QToolButton(self)
-            button.setObjectName(f"promote-{letter}")
-            button.setIcon(QIcon(pieces.piece_pixmap(shown, icon_size, device_pixel_ratio)))
-            button.setIconSize(QSize(icon_size, icon_size))
-            button.setFixedSize(button_size, button_size)
-            name = pieces.piece_name(shown).split()[-1]
-            button.setToolTip(f"Promote to {name} ({letter.lower()})")
-            button.setAccessibleName(f"Promote to {name}")
-            button.clicked.connect(partial(self._choose, letter))
-            layout.addWidget(button)
-            self._buttons[letter] = button
-
-    def buttons(self) -> dict[str, QToolButton]:
-        """The button of each choice, by letter."""
-        return dict(self._buttons)
-
-    def choices(self) -> list[str]:
-        """The promotion letters offered, in order."""
-        return list(self._choices)
-
-    def _choose(self, letter: str, _checked: bool = False) -> None:
-        if self._done:
-            return
-        self._done = True
-        self.chosen.emit(letter)
-        self.close()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Escape cancels; the letter of a choice picks it."""
-        if event.key() == Qt.Key.Key_Escape:
-            event.accept()
-            self.close()
-            return
-        text = event.text().lower()
-        for letter in self._choices:
-            if text and text == letter.lower():
-                event.accept()
-                self._choose(letter)
-                return
-        super().keyPressEvent(event)
-
-    def hideEvent(self, event: QHideEvent) -> None:
-        """Closing without a choice (Escape, a click outside) cancels."""
-        super().hideEvent(event)
-        if not self._done:
-            self._done = True
-            self.cancelled.emit()
 
 
 class BoardWidget(QWidget):
@@ -375,6 +227,7 @@ class BoardWidget(QWidget):
         # Off-board zones, and their layout for the last widget size asked about.
         self._zones: list[Zone] = []
         self._layout: tuple[tuple[int, int], zone_parts.ZoneLayout] | None = None
+        self._geometry_cache: tuple[tuple[int, int, int, int, bool], BoardGeometry] | None = None
 
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
@@ -404,7 +257,7 @@ class BoardWidget(QWidget):
             self._markers = []
             self._last_move = None
             self._arrows, self._circles = [], []
-            self._zones, self._layout = [], None
+            self._zones, self._layout, self._geometry_cache = [], None, None
             self._update_accessible()
             self.updateGeometry()
             self.update()
@@ -430,33 +283,29 @@ class BoardWidget(QWidget):
             self._layout = size, zone_parts.lay_out(self._zones, self._files, self._ranks, *size)
         return self._layout[1]
 
+    def _geometry(self) -> BoardGeometry:
+        """Where the squares are now (worked out again only when the size, orientation or zones change)."""
+        key = (self.width(), self.height(), self._files, self._ranks, self._flipped)
+        if self._geometry_cache is None or self._geometry_cache[0] != key:
+            layout = self.zone_layout()
+            if layout is None:
+                geometry = BoardGeometry.fit(self._files, self._ranks, self._flipped, self.width(), self.height())
+            else:
+                geometry = BoardGeometry.at(self._files, self._ranks, self._flipped, layout.board, layout.square)
+            self._geometry_cache = key, geometry
+        return self._geometry_cache[1]
+
     def square_size(self) -> int:
         """The side of a square in pixels (the largest that fits beside the zones; at least 1)."""
-        layout = self.zone_layout()
-        if layout is not None:
-            return layout.square
-        return max(1, min(self.width() // self._files, self.height() // self._ranks))
+        return self._geometry().size
 
     def board_rect(self) -> QRect:
         """Where the board is drawn: centred in the widget (in what the zones leave of it)."""
-        layout = self.zone_layout()
-        if layout is not None:
-            return QRect(layout.board)
-        size = self.square_size()
-        width, height = size * self._files, size * self._ranks
-        return QRect((self.width() - width) // 2, (self.height() - height) // 2, width, height)
+        return self._geometry().board_rect()
 
     def _cell(self, square: Square) -> tuple[int, int]:
         """The (column, row) on screen of a square, row 0 at the top."""
-        file, rank = square
-        if self._flipped:
-            return self._files - 1 - file, rank
-        return file, self._ranks - 1 - rank
-
-    def _square_of_cell(self, column: int, row: int) -> Square:
-        if self._flipped:
-            return self._files - 1 - column, row
-        return column, self._ranks - 1 - row
+        return self._geometry().cell(square)
 
     def on_board(self, square: Square) -> bool:
         """Whether ``square`` lies on the board."""
@@ -464,19 +313,11 @@ class BoardWidget(QWidget):
 
     def square_rect(self, square: Square) -> QRect:
         """The pixel rectangle of ``square`` in widget coordinates."""
-        size = self.square_size()
-        origin = self.board_rect().topLeft()
-        column, row = self._cell(square)
-        return QRect(origin.x() + column * size, origin.y() + row * size, size, size)
+        return self._geometry().square_rect(square)
 
     def square_at(self, pos: QPoint | QPointF) -> Square | None:
         """The square under a widget position, or ``None`` outside the board."""
-        rect = self.board_rect()
-        x, y = pos.x() - rect.x(), pos.y() - rect.y()
-        if x < 0 or y < 0 or x >= rect.width() or y >= rect.height():
-            return None
-        size = self.square_size()
-        return self._square_of_cell(int(x // size), int(y // size))
+        return self._geometry().square_at(pos)
 
     # ------------------------------------------------------------------ appearance
 
@@ -668,7 +509,7 @@ class BoardWidget(QWidget):
         if new == self._zones:
             return
         resized = zone_parts.extra_squares(new) != zone_parts.extra_squares(self._zones)
-        self._zones, self._layout = new, None
+        self._zones, self._layout, self._geometry_cache = new, None, None
         if resized:
             self.updateGeometry()
         self.update()
@@ -1028,7 +869,7 @@ class BoardWidget(QWidget):
         if square in self._flags:
             parts.append(f"contradicted: {self._flags[square]}")
         if square in self._heat:
-            parts.append(f"enemy piece here: {_percent(self._heat[square])}")
+            parts.append(f"enemy piece here: {percent(self._heat[square])}")
         for marker in self._markers:
             if square in marker.squares:
                 word = _MARKER_WORDS[marker.kind]
@@ -1051,387 +892,17 @@ class BoardWidget(QWidget):
     # ------------------------------------------------------------------ painting
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        """Squares, highlights, markers, pieces (from the pixmap cache), annotations, the dragged piece."""
-        painter = QPainter(self)
-        size = self.square_size()
-        dpr = self.devicePixelRatioF()
-        self._paint_squares(painter, size)
-        self._paint_highlights(painter)
-        if self._heat:
-            self._paint_heat(painter)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self._paint_marker_fills(painter, size)
-        self._paint_sense_hover(painter, size)
-        self._paint_pieces(painter, size, dpr)
-        if self._zones:
-            zone_parts.paint_stacks(painter, self._zones, self.square_rect, self.on_board, self.font(), size)
-        if self._coordinates:  # above the pieces, as on Lichess: a knight's base would hide a letter
-            self._paint_coordinates(painter, size)
-        self._paint_targets(painter, size)
-        self._paint_marker_outlines(painter, size)
-        if self._flags:
-            self._paint_flags(painter, size)
-        if self._heat and self._heat_values:
-            self._paint_heat_values(painter, size)
-        self._paint_annotations(painter, size)
-        if self._pending is not None:
-            painter.fillRect(self.board_rect(), QColor(0, 0, 0, 60))
-        layout = self.zone_layout()
-        if layout is not None:
-            zone_parts.paint_zones(painter, layout, self.font(), dpr)
-        self._paint_drag(painter, size, dpr)
-        painter.end()
-
-    def _square_colour(self, square: Square) -> QColor:
-        light = (square[0] + square[1]) % 2 == 1  # a1 is dark
-        return QColor(self._theme.light if light else self._theme.dark)
-
-    def _paint_squares(self, painter: QPainter, size: int) -> None:
-        light, dark = QColor(self._theme.light), QColor(self._theme.dark)
-        painter.fillRect(self.board_rect(), dark)
-        for file in range(self._files):
-            for rank in range(self._ranks):
-                if (file + rank) % 2 == 1:
-                    painter.fillRect(self.square_rect((file, rank)), light)
-
-    def _paint_highlights(self, painter: QPainter) -> None:
-        if self._last_move is not None:
-            for square in self._last_move:
-                if self.on_board(square):
-                    painter.fillRect(self.square_rect(square), _LAST_MOVE)
-        if self._pending is not None:
-            for square in self._pending:
-                painter.fillRect(self.square_rect(square), _SELECTED)
-        if self._selected is not None:
-            painter.fillRect(self.square_rect(self._selected), _SELECTED)
-            if self._dragging and self._hover_square is not None:
-                if self._hover_square in self._targets.get(self._selected, {}):
-                    painter.fillRect(self.square_rect(self._hover_square), _DEST_HOVER)
-
-    def _region_path(self, squares: Iterable[Square], inset: float, radius: float) -> QPainterPath:
-        """The outline of a group of squares, ``inset`` pixels inside its edge."""
-        size = self.square_size()
-        origin = self.board_rect().topLeft()
-        cells = {self._cell(s) for s in squares if self.on_board(s)}
-        path = QPainterPath()
-        if not cells:
-            return path
-        columns = [c for c, _ in cells]
-        rows = [r for _, r in cells]
-        left, right, top, bottom = min(columns), max(columns), min(rows), max(rows)
-        if len(cells) == (right - left + 1) * (bottom - top + 1):
-            rect = QRectF(
-                origin.x() + left * size, origin.y() + top * size, (right - left + 1) * size, (bottom - top + 1) * size
-            ).adjusted(inset, inset, -inset, -inset)
-            path.addRoundedRect(rect, radius, radius)
-            return path
-        for column, row in cells:  # any other shape: the outer edges of its squares
-            x0, y0 = origin.x() + column * size, origin.y() + row * size
-            x1, y1 = x0 + size, y0 + size
-            if (column - 1, row) not in cells:
-                path.moveTo(x0 + inset, y0)
-                path.lineTo(x0 + inset, y1)
-            if (column + 1, row) not in cells:
-                path.moveTo(x1 - inset, y0)
-                path.lineTo(x1 - inset, y1)
-            if (column, row - 1) not in cells:
-                path.moveTo(x0, y0 + inset)
-                path.lineTo(x1, y0 + inset)
-            if (column, row + 1) not in cells:
-                path.moveTo(x0, y1 - inset)
-                path.lineTo(x1, y1 - inset)
-        return path
-
-    def _paint_marker_fills(self, painter: QPainter, size: int) -> None:
-        for marker in self._markers:
-            colour = _MARKER_COLOURS[marker.kind]
-            squares = [s for s in marker.squares if self.on_board(s)]
-            if marker.kind == "sense":
-                path = self._region_path(squares, 0, 0)
-                painter.fillPath(path, _with_alpha(colour, 0.07 * marker.opacity))
-            elif marker.kind == "lost":
-                for square in squares:
-                    rect = QRectF(self.square_rect(square))
-                    gradient = QRadialGradient(rect.center(), rect.width() * 0.75)
-                    gradient.setColorAt(0.0, _with_alpha(colour, 0.0))
-                    gradient.setColorAt(0.45, _with_alpha(colour, 0.12 * marker.opacity))
-                    gradient.setColorAt(1.0, _with_alpha(colour, 0.7 * marker.opacity))
-                    painter.fillRect(rect, QBrush(gradient))
-            elif marker.kind == "captured":
-                for square in squares:
-                    painter.fillRect(self.square_rect(square), _with_alpha(colour, 0.22 * marker.opacity))
-            elif marker.kind == "reveal":
-                for square in squares:
-                    painter.fillRect(self.square_rect(square), _with_alpha(colour, 0.18 * marker.opacity))
-
-    def _paint_sense_hover(self, painter: QPainter, size: int) -> None:
-        if not self._hover_window:
-            return
-        path = self._region_path(self._hover_window, 0, 0)
-        painter.fillPath(path, _with_alpha(_HOVER, 0.30))
-        if self._sense_hover is not None:
-            painter.fillRect(self.square_rect(self._sense_hover), _with_alpha(_HOVER, 0.25))
-        width = max(2.0, size * 0.035)
-        pen = QPen(_with_alpha(_HOVER_EDGE, 0.9), width)
-        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-        painter.strokePath(self._region_path(self._hover_window, width / 2, width), pen)
-
-    def _paint_coordinates(self, painter: QPainter, size: int) -> None:
-        if size < 18:
-            return
-        font = QFont(self.font())
-        font.setPixelSize(max(8, round(size * 0.17)))
-        font.setBold(True)
-        painter.setFont(font)
-        pad = max(1, round(size * 0.035))
-        light, dark = QColor(self._theme.light), QColor(self._theme.dark)
-        for column in range(self._files):  # file letters: bottom-right of the bottom row
-            square = self._square_of_cell(column, self._ranks - 1)
-            rect = self.square_rect(square).adjusted(pad, pad // 2, -pad, -pad // 2)
-            painter.setPen(dark if self._square_colour(square) == light else light)
-            painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, chr(97 + square[0]))
-        for row in range(self._ranks):  # rank numbers: top-left of the left column
-            square = self._square_of_cell(0, row)
-            rect = self.square_rect(square).adjusted(pad, pad // 2, -pad, -pad // 2)
-            painter.setPen(dark if self._square_colour(square) == light else light)
-            painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, str(square[1] + 1))
-
-    def _paint_pieces(self, painter: QPainter, size: int, dpr: float) -> None:
-        dragged = self._drag_from if self._dragging else None
-        ring_pen = QPen(QColor(30, 30, 30, 150), max(1.0, size * 0.028), Qt.PenStyle.DashLine)
-        ring_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-        flag_pen = QPen(_FLAG, max(1.5, size * 0.04), Qt.PenStyle.DashLine)
-        flag_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-        for square, letter in self._ghosts.items():
-            if square in self._pieces:
-                continue
-            rect = self.square_rect(square)
-            painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.5))
-            painter.setPen(flag_pen if square in self._flags else ring_pen)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            inset = size * 0.07
-            painter.drawEllipse(QRectF(rect).adjusted(inset, inset, -inset, -inset))
-        for square, letter in self._pieces.items():
-            rect = self.square_rect(square)
-            if square == dragged:
-                painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.3))
-            elif self._pending is not None and square == self._pending[0]:
-                painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.3))
-            else:
-                painter.drawPixmap(rect.topLeft(), pieces.piece_pixmap(letter, size, dpr))
-
-    def _paint_targets(self, painter: QPainter, size: int) -> None:
-        origin = self._selected
-        if origin is None or self._sense_enabled:
-            return
-        painter.setPen(Qt.PenStyle.NoPen)
-        for dest in self._targets.get(origin, {}):
-            if not self.on_board(dest):
-                continue
-            rect = QRectF(self.square_rect(dest))
-            if dest in self._pieces:
-                # Corners shaded around a circle, as Lichess marks a capture.
-                path = QPainterPath()
-                path.addRect(rect)
-                circle = QPainterPath()
-                radius = size * 0.565
-                circle.addEllipse(rect.center(), radius, radius)
-                painter.fillPath(path.subtracted(circle), _DEST_CAPTURE)
-            else:
-                radius = size * 0.135
-                painter.setBrush(_DEST)
-                painter.drawEllipse(rect.center(), radius, radius)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-
-    def _paint_marker_outlines(self, painter: QPainter, size: int) -> None:
-        labels: dict[Square, int] = {}
-        for marker in self._markers:
-            squares = [s for s in marker.squares if self.on_board(s)]
-            if not squares:
-                continue
-            colour = _MARKER_COLOURS[marker.kind]
-            if marker.kind in ("sense", "sense_old"):
-                strong = marker.kind == "sense"
-                width = max(2.0, size * 0.055) if strong else max(1.5, size * 0.035)
-                pen = QPen(_with_alpha(colour, (1.0 if strong else 0.8) * marker.opacity), width)
-                if not strong:
-                    pen.setStyle(Qt.PenStyle.DashLine)
-                pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-                inset = width / 2 + (0 if strong else size * 0.04)
-                painter.strokePath(self._region_path(squares, inset, width), pen)
-                # The label goes in the window's top-right square.
-                corner = min(squares, key=lambda s: (self._cell(s)[1], -self._cell(s)[0]))
-                if marker.label:
-                    self._paint_label(painter, corner, marker.label, colour, marker.opacity, labels, size)
-                continue
-            width = max(1.5, size * 0.045)
-            for square in squares:
-                rect = QRectF(self.square_rect(square))
-                if marker.kind == "reveal":
-                    pen = QPen(_with_alpha(colour, marker.opacity), width)
-                    inset = width / 2 + size * 0.02
-                    painter.strokePath(self._rounded(rect, inset, width * 1.5), pen)
-                elif marker.kind == "captured":
-                    pen = QPen(_with_alpha(colour, marker.opacity), width, Qt.PenStyle.DotLine)
-                    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-                    painter.strokePath(self._rounded(rect, width / 2 + size * 0.02, width * 1.5), pen)
-                elif marker.kind == "lost":
-                    pen = QPen(_with_alpha(colour, marker.opacity), width)
-                    painter.strokePath(self._rounded(rect, width / 2, 0), pen)
-                if marker.label:
-                    self._paint_label(painter, square, marker.label, colour, marker.opacity, labels, size)
-
-    @staticmethod
-    def _rounded(rect: QRectF, inset: float, radius: float) -> QPainterPath:
-        path = QPainterPath()
-        path.addRoundedRect(rect.adjusted(inset, inset, -inset, -inset), radius, radius)
-        return path
-
-    def _paint_label(
-        self,
-        painter: QPainter,
-        square: Square,
-        text: str,
-        colour: QColor,
-        opacity: float,
-        stacked: dict[Square, int],
-        size: int,
-    ) -> None:
-        """A small pill in the top-right corner of ``square``; several labels on one square stack downwards."""
-        if size < 22:
-            return
-        font = QFont(self.font())
-        font.setPixelSize(max(7, round(size * 0.14)))
-        font.setBold(True)
-        painter.setFont(font)
-        metrics = painter.fontMetrics()
-        height = metrics.height() + 1
-        width = metrics.horizontalAdvance(text) + height * 0.6
-        index = stacked.get(square, 0)
-        stacked[square] = index + 1
-        rect = QRectF(self.square_rect(square))
-        margin = max(1.0, size * 0.02)
-        pill = QRectF(rect.right() + 1 - margin - width, rect.top() + margin + index * (height + 1), width, height)
-        painter.setPen(Qt.PenStyle.NoPen)
-        # Faded markers keep readable labels: the pill fades less than the marker.
-        painter.setBrush(_with_alpha(colour, 0.95 * (0.6 + 0.4 * opacity)))
-        painter.drawRoundedRect(pill, height / 2, height / 2)
-        painter.setPen(QColor("white"))
-        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-
-    def _centre(self, square: Square) -> QPointF:
-        return QRectF(self.square_rect(square)).center()
-
-    def _arrow_path(self, start: QPointF, end: QPointF, size: int) -> QPainterPath:
-        """One filled outline for shaft and head, so a translucent arrow has no darker overlap."""
-        dx, dy = end.x() - start.x(), end.y() - start.y()
-        length = math.hypot(dx, dy)
-        path = QPainterPath()
-        if length < 1:
-            return path
-        ux, uy = dx / length, dy / length
-        nx, ny = -uy, ux
-        shaft = size * 0.085
-        head_half = size * 0.25
-        head_length = min(size * 0.42, length * 0.6)
-        tip = QPointF(end.x() - ux * size * 0.06, end.y() - uy * size * 0.06)
-        base = QPointF(tip.x() - ux * head_length, tip.y() - uy * head_length)
-        begin = QPointF(start.x() + ux * size * 0.12, start.y() + uy * size * 0.12)
-        points = [
-            QPointF(begin.x() + nx * shaft, begin.y() + ny * shaft),
-            QPointF(base.x() + nx * shaft, base.y() + ny * shaft),
-            QPointF(base.x() + nx * head_half, base.y() + ny * head_half),
-            tip,
-            QPointF(base.x() - nx * head_half, base.y() - ny * head_half),
-            QPointF(base.x() - nx * shaft, base.y() - ny * shaft),
-            QPointF(begin.x() - nx * shaft, begin.y() - ny * shaft),
-        ]
-        path.addPolygon(QPolygonF(points))
-        path.closeSubpath()
-        return path
-
-    def _paint_annotations(self, painter: QPainter, size: int) -> None:
-        width = max(2.0, size * 0.07)
-        for square in self._circles:
-            if self.on_board(square):
-                painter.strokePath(self._circle_path(square, width, size), QPen(_ANNOTATION, width))
-        for origin, dest in self._arrows:
-            if self.on_board(origin) and self.on_board(dest):
-                painter.fillPath(self._arrow_path(self._centre(origin), self._centre(dest), size), _ANNOTATION)
-        if self._right_from is not None and self._right_to is not None:
-            if self._right_from == self._right_to:
-                path = self._circle_path(self._right_from, width, size)
-                painter.strokePath(path, QPen(_PREVIEW, width))
-            else:
-                path = self._arrow_path(self._centre(self._right_from), self._centre(self._right_to), size)
-                painter.fillPath(path, _PREVIEW)
-
-    def _circle_path(self, square: Square, width: float, size: int) -> QPainterPath:
-        path = QPainterPath()
-        radius = size / 2 - width / 2 - size * 0.02
-        path.addEllipse(self._centre(square), radius, radius)
-        return path
-
-    def _paint_heat(self, painter: QPainter) -> None:
-        for square, value in self._heat.items():
-            # Every chance above zero is tinted, however small: a plain square says "no enemy piece can be here",
-            # and a player trusts that (inference gives 0 only where no possible position has a piece).
-            if value > 0 and self.on_board(square):
-                painter.fillRect(self.square_rect(square), _heat_colour(value))
-
-    def _paint_heat_values(self, painter: QPainter, size: int) -> None:
-        if size < 36:
-            return
-        font = QFont(self.font())
-        font.setPixelSize(max(8, round(size * 0.17)))
-        font.setBold(True)
-        painter.setFont(font)
-        for square, value in self._heat.items():
-            if value <= 0 or not self.on_board(square):
-                continue
-            rect = QRectF(self.square_rect(square))
-            band = QRectF(rect.left(), rect.bottom() - size * 0.26, rect.width(), size * 0.24)
-            text = _percent(value)
-            # Right-aligned beside a flag badge (bottom-left), centred otherwise.
-            align = Qt.AlignmentFlag.AlignCenter
-            if square in self._flags:
-                band.adjust(0, 0, -size * 0.06, 0)
-                align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-            painter.setPen(QColor(255, 255, 255, 200))  # a light halo keeps the text readable on any square
-            painter.drawText(band.translated(1, 1), align, text)
-            painter.setPen(QColor(60, 0, 0))
-            painter.drawText(band, align, text)
-
-    def _paint_flags(self, painter: QPainter, size: int) -> None:
-        radius = max(5.0, size * 0.13)
-        font = QFont(self.font())
-        font.setPixelSize(max(8, round(radius * 1.5)))
-        font.setBold(True)
-        painter.setFont(font)
-        for square in self._flags:
-            if not self.on_board(square):
-                continue
-            rect = QRectF(self.square_rect(square))
-            painter.strokePath(self._rounded(rect, size * 0.03, size * 0.06), QPen(_with_alpha(_FLAG, 0.85),
-                                                                                   max(1.5, size * 0.035)))
-            centre = QPointF(rect.left() + radius + size * 0.04, rect.bottom() - radius - size * 0.04)
-            painter.setPen(QPen(QColor("white"), max(1.0, size * 0.015)))
-            painter.setBrush(_FLAG)
-            painter.drawEllipse(centre, radius, radius)
-            painter.setPen(QColor("white"))
-            painter.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
-                             Qt.AlignmentFlag.AlignCenter, "!")
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-
-    def _paint_drag(self, painter: QPainter, size: int, dpr: float) -> None:
-        if not self._dragging or self._drag_from is None:
-            return
-        letter = self._pieces.get(self._drag_from)
-        if letter is None:
-            return
-        pixmap = pieces.piece_pixmap(letter, size, dpr)
-        painter.drawPixmap(
-            QPointF(self._drag_pos.x() - size / 2, self._drag_pos.y() - size / 2),
-            pixmap,
+        """Draws what the board shows now (:class:`~app.ui.board_painting.BoardPicture` does the drawing)."""
+        picture = BoardPicture(
+            geometry=self._geometry(), theme=self._theme, font=self.font(), coordinates=self._coordinates,
+            pieces=self._pieces, ghosts=self._ghosts, heat=self._heat, heat_values=self._heat_values,
+            flags=self._flags, targets=self._targets, last_move=self._last_move, markers=self._markers,
+            arrows=self._arrows, circles=self._circles, right_from=self._right_from, right_to=self._right_to,
+            selected=self._selected, drag_from=self._drag_from, dragging=self._dragging, drag_pos=self._drag_pos,
+            hover_square=self._hover_square, hover_window=self._hover_window, sense_hover=self._sense_hover,
+            sense_enabled=self._sense_enabled, pending=self._pending, zones=self._zones,
+            zone_layout=self.zone_layout(),
         )
+        painter = QPainter(self)
+        picture.paint(painter, self.devicePixelRatioF())
+        painter.end()

@@ -1,0 +1,492 @@
+"""Painting a board: one frame drawn from a :class:`BoardPicture`, everything the board shows at that moment.
+
+The board widget (:mod:`app.ui.board_widget`) keeps its state and its input; when Qt asks it to paint, it hands
+what it shows (pieces, marks, the selection, the piece being dragged ...) to a :class:`BoardPicture` and that
+draws it with a :class:`~app.ui.board_geometry.BoardGeometry`. The layers, bottom to top: squares, highlights,
+the heat map, marker fills, the sense hover, pieces, counters on squares, coordinates, move targets, marker
+outlines, flags, heat values, annotations, the promotion shade, off-board zones, the dragged piece.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QRadialGradient,
+)
+
+from app.games.scene import Zone
+from app.ui import pieces
+from app.ui import zones as zone_parts
+from app.ui.board_geometry import BoardGeometry, Square
+
+__all__ = ["BoardPicture", "heat_colour", "percent"]
+
+
+class _Theme(Protocol):
+    @property
+    def light(self) -> str: ...
+    @property
+    def dark(self) -> str: ...
+
+
+class _MarkerLike(Protocol):
+    @property
+    def kind(self) -> str: ...
+    @property
+    def squares(self) -> Sequence[Square]: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def opacity(self) -> float: ...
+
+
+# Highlight colours, after Lichess.
+_LAST_MOVE = QColor(155, 199, 0, 105)
+_SELECTED = QColor(20, 85, 30, 128)
+_DEST = QColor(20, 85, 30, 128)
+_DEST_CAPTURE = QColor(20, 85, 0, 77)
+_DEST_HOVER = QColor(20, 85, 30, 77)
+_ANNOTATION = QColor(21, 120, 27, 200)
+_PREVIEW = QColor(21, 120, 27, 130)
+# Marker colours: distinct in hue and in shape.
+_SENSE = QColor("#1565e0")
+_HOVER = QColor("#4fc3f7")
+_HOVER_EDGE = QColor("#0288d1")
+_REVEAL = QColor("#ef7d00")
+_LOST = QColor("#d32f2f")
+_CAPTURED = QColor("#8e24aa")
+_MARKER_COLOURS = {"sense": _SENSE, "sense_old": _SENSE, "reveal": _REVEAL, "lost": _LOST, "captured": _CAPTURED}
+_MARKER_WORDS = {
+    "sense": "sensed",
+    "sense_old": "sensed earlier",
+    "reveal": "enemy piece seen",
+    "lost": "piece lost",
+    "captured": "captured",
+}
+
+# Hypotheses and inference.
+_FLAG = QColor("#e53935")
+_HEAT_LOW = QColor("#ffb300")  # amber: even the smallest chance stands out from both square colours
+_HEAT_HIGH = QColor("#c62828")
+
+
+def heat_colour(value: float) -> QColor:
+    """Pale yellow to deep red, more opaque as the value grows (its square root, so small chances still show)."""
+    t = math.sqrt(min(1.0, max(0.0, value)))
+    colour = QColor(
+        round(_HEAT_LOW.red() + (_HEAT_HIGH.red() - _HEAT_LOW.red()) * t),
+        round(_HEAT_LOW.green() + (_HEAT_HIGH.green() - _HEAT_LOW.green()) * t),
+        round(_HEAT_LOW.blue() + (_HEAT_HIGH.blue() - _HEAT_LOW.blue()) * t),
+    )
+    colour.setAlphaF(0.34 + 0.3 * t)  # at most 0.64: pieces and ghosts must stay readable on top
+    return colour
+
+
+def percent(value: float) -> str:
+    """A chance as a short percentage: ``"<1%"``, ``"37%"``, ``"100%"``."""
+    if 0 < value < 0.01:
+        return "<1%"
+    return f"{round(value * 100)}%"
+
+
+def _with_alpha(colour: QColor, alpha: float) -> QColor:
+    result = QColor(colour)
+    result.setAlphaF(min(1.0, max(0.0, alpha)))
+    return result
+
+
+@dataclass
+class BoardPicture:
+    """What one frame of a board shows, and the drawing of it (the widget's state at paint time, not copied).
+
+    ``selected`` is the selected piece's square, ``drag_from`` / ``dragging`` / ``drag_pos`` a piece being moved,
+    ``hover_square`` the square a dragged piece is over, ``hover_window`` / ``sense_hover`` the squares a sense
+    would show, ``pending`` a move waiting for its promotion choice, ``right_from`` / ``right_to`` an arrow being
+    drawn, ``zone_layout`` where the off-board zones go (None without zones).
+    """
+
+    geometry: BoardGeometry
+    theme: _Theme
+    font: QFont
+    coordinates: bool
+    pieces: Mapping[Square, str]
+    ghosts: Mapping[Square, str]
+    heat: Mapping[Square, float]
+    heat_values: bool
+    flags: Mapping[Square, str]
+    targets: Mapping[Square, Mapping[Square, Sequence[str]]]
+    last_move: tuple[Square, Square] | None
+    markers: Sequence[_MarkerLike]
+    arrows: Sequence[tuple[Square, Square]]
+    circles: Sequence[Square]
+    right_from: Square | None
+    right_to: Square | None
+    selected: Square | None
+    drag_from: Square | None
+    dragging: bool
+    drag_pos: QPointF
+    hover_square: Square | None
+    hover_window: Sequence[Square]
+    sense_hover: Square | None
+    sense_enabled: bool
+    pending: tuple[Square, Square] | None
+    zones: Sequence[Zone]
+    zone_layout: zone_parts.ZoneLayout | None
+
+    def paint(self, painter: QPainter, dpr: float) -> None:
+        """Draws the frame, layer by layer (see the module documentation)."""
+        size = self.geometry.size
+        self._paint_squares(painter, size)
+        self._paint_highlights(painter)
+        if self.heat:
+            self._paint_heat(painter)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self._paint_marker_fills(painter, size)
+        self._paint_sense_hover(painter, size)
+        self._paint_pieces(painter, size, dpr)
+        if self.zones:
+            zone_parts.paint_stacks(painter, self.zones, self.geometry.square_rect, self.geometry.on_board, self.font,
+                                    size)
+        if self.coordinates:  # above the pieces, as on Lichess: a knight's base would hide a letter
+            self._paint_coordinates(painter, size)
+        self._paint_targets(painter, size)
+        self._paint_marker_outlines(painter, size)
+        if self.flags:
+            self._paint_flags(painter, size)
+        if self.heat and self.heat_values:
+            self._paint_heat_values(painter, size)
+        self._paint_annotations(painter, size)
+        if self.pending is not None:
+            painter.fillRect(self.geometry.board_rect(), QColor(0, 0, 0, 60))
+        if self.zone_layout is not None:
+            zone_parts.paint_zones(painter, self.zone_layout, self.font, dpr)
+        self._paint_drag(painter, size, dpr)
+
+    def _square_colour(self, square: Square) -> QColor:
+        light = (square[0] + square[1]) % 2 == 1  # a1 is dark
+        return QColor(self.theme.light if light else self.theme.dark)
+
+    def _paint_squares(self, painter: QPainter, size: int) -> None:
+        light, dark = QColor(self.theme.light), QColor(self.theme.dark)
+        painter.fillRect(self.geometry.board_rect(), dark)
+        for file in range(self.geometry.files):
+            for rank in range(self.geometry.ranks):
+                if (file + rank) % 2 == 1:
+                    painter.fillRect(self.geometry.square_rect((file, rank)), light)
+
+    def _paint_highlights(self, painter: QPainter) -> None:
+        if self.last_move is not None:
+            for square in self.last_move:
+                if self.geometry.on_board(square):
+                    painter.fillRect(self.geometry.square_rect(square), _LAST_MOVE)
+        if self.pending is not None:
+            for square in self.pending:
+                painter.fillRect(self.geometry.square_rect(square), _SELECTED)
+        if self.selected is not None:
+            painter.fillRect(self.geometry.square_rect(self.selected), _SELECTED)
+            if self.dragging and self.hover_square is not None:
+                if self.hover_square in self.targets.get(self.selected, {}):
+                    painter.fillRect(self.geometry.square_rect(self.hover_square), _DEST_HOVER)
+
+    def _paint_marker_fills(self, painter: QPainter, size: int) -> None:
+        for marker in self.markers:
+            colour = _MARKER_COLOURS[marker.kind]
+            squares = [s for s in marker.squares if self.geometry.on_board(s)]
+            if marker.kind == "sense":
+                path = self.geometry.region_path(squares, 0, 0)
+                painter.fillPath(path, _with_alpha(colour, 0.07 * marker.opacity))
+            elif marker.kind == "lost":
+                for square in squares:
+                    rect = QRectF(self.geometry.square_rect(square))
+                    gradient = QRadialGradient(rect.center(), rect.width() * 0.75)
+                    gradient.setColorAt(0.0, _with_alpha(colour, 0.0))
+                    gradient.setColorAt(0.45, _with_alpha(colour, 0.12 * marker.opacity))
+                    gradient.setColorAt(1.0, _with_alpha(colour, 0.7 * marker.opacity))
+                    painter.fillRect(rect, QBrush(gradient))
+            elif marker.kind == "captured":
+                for square in squares:
+                    painter.fillRect(self.geometry.square_rect(square), _with_alpha(colour, 0.22 * marker.opacity))
+            elif marker.kind == "reveal":
+                for square in squares:
+                    painter.fillRect(self.geometry.square_rect(square), _with_alpha(colour, 0.18 * marker.opacity))
+
+    def _paint_sense_hover(self, painter: QPainter, size: int) -> None:
+        if not self.hover_window:
+            return
+        path = self.geometry.region_path(self.hover_window, 0, 0)
+        painter.fillPath(path, _with_alpha(_HOVER, 0.30))
+        if self.sense_hover is not None:
+            painter.fillRect(self.geometry.square_rect(self.sense_hover), _with_alpha(_HOVER, 0.25))
+        width = max(2.0, size * 0.035)
+        pen = QPen(_with_alpha(_HOVER_EDGE, 0.9), width)
+        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        painter.strokePath(self.geometry.region_path(self.hover_window, width / 2, width), pen)
+
+    def _paint_coordinates(self, painter: QPainter, size: int) -> None:
+        if size < 18:
+            return
+        font = QFont(self.font)
+        font.setPixelSize(max(8, round(size * 0.17)))
+        font.setBold(True)
+        painter.setFont(font)
+        pad = max(1, round(size * 0.035))
+        light, dark = QColor(self.theme.light), QColor(self.theme.dark)
+        for column in range(self.geometry.files):  # file letters: bottom-right of the bottom row
+            square = self.geometry.square_of_cell(column, self.geometry.ranks - 1)
+            rect = self.geometry.square_rect(square).adjusted(pad, pad // 2, -pad, -pad // 2)
+            painter.setPen(dark if self._square_colour(square) == light else light)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, chr(97 + square[0]))
+        for row in range(self.geometry.ranks):  # rank numbers: top-left of the left column
+            square = self.geometry.square_of_cell(0, row)
+            rect = self.geometry.square_rect(square).adjusted(pad, pad // 2, -pad, -pad // 2)
+            painter.setPen(dark if self._square_colour(square) == light else light)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, str(square[1] + 1))
+
+    def _paint_pieces(self, painter: QPainter, size: int, dpr: float) -> None:
+        dragged = self.drag_from if self.dragging else None
+        ring_pen = QPen(QColor(30, 30, 30, 150), max(1.0, size * 0.028), Qt.PenStyle.DashLine)
+        ring_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        flag_pen = QPen(_FLAG, max(1.5, size * 0.04), Qt.PenStyle.DashLine)
+        flag_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        for square, letter in self.ghosts.items():
+            if square in self.pieces:
+                continue
+            rect = self.geometry.square_rect(square)
+            painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.5))
+            painter.setPen(flag_pen if square in self.flags else ring_pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            inset = size * 0.07
+            painter.drawEllipse(QRectF(rect).adjusted(inset, inset, -inset, -inset))
+        for square, letter in self.pieces.items():
+            rect = self.geometry.square_rect(square)
+            if square == dragged:
+                painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.3))
+            elif self.pending is not None and square == self.pending[0]:
+                painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.3))
+            else:
+                painter.drawPixmap(rect.topLeft(), pieces.piece_pixmap(letter, size, dpr))
+
+    def _paint_targets(self, painter: QPainter, size: int) -> None:
+        origin = self.selected
+        if origin is None or self.sense_enabled:
+            return
+        painter.setPen(Qt.PenStyle.NoPen)
+        for dest in self.targets.get(origin, {}):
+            if not self.geometry.on_board(dest):
+                continue
+            rect = QRectF(self.geometry.square_rect(dest))
+            if dest in self.pieces:
+                # Corners shaded around a circle, as Lichess marks a capture.
+                path = QPainterPath()
+                path.addRect(rect)
+                circle = QPainterPath()
+                radius = size * 0.565
+                circle.addEllipse(rect.center(), radius, radius)
+                painter.fillPath(path.subtracted(circle), _DEST_CAPTURE)
+            else:
+                radius = size * 0.135
+                painter.setBrush(_DEST)
+                painter.drawEllipse(rect.center(), radius, radius)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+
+    def _paint_marker_outlines(self, painter: QPainter, size: int) -> None:
+        labels: dict[Square, int] = {}
+        for marker in self.markers:
+            squares = [s for s in marker.squares if self.geometry.on_board(s)]
+            if not squares:
+                continue
+            colour = _MARKER_COLOURS[marker.kind]
+            if marker.kind in ("sense", "sense_old"):
+                strong = marker.kind == "sense"
+                width = max(2.0, size * 0.055) if strong else max(1.5, size * 0.035)
+                pen = QPen(_with_alpha(colour, (1.0 if strong else 0.8) * marker.opacity), width)
+                if not strong:
+                    pen.setStyle(Qt.PenStyle.DashLine)
+                pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+                inset = width / 2 + (0 if strong else size * 0.04)
+                painter.strokePath(self.geometry.region_path(squares, inset, width), pen)
+                # The label goes in the window's top-right square.
+                corner = min(squares, key=lambda s: (self.geometry.cell(s)[1], -self.geometry.cell(s)[0]))
+                if marker.label:
+                    self._paint_label(painter, corner, marker.label, colour, marker.opacity, labels, size)
+                continue
+            width = max(1.5, size * 0.045)
+            for square in squares:
+                rect = QRectF(self.geometry.square_rect(square))
+                if marker.kind == "reveal":
+                    pen = QPen(_with_alpha(colour, marker.opacity), width)
+                    inset = width / 2 + size * 0.02
+                    painter.strokePath(self._rounded(rect, inset, width * 1.5), pen)
+                elif marker.kind == "captured":
+                    pen = QPen(_with_alpha(colour, marker.opacity), width, Qt.PenStyle.DotLine)
+                    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+                    painter.strokePath(self._rounded(rect, width / 2 + size * 0.02, width * 1.5), pen)
+                elif marker.kind == "lost":
+                    pen = QPen(_with_alpha(colour, marker.opacity), width)
+                    painter.strokePath(self._rounded(rect, width / 2, 0), pen)
+                if marker.label:
+                    self._paint_label(painter, square, marker.label, colour, marker.opacity, labels, size)
+
+    @staticmethod
+    def _rounded(rect: QRectF, inset: float, radius: float) -> QPainterPath:
+        path = QPainterPath()
+        path.addRoundedRect(rect.adjusted(inset, inset, -inset, -inset), radius, radius)
+        return path
+
+    def _paint_label(
+        self,
+        painter: QPainter,
+        square: Square,
+        text: str,
+        colour: QColor,
+        opacity: float,
+        stacked: dict[Square, int],
+        size: int,
+    ) -> None:
+        """A small pill in the top-right corner of ``square``; several labels on one square stack downwards."""
+        if size < 22:
+            return
+        font = QFont(self.font)
+        font.setPixelSize(max(7, round(size * 0.14)))
+        font.setBold(True)
+        painter.setFont(font)
+        metrics = painter.fontMetrics()
+        height = metrics.height() + 1
+        width = metrics.horizontalAdvance(text) + height * 0.6
+        index = stacked.get(square, 0)
+        stacked[square] = index + 1
+        rect = QRectF(self.geometry.square_rect(square))
+        margin = max(1.0, size * 0.02)
+        pill = QRectF(rect.right() + 1 - margin - width, rect.top() + margin + index * (height + 1), width, height)
+        painter.setPen(Qt.PenStyle.NoPen)
+        # Faded markers keep readable labels: the pill fades less than the marker.
+        painter.setBrush(_with_alpha(colour, 0.95 * (0.6 + 0.4 * opacity)))
+        painter.drawRoundedRect(pill, height / 2, height / 2)
+        painter.setPen(QColor("white"))
+        painter.drawText(pill, Qt.AlignmentFlag.AlignCenter, text)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+
+    def _arrow_path(self, start: QPointF, end: QPointF, size: int) -> QPainterPath:
+        """One filled outline for shaft and head, so a translucent arrow has no darker overlap."""
+        dx, dy = end.x() - start.x(), end.y() - start.y()
+        length = math.hypot(dx, dy)
+        path = QPainterPath()
+        if length < 1:
+            return path
+        ux, uy = dx / length, dy / length
+        nx, ny = -uy, ux
+        shaft = size * 0.085
+        head_half = size * 0.25
+        head_length = min(size * 0.42, length * 0.6)
+        tip = QPointF(end.x() - ux * size * 0.06, end.y() - uy * size * 0.06)
+        base = QPointF(tip.x() - ux * head_length, tip.y() - uy * head_length)
+        begin = QPointF(start.x() + ux * size * 0.12, start.y() + uy * size * 0.12)
+        points = [
+            QPointF(begin.x() + nx * shaft, begin.y() + ny * shaft),
+            QPointF(base.x() + nx * shaft, base.y() + ny * shaft),
+            QPointF(base.x() + nx * head_half, base.y() + ny * head_half),
+            tip,
+            QPointF(base.x() - nx * head_half, base.y() - ny * head_half),
+            QPointF(base.x() - nx * shaft, base.y() - ny * shaft),
+            QPointF(begin.x() - nx * shaft, begin.y() - ny * shaft),
+        ]
+        path.addPolygon(QPolygonF(points))
+        path.closeSubpath()
+        return path
+
+    def _paint_annotations(self, painter: QPainter, size: int) -> None:
+        width = max(2.0, size * 0.07)
+        for square in self.circles:
+            if self.geometry.on_board(square):
+                painter.strokePath(self._circle_path(square, width, size), QPen(_ANNOTATION, width))
+        for origin, dest in self.arrows:
+            if self.geometry.on_board(origin) and self.geometry.on_board(dest):
+                painter.fillPath(self._arrow_path(self.geometry.centre(origin), self.geometry.centre(dest), size), _ANNOTATION)
+        if self.right_from is not None and self.right_to is not None:
+            if self.right_from == self.right_to:
+                path = self._circle_path(self.right_from, width, size)
+                painter.strokePath(path, QPen(_PREVIEW, width))
+            else:
+                path = self._arrow_path(self.geometry.centre(self.right_from), self.geometry.centre(self.right_to), size)
+                painter.fillPath(path, _PREVIEW)
+
+    def _circle_path(self, square: Square, width: float, size: int) -> QPainterPath:
+        path = QPainterPath()
+        radius = size / 2 - width / 2 - size * 0.02
+        path.addEllipse(self.geometry.centre(square), radius, radius)
+        return path
+
+    def _paint_heat(self, painter: QPainter) -> None:
+        for square, value in self.heat.items():
+            # Every chance above zero is tinted, however small: a plain square says "no enemy piece can be here",
+            # and a player trusts that (inference gives 0 only where no possible position has a piece).
+            if value > 0 and self.geometry.on_board(square):
+                painter.fillRect(self.geometry.square_rect(square), heat_colour(value))
+
+    def _paint_heat_values(self, painter: QPainter, size: int) -> None:
+        if size < 36:
+            return
+        font = QFont(self.font)
+        font.setPixelSize(max(8, round(size * 0.17)))
+        font.setBold(True)
+        painter.setFont(font)
+        for square, value in self.heat.items():
+            if value <= 0 or not self.geometry.on_board(square):
+                continue
+            rect = QRectF(self.geometry.square_rect(square))
+            band = QRectF(rect.left(), rect.bottom() - size * 0.26, rect.width(), size * 0.24)
+            text = percent(value)
+            # Right-aligned beside a flag badge (bottom-left), centred otherwise.
+            align = Qt.AlignmentFlag.AlignCenter
+            if square in self.flags:
+                band.adjust(0, 0, -size * 0.06, 0)
+                align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            painter.setPen(QColor(255, 255, 255, 200))  # a light halo keeps the text readable on any square
+            painter.drawText(band.translated(1, 1), align, text)
+            painter.setPen(QColor(60, 0, 0))
+            painter.drawText(band, align, text)
+
+    def _paint_flags(self, painter: QPainter, size: int) -> None:
+        radius = max(5.0, size * 0.13)
+        font = QFont(self.font)
+        font.setPixelSize(max(8, round(radius * 1.5)))
+        font.setBold(True)
+        painter.setFont(font)
+        for square in self.flags:
+            if not self.geometry.on_board(square):
+                continue
+            rect = QRectF(self.geometry.square_rect(square))
+            painter.strokePath(self._rounded(rect, size * 0.03, size * 0.06), QPen(_with_alpha(_FLAG, 0.85),
+                                                                                   max(1.5, size * 0.035)))
+            centre = QPointF(rect.left() + radius + size * 0.04, rect.bottom() - radius - size * 0.04)
+            painter.setPen(QPen(QColor("white"), max(1.0, size * 0.015)))
+            painter.setBrush(_FLAG)
+            painter.drawEllipse(centre, radius, radius)
+            painter.setPen(QColor("white"))
+            painter.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
+                             Qt.AlignmentFlag.AlignCenter, "!")
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+
+    def _paint_drag(self, painter: QPainter, size: int, dpr: float) -> None:
+        if not self.dragging or self.drag_from is None:
+            return
+        letter = self.pieces.get(self.drag_from)
+        if letter is None:
+            return
+        pixmap = pieces.piece_pixmap(letter, size, dpr)
+        painter.drawPixmap(
+            QPointF(self.drag_pos.x() - size / 2, self.drag_pos.y() - size / 2),
+            pixmap,
+        )
