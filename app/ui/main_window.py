@@ -567,13 +567,9 @@ class MainWindow(QMainWindow):
 
     # -- what the seat at the screen sees: every private surface ----------------------------------------
     def _show_board(self, screen: SeatScreen) -> None:
-        """The board of the screen's scene: pieces, marks, the moves or picks it allows, the last move."""
-        scene = screen.scene
-        self.board.set_pieces(scene.pieces)
-        self.board.set_markers(scene.markers)
-        self.board.set_move_targets(scene.targets)
-        self.board.set_last_move(*(scene.last_move or (None, None)))
-        self.board.set_sense_mode(scene.sense_window is not None, scene.sense_window)
+        """The board of the screen's scene: pieces, marks, the moves or picks it allows, the last move and the
+        off-board zones (nobody's scene has none: behind the curtain no zone is drawn, private or not)."""
+        self.board.set_scene(screen.scene)
 
     def _show_panel(self, screen: SeatScreen) -> None:
         """The game panel's part of the screen: status, clocks, log, moves, the game's buttons, the typing field."""

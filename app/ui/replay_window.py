@@ -7,6 +7,7 @@ seat that asks (in hot-seat, the seat at the screen), so reviewing cannot leak a
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -153,14 +154,12 @@ class ReplayWindow(QMainWindow):
             self.slider.blockSignals(False)
         scene: BoardScene = (self.presenter.truth_scene(frame.truth, frame.last_move) if perspective is None
                              else self.presenter.scene(frame.view))
-        self.board.set_board_size(scene.files, scene.ranks)
+        # A replay is looked at, not played: no moves or picks; the truth shows no seat's marks.
+        scene = dataclasses.replace(scene, targets={}, sense_window=None,
+                                    markers=scene.markers if perspective is not None else [])
         # A seat sees the board turned as its definition says; the truth is shown unturned.
         self.board.set_flipped(perspective is not None and games.get(self.record.variant).seats[perspective].flipped)
-        self.board.set_pieces(scene.pieces)
-        self.board.set_markers(scene.markers if perspective is not None else [])
-        self.board.set_move_targets({})
-        self.board.set_sense_mode(False, None)
-        self.board.set_last_move(*(scene.last_move or (None, None)))
+        self.board.set_scene(scene)
         self._show_notes(frame, perspective)
         turn = frame.ply // 2 + 1
         self.step_label.setText(f"Step {step} of {self.timeline.steps} · turn {turn}"
