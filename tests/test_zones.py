@@ -315,3 +315,24 @@ def test_set_scene_draws_a_chess_scene_as_the_separate_setters_do(qtbot: Any) ->
     many.set_last_move(*(scene.last_move or (None, None)))
     many.set_sense_mode(scene.sense_window is not None, scene.sense_window)
     assert one.zone_layout() is None and _image(one) == _image(many)
+
+
+def test_words_for_zones_follow_what_the_seat_sees(qtbot: Any) -> None:
+    own, other = _widget(qtbot, 0), _widget(qtbot, 1)
+    assert "South: 10 of hearts, Queen of spades, 2 of diamonds." in own.accessibleDescription()
+    assert "North: a card face down, a card face down." in own.accessibleDescription()
+    assert "South: a card face down, a card face down, a card face down." in other.accessibleDescription()
+    assert "North: 10 of hearts, Queen of spades." in other.accessibleDescription()
+    assert "Coins: the marker on 4." in own.accessibleDescription()
+    assert "Draw: 23 cards." in own.accessibleDescription() and "counters a1 3." in own.accessibleDescription()
+    first = _items(own, "hand-0")[0].center().toPoint()
+    assert own._describe_zone_item(first) == "South: 10 of hearts"
+    assert other._describe_zone_item(first) == "South: a card face down"
+    qtbot.mouseMove(own, QPoint(2, 2))  # from somewhere else: a move to where the pointer is already is no move
+    qtbot.mouseMove(own, first)
+    assert own.cursor().shape() == Qt.CursorShape.PointingHandCursor
+    qtbot.mouseMove(own, QPoint(1, 1))
+    assert own.cursor().shape() == Qt.CursorShape.ArrowCursor
+    own.set_interactive(False)
+    qtbot.mouseMove(own, first)
+    assert own.cursor().shape() == Qt.CursorShape.ArrowCursor

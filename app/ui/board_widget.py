@@ -510,6 +510,7 @@ class BoardWidget(QWidget):
             return
         resized = zone_parts.extra_squares(new) != zone_parts.extra_squares(self._zones)
         self._zones, self._layout, self._geometry_cache = new, None, None
+        self._update_accessible()
         if resized:
             self.updateGeometry()
         self.update()
@@ -651,9 +652,11 @@ class BoardWidget(QWidget):
             self._hover_window = clipped_window(square, self._files, self._ranks)
         self.update()
 
-    def _update_cursor(self, square: Square | None) -> None:
+    def _update_cursor(self, square: Square | None, over_zone_item: bool = False) -> None:
         if self._dragging:
             shape = Qt.CursorShape.ClosedHandCursor
+        elif self._interactive and over_zone_item:
+            shape = Qt.CursorShape.PointingHandCursor
         elif not self._interactive or square is None:
             shape = Qt.CursorShape.ArrowCursor
         elif self._sense_enabled:
@@ -798,7 +801,8 @@ class BoardWidget(QWidget):
                 self.update()
         if self._sense_enabled:
             self._update_sense_hover(square)
-        self._update_cursor(square)
+        over_zone_item = square is None and not self._dragging and self.zone_item_at(pos) is not None
+        self._update_cursor(square, over_zone_item)
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
@@ -887,7 +891,8 @@ class BoardWidget(QWidget):
         shown = ", ".join(
             f"{pieces.piece_name(letter)} {square_name(square)}" for square, letter in sorted(self._pieces.items())
         )
-        self.setAccessibleDescription(f"{self._files} by {self._ranks} board. {shown or 'No pieces shown.'}")
+        zones = "".join(" " + zone_parts.describe_zone(zone) for zone in self._zones)
+        self.setAccessibleDescription(f"{self._files} by {self._ranks} board. {shown or 'No pieces shown.'}{zones}")
 
     # ------------------------------------------------------------------ painting
 

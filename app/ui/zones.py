@@ -32,7 +32,7 @@ from app.games.scene import (
 )
 from app.ui import cards, pieces
 
-__all__ = ["PlacedZone", "ZoneLayout", "describe_item", "item_at", "lay_out", "paint_stacks", "paint_zones"]
+__all__ = ["PlacedZone", "ZoneLayout", "card_name", "describe_item", "describe_zone", "item_at", "lay_out", "paint_stacks", "paint_zones"]
 
 # Sizes in squares.
 _PAD = 0.12  # around a band's contents
@@ -207,6 +207,26 @@ def describe_item(zone: Zone, index: int) -> str:
         mark = zone.marks[row][column]
         return prefix + f"{zone.rows[row]} / {zone.columns[column]}" + (f": {mark}" if mark else "")
     return prefix.rstrip(": ")
+
+
+def describe_zone(zone: Zone) -> str:
+    """One sentence saying what a zone shows (for screen readers: the same things the pixels show)."""
+    name = zone.label or zone.id
+    if isinstance(zone, (HandZone, CardRowZone)):
+        return f"{name}: {', '.join(card_name(card) for card in zone.cards) or 'no cards'}."
+    if isinstance(zone, PileZone):
+        return describe_item(zone, 0) + "." if zone.label else f"{name}: " + describe_item(zone, 0) + "."
+    if isinstance(zone, TrackZone):
+        where = zone.positions[zone.marker] if zone.marker is not None else "off the track"
+        return f"{name}: the marker on {where}."
+    if isinstance(zone, TrayZone):
+        return f"{name}: {', '.join(pieces.piece_name(letter) for letter in zone.pieces) or 'nothing'}."
+    if isinstance(zone, GridZone):
+        return f"{name}: a grid of {len(zone.rows)} rows and {len(zone.columns)} columns."
+    if isinstance(zone, StackZone):
+        heights = ", ".join(f"{chr(97 + file)}{rank + 1} {height}" for (file, rank), height in zone.stacks)
+        return f"{name}: counters {heights or 'none'}."
+    return f"{name}."
 
 
 # ---------------------------------------------------------------------------------------------------- painting
