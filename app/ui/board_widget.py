@@ -18,7 +18,8 @@ draws them and reports what the player asks for with signals:
 
 The widget keeps the board's state and turns input (clicks, drags, the right button's arrows) into signals; the
 other jobs are parts of their own: :mod:`app.ui.board_geometry` (squares to pixels and back),
-:mod:`app.ui.board_painting` (drawing a frame), :mod:`app.ui.promotion` (the promotion chooser),
+:mod:`app.ui.board_painting` (drawing a frame), :mod:`app.ui.board_drag` (a piece held by the pointer),
+:mod:`app.ui.promotion` (the promotion chooser),
 :mod:`app.ui.zones` (laying out, drawing and hit-testing off-board zones) and :mod:`app.ui.cards` (card images).
 
 Squares are ``(file, rank)`` tuples counted from 0: ``(0, 0)`` is a1, ``(4, 5)`` is
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from app.games.scene import Zone
 from app.ui import pieces
 from app.ui import zones as zone_parts
+from app.ui.board_drag import PieceDrag
 from app.ui.board_geometry import BoardGeometry
 from app.ui.board_painting import BoardPicture, percent
 from app.ui.promotion import PromotionChooser
@@ -168,7 +170,6 @@ _MARKER_WORDS = {
     "captured": "captured",
 }
 
-_DRAG_THRESHOLD = 4  # pixels of movement before a press becomes a drag
 _MIN_SQUARE = 20
 _HINT_SQUARE = 64
 
@@ -213,11 +214,7 @@ class BoardWidget(QWidget):
         # Selection and dragging.
         self._selected: Square | None = None
         self._press_was_selected = False
-        self._drag_from: Square | None = None
-        self._drag_origin = QPointF()
-        self._drag_pos = QPointF()
-        self._dragging = False
-        self._hover_square: Square | None = None
+        self._drag = PieceDrag()
         # Right-button annotation in progress.
         self._right_from: Square | None = None
         self._right_to: Square | None = None
@@ -461,8 +458,8 @@ class BoardWidget(QWidget):
         self._targets = new
         if self._selected is not None and self._selected not in new:
             self._selected = None
-        if self._drag_from is not None and self._drag_from not in new:
-            self._end_drag()
+        if self._drag.origin is not None and self._drag.origin not in new:
+            self._drag.end()
         if self._pending is not None:
             origin, dest = self._pending
             if dest not in new.get(origin, {}):
@@ -572,7 +569,7 @@ class BoardWidget(QWidget):
         self._sense_enabled = bool(enabled)
         self._sense_window = window
         self._selected = None
-        self._end_drag()
+        self._drag.end()
         hovered = self._sense_hover
         self._sense_hover = None
         self._hover_window = []
@@ -619,11 +616,6 @@ class BoardWidget(QWidget):
 
     # ------------------------------------------------------------------ interaction state
 
-    def _end_drag(self) -> None:
-        self._drag_from = None
-        self._dragging = False
-        self._hover_square = None
-
     def _close_chooser(self) -> None:
         if self._chooser is not None:
             self._chooser.close()  # emits cancelled, which clears the pending move
@@ -632,7 +624,7 @@ class BoardWidget(QWidget):
 
     def _cancel_interaction(self) -> None:
         self._selected = None
-        self._end_drag()
+        self._drag.end()
         self._close_chooser()
         self._right_from = self._right_to = None
         self._sense_hover = None
@@ -653,7 +645,7 @@ class BoardWidget(QWidget):
         self.update()
 
     def _update_cursor(self, square: Square | None, over_zone_item: bool = False) -> None:
-        if self._dragging:
+        if self._drag.dragging:
             shape = Qt.CursorShape.ClosedHandCursor
         elif self._interactive and over_zone_item:
             shape = Qt.CursorShape.PointingHandCursor
@@ -735,9 +727,9 @@ class BoardWidget(QWidget):
         square = self.square_at(pos)
         if event.button() == Qt.MouseButton.RightButton:
             event.accept()
-            if self._drag_from is not None or self._selected is not None:
+            if self._drag.origin is not None or self._selected is not None:
                 self._selected = None
-                self._end_drag()
+                self._drag.end()
                 self.update()
             if self._annotations_enabled and square is not None:
                 self._right_from = self._right_to = square
@@ -773,11 +765,7 @@ class BoardWidget(QWidget):
         if square in self._targets:
             self._press_was_selected = selected == square
             self._selected = square
-            self._drag_from = square
-            self._drag_origin = QPointF(pos)
-            self._drag_pos = QPointF(pos)
-            self._dragging = False
-            self._hover_square = None
+            self._drag.press(square, pos)
         else:
             self._selected = None
         self._update_cursor(square)
@@ -790,18 +778,11 @@ class BoardWidget(QWidget):
         if self._right_from is not None and square != self._right_to:
             self._right_to = square
             self.update()
-        if self._drag_from is not None:
-            if not self._dragging:
-                delta = pos - self._drag_origin
-                if abs(delta.x()) + abs(delta.y()) >= _DRAG_THRESHOLD:
-                    self._dragging = True
-            if self._dragging:
-                self._drag_pos = QPointF(pos)
-                self._hover_square = square
-                self.update()
+        if self._drag.follow(pos, square):
+            self.update()
         if self._sense_enabled:
             self._update_sense_hover(square)
-        over_zone_item = square is None and not self._dragging and self.zone_item_at(pos) is not None
+        over_zone_item = square is None and not self._drag.dragging and self.zone_item_at(pos) is not None
         self._update_cursor(square, over_zone_item)
         super().mouseMoveEvent(event)
 
@@ -830,8 +811,7 @@ class BoardWidget(QWidget):
             super().mouseReleaseEvent(event)
             return
         event.accept()
-        origin, dragging = self._drag_from, self._dragging
-        self._end_drag()
+        origin, dragging = self._drag.end()
         if origin is None or not self._interactive:
             self._update_cursor(square)
             self.update()
@@ -903,8 +883,8 @@ class BoardWidget(QWidget):
             pieces=self._pieces, ghosts=self._ghosts, heat=self._heat, heat_values=self._heat_values,
             flags=self._flags, targets=self._targets, last_move=self._last_move, markers=self._markers,
             arrows=self._arrows, circles=self._circles, right_from=self._right_from, right_to=self._right_to,
-            selected=self._selected, drag_from=self._drag_from, dragging=self._dragging, drag_pos=self._drag_pos,
-            hover_square=self._hover_square, hover_window=self._hover_window, sense_hover=self._sense_hover,
+            selected=self._selected, drag_from=self._drag.origin, dragging=self._drag.dragging,
+            drag_pos=self._drag.pos, hover_square=self._drag.over, hover_window=self._hover_window, sense_hover=self._sense_hover,
             sense_enabled=self._sense_enabled, pending=self._pending, zones=self._zones,
             zone_layout=self.zone_layout(),
         )
