@@ -114,7 +114,8 @@ class BoardPicture:
     ``selected`` is the selected piece's square, ``drag_from`` / ``dragging`` / ``drag_pos`` a piece being moved,
     ``hover_square`` the square a dragged piece is over, ``hover_window`` / ``sense_hover`` the squares a sense
     would show, ``pending`` a move waiting for its promotion choice, ``right_from`` / ``right_to`` an arrow being
-    drawn, ``zone_layout`` where the off-board zones go (None without zones).
+    drawn, ``zone_layout`` where the off-board zones go (None without zones), ``label_colour``
+    the colour of their labels.
     """
 
     geometry: BoardGeometry
@@ -144,6 +145,7 @@ class BoardPicture:
     pending: tuple[Square, Square] | None
     zones: Sequence[Zone]
     zone_layout: zone_parts.ZoneLayout | None
+    label_colour: QColor
 
     def paint(self, painter: QPainter, dpr: float) -> None:
         """Draws the frame, layer by layer (see the module documentation)."""
@@ -171,7 +173,7 @@ class BoardPicture:
         if self.pending is not None:
             painter.fillRect(self.geometry.board_rect(), QColor(0, 0, 0, 60))
         if self.zone_layout is not None:
-            zone_parts.paint_zones(painter, self.zone_layout, self.font, dpr)
+            zone_parts.paint_zones(painter, self.zone_layout, self.font, dpr, self.label_colour)
         self._paint_drag(painter, size, dpr)
 
     def _square_colour(self, square: Square) -> QColor:
@@ -413,13 +415,15 @@ class BoardPicture:
                 painter.strokePath(self._circle_path(square, width, size), QPen(_ANNOTATION, width))
         for origin, dest in self.arrows:
             if self.geometry.on_board(origin) and self.geometry.on_board(dest):
-                painter.fillPath(self._arrow_path(self.geometry.centre(origin), self.geometry.centre(dest), size), _ANNOTATION)
+                path = self._arrow_path(self.geometry.centre(origin), self.geometry.centre(dest), size)
+                painter.fillPath(path, _ANNOTATION)
         if self.right_from is not None and self.right_to is not None:
             if self.right_from == self.right_to:
                 path = self._circle_path(self.right_from, width, size)
                 painter.strokePath(path, QPen(_PREVIEW, width))
             else:
-                path = self._arrow_path(self.geometry.centre(self.right_from), self.geometry.centre(self.right_to), size)
+                start, end = self.geometry.centre(self.right_from), self.geometry.centre(self.right_to)
+                path = self._arrow_path(start, end, size)
                 painter.fillPath(path, _PREVIEW)
 
     def _circle_path(self, square: Square, width: float, size: int) -> QPainterPath:

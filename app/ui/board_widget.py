@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QCursor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QCursor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from app.games.scene import Zone
@@ -884,9 +884,11 @@ class BoardWidget(QWidget):
             flags=self._flags, targets=self._targets, last_move=self._last_move, markers=self._markers,
             arrows=self._arrows, circles=self._circles, right_from=self._right_from, right_to=self._right_to,
             selected=self._selected, drag_from=self._drag.origin, dragging=self._drag.dragging,
-            drag_pos=self._drag.pos, hover_square=self._drag.over, hover_window=self._hover_window, sense_hover=self._sense_hover,
+            drag_pos=self._drag.pos, hover_square=self._drag.over, hover_window=self._hover_window,
+            sense_hover=self._sense_hover,
             sense_enabled=self._sense_enabled, pending=self._pending, zones=self._zones,
             zone_layout=self.zone_layout(),
+            label_colour=self.palette().color(QPalette.ColorRole.WindowText),
         )
         painter = QPainter(self)
         picture.paint(painter, self.devicePixelRatioF())

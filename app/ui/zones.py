@@ -32,7 +32,8 @@ from app.games.scene import (
 )
 from app.ui import cards, pieces
 
-__all__ = ["PlacedZone", "ZoneLayout", "card_name", "describe_item", "describe_zone", "item_at", "lay_out", "paint_stacks", "paint_zones"]
+__all__ = ["PlacedZone", "ZoneLayout", "card_name", "describe_item", "describe_zone", "item_at", "lay_out",
+           "paint_stacks", "paint_zones"]
 
 # Sizes in squares.
 _PAD = 0.12  # around a band's contents
@@ -46,8 +47,7 @@ _ROW_HEAD = 0.9  # a deduction grid's row headings
 _GAP = 0.08  # between items that fit side by side
 _SIDE_LABEL = 1.15  # the least width of a labelled band left or right of the board
 
-_PANEL = QColor(0, 0, 0, 16)
-_TEXT = QColor("#303030")
+_TEXT = QColor("#303030")  # on the light faces of cards and track positions
 _SELECTED = QColor(20, 85, 30, 200)
 _COIN_LIGHT, _COIN_DARK = QColor("#ffe082"), QColor("#c49000")
 
@@ -239,20 +239,24 @@ def _font(base: QFont, pixels: float, bold: bool = True) -> QFont:
     return font
 
 
-def paint_zones(painter: QPainter, layout: ZoneLayout, base_font: QFont, dpr: float) -> None:
-    """Draws every banded zone: a faint panel, its label, its items."""
+def paint_zones(painter: QPainter, layout: ZoneLayout, base_font: QFont, dpr: float,
+                ink: QColor = _TEXT) -> None:
+    """Draws every banded zone: a faint panel, its label, its items. ``ink`` is the colour of words written on
+    the widget's background (the window's text colour, so labels stay readable on a dark desktop too)."""
+    panel = QColor(ink)
+    panel.setAlpha(16)  # a tint of the text colour: darker on a light window, lighter on a dark one
     size = layout.square
     for placed in layout.zones:
         zone, band = placed.zone, placed.band
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(_PANEL)
+        painter.setBrush(panel)
         inset = max(1.0, size * 0.03)
         painter.drawRoundedRect(band.adjusted(inset, inset, -inset, -inset), size * 0.08, size * 0.08)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         if zone.label:
             pad = _PAD * size
             painter.setFont(_font(base_font, size * 0.2))
-            painter.setPen(_TEXT)
+            painter.setPen(ink)
             label = QRectF(band.left() + pad, band.top() + pad * 0.6, band.width() - 2 * pad, _LABEL * size)
             text = painter.fontMetrics().elidedText(zone.label, Qt.TextElideMode.ElideRight, int(label.width()))
             painter.drawText(label, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
@@ -267,7 +271,7 @@ def paint_zones(painter: QPainter, layout: ZoneLayout, base_font: QFont, dpr: fl
             for letter, rect in zip(zone.pieces, placed.items):
                 painter.drawPixmap(rect.topLeft(), pieces.piece_pixmap(letter, round(rect.width()), dpr))
         elif isinstance(zone, GridZone):
-            _paint_grid(painter, zone, placed.items, base_font, size)
+            _paint_grid(painter, zone, placed.items, base_font, size, ink)
 
 
 def _paint_card(painter: QPainter, card: ShownCard, rect: QRectF, dpr: float) -> None:
@@ -337,12 +341,13 @@ def _paint_track(painter: QPainter, zone: TrackZone, rects: Sequence[QRectF], ba
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
 
-def _paint_grid(painter: QPainter, zone: GridZone, rects: Sequence[QRectF], base_font: QFont, size: int) -> None:
+def _paint_grid(painter: QPainter, zone: GridZone, rects: Sequence[QRectF], base_font: QFont, size: int,
+                ink: QColor) -> None:
     if not rects:
         return
     cell = _CELL * size
     painter.setFont(_font(base_font, size * 0.17))
-    painter.setPen(_TEXT)
+    painter.setPen(ink)
     first = rects[0]
     for column, heading in enumerate(zone.columns):
         painter.drawText(QRectF(first.left() + column * cell, first.top() - cell, cell, cell),
