@@ -11,10 +11,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
-from app.ui import board_drag, board_geometry, cards  # noqa: E402
+from app.ui import board_annotations, board_drag, board_geometry, cards  # noqa: E402
 
 
-@pytest.mark.parametrize("module", [board_drag, board_geometry, cards], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [board_annotations, board_drag, board_geometry, cards], ids=lambda m: m.__name__)
 def test_documented_examples(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

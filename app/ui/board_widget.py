@@ -19,6 +19,7 @@ draws them and reports what the player asks for with signals:
 The widget keeps the board's state and turns input (clicks, drags, the right button's arrows) into signals; the
 other jobs are parts of their own: :mod:`app.ui.board_geometry` (squares to pixels and back),
 :mod:`app.ui.board_painting` (drawing a frame), :mod:`app.ui.board_drag` (a piece held by the pointer),
+:mod:`app.ui.board_annotations` (the player's arrows and circles),
 :mod:`app.ui.promotion` (the promotion chooser),
 :mod:`app.ui.zones` (laying out, drawing and hit-testing off-board zones) and :mod:`app.ui.cards` (card images).
 
@@ -41,6 +42,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from app.games.scene import Zone
 from app.ui import pieces
 from app.ui import zones as zone_parts
+from app.ui.board_annotations import Annotations
 from app.ui.board_drag import PieceDrag
 from app.ui.board_geometry import BoardGeometry
 from app.ui.board_painting import BoardPicture, percent
@@ -204,8 +206,7 @@ class BoardWidget(QWidget):
         self._markers: list[Marker] = []
         self._interactive = True
         self._annotations_enabled = True
-        self._arrows: list[tuple[Square, Square]] = []
-        self._circles: list[Square] = []
+        self._notes = Annotations()
         # Sense mode.
         self._sense_enabled = False
         self._sense_window: SenseWindow | None = None
@@ -216,8 +217,6 @@ class BoardWidget(QWidget):
         self._press_was_selected = False
         self._drag = PieceDrag()
         # Right-button annotation in progress.
-        self._right_from: Square | None = None
-        self._right_to: Square | None = None
         # Promotion.
         self._chooser: PromotionChooser | None = None
         self._pending: tuple[Square, Square] | None = None
@@ -253,7 +252,7 @@ class BoardWidget(QWidget):
             self._targets = {}
             self._markers = []
             self._last_move = None
-            self._arrows, self._circles = [], []
+            self._notes = Annotations()
             self._zones, self._layout, self._geometry_cache = [], None, None
             self._update_accessible()
             self.updateGeometry()
@@ -552,7 +551,7 @@ class BoardWidget(QWidget):
         """Enables or disables drawing arrows and circles (the ones drawn stay)."""
         self._annotations_enabled = bool(enabled)
         if not enabled:
-            self._right_from = self._right_to = None
+            self._notes.cancel()
             self.update()
 
     def sense_mode(self) -> bool:
@@ -596,16 +595,13 @@ class BoardWidget(QWidget):
 
     def annotations(self) -> tuple[list[tuple[Square, Square]], list[Square]]:
         """The player's arrows ``(from, to)`` and circled squares."""
-        return list(self._arrows), list(self._circles)
+        return list(self._notes.arrows), list(self._notes.circles)
 
     def set_annotations(
         self, arrows: Iterable[tuple[Square, Square]] = (), circles: Iterable[Square] = ()
     ) -> None:
         """Restores arrows and circles; emits ``annotationsChanged`` if they differ."""
-        new_arrows = [((int(a[0]), int(a[1])), (int(b[0]), int(b[1]))) for a, b in arrows]
-        new_circles = [(int(s[0]), int(s[1])) for s in circles]
-        if (new_arrows, new_circles) != (self._arrows, self._circles):
-            self._arrows, self._circles = new_arrows, new_circles
+        if self._notes.set(arrows, circles):
             self.update()
             self.annotationsChanged.emit()
 
@@ -626,7 +622,7 @@ class BoardWidget(QWidget):
         self._selected = None
         self._drag.end()
         self._close_chooser()
-        self._right_from = self._right_to = None
+        self._notes.cancel()
         self._sense_hover = None
         self._hover_window = []
 
@@ -732,14 +728,14 @@ class BoardWidget(QWidget):
                 self._drag.end()
                 self.update()
             if self._annotations_enabled and square is not None:
-                self._right_from = self._right_to = square
+                self._notes.begin(square)
                 self.update()
             return
         if event.button() != Qt.MouseButton.LeftButton:
             super().mousePressEvent(event)
             return
         event.accept()
-        if self._annotations_enabled and (self._arrows or self._circles):
+        if self._annotations_enabled and (self._notes.arrows or self._notes.circles):
             self.clear_annotations()
         if not self._interactive:
             return
@@ -775,8 +771,7 @@ class BoardWidget(QWidget):
         """Drags a piece, previews an arrow, follows the sense window."""
         pos = event.position()
         square = self.square_at(pos)
-        if self._right_from is not None and square != self._right_to:
-            self._right_to = square
+        if self._notes.follow(square):
             self.update()
         if self._drag.follow(pos, square):
             self.update()
@@ -792,19 +787,9 @@ class BoardWidget(QWidget):
         square = self.square_at(pos)
         if event.button() == Qt.MouseButton.RightButton:
             event.accept()
-            origin, self._right_from, self._right_to = self._right_from, None, None
-            if origin is not None and square is not None and self._annotations_enabled:
-                if square == origin:
-                    circles = [s for s in self._circles if s != square]
-                    if len(circles) == len(self._circles):
-                        circles.append(square)
-                    self.set_annotations(self._arrows, circles)
-                else:
-                    arrow = (origin, square)
-                    arrows = [a for a in self._arrows if a != arrow]
-                    if len(arrows) == len(self._arrows):
-                        arrows.append(arrow)
-                    self.set_annotations(arrows, self._circles)
+            toggled = self._notes.finish(square)
+            if toggled is not None and self._annotations_enabled:
+                self.set_annotations(*toggled)
             self.update()
             return
         if event.button() != Qt.MouseButton.LeftButton:
@@ -882,7 +867,8 @@ class BoardWidget(QWidget):
             geometry=self._geometry(), theme=self._theme, font=self.font(), coordinates=self._coordinates,
             pieces=self._pieces, ghosts=self._ghosts, heat=self._heat, heat_values=self._heat_values,
             flags=self._flags, targets=self._targets, last_move=self._last_move, markers=self._markers,
-            arrows=self._arrows, circles=self._circles, right_from=self._right_from, right_to=self._right_to,
+            arrows=self._notes.arrows, circles=self._notes.circles, right_from=self._notes.draft_from,
+            right_to=self._notes.draft_to,
             selected=self._selected, drag_from=self._drag.origin, dragging=self._drag.dragging,
             drag_pos=self._drag.pos, hover_square=self._drag.over, hover_window=self._hover_window,
             sense_hover=self._sense_hover,

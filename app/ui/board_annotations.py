@@ -1,0 +1,90 @@
+"""The player's own marks on a board, drawn with the right button: arrows from square to square and circled
+squares, and the one being drawn while the button is down. Pressing and letting go on one square toggles its
+circle; on another square, the arrow between them. The marks are the player's notes, not moves.
+
+>>> notes = Annotations()
+>>> notes.begin((4, 1)); notes.follow((4, 3)), notes.draft
+(True, ((4, 1), (4, 3)))
+>>> marks = notes.finish((4, 3)); marks, notes.draft
+(([((4, 1), (4, 3))], []), None)
+>>> notes.set(*marks), notes.arrows
+(True, [((4, 1), (4, 3))])
+>>> notes.set(*notes.finish_toggle((4, 1), (4, 3))), notes.arrows  # the same arrow again takes it away
+(True, [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from app.ui.board_geometry import Square
+
+__all__ = ["Annotations", "Arrow"]
+
+Arrow = tuple[Square, Square]
+"""From a square to another."""
+
+
+@dataclass
+class Annotations:
+    """The arrows and circles drawn, and the draft (``draft_from`` / ``draft_to``) while the button is down."""
+
+    arrows: list[Arrow] = field(default_factory=list)
+    circles: list[Square] = field(default_factory=list)
+    draft_from: Square | None = None
+    draft_to: Square | None = None
+
+    @property
+    def draft(self) -> Arrow | None:
+        """The arrow (or, both ends on one square, the circle) being drawn now."""
+        if self.draft_from is None or self.draft_to is None:
+            return None
+        return self.draft_from, self.draft_to
+
+    def set(self, arrows: Iterable[Arrow], circles: Iterable[Square]) -> bool:
+        """Replaces the marks (squares given as any pair of numbers); True if they changed."""
+        new_arrows = [((int(a[0]), int(a[1])), (int(b[0]), int(b[1]))) for a, b in arrows]
+        new_circles = [(int(s[0]), int(s[1])) for s in circles]
+        if (new_arrows, new_circles) == (self.arrows, self.circles):
+            return False
+        self.arrows, self.circles = new_arrows, new_circles
+        return True
+
+    def begin(self, square: Square) -> None:
+        """The right button went down on ``square``."""
+        self.draft_from = self.draft_to = square
+
+    def follow(self, square: Square | None) -> bool:
+        """The pointer moved over ``square`` (None: off the board); True when the draft changed."""
+        if self.draft_from is None or square == self.draft_to:
+            return False
+        self.draft_to = square
+        return True
+
+    def cancel(self) -> None:
+        """Forgets the draft."""
+        self.draft_from = self.draft_to = None
+
+    def finish(self, square: Square | None) -> tuple[list[Arrow], list[Square]] | None:
+        """The button came up over ``square``: the marks with the draft's arrow or circle toggled, or None when
+        there was no draft or the pointer left the board. The draft is forgotten either way; the marks stay as
+        they are until :meth:`set` (the widget also announces the change)."""
+        origin = self.draft_from
+        self.cancel()
+        if origin is None or square is None:
+            return None
+        return self.finish_toggle(origin, square)
+
+    def finish_toggle(self, origin: Square, square: Square) -> tuple[list[Arrow], list[Square]]:
+        """The marks with the circle on ``square`` (``origin`` the same square) or the arrow toggled."""
+        if square == origin:
+            circles = [s for s in self.circles if s != square]
+            if len(circles) == len(self.circles):
+                circles.append(square)
+            return list(self.arrows), circles
+        arrow = (origin, square)
+        arrows = [a for a in self.arrows if a != arrow]
+        if len(arrows) == len(self.arrows):
+            arrows.append(arrow)
+        return arrows, list(self.circles)
