@@ -284,6 +284,24 @@ def test_the_window_offers_the_extra_games_and_plays_the_solitaire_by_a_click(wi
     assert "every light out" in window.status.text()
 
 
+def test_a_click_on_a_zone_goes_to_the_games_presenter(window_with_extra_games: Any, qtbot: Any,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's zone clicks reach the presenter's on_zone with the seat's view; a refusal is logged."""
+    window = window_with_extra_games
+    controller = _person_game(window, "lights", {"lights": "1100" "1000" "0000" "0000"})
+    asked: list[tuple[Any, str, int]] = []
+    refuse = controller.presenter.on_zone
+
+    def on_zone(view: Any, zone_id: str, index: int) -> Any:
+        asked.append((view, zone_id, index))
+        return refuse(view, zone_id, index)  # a game without zones refuses every zone click
+
+    monkeypatch.setattr(controller.presenter, "on_zone", on_zone)
+    window.board.zoneClicked.emit("pile", 2)
+    assert asked == [(controller.views[0], "pile", 2)]
+    assert controller.logs[0][-1].startswith("Not possible:") and controller.outcome is None
+
+
 def test_the_window_curtain_keeps_partners_scouts_apart(window_with_extra_games: Any, qtbot: Any) -> None:
     import random
     from PySide6.QtCore import Qt

@@ -351,6 +351,10 @@ class GameController(QObject):
         """The person moved a piece (a click, a drag), ``promotion`` the chosen piece letter or None."""
         self._human_input(lambda view: self.presenter.on_move(view, from_sq, to_sq, promotion))
 
+    def zone(self, zone_id: str, index: int) -> None:
+        """The person clicked item ``index`` of the scene's zone ``zone_id`` (a card of a hand, a pile ...)."""
+        self._human_input(lambda view: self.presenter.on_zone(view, zone_id, index))
+
     def act_on_command(self, command_id: str) -> None:
         """The person used one of the game's :meth:`commands` (a button: pass, offer a draw ...)."""
         if self.can(command_id):

@@ -178,6 +178,7 @@ class MainWindow(QMainWindow):
         self.private.add("reviews", self._show_reviews)
         self.board.moveRequested.connect(self._move)
         self.board.senseRequested.connect(self._sense)
+        self.board.zoneClicked.connect(self._zone)
         self.board.annotationsChanged.connect(self._annotations_changed)
         self.entry.returnPressed.connect(self._typed)
         panel.commandClicked.connect(self._command)
@@ -672,6 +673,10 @@ class MainWindow(QMainWindow):
     def _sense(self, square: object) -> None:
         if self.controller is not None:
             self.controller.sense(square)  # type: ignore[arg-type]
+
+    def _zone(self, zone_id: str, index: int) -> None:
+        if self.controller is not None:
+            self.controller.zone(zone_id, index)
 
     def _move(self, from_sq: object, to_sq: object, promotion: object) -> None:
         if self.controller is not None:
