@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -26,10 +26,12 @@ from PySide6.QtGui import (
     QRadialGradient,
 )
 
-from app.games.scene import Zone
 from app.ui import pieces
-from app.ui import zones as zone_parts
 from app.ui.board_geometry import BoardGeometry, Square
+
+if TYPE_CHECKING:
+    from app.games.scene import Zone
+    from app.ui import zones as zone_parts
 
 __all__ = ["BoardPicture", "heat_colour", "percent"]
 
@@ -159,6 +161,7 @@ class BoardPicture:
         self._paint_sense_hover(painter, size)
         self._paint_pieces(painter, size, dpr)
         if self.zones:
+            from app.ui import zones as zone_parts  # loaded only for a scene with zones
             zone_parts.paint_stacks(painter, self.zones, self.geometry.square_rect, self.geometry.on_board, self.font,
                                     size)
         if self.coordinates:  # above the pieces, as on Lichess: a knight's base would hide a letter
@@ -173,6 +176,7 @@ class BoardPicture:
         if self.pending is not None:
             painter.fillRect(self.geometry.board_rect(), QColor(0, 0, 0, 60))
         if self.zone_layout is not None:
+            from app.ui import zones as zone_parts
             zone_parts.paint_zones(painter, self.zone_layout, self.font, dpr, self.label_colour)
         self._paint_drag(painter, size, dpr)
 

@@ -39,17 +39,16 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSize, Qt, Signal, Sl
 from PySide6.QtGui import QCursor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from app.games.scene import Zone
 from app.ui import pieces
-from app.ui import zones as zone_parts
 from app.ui.board_annotations import Annotations
 from app.ui.board_drag import PieceDrag
 from app.ui.board_geometry import BoardGeometry
 from app.ui.board_painting import BoardPicture, percent
-from app.ui.promotion import PromotionChooser
 
 if TYPE_CHECKING:
-    from app.games.scene import BoardScene
+    from app.ui.promotion import PromotionChooser
+    from app.games.scene import BoardScene, Zone
+    from app.ui import zones as zone_parts
 
 __all__ = [
     "MARKER_KINDS",
@@ -176,6 +175,23 @@ _MIN_SQUARE = 20
 _HINT_SQUARE = 64
 
 
+
+
+def __getattr__(name: str) -> object:
+    """``PromotionChooser`` is still importable from here, loaded when first asked for."""
+    if name == "PromotionChooser":
+        from app.ui.promotion import PromotionChooser
+        return PromotionChooser
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def _extra_squares(zones: Sequence[Zone]) -> tuple[float, float]:
+    """The squares of width and height off-board zones add; the zone code loads only for a scene that has zones
+    (it is not needed for the window's first frame)."""
+    if not zones:
+        return 0.0, 0.0
+    from app.ui import zones as zone_parts
+    return zone_parts.extra_squares(zones)
+
 class BoardWidget(QWidget):
     """A rectangular chess board that draws what it is given and holds no chess rules.
 
@@ -259,7 +275,7 @@ class BoardWidget(QWidget):
             self.update()
 
     def _hint(self, square: int) -> QSize:
-        extra_w, extra_h = zone_parts.extra_squares(self._zones)
+        extra_w, extra_h = _extra_squares(self._zones)
         return QSize(math.ceil((self._files + extra_w) * square), math.ceil((self._ranks + extra_h) * square))
 
     def sizeHint(self) -> QSize:
@@ -276,6 +292,7 @@ class BoardWidget(QWidget):
             return None
         size = (self.width(), self.height())
         if self._layout is None or self._layout[0] != size:
+            from app.ui import zones as zone_parts
             self._layout = size, zone_parts.lay_out(self._zones, self._files, self._ranks, *size)
         return self._layout[1]
 
@@ -504,7 +521,7 @@ class BoardWidget(QWidget):
             raise ValueError(f"zone ids must differ: {', '.join(ids)}")
         if new == self._zones:
             return
-        resized = zone_parts.extra_squares(new) != zone_parts.extra_squares(self._zones)
+        resized = _extra_squares(new) != _extra_squares(self._zones)
         self._zones, self._layout, self._geometry_cache = new, None, None
         self._update_accessible()
         if resized:
@@ -525,7 +542,10 @@ class BoardWidget(QWidget):
     def zone_item_at(self, pos: QPoint | QPointF) -> tuple[str, int] | None:
         """The ``(zone id, item index)`` under a widget position, or None."""
         layout = self.zone_layout()
-        return None if layout is None else zone_parts.item_at(layout, QPointF(pos))
+        if layout is None:
+            return None
+        from app.ui import zones as zone_parts
+        return zone_parts.item_at(layout, QPointF(pos))
 
     # ------------------------------------------------------------------ modes
 
@@ -677,6 +697,7 @@ class BoardWidget(QWidget):
         size = min(96, max(36, rect.width()))
         # Lichess style: the first choice over the destination, the column running into the board.
         downwards = self._cell(dest)[1] < self._ranks / 2
+        from app.ui.promotion import PromotionChooser  # loaded at the first promotion, not at start-up
         chooser = PromotionChooser(choices, white, size, self, self.devicePixelRatioF(), upwards=not downwards)
         chooser.chosen.connect(self._on_promotion_chosen)
         chooser.cancelled.connect(self._on_promotion_cancelled)
@@ -850,13 +871,17 @@ class BoardWidget(QWidget):
         if item is None:
             return ""
         zone = next(z for z in self._zones if z.id == item[0])
+        from app.ui import zones as zone_parts
         return zone_parts.describe_item(zone, item[1])
 
     def _update_accessible(self) -> None:
         shown = ", ".join(
             f"{pieces.piece_name(letter)} {square_name(square)}" for square, letter in sorted(self._pieces.items())
         )
-        zones = "".join(" " + zone_parts.describe_zone(zone) for zone in self._zones)
+        zones = ""
+        if self._zones:
+            from app.ui import zones as zone_parts
+            zones = "".join(" " + zone_parts.describe_zone(zone) for zone in self._zones)
         self.setAccessibleDescription(f"{self._files} by {self._ranks} board. {shown or 'No pieces shown.'}{zones}")
 
     # ------------------------------------------------------------------ painting

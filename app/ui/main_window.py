@@ -20,8 +20,6 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWid
                                QTextBrowser, QVBoxLayout, QWidget)
 
 from app import games
-from app.games.describe import outcome_headline
-from app.games.presenter import BELIEF_PANEL, InputError
 from app.ui.board_widget import BoardWidget
 from app.ui.game_panel import GamePanel
 from app.ui.pieces import PIECE_SETS, set_piece_set
@@ -463,6 +461,7 @@ class MainWindow(QMainWindow):
     @staticmethod
     def _has_belief_panel(controller: GameController | None) -> bool:
         """Whether the game offers its people the belief board (its presenter lists the panel)."""
+        from app.games.presenter import BELIEF_PANEL  # the game code loads with the first game, not before
         return controller is not None and BELIEF_PANEL in controller.presenter.panels()
 
     def _show_belief(self, screen: SeatScreen) -> None:
@@ -694,6 +693,7 @@ class MainWindow(QMainWindow):
         if controller is None or not text:
             return
         error = self.panel.entry_error
+        from app.games.presenter import InputError
         try:
             action = controller.parse_text(text)
         except InputError as problem:
@@ -714,6 +714,7 @@ class MainWindow(QMainWindow):
         self._refresh()
         controller = self.controller
         assert controller is not None
+        from app.games.describe import outcome_headline
         winner = outcome_headline(outcome, [short_name(seat.name) for seat in controller.seats], controller.game.teams())
         detail = bounded(outcome.detail, 300)
         self.status.setText(f"Game over. {winner}: {detail}")
