@@ -425,9 +425,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     export = commands.add_parser(
         "export", help="convert a record to another format",
-        description="Write a record as a reconchess GameHistory (RBC), PGN of the true moves (RBC, Blind Chess), "
-                    "MinitChess notation, or a board image (SVG, PNG) of any step as the truth or as one seat "
-                    "saw it. While a game of hidden information is unfinished, only a seat's own view exports.")
+        description="Write a record in one of its game's formats ("
+                    + "; ".join(f"{game.title}: {', '.join(fmt.name for fmt in game.formats)}"
+                                for game in games.all() if game.formats)
+                    + "), or as a board image (SVG, PNG) of any step as the truth or as one seat saw it. While a "
+                    "game of hidden information is unfinished, only a seat's own view exports.")
     export.add_argument("--format", default=None, choices=[*games.format_names(), *_IMAGE_SUFFIXES.values()],
                         help=_format_help())
     export.add_argument("record", help="a Sightline record (.json)")
@@ -453,8 +455,8 @@ def build_parser() -> argparse.ArgumentParser:
                        choices=["chess", *(game.key for game in games.all() if game.perft)])
     perft.add_argument("--depth", type=_whole_number, default=3, help="count sequences up to this length "
                        "(1 to 20, default 3)")
-    perft.add_argument("--position", help="a FEN (chess, rbc) or a MinitChess position "
-                       "(e.g. \"1 W kqbnr ppppp ..... ..... PPPPP RNBQK\")")
+    perft.add_argument("--position", help="a starting position in the game's own notation (a FEN for the "
+                       "8x8 chess games; see each game's rules page for the others)")
     perft.set_defaults(func=_perft)
     return parser
 

@@ -44,7 +44,8 @@ IMPORTS_ALLOWED = {
         "re-export module kept at the scene functions' old home for the tests that import them from there",
     "app/engine/belief.py":
         "the belief board kit of the games whose definition sets belief=True (RBC and Blind Chess) reads those "
-        "games' views (what a sense or a reveal told the seat); it names no game",
+        "games' views by their classes (what a sense or a reveal told the seat); to leave this list, each game "
+        "should give its own reading of its view through its definition",
     "app/engine/inference.py":
         "the inference module's front door re-exports each game's belief inference (the definitions point at "
         "app.engine.inference:RbcInference); the per-game inference modules move with their games' code",

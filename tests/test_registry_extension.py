@@ -284,6 +284,19 @@ def test_the_window_offers_the_extra_games_and_plays_the_solitaire_by_a_click(wi
     assert "every light out" in window.status.text()
 
 
+def test_the_dialog_leaves_out_a_game_the_window_cannot_show(window: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A registered game without a presenter (a rules-only test game) plays in matches but is not offered in the
+    window, where starting it could only fail."""
+    from app.ui.new_game_dialog import NewGameDialog
+    monkeypatch.syspath_prepend(str(ROOT))
+    monkeypatch.setenv(games.EXTRA_GAMES_VARIABLE, TEST_GAMES + ",tests.games.picks")
+    assert games.get("picks").presenter is None
+    dialog = NewGameDialog(window)
+    offered = [dialog.game.itemData(index) for index in range(dialog.game.count())]
+    dialog.deleteLater()
+    assert offered == [key for key in games.names() if key != "picks"] and "scouts" in offered
+
+
 def test_a_click_on_a_zone_goes_to_the_games_presenter(window_with_extra_games: Any, qtbot: Any,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's zone clicks reach the presenter's on_zone with the seat's view; a refusal is logged."""

@@ -175,14 +175,13 @@ _MIN_SQUARE = 20
 _HINT_SQUARE = 64
 
 
-
-
 def __getattr__(name: str) -> object:
     """``PromotionChooser`` is still importable from here, loaded when first asked for."""
     if name == "PromotionChooser":
         from app.ui.promotion import PromotionChooser
         return PromotionChooser
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def _extra_squares(zones: Sequence[Zone]) -> tuple[float, float]:
     """The squares of width and height off-board zones add; the zone code loads only for a scene that has zones
@@ -191,6 +190,7 @@ def _extra_squares(zones: Sequence[Zone]) -> tuple[float, float]:
         return 0.0, 0.0
     from app.ui import zones as zone_parts
     return zone_parts.extra_squares(zones)
+
 
 class BoardWidget(QWidget):
     """A rectangular chess board that draws what it is given and holds no chess rules.

@@ -118,7 +118,9 @@ class GameController(QObject):
             if notes.hypotheses is not None and BELIEF_PANEL in controller.presenter.panels():
                 from app.engine.belief import BeliefBoard
                 try:
-                    board = BeliefBoard.from_json(notes.hypotheses, enemy=seat != 0, ply=session.game.ply)
+                    # The enemy is White for a seat whose board is turned (Black's), as in every chess game.
+                    enemy = games.get(record.variant).seats[seat].flipped
+                    board = BeliefBoard.from_json(notes.hypotheses, enemy=enemy, ply=session.game.ply)
                 except ValueError:
                     continue  # a damaged belief board is dropped; the game itself goes on
                 controller._adopt_belief(seat, board)
@@ -131,10 +133,12 @@ class GameController(QObject):
 
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self) -> None:
-        opponent = {0: self.seats[1].name, 1: self.seats[0].name} if len(self.seats) == 2 else {}
+        from app.runner import opponent_names
+        teams, names = self.game.teams(), [seat.name for seat in self.seats]
         for index, seat in enumerate(self.seats):
             if seat.is_bot:
-                bot = BotSeat(seat.spec or "", self.variant, index, self.game.options(), opponent.get(index, ""),
+                bot = BotSeat(seat.spec or "", self.variant, index, self.game.options(),
+                              opponent_names(teams, names, index),
                               self.seed * 2 + index, parent=self)
                 bot.actionReady.connect(lambda action, _seconds, s=index: self._bot_answered(s, action))
                 bot.failed.connect(lambda message, s=index: self._bot_failed(s, message))

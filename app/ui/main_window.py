@@ -316,8 +316,9 @@ class MainWindow(QMainWindow):
         self._rules_window = window
 
     def _about(self) -> None:
-        QMessageBox.about(self, "About Sightline", "Sightline: hidden-information chess on one computer.\n"
-                          "Reconnaissance Blind Chess, Blind Chess and MinitChess.")
+        titles = [definition.title for definition in games.all()]
+        listed = ", ".join(titles[:-1]) + (" and " if len(titles) > 1 else "") + titles[-1] if titles else ""
+        QMessageBox.about(self, "About Sightline", f"Sightline: hidden-information chess on one computer.\n{listed}.")
 
     # -- games -----------------------------------------------------------------------------------------
     def _may_leave_game(self) -> bool:
@@ -482,11 +483,12 @@ class MainWindow(QMainWindow):
         else:
             fed = (id(controller), seat, controller.seen(seat))
             if fed != self._belief_fed:
+                white = not games.get(controller.variant).seats[seat].flipped  # the belief kit's games are chess
                 if self._belief_fed is None or self._belief_fed[:2] != fed[:2]:
-                    panel.set_view(screen.view, seat == 0, controller.variant)
+                    panel.set_view(screen.view, white, controller.variant)
                     panel.set_belief(controller.belief_for(seat))  # another seat: its own board and switches
                 else:
-                    panel.set_view(screen.view, seat == 0, controller.variant)  # the same seat learnt more
+                    panel.set_view(screen.view, white, controller.variant)  # the same seat learnt more
                 self._belief_fed = fed
                 self._show_heat(seat)
         self._apply_overlay()

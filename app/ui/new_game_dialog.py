@@ -159,7 +159,8 @@ class NewGameDialog(QDialog):
         form = QFormLayout(self)
         self.game = QComboBox()
         for definition in games.all():
-            self.game.addItem(definition.title, definition.key)
+            if definition.presenter is not None:  # a game the window cannot show (a rules-only test game) is left out
+                self.game.addItem(definition.title, definition.key)
         self.seat_table = QWidget()
         self._seat_grid = QGridLayout(self.seat_table)
         self._seat_grid.setContentsMargins(0, 0, 0, 0)
