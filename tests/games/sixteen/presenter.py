@@ -15,12 +15,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.games.presenter import InputError, PresenterBase
-from app.games.scene import BoardScene, Card, HandZone, MarkerSpec, PileZone, Square
+from app.games.scene import BoardScene, Card, HandZone, MarkerSpec, PileZone
 
 from .rules import CELLS, SIZE, Dealt, Ended, Place, Placed, SixteenView, Take, Taken, cell_name, cell_number
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
+
+Square = tuple[int, int]
+"""A board cell as the scene gives it: (file, rank), 0-based."""
 
 
 def cell(number: int) -> Square:

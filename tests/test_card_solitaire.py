@@ -1,0 +1,214 @@
+"""Sixteen, the one-seat deal-and-place card solitaire of ``tests/games/sixteen``, added by its own package and
+the ``SIGHTLINE_GAMES`` variable only: it is offered by the new-game dialog, plays through the window by real
+clicks (a card of the hand, then a cell), saves and replays to the same deal, resumes after its window is
+killed, runs in ``sightline match`` and exports, and nothing under ``app/`` names it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from app import games
+from app.bots.agents import BotSpec
+from app.engine.record import load_record, read_record
+from app.games.presenter import InputError, presenter_for
+from app.games.scene import HandZone, PileZone
+from app.runner import run_game
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = "sixteen"
+MODULE = "tests.games.sixteen"
+GAMES_VARIABLE = MODULE
+"""What ``SIGHTLINE_GAMES`` holds for these tests: this game only."""
+
+
+@pytest.fixture
+def sixteen(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Sixteen registered for one test (the registry reads the variable on every call)."""
+    monkeypatch.syspath_prepend(str(ROOT))
+    monkeypatch.setenv(games.EXTRA_GAMES_VARIABLE, GAMES_VARIABLE)
+    yield
+
+
+def _environment(**extra: str) -> dict[str, str]:
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environment.get("PYTHONPATH", "")]))
+    environment["SIGHTLINE_GAMES"] = GAMES_VARIABLE
+    environment.update(extra)
+    return environment
+
+
+def _sightline(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "app", *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=240, env=_environment())
+
+
+def _bot_game(tmp_path: Path, seed: int = 3) -> Path:
+    """A whole game between the random bot and the referee, saved; the record's path."""
+    game = games.get(KEY).referee().from_options({})
+    record = run_game(game, [BotSpec("random", KEY).create(seed)], seed=seed)
+    path = tmp_path / "sixteen.json"
+    record.save(path)
+    return path
+
+
+# ---- the rules ------------------------------------------------------------------------------------------------
+
+def test_the_deal_follows_the_seed_and_the_board_fills_to_a_score(sixteen: None) -> None:
+    from tests.games.sixteen.rules import CELLS, Place, Sixteen, Take, score
+    first, again, other = Sixteen(seed=7), Sixteen(seed=7), Sixteen(seed=8)
+    assert first.truth() == again.truth() and first.truth() != other.truth()
+    game = first
+    while game.outcome is None:
+        card = game.hand[-1]
+        game.play(0, Take(card))
+        game.play(0, Place(card, game.board.index(None)))
+    assert game.ply == CELLS and None not in game.board and not game.pile[:0]
+    assert game.outcome.score == float(score(game.board)) and game.outcome.reason.value == "score"
+    assert 0 <= game.outcome.score <= 32
+
+
+def test_the_presenter_refuses_what_the_rules_refuse(sixteen: None) -> None:
+    definition = games.get(KEY)
+    game = definition.referee()(seed=1)
+    presenter = presenter_for(KEY)
+    view = definition.view().from_observations(game.observations(0))
+    with pytest.raises(InputError, match="first click a card"):
+        presenter.on_square(view, (0, 0))
+    with pytest.raises(InputError, match="pile deals by itself"):
+        presenter.on_zone(view, "pile", 0)
+    card = view.hand[1]
+    game.play(0, presenter.parse_text(view, card))
+    view = definition.view().from_observations(game.observations(0))
+    scene = presenter.scene(view)
+    hand = scene.zone("hand")
+    assert isinstance(hand, HandZone) and hand.selected == (1,) and hand.private_to == frozenset({0})
+    pile = scene.zone("pile")
+    assert isinstance(pile, PileZone) and pile.count == 49 and pile.top is None  # the pile's faces never shown
+    with pytest.raises(InputError, match="place the"):
+        presenter.on_zone(view, "hand", 0)
+    game.play(0, presenter.parse_text(view, "b2"))
+    view = definition.view().from_observations(game.observations(0))
+    assert [marker.label for marker in presenter.scene(view).markers] == [card]
+    game.play(0, presenter.on_zone(view, "hand", 0))
+    view = definition.view().from_observations(game.observations(0))
+    with pytest.raises(InputError, match="already holds"):
+        presenter.on_square(view, (1, 1))
+
+
+# ---- the window -----------------------------------------------------------------------------------------------
+
+def _person_game(window: Any) -> Any:
+    from app.engine.clock import TimeControl
+    from app.ui.game_controller import GameController, SeatConfig
+    controller = GameController(KEY, [SeatConfig(name) for name in games.get(KEY).seat_names],
+                                TimeControl(None, 0), {}, parent=window)
+    window._install(controller)  # what the window's start does once the new-game dialog has chosen the seats
+    return controller
+
+
+def _click_a_card(window: Any, qtbot: Any, index: int) -> None:
+    """Click card ``index`` of the hand where the board drew it."""
+    from PySide6.QtCore import Qt
+    layout = window.board.zone_layout()
+    assert layout is not None
+    rect = next(placed.items for placed in layout.zones if placed.zone.id == "hand")[index]
+    point = rect.center().toPoint()
+    assert window.board.zone_item_at(point) == ("hand", index)
+    qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=point)
+
+
+def _click_a_cell(window: Any, qtbot: Any, square: tuple[int, int]) -> None:
+    from PySide6.QtCore import Qt
+    qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=window.board.square_rect(square).center())
+
+
+def _play_by_clicks(window: Any, qtbot: Any, controller: Any, turns: int) -> None:
+    """``turns`` turns by real clicks: the last card of the hand, then the first empty cell."""
+    for _ in range(turns):
+        view = controller.views[0]
+        before = len(view.placed)
+        _click_a_card(window, qtbot, len(view.hand) - 1)
+        qtbot.waitUntil(lambda: controller.game.phase == "place", timeout=5000)
+        assert window.board.sense_mode()
+        empty = controller.views[0].board.index(None)
+        _click_a_cell(window, qtbot, (empty % 4, empty // 4))
+        qtbot.waitUntil(lambda: len(controller.views[0].placed) == before + 1 or controller.outcome is not None,
+                        timeout=5000)
+
+
+def test_the_window_offers_sixteen_and_plays_it_by_clicks(sixteen: None, window: Any, qtbot: Any,
+                                                          tmp_path: Path) -> None:
+    from app.ui.new_game_dialog import NewGameDialog
+    dialog = NewGameDialog(window)
+    offered = [dialog.game.itemData(index) for index in range(dialog.game.count())]
+    assert KEY in offered and offered == list(games.names())
+    dialog.deleteLater()
+    controller = _person_game(window)
+    assert window.title.text() == "Sixteen (test game)"
+    _play_by_clicks(window, qtbot, controller, 16)
+    qtbot.waitUntil(lambda: controller.outcome is not None, timeout=5000)
+    outcome = controller.outcome
+    assert outcome.score is not None and outcome.score == float(controller.views[0].points)
+    assert "the board is full" in window.status.text()
+    assert len(controller.session.record.entries) == 32  # a take and a place per cell
+    # The record replays to the same final state: its chance seed deals the same cards.
+    path = tmp_path / "clicked.json"
+    record = controller.session.record
+    record.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(data["chance_seed"], int) and data["options"] == {}
+    replayed = load_record(path)
+    assert replayed.game.truth() == controller.game.truth() and replayed.game.outcome == outcome
+
+
+def test_the_save_replays_to_the_same_deal_and_end(sixteen: None, tmp_path: Path) -> None:
+    path = _bot_game(tmp_path)
+    record = read_record(path)
+    replayed = load_record(path)
+    assert replayed.game.outcome is not None and replayed.game.outcome.score is not None
+    again = load_record(path)
+    assert again.game.truth() == replayed.game.truth()
+    assert read_record(path).to_json() == record.to_json()
+
+
+# ---- sightline match and export --------------------------------------------------------------------------------
+
+def test_match_plays_sixteen_with_its_one_seat(tmp_path: Path) -> None:
+    done = _sightline("match", "--variant", KEY, "--seat", "Player=random", "--games", "2", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "2 games" in done.stdout
+    records = sorted(tmp_path.glob("*.json"))
+    assert len(records) == 2
+    for path in records:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert data["variant"] == KEY and len(data["players"]) == 1
+        assert data["result"]["reason"] == "score" and "score" in data["result"]
+        assert isinstance(data["chance_seed"], int) and "seed" not in data["options"]
+
+
+def test_the_finished_record_exports_to_svg(sixteen: None, tmp_path: Path) -> None:
+    path = _bot_game(tmp_path)
+    out = tmp_path / "sixteen.svg"
+    done = _sightline("export", str(path), str(out))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    text = out.read_text(encoding="utf-8")
+    assert text.lstrip().startswith(("<?xml", "<svg")) and "</svg>" in text
+
+
+# ---- nothing outside the game's own package names it ----------------------------------------------------------
+
+def test_nothing_under_app_names_sixteen() -> None:
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert MODULE not in text and f'"{KEY}"' not in text and f"'{KEY}'" not in text \
+            and "Sixteen" not in text, path
