@@ -180,6 +180,85 @@ def test_the_save_replays_to_the_same_deal_and_end(sixteen: None, tmp_path: Path
     assert read_record(path).to_json() == record.to_json()
 
 
+# ---- resume after the window is killed ------------------------------------------------------------------------
+
+_KILL_ME = """
+import json, os, sys
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QApplication
+from app import games
+from app.engine.clock import TimeControl
+from app.ui.game_controller import GameController, SeatConfig
+from app.ui.main_window import MainWindow
+
+
+def state(window):
+    controller = window.controller
+    view = controller.views[0]
+    return {"actions": len(controller.session.record.entries), "phase": controller.game.phase,
+            "board": view.board, "hand": view.hand, "taken": view.taken, "pile": view.pile,
+            "chance_seed": controller.session.record.chance_seed, "truth": repr(controller.game.truth())}
+
+
+def main():
+    app = QApplication(sys.argv)
+    QCoreApplication.setOrganizationName("SightlineKillTest")
+    QCoreApplication.setApplicationName(f"kill-{os.getpid()}")
+    window = MainWindow()
+    window.show()
+    if sys.argv[1] == "play":
+        key = sys.argv[2]
+        controller = GameController(key, [SeatConfig(name) for name in games.get(key).seat_names],
+                                    TimeControl(None, 0), {}, parent=window)
+        window._install(controller)
+        for cell in (0, 5, 10):
+            window.board.zoneClicked.emit("hand", 0)
+            window.board.senseRequested.emit((cell % 4, cell // 4))
+        window.board.zoneClicked.emit("hand", 2)  # a card taken, not yet placed
+        window.flush_autosave()
+        print("READY " + json.dumps(state(window)), flush=True)
+        return int(app.exec())  # until SIGKILL
+    window._pick_unfinished = lambda found: found[0]
+    resumed = window.offer_resume()
+    print("RESUMED " + json.dumps({"resumed": resumed, **(state(window) if resumed else {})}), flush=True)
+    if window.controller is not None:
+        window.controller.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+"""
+
+
+def test_a_game_of_sixteen_survives_sigkill(tmp_path: Path) -> None:
+    script = tmp_path / "kill_me.py"
+    script.write_text(_KILL_ME, encoding="utf-8")
+    env = _environment(SIGHTLINE_DATA_DIR=str(tmp_path / "data"), QT_QPA_PLATFORM="offscreen")
+    player = subprocess.Popen([sys.executable, str(script), "play", KEY], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        line = ""
+        while not line.startswith("READY"):
+            line = player.stdout.readline() if player.stdout else ""
+            if not line:
+                pytest.fail("the app ended before it was ready: " + (player.stderr.read() if player.stderr else ""))
+        before = json.loads(line.split(" ", 1)[1])
+    finally:
+        player.send_signal(signal.SIGKILL)
+        player.wait(timeout=30)
+    assert player.returncode == -signal.SIGKILL
+    assert before["actions"] == 7 and before["phase"] == "place" and before["taken"] is not None
+    run = subprocess.run([sys.executable, str(script), "resume"], capture_output=True, text=True, env=env,
+                         cwd=ROOT, timeout=120)
+    lines = [line for line in run.stdout.splitlines() if line.startswith("RESUMED")]
+    assert lines, run.stderr[-2000:]
+    after = json.loads(lines[0].split(" ", 1)[1])
+    assert after.pop("resumed") is True
+    assert after == before  # the same deal, board, hand, card taken, pile and seed
+
+
 # ---- sightline match and export --------------------------------------------------------------------------------
 
 def test_match_plays_sixteen_with_its_one_seat(tmp_path: Path) -> None:
