@@ -15,7 +15,7 @@ from PySide6.QtCore import QPoint, Qt  # noqa: E402
 from PySide6.QtGui import QImage, QPainter  # noqa: E402
 
 from app.ui import pieces  # noqa: E402
-from app.ui.board_widget import THEMES, BoardWidget, Marker, Square, clipped_window  # noqa: E402
+from app.ui.board_widget import THEMES, BoardWidget, Marker, Cell, clipped_window  # noqa: E402
 
 
 
@@ -27,7 +27,7 @@ MINIT_START = {  # MinitChess: kqbnr / ppppp / ..... / ..... / PPPPP / RNBQK, ra
 }
 
 
-def start_position() -> dict[Square, str]:
+def start_position() -> dict[Cell, str]:
     board = chess.Board()
     return {
         (chess.square_file(s), chess.square_rank(s)): piece.symbol() for s, piece in board.piece_map().items()
@@ -43,11 +43,11 @@ def make_board(qtbot, files: int = 8, ranks: int = 8, width: int = 480, height: 
     return board
 
 
-def centre(board: BoardWidget, square: Square) -> QPoint:
+def centre(board: BoardWidget, square: Cell) -> QPoint:
     return board.square_rect(square).center()
 
 
-def click(qtbot, board: BoardWidget, square: Square, button: Qt.MouseButton = Qt.MouseButton.LeftButton) -> None:
+def click(qtbot, board: BoardWidget, square: Cell, button: Qt.MouseButton = Qt.MouseButton.LeftButton) -> None:
     qtbot.mouseClick(board, button, pos=centre(board, square))
 
 
@@ -55,7 +55,7 @@ def grab(board: BoardWidget) -> QImage:
     return board.grab().toImage()
 
 
-def square_colours(image: QImage, board: BoardWidget, square: Square, margin: int = 0) -> set[str]:
+def square_colours(image: QImage, board: BoardWidget, square: Cell, margin: int = 0) -> set[str]:
     rect = board.square_rect(square).adjusted(margin, margin, -margin, -margin)
     return {
         image.pixelColor(x, y).name()
@@ -64,7 +64,7 @@ def square_colours(image: QImage, board: BoardWidget, square: Square, margin: in
     }
 
 
-def plain(board: BoardWidget, square: Square) -> str:
+def plain(board: BoardWidget, square: Cell) -> str:
     theme = board.theme()
     return theme.light if (square[0] + square[1]) % 2 else theme.dark
 
@@ -73,7 +73,7 @@ def plain(board: BoardWidget, square: Square) -> str:
 
 
 @pytest.mark.parametrize("files, ranks, origin, dest", [(8, 8, (4, 1), (4, 3)), (5, 6, (1, 0), (2, 2))])
-def test_click_click_move(qtbot, files: int, ranks: int, origin: Square, dest: Square) -> None:
+def test_click_click_move(qtbot, files: int, ranks: int, origin: Cell, dest: Cell) -> None:
     board = make_board(qtbot, files, ranks)
     board.set_pieces(start_position() if files == 8 else MINIT_START)
     board.set_move_targets({origin: {dest: []}})

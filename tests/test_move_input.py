@@ -12,10 +12,10 @@ from app.engine.minit import MinitChess, MinitChessView
 from app.ui.move_input import MoveTextError, parse_move_text
 from app.ui.scene import _targets, blind_scene, minit_scene, sq8
 
-Square = tuple[int, int]
+Cell = tuple[int, int]
 
 
-def _board_input(board: chess.Board) -> tuple[dict[Square, str], dict[Square, dict[Square, list[str]]]]:
+def _board_input(board: chess.Board) -> tuple[dict[Cell, str], dict[Cell, dict[Cell, list[str]]]]:
     pieces = {sq8(square): piece.symbol() for square, piece in board.piece_map().items()}
     return pieces, _targets(board.legal_moves)
 
@@ -87,7 +87,7 @@ def test_typed_captures_in_blind_chess_name_the_attempt() -> None:
     assert parse_move_text("Qxh5", scene.pieces, scene.targets, 8, 8) == ((3, 0), (7, 4), None)
 
 
-def _minit_scene(position: str) -> tuple[dict[Square, str], dict[Square, dict[Square, list[str]]]]:
+def _minit_scene(position: str) -> tuple[dict[Cell, str], dict[Cell, dict[Cell, list[str]]]]:
     scene = minit_scene(MinitChessView.from_observations(MinitChess(position).observations(0)))
     return scene.pieces, scene.targets
 

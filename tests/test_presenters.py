@@ -18,20 +18,20 @@ from app.engine.rbc import PASS, MoveAction, ReconChess, ReconChessView, Sense
 from app.games.describe import describe as generic_describe
 from app.games.describe import move_list as generic_move_list
 from app.games.presenter import BELIEF_PANEL, InputError, Presenter, presenter_for
-from app.games.scene import SCENES, BoardScene, MarkerSpec, Square, position_scene
+from app.games.scene import SCENES, BoardScene, MarkerSpec, Cell, position_scene
 
 # ---- the reference: the code before presenters, unchanged ------------------------------------------------------
 
-def sq8(square: int) -> Square:
+def sq8(square: int) -> Cell:
     return chess.square_file(square), chess.square_rank(square)
 
 
-def from_sq8(square: Square) -> int:
+def from_sq8(square: Cell) -> int:
     return chess.square(square[0], square[1])
 
 
-def _targets(moves: Iterable[chess.Move]) -> dict[Square, dict[Square, list[str]]]:
-    targets: dict[Square, dict[Square, list[str]]] = {}
+def _targets(moves: Iterable[chess.Move]) -> dict[Cell, dict[Cell, list[str]]]:
+    targets: dict[Cell, dict[Cell, list[str]]] = {}
     for move in moves:
         promotions = targets.setdefault(sq8(move.from_square), {}).setdefault(sq8(move.to_square), [])
         if move.promotion:
@@ -45,7 +45,7 @@ def _targets(moves: Iterable[chess.Move]) -> dict[Square, dict[Square, list[str]
     return targets
 
 
-def rbc_window(square: Square) -> list[Square]:
+def rbc_window(square: Cell) -> list[Cell]:
     """The 3x3 sense window around ``square``, clipped at the edges."""
     from app.engine.rbc import SENSE_WINDOWS
     return [sq8(s) for s in SENSE_WINDOWS[from_sq8(square)]]
@@ -377,7 +377,7 @@ def test_every_game_has_a_presenter_found_through_the_registry(key: str) -> None
 
 # ---- input, commands, prompts, clocks and panels: what the controller and the window did by the game's name ----
 
-def _reference_action(key: str, from_sq: Square, to_sq: Square, promotion: str | None) -> Any:
+def _reference_action(key: str, from_sq: Cell, to_sq: Cell, promotion: str | None) -> Any:
     """The action the controller built for a move before presenters (by the game's name)."""
     if key == "minit":
         from app.engine.minit import Move

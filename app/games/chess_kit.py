@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 import chess
 
 from app.games.presenter import PresenterBase
-from app.games.scene import BoardScene, Square
+from app.games.scene import BoardScene, Cell
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Outcome, Seat
@@ -31,12 +31,12 @@ SEAT_COLOURS = ("White", "Black")  # seat 0 plays White, seat 1 Black
 _PROMOTION_ORDER = "qrbn"
 
 
-def sq8(square: int) -> Square:
+def sq8(square: int) -> Cell:
     """The scene's (file, rank) of a python-chess square."""
     return chess.square_file(square), chess.square_rank(square)
 
 
-def from_sq8(square: Square) -> int:
+def from_sq8(square: Cell) -> int:
     """The python-chess square of a scene's (file, rank)."""
     return chess.square(square[0], square[1])
 
@@ -51,9 +51,9 @@ def turn_number(ply: int) -> int:
     return ply // 2 + 1
 
 
-def chess_targets(moves: Iterable[chess.Move]) -> dict[Square, dict[Square, list[str]]]:
+def chess_targets(moves: Iterable[chess.Move]) -> dict[Cell, dict[Cell, list[str]]]:
     """from -> to -> promotion letters (queen first) of the moves a seat may make or attempt."""
-    targets: dict[Square, dict[Square, list[str]]] = {}
+    targets: dict[Cell, dict[Cell, list[str]]] = {}
     for move in moves:
         promotions = targets.setdefault(sq8(move.from_square), {}).setdefault(sq8(move.to_square), [])
         if move.promotion:
@@ -92,7 +92,7 @@ class ChessPresenter(PresenterBase):
         """The game's action for moving (or attempting) ``move``."""
         raise NotImplementedError
 
-    def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
         move = chess.Move(from_sq8(from_square), from_sq8(to_square),
                           chess.PIECE_SYMBOLS.index(promotion) if promotion else None)
         return self.move_action(move)
@@ -104,7 +104,7 @@ class ChessPresenter(PresenterBase):
             scene.last_move = (sq8(last_move.from_square), sq8(last_move.to_square))
         return scene
 
-    def own_pieces(self, view: Any) -> dict[Square, str]:
+    def own_pieces(self, view: Any) -> dict[Cell, str]:
         """The letters of the seat's own pieces, which it always knows."""
         board: chess.Board = view.own_board
         return {sq8(square): piece.symbol() for square, piece in board.piece_map().items()}

@@ -29,8 +29,8 @@ from typing import Mapping, Sequence
 
 from app.games.presenter import InputError
 
-Square = tuple[int, int]
-Targets = Mapping[Square, Mapping[Square, Sequence[str]]]
+Cell = tuple[int, int]
+Targets = Mapping[Cell, Mapping[Cell, Sequence[str]]]
 
 _NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
 # The from-file of a disambiguated move is a board file (a-h), never "x": otherwise "Bxf7" reads as a bishop
@@ -43,7 +43,7 @@ class MoveTextError(InputError):
     """Typed text that names no move (or several); the message says why, for the player."""
 
 
-def _name(square: Square) -> str:
+def _name(square: Cell) -> str:
     return "abcdefgh"[square[0]] + str(square[1] + 1)
 
 
@@ -65,8 +65,8 @@ def _promotion(choices: Sequence[str], wanted: str | None, automatic_queen: bool
     return wanted.lower()
 
 
-def parse_move_text(text: str, pieces: Mapping[Square, str], targets: Targets, files: int,
-                    ranks: int) -> tuple[Square, Square, str | None]:
+def parse_move_text(text: str, pieces: Mapping[Cell, str], targets: Targets, files: int,
+                    ranks: int) -> tuple[Cell, Cell, str | None]:
     """(from, to, promotion letter or None) for ``text``; raises :class:`MoveTextError`.
 
     ``pieces`` are the letters on the seat's board (own pieces upper case for White),
@@ -125,12 +125,12 @@ def parse_move_text(text: str, pieces: Mapping[Square, str], targets: Targets, f
                                             _reaches_last_rank(pieces.get(candidates[0], ""), to_sq, ranks))
 
 
-def _reaches_last_rank(letter: str, to_sq: Square, ranks: int) -> bool:
+def _reaches_last_rank(letter: str, to_sq: Cell, ranks: int) -> bool:
     """Whether a move of the piece ``letter`` to ``to_sq`` takes a pawn to its last rank."""
     return letter == "P" and to_sq[1] == ranks - 1 or letter == "p" and to_sq[1] == 0
 
 
-def _castle(king_side: bool, pieces: Mapping[Square, str], targets: Targets) -> tuple[Square, Square, None]:
+def _castle(king_side: bool, pieces: Mapping[Cell, str], targets: Targets) -> tuple[Cell, Cell, None]:
     for from_sq, destinations in targets.items():
         if pieces.get(from_sq, "").upper() != "K":
             continue
@@ -140,7 +140,7 @@ def _castle(king_side: bool, pieces: Mapping[Square, str], targets: Targets) -> 
     raise MoveTextError("you cannot castle that way now")
 
 
-def parse_square_text(text: str, files: int, ranks: int) -> Square:
+def parse_square_text(text: str, files: int, ranks: int) -> Cell:
     """A typed square (``d7``) as (file, rank); raises :class:`MoveTextError`.
 
     >>> parse_square_text("d7", 8, 8)

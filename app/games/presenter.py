@@ -22,7 +22,7 @@ from app import games
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
-    from app.games.scene import BoardScene, Square
+    from app.games.scene import BoardScene, Cell
 
 __all__ = ["BELIEF_PANEL", "Command", "InputError", "Presenter", "PresenterBase", "presenter_for"]
 
@@ -67,7 +67,7 @@ class Presenter(Protocol):
     def move_list(self, view: Any) -> list[str]:
         """The seat's own moves with their results, one line per turn."""
 
-    def on_square(self, view: Any, square: Square) -> Action:
+    def on_square(self, view: Any, square: Cell) -> Action:
         """The action of picking ``square`` (a sense, in RBC); raises :class:`InputError` if picking means
         nothing now."""
 
@@ -75,7 +75,7 @@ class Presenter(Protocol):
         """The action of clicking item ``index`` of the scene's zone ``zone_id`` (a card of a hand, a pile, a
         position of a track, a cell of a grid); raises :class:`InputError` if that means nothing now."""
 
-    def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
         """The action of moving a piece (clicked, dragged or typed), ``promotion`` a piece letter or None."""
 
     def parse_text(self, view: Any, text: str) -> Action:
@@ -111,10 +111,10 @@ class PresenterBase:
     def scene(self, view: Any) -> BoardScene:
         raise NotImplementedError
 
-    def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
         raise NotImplementedError
 
-    def on_square(self, view: Any, square: Square) -> Action:
+    def on_square(self, view: Any, square: Cell) -> Action:
         raise InputError("choose a move, not a square")
 
     def on_zone(self, view: Any, zone_id: str, index: int) -> Action:

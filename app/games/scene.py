@@ -21,7 +21,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-Square = tuple[int, int]  # (file, rank), 0-based
+Cell = tuple[int, int]
+"""A cell of a drawn board: ``(file, rank)``, 0-based from White's lower left corner. (The engine's
+``Square`` is an int, python-chess's numbering; a presenter turns one into the other.)"""
+Square = Cell  # the older name, for a test game written before the two were told apart
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,7 @@ class MarkerSpec:
     """A highlighted group of squares: ``kind`` is sense, sense_old, reveal, lost or captured."""
 
     kind: str
-    squares: tuple[Square, ...]
+    squares: tuple[Cell, ...]
     label: str = ""
     opacity: float = 1.0
 
@@ -194,7 +197,7 @@ class StackZone(Zone):
     ``"board"``; clicks on those squares stay the board's (a square pick or a move), so it has no items."""
 
     place: str = "board"
-    stacks: tuple[tuple[Square, int], ...] = ()
+    stacks: tuple[tuple[Cell, int], ...] = ()
     colour: str = "#d0a040"
 
     def __post_init__(self) -> None:
@@ -203,7 +206,7 @@ class StackZone(Zone):
             raise ValueError(f"stacks {self.id!r} stand on the board, not {self.place!r}")
         object.__setattr__(self, "stacks", tuple(((int(s[0]), int(s[1])), int(n)) for s, n in self.stacks))
 
-    def heights(self) -> dict[Square, int]:
+    def heights(self) -> dict[Cell, int]:
         """Stack height by square."""
         return dict(self.stacks)
 
@@ -247,11 +250,11 @@ class BoardScene:
 
     files: int = 8
     ranks: int = 8
-    pieces: dict[Square, str] = field(default_factory=dict)
-    targets: dict[Square, dict[Square, list[str]]] = field(default_factory=dict)
+    pieces: dict[Cell, str] = field(default_factory=dict)
+    targets: dict[Cell, dict[Cell, list[str]]] = field(default_factory=dict)
     markers: list[MarkerSpec] = field(default_factory=list)
-    last_move: tuple[Square, Square] | None = None
-    sense_window: Callable[[Square], list[Square]] | None = None
+    last_move: tuple[Cell, Cell] | None = None
+    sense_window: Callable[[Cell], list[Cell]] | None = None
     zones: list[Zone] = field(default_factory=list)
 
     def zone(self, zone_id: str) -> Zone:

@@ -73,7 +73,7 @@ from app.engine.belief import (
 )
 from app import games
 from app.ui import pieces
-from app.ui.board_widget import BoardWidget, Marker, Square
+from app.ui.board_widget import BoardWidget, Marker, Cell
 
 __all__ = ["MIME_TYPE", "BeliefBoardWidget", "BeliefPanel", "BeliefSwitches", "PaletteButton", "SeatBelief",
            "palette_mime"]
@@ -86,12 +86,12 @@ _MIN_SQUARE = 18  # pixels: the smallest squares the panel's board shrinks to be
 _MIN_VISIBLE_HEIGHT = 120  # pixels: a dock never squeezes the panel below this (it scrolls inside instead)
 
 
-def to_square(square: int) -> Square:
+def to_square(square: int) -> Cell:
     """A python-chess square as the board widget's ``(file, rank)``."""
     return chess.square_file(square), chess.square_rank(square)
 
 
-def from_square(square: Square) -> int:
+def from_square(square: Cell) -> int:
     """A board widget ``(file, rank)`` as a python-chess square."""
     return chess.square(square[0], square[1])
 
@@ -187,13 +187,13 @@ class BeliefBoardWidget(BoardWidget):
         self.setAcceptDrops(True)
         self.setMinimumSize(QSize(8 * _MIN_SQUARE, 8 * _MIN_SQUARE))
         self._armed: str | None = None  # palette letter placed by a click on a square
-        self._press_square: Square | None = None
+        self._press_square: Cell | None = None
         self._press_pos = QPointF()
         self._drag_letter: str | None = None
         self._drag_at = QPointF()
         self._dragging_ghost = False
-        self._drop_hover: Square | None = None
-        self._saved_ghosts: dict[Square, str] = {}
+        self._drop_hover: Cell | None = None
+        self._saved_ghosts: dict[Cell, str] = {}
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """The board is square: never taller than it is wide, so spare height goes below the panel's controls.
@@ -270,7 +270,7 @@ class BeliefBoardWidget(BoardWidget):
         elif square != origin:
             self.pieceMoved.emit(origin, square)
 
-    def dragged_square(self) -> Square | None:
+    def dragged_square(self) -> Cell | None:
         """The square of the supposed piece being dragged, if any."""
         return self._press_square if self._dragging_ghost else None
 
@@ -304,7 +304,7 @@ class BeliefBoardWidget(BoardWidget):
         event.acceptProposedAction()
         self.pieceDropped.emit(square, letter)
 
-    def _set_drop_hover(self, square: Square | None) -> None:
+    def _set_drop_hover(self, square: Cell | None) -> None:
         if square != self._drop_hover:
             self._drop_hover = square
             self.update()
@@ -655,7 +655,7 @@ class BeliefPanel(QWidget):
         """The flagged supposed pieces (python-chess squares) with their reasons."""
         return dict(self._flags)
 
-    def ghosts(self) -> dict[Square, str]:
+    def ghosts(self) -> dict[Cell, str]:
         """The supposed pieces as the board widget draws them: FEN letters by ``(file, rank)``."""
         return {to_square(square): letter for square, letter in self._belief.letters().items()}
 
@@ -770,14 +770,14 @@ class BeliefPanel(QWidget):
 
     # ------------------------------------------------------------------ reactions
 
-    def _on_dropped(self, square: Square, letter: str) -> None:
+    def _on_dropped(self, square: Cell, letter: str) -> None:
         piece = chess.Piece.from_symbol(letter)
         self.place_piece(from_square(square), piece.piece_type)
 
-    def _on_moved(self, origin: Square, target: Square) -> None:
+    def _on_moved(self, origin: Cell, target: Cell) -> None:
         self.move_piece(from_square(origin), from_square(target))
 
-    def _on_removed(self, square: Square) -> None:
+    def _on_removed(self, square: Cell) -> None:
         self.remove_piece(from_square(square))
 
     def _on_palette_clicked(self, piece_type: PieceType, checked: bool) -> None:

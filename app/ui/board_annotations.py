@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from app.ui.board_geometry import Square
+from app.ui.board_geometry import Cell
 
 __all__ = ["Annotations", "Arrow"]
 
-Arrow = tuple[Square, Square]
+Arrow = tuple[Cell, Cell]
 """From a square to another."""
 
 
@@ -31,9 +31,9 @@ class Annotations:
     """The arrows and circles drawn, and the draft (``draft_from`` / ``draft_to``) while the button is down."""
 
     arrows: list[Arrow] = field(default_factory=list)
-    circles: list[Square] = field(default_factory=list)
-    draft_from: Square | None = None
-    draft_to: Square | None = None
+    circles: list[Cell] = field(default_factory=list)
+    draft_from: Cell | None = None
+    draft_to: Cell | None = None
 
     @property
     def draft(self) -> Arrow | None:
@@ -42,7 +42,7 @@ class Annotations:
             return None
         return self.draft_from, self.draft_to
 
-    def set(self, arrows: Iterable[Arrow], circles: Iterable[Square]) -> bool:
+    def set(self, arrows: Iterable[Arrow], circles: Iterable[Cell]) -> bool:
         """Replaces the marks (squares given as any pair of numbers); True if they changed."""
         new_arrows = [((int(a[0]), int(a[1])), (int(b[0]), int(b[1]))) for a, b in arrows]
         new_circles = [(int(s[0]), int(s[1])) for s in circles]
@@ -51,11 +51,11 @@ class Annotations:
         self.arrows, self.circles = new_arrows, new_circles
         return True
 
-    def begin(self, square: Square) -> None:
+    def begin(self, square: Cell) -> None:
         """The right button went down on ``square``."""
         self.draft_from = self.draft_to = square
 
-    def follow(self, square: Square | None) -> bool:
+    def follow(self, square: Cell | None) -> bool:
         """The pointer moved over ``square`` (None: off the board); True when the draft changed."""
         if self.draft_from is None or square == self.draft_to:
             return False
@@ -66,7 +66,7 @@ class Annotations:
         """Forgets the draft."""
         self.draft_from = self.draft_to = None
 
-    def finish(self, square: Square | None) -> tuple[list[Arrow], list[Square]] | None:
+    def finish(self, square: Cell | None) -> tuple[list[Arrow], list[Cell]] | None:
         """The button came up over ``square``: the marks with the draft's arrow or circle toggled, or None when
         there was no draft or the pointer left the board. The draft is forgotten either way; the marks stay as
         they are until :meth:`set` (the widget also announces the change)."""
@@ -76,7 +76,7 @@ class Annotations:
             return None
         return self.finish_toggle(origin, square)
 
-    def finish_toggle(self, origin: Square, square: Square) -> tuple[list[Arrow], list[Square]]:
+    def finish_toggle(self, origin: Cell, square: Cell) -> tuple[list[Arrow], list[Cell]]:
         """The marks with the circle on ``square`` (``origin`` the same square) or the arrow toggled."""
         if square == origin:
             circles = [s for s in self.circles if s != square]

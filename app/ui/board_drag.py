@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF
 
-from app.ui.board_geometry import Square
+from app.ui.board_geometry import Cell
 
 __all__ = ["DRAG_THRESHOLD", "PieceDrag"]
 
@@ -29,18 +29,18 @@ class PieceDrag:
     """The press under way: ``origin`` the pressed piece's square (None: no press), ``dragging`` whether it moved
     far enough to be a drag, ``pos`` where the pointer is, ``over`` the square under it while dragging."""
 
-    origin: Square | None = None
+    origin: Cell | None = None
     press_pos: QPointF = field(default_factory=QPointF)
     pos: QPointF = field(default_factory=QPointF)
     dragging: bool = False
-    over: Square | None = None
+    over: Cell | None = None
 
-    def press(self, square: Square, pos: QPointF) -> None:
+    def press(self, square: Cell, pos: QPointF) -> None:
         """The left button went down on the piece on ``square``."""
         self.origin, self.press_pos, self.pos = square, QPointF(pos), QPointF(pos)
         self.dragging, self.over = False, None
 
-    def follow(self, pos: QPointF, square: Square | None) -> bool:
+    def follow(self, pos: QPointF, square: Cell | None) -> bool:
         """The pointer moved to ``pos`` (over ``square``); True when the dragged piece must be drawn again."""
         if self.origin is None:
             return False
@@ -51,7 +51,7 @@ class PieceDrag:
             self.pos, self.over = QPointF(pos), square
         return self.dragging
 
-    def end(self) -> tuple[Square | None, bool]:
+    def end(self) -> tuple[Cell | None, bool]:
         """Lets go: the square the press began on and whether it was a drag; nothing is held afterwards."""
         result = self.origin, self.dragging
         self.origin, self.dragging, self.over = None, False, None

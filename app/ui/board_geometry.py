@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPoint, QPointF, QRect, QRectF
 from PySide6.QtGui import QPainterPath
 
-__all__ = ["BoardGeometry", "Square"]
+__all__ = ["BoardGeometry", "Cell"]
 
-Square = tuple[int, int]
+Cell = tuple[int, int]
 """``(file, rank)``, 0-based: file 0 is the a-file, rank 0 is the first rank."""
 
 
@@ -52,40 +52,40 @@ class BoardGeometry:
         """The whole board's pixels."""
         return QRect(self.left, self.top, self.size * self.files, self.size * self.ranks)
 
-    def on_board(self, square: Square) -> bool:
+    def on_board(self, square: Cell) -> bool:
         """Whether ``square`` lies on the board."""
         return 0 <= square[0] < self.files and 0 <= square[1] < self.ranks
 
-    def cell(self, square: Square) -> tuple[int, int]:
+    def cell(self, square: Cell) -> tuple[int, int]:
         """The (column, row) on screen of a square, row 0 at the top."""
         file, rank = square
         if self.flipped:
             return self.files - 1 - file, rank
         return file, self.ranks - 1 - rank
 
-    def square_of_cell(self, column: int, row: int) -> Square:
+    def square_of_cell(self, column: int, row: int) -> Cell:
         """The square shown at screen (column, row)."""
         if self.flipped:
             return self.files - 1 - column, row
         return column, self.ranks - 1 - row
 
-    def square_rect(self, square: Square) -> QRect:
+    def square_rect(self, square: Cell) -> QRect:
         """The pixel rectangle of ``square``."""
         column, row = self.cell(square)
         return QRect(self.left + column * self.size, self.top + row * self.size, self.size, self.size)
 
-    def centre(self, square: Square) -> QPointF:
+    def centre(self, square: Cell) -> QPointF:
         """The centre of ``square``."""
         return QRectF(self.square_rect(square)).center()
 
-    def square_at(self, pos: QPoint | QPointF) -> Square | None:
+    def square_at(self, pos: QPoint | QPointF) -> Cell | None:
         """The square under a position, or ``None`` off the board."""
         x, y = pos.x() - self.left, pos.y() - self.top
         if x < 0 or y < 0 or x >= self.size * self.files or y >= self.size * self.ranks:
             return None
         return self.square_of_cell(int(x // self.size), int(y // self.size))
 
-    def region_path(self, squares: Iterable[Square], inset: float, radius: float) -> QPainterPath:
+    def region_path(self, squares: Iterable[Cell], inset: float, radius: float) -> QPainterPath:
         """The outline of a group of squares, ``inset`` pixels inside its edge (rounded by ``radius`` when the
         group is a rectangle)."""
         size = self.size

@@ -27,7 +27,7 @@ from PySide6.QtGui import (
 )
 
 from app.ui import pieces
-from app.ui.board_geometry import BoardGeometry, Square
+from app.ui.board_geometry import BoardGeometry, Cell
 
 if TYPE_CHECKING:
     from app.games.scene import Zone
@@ -47,7 +47,7 @@ class _MarkerLike(Protocol):
     @property
     def kind(self) -> str: ...
     @property
-    def squares(self) -> Sequence[Square]: ...
+    def squares(self) -> Sequence[Cell]: ...
     @property
     def label(self) -> str: ...
     @property
@@ -124,27 +124,27 @@ class BoardPicture:
     theme: _Theme
     font: QFont
     coordinates: bool
-    pieces: Mapping[Square, str]
-    ghosts: Mapping[Square, str]
-    heat: Mapping[Square, float]
+    pieces: Mapping[Cell, str]
+    ghosts: Mapping[Cell, str]
+    heat: Mapping[Cell, float]
     heat_values: bool
-    flags: Mapping[Square, str]
-    targets: Mapping[Square, Mapping[Square, Sequence[str]]]
-    last_move: tuple[Square, Square] | None
+    flags: Mapping[Cell, str]
+    targets: Mapping[Cell, Mapping[Cell, Sequence[str]]]
+    last_move: tuple[Cell, Cell] | None
     markers: Sequence[_MarkerLike]
-    arrows: Sequence[tuple[Square, Square]]
-    circles: Sequence[Square]
-    right_from: Square | None
-    right_to: Square | None
-    selected: Square | None
-    drag_from: Square | None
+    arrows: Sequence[tuple[Cell, Cell]]
+    circles: Sequence[Cell]
+    right_from: Cell | None
+    right_to: Cell | None
+    selected: Cell | None
+    drag_from: Cell | None
     dragging: bool
     drag_pos: QPointF
-    hover_square: Square | None
-    hover_window: Sequence[Square]
-    sense_hover: Square | None
+    hover_square: Cell | None
+    hover_window: Sequence[Cell]
+    sense_hover: Cell | None
     sense_enabled: bool
-    pending: tuple[Square, Square] | None
+    pending: tuple[Cell, Cell] | None
     zones: Sequence[Zone]
     zone_layout: zone_parts.ZoneLayout | None
     label_colour: QColor
@@ -180,7 +180,7 @@ class BoardPicture:
             zone_parts.paint_zones(painter, self.zone_layout, self.font, dpr, self.label_colour)
         self._paint_drag(painter, size, dpr)
 
-    def _square_colour(self, square: Square) -> QColor:
+    def _square_colour(self, square: Cell) -> QColor:
         light = (square[0] + square[1]) % 2 == 1  # a1 is dark
         return QColor(self.theme.light if light else self.theme.dark)
 
@@ -308,7 +308,7 @@ class BoardPicture:
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_marker_outlines(self, painter: QPainter, size: int) -> None:
-        labels: dict[Square, int] = {}
+        labels: dict[Cell, int] = {}
         for marker in self.markers:
             squares = [s for s in marker.squares if self.geometry.on_board(s)]
             if not squares:
@@ -354,11 +354,11 @@ class BoardPicture:
     def _paint_label(
         self,
         painter: QPainter,
-        square: Square,
+        square: Cell,
         text: str,
         colour: QColor,
         opacity: float,
-        stacked: dict[Square, int],
+        stacked: dict[Cell, int],
         size: int,
     ) -> None:
         """A small pill in the top-right corner of ``square``; several labels on one square stack downwards."""
@@ -430,7 +430,7 @@ class BoardPicture:
                 path = self._arrow_path(start, end, size)
                 painter.fillPath(path, _PREVIEW)
 
-    def _circle_path(self, square: Square, width: float, size: int) -> QPainterPath:
+    def _circle_path(self, square: Cell, width: float, size: int) -> QPainterPath:
         path = QPainterPath()
         radius = size / 2 - width / 2 - size * 0.02
         path.addEllipse(self.geometry.centre(square), radius, radius)

@@ -58,26 +58,26 @@ __all__ = [
     "Marker",
     "MoveTargets",
     "PromotionChooser",
-    "Square",
+    "Cell",
     "SenseWindow",
     "clipped_window",
     "square_name",
 ]
 
-Square = tuple[int, int]
+Cell = tuple[int, int]
 """``(file, rank)``, 0-based: file 0 is the a-file, rank 0 is the first rank."""
 
-MoveTargets = dict[Square, dict[Square, list[str]]]
+MoveTargets = dict[Cell, dict[Cell, list[str]]]
 """For each movable piece's square, its destinations and each destination's promotion letters."""
 
-SenseWindow = Callable[[Square], list[Square]]
+SenseWindow = Callable[[Cell], list[Cell]]
 """Given the hovered square, the squares a sense there would show."""
 
 MARKER_KINDS = ("sense", "sense_old", "reveal", "lost", "captured")
 """What a :class:`Marker` can show (see :class:`Marker`)."""
 
 
-def square_name(square: Square) -> str:
+def square_name(square: Cell) -> str:
     """The algebraic name of a square.
 
     >>> square_name((4, 3)), square_name((0, 0))
@@ -86,7 +86,7 @@ def square_name(square: Square) -> str:
     return f"{chr(ord('a') + square[0])}{square[1] + 1}"
 
 
-def clipped_window(square: Square, files: int, ranks: int, radius: int = 1) -> list[Square]:
+def clipped_window(square: Cell, files: int, ranks: int, radius: int = 1) -> list[Cell]:
     """The ``(2 * radius + 1)``-square window centred on ``square``, clipped at the board edges.
 
     >>> clipped_window((0, 0), 8, 8)
@@ -104,7 +104,7 @@ class _MarkerLike(Protocol):
     @property
     def kind(self) -> str: ...
     @property
-    def squares(self) -> Sequence[Square]: ...
+    def squares(self) -> Sequence[Cell]: ...
     @property
     def label(self) -> str: ...
     @property
@@ -131,7 +131,7 @@ class Marker:
     """
 
     kind: str
-    squares: tuple[Square, ...]
+    squares: tuple[Cell, ...]
     label: str = ""
     opacity: float = 1.0
 
@@ -212,13 +212,13 @@ class BoardWidget(QWidget):
         self._theme = THEMES["brown"]
         self._flipped = False
         self._coordinates = True
-        self._pieces: dict[Square, str] = {}
-        self._ghosts: dict[Square, str] = {}
-        self._heat: dict[Square, float] = {}
+        self._pieces: dict[Cell, str] = {}
+        self._ghosts: dict[Cell, str] = {}
+        self._heat: dict[Cell, float] = {}
         self._heat_values = False
-        self._flags: dict[Square, str] = {}
+        self._flags: dict[Cell, str] = {}
         self._targets: MoveTargets = {}
-        self._last_move: tuple[Square, Square] | None = None
+        self._last_move: tuple[Cell, Cell] | None = None
         self._markers: list[Marker] = []
         self._interactive = True
         self._annotations_enabled = True
@@ -226,16 +226,16 @@ class BoardWidget(QWidget):
         # Sense mode.
         self._sense_enabled = False
         self._sense_window: SenseWindow | None = None
-        self._sense_hover: Square | None = None
-        self._hover_window: list[Square] = []
+        self._sense_hover: Cell | None = None
+        self._hover_window: list[Cell] = []
         # Selection and dragging.
-        self._selected: Square | None = None
+        self._selected: Cell | None = None
         self._press_was_selected = False
         self._drag = PieceDrag()
         # Right-button annotation in progress.
         # Promotion.
         self._chooser: PromotionChooser | None = None
-        self._pending: tuple[Square, Square] | None = None
+        self._pending: tuple[Cell, Cell] | None = None
         # Off-board zones, and their layout for the last widget size asked about.
         self._zones: list[Zone] = []
         self._layout: tuple[tuple[int, int], zone_parts.ZoneLayout] | None = None
@@ -316,19 +316,19 @@ class BoardWidget(QWidget):
         """Where the board is drawn: centred in the widget (in what the zones leave of it)."""
         return self._geometry().board_rect()
 
-    def _cell(self, square: Square) -> tuple[int, int]:
+    def _cell(self, square: Cell) -> tuple[int, int]:
         """The (column, row) on screen of a square, row 0 at the top."""
         return self._geometry().cell(square)
 
-    def on_board(self, square: Square) -> bool:
+    def on_board(self, square: Cell) -> bool:
         """Whether ``square`` lies on the board."""
         return 0 <= square[0] < self._files and 0 <= square[1] < self._ranks
 
-    def square_rect(self, square: Square) -> QRect:
+    def square_rect(self, square: Cell) -> QRect:
         """The pixel rectangle of ``square`` in widget coordinates."""
         return self._geometry().square_rect(square)
 
-    def square_at(self, pos: QPoint | QPointF) -> Square | None:
+    def square_at(self, pos: QPoint | QPointF) -> Cell | None:
         """The square under a widget position, or ``None`` outside the board."""
         return self._geometry().square_at(pos)
 
@@ -377,12 +377,12 @@ class BoardWidget(QWidget):
 
     # ------------------------------------------------------------------ content
 
-    def pieces(self) -> dict[Square, str]:
+    def pieces(self) -> dict[Cell, str]:
         """The pieces drawn, by square (a copy)."""
         return dict(self._pieces)
 
-    def _checked_pieces(self, pieces_by_square: Mapping[Square, str], what: str) -> dict[Square, str]:
-        result: dict[Square, str] = {}
+    def _checked_pieces(self, pieces_by_square: Mapping[Cell, str], what: str) -> dict[Cell, str]:
+        result: dict[Cell, str] = {}
         for square, letter in pieces_by_square.items():
             square = (int(square[0]), int(square[1]))
             if not self.on_board(square):
@@ -392,26 +392,26 @@ class BoardWidget(QWidget):
             result[square] = letter
         return result
 
-    def set_pieces(self, pieces_by_square: Mapping[Square, str]) -> None:
+    def set_pieces(self, pieces_by_square: Mapping[Cell, str]) -> None:
         """Sets the pieces to draw: FEN letters by square. Only these are drawn."""
         self._pieces = self._checked_pieces(pieces_by_square, "piece")
         self._update_accessible()
         self.update()
 
-    def ghosts(self) -> dict[Square, str]:
+    def ghosts(self) -> dict[Cell, str]:
         """The hypothesised pieces drawn translucent (a copy)."""
         return dict(self._ghosts)
 
-    def set_ghosts(self, ghosts: Mapping[Square, str]) -> None:
+    def set_ghosts(self, ghosts: Mapping[Cell, str]) -> None:
         """Sets hypothesised pieces, drawn translucent in a dashed ring (hidden under a real piece)."""
         self._ghosts = self._checked_pieces(ghosts, "ghost")
         self.update()
 
-    def heat(self) -> dict[Square, float]:
+    def heat(self) -> dict[Cell, float]:
         """The heat map drawn: a value from 0 to 1 by square (a copy; empty when there is none)."""
         return dict(self._heat)
 
-    def set_heat(self, values: Mapping[Square, float] | None, show_values: bool = False) -> None:
+    def set_heat(self, values: Mapping[Cell, float] | None, show_values: bool = False) -> None:
         """Tints squares by a value from 0 to 1 (say, the chance that an enemy piece stands there).
 
         The tint is drawn under the pieces, from pale yellow (unlikely) to red (likely);
@@ -420,7 +420,7 @@ class BoardWidget(QWidget):
         enough. Values outside 0 to 1 are clipped; a square off the board or a value that
         is not a number raises ``ValueError``.
         """
-        heat: dict[Square, float] = {}
+        heat: dict[Cell, float] = {}
         for square, value in (values or {}).items():
             square = (int(square[0]), int(square[1]))
             if not self.on_board(square):
@@ -433,17 +433,17 @@ class BoardWidget(QWidget):
         self._heat_values = bool(show_values)
         self.update()
 
-    def flags(self) -> dict[Square, str]:
+    def flags(self) -> dict[Cell, str]:
         """The flagged squares with their reasons (a copy)."""
         return dict(self._flags)
 
-    def set_flags(self, flags: Mapping[Square, str]) -> None:
+    def set_flags(self, flags: Mapping[Cell, str]) -> None:
         """Marks squares whose hypothesised piece contradicts what the seat knows; the reason shows as a tooltip.
 
         A flagged square gets a red badge in its bottom-left corner, and a ghost on it a
         red ring instead of the dark dashed one.
         """
-        checked: dict[Square, str] = {}
+        checked: dict[Cell, str] = {}
         for square, reason in flags.items():
             square = (int(square[0]), int(square[1]))
             if not self.on_board(square):
@@ -456,7 +456,7 @@ class BoardWidget(QWidget):
         """The move targets given (a copy)."""
         return {origin: {dest: list(p) for dest, p in dests.items()} for origin, dests in self._targets.items()}
 
-    def set_move_targets(self, targets: Mapping[Square, Mapping[Square, Sequence[str]]]) -> None:
+    def set_move_targets(self, targets: Mapping[Cell, Mapping[Cell, Sequence[str]]]) -> None:
         """Sets, for each movable piece's square, its destinations and their promotion letters.
 
         An empty mapping (not this seat's turn) makes every click select nothing. A
@@ -483,11 +483,11 @@ class BoardWidget(QWidget):
         self._update_cursor(None)
         self.update()
 
-    def last_move(self) -> tuple[Square, Square] | None:
+    def last_move(self) -> tuple[Cell, Cell] | None:
         """The highlighted last move, if any."""
         return self._last_move
 
-    def set_last_move(self, from_sq: Square | None, to_sq: Square | None = None) -> None:
+    def set_last_move(self, from_sq: Cell | None, to_sq: Cell | None = None) -> None:
         """Highlights the last move's two squares; ``None`` clears the highlight."""
         if from_sq is None or to_sq is None:
             self._last_move = None
@@ -599,11 +599,11 @@ class BoardWidget(QWidget):
         self._update_cursor(None)
         self.update()
 
-    def hovered_window(self) -> list[Square]:
+    def hovered_window(self) -> list[Cell]:
         """The squares highlighted by the sense hover (empty when none)."""
         return list(self._hover_window)
 
-    def selected_square(self) -> Square | None:
+    def selected_square(self) -> Cell | None:
         """The selected piece's square, if any."""
         return self._selected
 
@@ -613,12 +613,12 @@ class BoardWidget(QWidget):
 
     # ------------------------------------------------------------------ annotations
 
-    def annotations(self) -> tuple[list[tuple[Square, Square]], list[Square]]:
+    def annotations(self) -> tuple[list[tuple[Cell, Cell]], list[Cell]]:
         """The player's arrows ``(from, to)`` and circled squares."""
         return list(self._notes.arrows), list(self._notes.circles)
 
     def set_annotations(
-        self, arrows: Iterable[tuple[Square, Square]] = (), circles: Iterable[Square] = ()
+        self, arrows: Iterable[tuple[Cell, Cell]] = (), circles: Iterable[Cell] = ()
     ) -> None:
         """Restores arrows and circles; emits ``annotationsChanged`` if they differ."""
         if self._notes.set(arrows, circles):
@@ -646,7 +646,7 @@ class BoardWidget(QWidget):
         self._sense_hover = None
         self._hover_window = []
 
-    def _update_sense_hover(self, square: Square | None) -> None:
+    def _update_sense_hover(self, square: Cell | None) -> None:
         if not (self._sense_enabled and self._interactive) or square is None or not self.on_board(square):
             square = None
         if square == self._sense_hover:
@@ -660,7 +660,7 @@ class BoardWidget(QWidget):
             self._hover_window = clipped_window(square, self._files, self._ranks)
         self.update()
 
-    def _update_cursor(self, square: Square | None, over_zone_item: bool = False) -> None:
+    def _update_cursor(self, square: Cell | None, over_zone_item: bool = False) -> None:
         if self._drag.dragging:
             shape = Qt.CursorShape.ClosedHandCursor
         elif self._interactive and over_zone_item:
@@ -678,7 +678,7 @@ class BoardWidget(QWidget):
         if self.cursor().shape() != shape:
             self.setCursor(shape)
 
-    def _request_move(self, origin: Square, dest: Square) -> None:
+    def _request_move(self, origin: Cell, dest: Cell) -> None:
         choices = self._targets.get(origin, {}).get(dest)
         if choices is None:
             return
@@ -689,7 +689,7 @@ class BoardWidget(QWidget):
             self.update()
             self.moveRequested.emit(origin, dest, None)
 
-    def _open_chooser(self, origin: Square, dest: Square, choices: Sequence[str]) -> None:
+    def _open_chooser(self, origin: Cell, dest: Cell, choices: Sequence[str]) -> None:
         self._close_chooser()
         letter = self._pieces.get(origin)
         white = letter.isupper() if letter else not self._flipped
@@ -850,7 +850,7 @@ class BoardWidget(QWidget):
             return True
         return super().event(event)
 
-    def _describe(self, square: Square) -> str:
+    def _describe(self, square: Cell) -> str:
         parts = [square_name(square)]
         if square in self._pieces:
             parts.append(pieces.piece_name(self._pieces[square]))

@@ -21,7 +21,7 @@ from app.engine.record import GameRecord, GameSession, PlayerInfo
 from app.engine.variants import game_type
 from app.games.describe import outcome_headline
 from app.games.presenter import BELIEF_PANEL, Command, InputError, Presenter, presenter_for
-from app.games.scene import BoardScene, Square
+from app.games.scene import BoardScene, Cell
 from app.ui.bot_seat import BotSeat
 from app.ui.seat_screen import SeatScreen
 
@@ -82,7 +82,7 @@ class GameController(QObject):
         self.logs: list[list[str]] = [[] for _ in seats]
         # Each seat's own arrows and circles and belief board (with its panel switches), kept while the other
         # seat is at the screen.
-        self.annotations: dict[Seat, tuple[list[tuple[Square, Square]], list[Square]]] = {}
+        self.annotations: dict[Seat, tuple[list[tuple[Cell, Cell]], list[Cell]]] = {}
         self.beliefs: dict[Seat, SeatBelief] = {}
         self.hot_seat = sum(not seat.is_bot for seat in seats) > 1
         humans = [index for index, seat in enumerate(seats) if not seat.is_bot]
@@ -347,11 +347,11 @@ class GameController(QObject):
         self.changed.emit()
 
     # -- acting ------------------------------------------------------------------------------------
-    def sense(self, square: Square) -> None:
+    def sense(self, square: Cell) -> None:
         """The person picked ``square`` (a sense, in RBC)."""
         self._human_input(lambda view: self.presenter.on_square(view, square))
 
-    def move(self, from_sq: Square, to_sq: Square, promotion: str | None) -> None:
+    def move(self, from_sq: Cell, to_sq: Cell, promotion: str | None) -> None:
         """The person moved a piece (a click, a drag), ``promotion`` the chosen piece letter or None."""
         self._human_input(lambda view: self.presenter.on_move(view, from_sq, to_sq, promotion))
 
@@ -482,17 +482,17 @@ class GameController(QObject):
         self.gameOver.emit(outcome)
 
 
-def annotations_to_json(arrows: list[tuple[Square, Square]], circles: list[Square]) -> list[Any]:
+def annotations_to_json(arrows: list[tuple[Cell, Cell]], circles: list[Cell]) -> list[Any]:
     """Arrows and circles as record notes: ``[{"arrow": [[4, 1], [4, 3]]}, {"circle": [3, 4]}]``."""
     return ([{"arrow": [list(a), list(b)]} for a, b in arrows] + [{"circle": list(c)} for c in circles])
 
 
-def annotations_from_json(data: Any) -> tuple[list[tuple[Square, Square]], list[Square]]:
+def annotations_from_json(data: Any) -> tuple[list[tuple[Cell, Cell]], list[Cell]]:
     """The inverse of :func:`annotations_to_json`; anything malformed is skipped, never fatal."""
-    arrows: list[tuple[Square, Square]] = []
-    circles: list[Square] = []
+    arrows: list[tuple[Cell, Cell]] = []
+    circles: list[Cell] = []
 
-    def square(value: Any) -> Square | None:
+    def square(value: Any) -> Cell | None:
         if isinstance(value, list) and len(value) == 2 and all(type(v) is int and 0 <= v < 16 for v in value):
             return value[0], value[1]
         return None

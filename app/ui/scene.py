@@ -11,9 +11,9 @@ from app.games.rbc.presenter import rbc_window as rbc_window
 from app.games.scene import SCENES as SCENES
 from app.games.scene import BoardScene as BoardScene
 from app.games.scene import MarkerSpec as MarkerSpec
-from app.games.scene import Square as Square
+from app.games.scene import Cell as Cell
 from app.games.scene import position_scene as position_scene
 from app.games.scene import truth_scene as truth_scene
 
-__all__ = ["SCENES", "BoardScene", "MarkerSpec", "Square", "_targets", "blind_scene", "from_sq8", "minit_scene",
+__all__ = ["SCENES", "BoardScene", "MarkerSpec", "Cell", "_targets", "blind_scene", "from_sq8", "minit_scene",
            "position_scene", "rbc_scene", "rbc_window", "sq8", "truth_scene"]

@@ -24,7 +24,7 @@ from app.games.scene import (
     HandZone,
     PileZone,
     ShownCard,
-    Square,
+    Cell,
     StackZone,
     TrackZone,
     TrayZone,
@@ -369,8 +369,8 @@ def _paint_grid(painter: QPainter, zone: GridZone, rects: Sequence[QRectF], base
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
 
-def paint_stacks(painter: QPainter, zones: Sequence[Zone], square_rect: Callable[[Square], QRect],
-                 on_board: Callable[[Square], bool], base_font: QFont, size: int) -> None:
+def paint_stacks(painter: QPainter, zones: Sequence[Zone], square_rect: Callable[[Cell], QRect],
+                 on_board: Callable[[Cell], bool], base_font: QFont, size: int) -> None:
     """Counters stacked on squares: a few discs in the square's lower left corner and the height on top (the
     corner no coordinate is written in)."""
     for zone in zones:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.games.chess_kit import outcome_sentence, you_play
 from app.games.presenter import PresenterBase
-from app.games.scene import BoardScene, Square
+from app.games.scene import BoardScene, Cell
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -21,17 +21,17 @@ if TYPE_CHECKING:
 FILES, RANKS = 5, 6
 
 
-def cell(square: int) -> Square:
+def cell(square: int) -> Cell:
     """The scene's (file, rank) of a MinitChess square number."""
     return square % FILES, square // FILES
 
 
-def square_number(square: Square) -> int:
+def square_number(square: Cell) -> int:
     """The MinitChess square number of a scene's (file, rank)."""
     return square[1] * FILES + square[0]
 
 
-def _position_pieces(position: Any) -> dict[Square, str]:
+def _position_pieces(position: Any) -> dict[Cell, str]:
     from app.engine.minit import piece_letter
     return {cell(square): piece_letter(code) for square, code in enumerate(position.board) if code}
 
@@ -99,7 +99,7 @@ class MinitPresenter(PresenterBase):
     def move_list(self, view: Any) -> list[str]:
         return minit_moves(view)
 
-    def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
         from app.engine.minit import MinitMove, Move
         return MinitMove(Move(square_number(from_square), square_number(to_square)))
 

@@ -20,7 +20,7 @@ from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, outcom
                                  square_name, turn_number, you_play)
 from app.games.move_input import parse_square_text
 from app.games.presenter import BELIEF_PANEL, Command, InputError
-from app.games.scene import BoardScene, MarkerSpec, Square
+from app.games.scene import BoardScene, MarkerSpec, Cell
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -30,7 +30,7 @@ RECENT_MARKS = 3  # losses and captures still marked on the board
 PASS_COMMAND = "pass"
 
 
-def rbc_window(square: Square) -> list[Square]:
+def rbc_window(square: Cell) -> list[Cell]:
     """The 3x3 sense window around ``square``, clipped at the edges."""
     from app.engine.rbc import SENSE_WINDOWS
     return [sq8(s) for s in SENSE_WINDOWS[from_sq8(square)]]
@@ -144,7 +144,7 @@ class RbcPresenter(ChessPresenter):
         from app.engine.rbc import MoveAction
         return MoveAction(move)
 
-    def on_square(self, view: Any, square: Square) -> Action:
+    def on_square(self, view: Any, square: Cell) -> Action:
         from app.engine.rbc import Sense
         return Sense(from_sq8(square))
 

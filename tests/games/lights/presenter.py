@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.games.presenter import InputError, PresenterBase
-from app.games.scene import BoardScene, MarkerSpec, Square
+from app.games.scene import BoardScene, MarkerSpec, Cell
 
 from .rules import CELLS, SIZE, Dealt, Ended, Press, Pressed, cell_name, cell_number, switched_by
 
@@ -21,12 +21,12 @@ if TYPE_CHECKING:
     from app.engine.core import Action, Seat
 
 
-def cell(number: int) -> Square:
+def cell(number: int) -> Cell:
     """The scene's (file, rank) of a cell number."""
     return number % SIZE, number // SIZE
 
 
-def _lit(lights: str) -> tuple[Square, ...]:
+def _lit(lights: str) -> tuple[Cell, ...]:
     return tuple(cell(number) for number in range(CELLS) if lights[number] == "1")
 
 
@@ -66,7 +66,7 @@ class LightsPresenter(PresenterBase):
     def move_list(self, view: Any) -> list[str]:
         return [f"{pressed.number}. {cell_name(pressed.cell)}" for pressed in view.presses]
 
-    def on_square(self, view: Any, square: Square) -> Action:
+    def on_square(self, view: Any, square: Cell) -> Action:
         if not view.my_turn:
             raise InputError("the game is over")
         file, rank = square
@@ -74,7 +74,7 @@ class LightsPresenter(PresenterBase):
             raise InputError("that is not a cell of the board")
         return Press(file + SIZE * rank)
 
-    def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
         raise InputError("nothing moves in Lights Out: click a cell to press it")
 
     def parse_text(self, view: Any, text: str) -> Action:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.games.presenter import InputError, PresenterBase
-from app.games.scene import BoardScene, MarkerSpec, Square
+from app.games.scene import BoardScene, MarkerSpec, Cell
 
 from .rules import SEATS, SIZE, TEAMS, Captured, Deployed, Ended, Moved, Step, Stepped, cell_name, cell_number
 
@@ -19,12 +19,12 @@ if TYPE_CHECKING:
     from app.engine.core import Action, Seat
 
 
-def cell(number: int) -> Square:
+def cell(number: int) -> Cell:
     """The scene's (file, rank) of a cell number."""
     return number % SIZE, number // SIZE
 
 
-def number(square: Square) -> int:
+def number(square: Cell) -> int:
     """The cell number of a scene's (file, rank)."""
     return square[0] + SIZE * square[1]
 
@@ -80,7 +80,7 @@ class ScoutsPresenter(PresenterBase):
     def move_list(self, view: Any) -> list[str]:
         return [f"{stepped.turn + 1}. {stepped.step}" for stepped in view.steps]
 
-    def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
         step = Step(number(from_square), number(to_square))
         if step not in view.legal_steps():
             raise InputError(f"{step} is not a step you can make now")
