@@ -41,7 +41,7 @@ def _scene(board: Any, hand: list[str], pile: int, seat: int | None, selected: t
     return BoardScene(files=SIZE, ranks=SIZE, markers=_markers(board), zones=[
         HandZone.seen_by("hand", [Card.parse(card) for card in hand], owners={0}, seat=seat, place="below",
                          label="Hand", selected=selected),
-        PileZone(id="pile", place="right", label=f"Draw ({pile})", count=pile),
+        PileZone(id="pile", place="right", label="Draw", count=pile),
     ])
 
 
