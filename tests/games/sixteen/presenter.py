@@ -15,18 +15,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.games.presenter import InputError, PresenterBase
-from app.games.scene import BoardScene, Card, HandZone, MarkerSpec, PileZone
+from app.games.scene import BoardScene, Card, Cell, HandZone, MarkerSpec, PileZone
 
 from .rules import CELLS, SIZE, Dealt, Ended, Place, Placed, SixteenView, Take, Taken, cell_name, cell_number
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
 
-Square = tuple[int, int]
-"""A board cell as the scene gives it: (file, rank), 0-based."""
 
-
-def cell(number: int) -> Square:
+def cell(number: int) -> Cell:
     """The scene's (file, rank) of a cell number."""
     return number % SIZE, number // SIZE
 
@@ -91,7 +88,7 @@ class SixteenPresenter(PresenterBase):
             raise InputError("there is no such card in your hand")
         return Take(view.hand[index])
 
-    def on_square(self, view: Any, square: Square) -> Action:
+    def on_square(self, view: Any, square: Cell) -> Action:
         if not view.my_turn:
             raise InputError("the game is over")
         if view.taken is None:
@@ -104,7 +101,7 @@ class SixteenPresenter(PresenterBase):
             raise InputError(f"{cell_name(number)} already holds {view.board[number]}")
         return Place(view.taken, number)
 
-    def on_move(self, view: Any, from_square: Square, to_square: Square, promotion: str | None) -> Action:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
         raise InputError("placed cards stay put: click a card of your hand, then an empty cell")
 
     def parse_text(self, view: Any, text: str) -> Action:
