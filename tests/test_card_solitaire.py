@@ -291,7 +291,7 @@ def test_the_exported_board_names_the_placed_cards(sixteen: None, tmp_path: Path
     out = tmp_path / "sixteen.svg"
     assert _sightline("export", str(path), str(out)).returncode == 0
     text = out.read_text(encoding="utf-8")
-    board = load_record(path).game.board
+    board, _hand, _pile, _taken = load_record(path).game.truth()
     assert all(card in text for card in board)
 
 
