@@ -71,7 +71,7 @@ def test_the_deal_follows_the_seed_and_the_board_fills_to_a_score(sixteen: None)
         card = game.hand[-1]
         game.play(0, Take(card))
         game.play(0, Place(card, game.board.index(None)))
-    assert game.ply == CELLS and None not in game.board and not game.pile[:0]
+    assert game.ply == CELLS and None not in game.board and len(game.pile) == 52 - CELLS and game.hand == []
     assert game.outcome.score == float(score(game.board)) and game.outcome.reason.value == "score"
     assert 0 <= game.outcome.score <= 32
 
