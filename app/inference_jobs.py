@@ -18,7 +18,7 @@ see :mod:`app.ui.inference_service`.
 >>> summary.is_possible(chess.E5), summary.squares[chess.E5]       # certain: no white piece can be there
 (False, 0.0)
 
-What the window draws from a :class:`~app.engine.inference.BeliefSummary`: ``squares``
+What the window draws from a :class:`~app.engine.inference.InferenceSummary`: ``squares``
 and ``by_type`` as the heat map (0 means certainly impossible, also when estimated),
 ``count_text()`` as the count (exact, or "between ... and ..." with the estimate),
 and ``possible_by_type`` for :meth:`app.engine.belief.BeliefBoard.contradictions`.
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from app.engine.inference import BeliefSummary, Inference, InferenceError, InferenceOptions
+from app.engine.inference import InferenceSummary, Inference, InferenceError, InferenceOptions
 
 WINDOW_OPTIONS: dict[str, Any] = {"cap": 1_000_000, "expansion_limit": 2_000_000}
 """The options a window should send: up to ``cap`` positions are kept exactly (beyond, a weighted sample of
@@ -65,7 +65,7 @@ def new_inference(variant: str, seat: int, options: dict[str, Any]) -> Inference
 
 
 def summarize(game_key: str, variant: str, seat: int, observations: list[Any],
-              options: dict[str, Any]) -> BeliefSummary:
+              options: dict[str, Any]) -> InferenceSummary:
     """The belief summary of ``seat`` after ``observations`` (all of them, in order)."""
     key = (game_key, seat)
     cached = _cache.pop(key, None)
@@ -77,7 +77,7 @@ def summarize(game_key: str, variant: str, seat: int, observations: list[Any],
         for observation in observations[seen:]:
             inference.update(observation)
     except InferenceError as error:
-        return BeliefSummary(inference.ply, 0, False, {}, {}, f"inference stopped: {error}")
+        return InferenceSummary(inference.ply, 0, False, {}, {}, f"inference stopped: {error}")
     _cache[key] = (len(observations), inference)
     while len(_cache) > _KEPT:
         _cache.popitem(last=False)

@@ -1,8 +1,8 @@
 """What the RBC and Blind Chess belief bots share: following the shared inference, and sampling boards from it.
 
-:class:`BeliefTracker` keeps the seat's :class:`~app.engine.inference.Inference`
+:class:`OpponentTracker` keeps the seat's :class:`~app.engine.inference.Inference`
 up to date. ``observe`` only stores an observation (it runs on the bot's clock in
-the worker, so it must cost nothing); :meth:`BeliefTracker.catch_up`, called when
+the worker, so it must cost nothing); :meth:`OpponentTracker.catch_up`, called when
 the bot must act, applies them within a deadline.
 
 A sampled set can lose the true position; the inference then ends up with no
@@ -18,7 +18,7 @@ observations correct it.
 >>> from app.engine.inference import RbcInference
 >>> from app.engine.rbc import ReconChess
 >>> game = ReconChess()
->>> tracker = BeliefTracker(0, InferenceOptions(cap=100), RbcInference, guess=lambda *args: None)
+>>> tracker = OpponentTracker(0, InferenceOptions(cap=100), RbcInference, guess=lambda *args: None)
 >>> for observation in game.observations(0):
 ...     tracker.observe(observation)
 >>> tracker.catch_up(Deadline(1.0))
@@ -43,7 +43,7 @@ from .timing import Deadline
 
 log = logging.getLogger(__name__)
 
-Guess = Callable[[Inference, Any, "BeliefTracker"], Inference | None]
+Guess = Callable[[Inference, Any, "OpponentTracker"], Inference | None]
 """Game-specific: a fresh inference started from one position that agrees with the observation that emptied the
 set (given the inference as it was just before that observation), or None."""
 
@@ -127,7 +127,7 @@ def king_threat_prior(own: chess.Board, color: chess.Color, factor: float) -> Ca
     return prior
 
 
-class BeliefTracker:
+class OpponentTracker:
     """The inference of one seat, brought up to date on demand, with recovery (see the module docstring)."""
 
     def __init__(self, seat: int, options: InferenceOptions, make: Callable[..., Inference], guess: Guess,
@@ -223,7 +223,7 @@ def likeliest(inference: Inference, limit: int = 2000) -> list[tuple[chess.Board
     return [(inference.board_of(h), w) for h, w in boards]
 
 
-def pick_board(before: Inference, tracker: BeliefTracker,
+def pick_board(before: Inference, tracker: OpponentTracker,
                fits: Callable[[chess.Board], float] | None = None) -> chess.Board | None:
     """A copy of the held board that best agrees with ``fits`` and with what the seat saw last
     (``tracker.hint``); weight breaks ties."""

@@ -1,7 +1,7 @@
 """The ``belief`` bot for Blind Chess: the RBC belief bot's machinery with Blind Chess observations.
 
 Belief: the shared inference (:class:`~app.engine.inference.BlindInference`), capped
-by level, kept up to date by a :class:`~app.bots.belief_common.BeliefTracker`
+by level, kept up to date by a :class:`~app.bots.belief_common.OpponentTracker`
 (with its recovery and resets). There is no sensing in Blind Chess; what the bot
 learns comes from its own attempts (success or failure, captures, reveals) and
 from the pieces it loses.
@@ -51,7 +51,7 @@ from app.engine.core import Action, Outcome, Resign, Seat
 from app.engine.inference import BlindInference, Inference, InferenceOptions
 
 from .base import ActionRequest, Bot
-from .belief_common import (BeliefTracker, BoardSample, ScoreTable, force_pieces, keep_king, king_threat_prior,
+from .belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, keep_king, king_threat_prior,
                             merge_armies, pick_board, refine, sample_boards, score_moves, teleport_capturer)
 from .chess_eval import VALUES, Weights, evaluate, evaluate_replies
 from .timing import Deadline, TurnClock
@@ -130,9 +130,9 @@ class BlindBeliefBot(Bot):
         self.failures: list[str] = []
         self._offered_at = -1
 
-    def _new_tracker(self, seat: Seat) -> BeliefTracker:
+    def _new_tracker(self, seat: Seat) -> OpponentTracker:
         options = InferenceOptions(cap=self.settings.cap, seed=self.seed, retries=0, start_fen=self.start_fen)
-        tracker = BeliefTracker(seat, options, BlindInference, _guess_blind, turn_boundary=(TurnStarted, TurnSkipped))
+        tracker = OpponentTracker(seat, options, BlindInference, _guess_blind, turn_boundary=(TurnStarted, TurnSkipped))
         tracker.hint = lambda: seen_agreement(self.view)
         return tracker
 
@@ -251,14 +251,14 @@ class BlindBeliefBot(Bot):
 
 # ---- resets -------------------------------------------------------------------------------------------------------
 
-def _fresh(tracker: BeliefTracker, board: chess.Board) -> Inference | None:
+def _fresh(tracker: OpponentTracker, board: chess.Board) -> Inference | None:
     color = tracker.seat == 0
     inference = BlindInference(tracker.seat, replace(tracker.options, start_fen=board.fen()))
     inference.update(GameStarted(color, own_fen(board, color)))
     return inference
 
 
-def _guess_blind(before: Inference, observation: Any, tracker: BeliefTracker) -> Inference | None:
+def _guess_blind(before: Inference, observation: Any, tracker: OpponentTracker) -> Inference | None:
     me = before.color
     them = not me
     if isinstance(observation, AttemptResult):

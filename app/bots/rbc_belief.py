@@ -2,7 +2,7 @@
 
 Belief: the shared inference (:class:`~app.engine.inference.RbcInference`), capped
 by level and sampled with weights when it grows, kept up to date by a
-:class:`~app.bots.belief_common.BeliefTracker` (recovery and resets included).
+:class:`~app.bots.belief_common.OpponentTracker` (recovery and resets included).
 
 Each turn, within a budget taken from its clock (:class:`~app.bots.timing.TurnClock`):
 
@@ -53,7 +53,7 @@ from app.engine.rbc import (SENSE_WINDOWS, GameEnded, GameStarted, MoveAction, M
 from app.engine.rbc_moves import revise_move, with_default_promotion
 
 from .base import ActionRequest, Bot
-from .belief_common import (BeliefTracker, BoardSample, ScoreTable, force_pieces, information_value, keep_king,
+from .belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, information_value, keep_king,
                             king_threat_prior, merge_armies, pick_board, refine, sample_boards, score_moves,
                             teleport_capturer)
 from .chess_eval import VALUES, Weights, evaluate, evaluate_replies
@@ -145,9 +145,9 @@ class RBCBeliefBot(Bot):
         self._sightings: deque[bool] = deque(maxlen=16)
         self._draw_rule = "50-move"
 
-    def _new_tracker(self, seat: Seat) -> BeliefTracker:
+    def _new_tracker(self, seat: Seat) -> OpponentTracker:
         options = InferenceOptions(cap=self.settings.cap, seed=self.seed, retries=0)
-        tracker = BeliefTracker(seat, options, RbcInference, _guess_rbc, turn_boundary=(TurnStarted,))
+        tracker = OpponentTracker(seat, options, RbcInference, _guess_rbc, turn_boundary=(TurnStarted,))
         tracker.hint = lambda: seen_agreement(self.view, self.color)
         return tracker
 
@@ -400,13 +400,13 @@ class RBCBeliefBot(Bot):
 
 # ---- resets: one position that agrees with an observation the sampled belief could not explain -------------
 
-def _fresh(seat: Seat, tracker: BeliefTracker, board: chess.Board) -> Inference | None:
+def _fresh(seat: Seat, tracker: OpponentTracker, board: chess.Board) -> Inference | None:
     inference = RbcInference(seat, tracker.options)
     inference.update(GameStarted(seat == 0, board.fen()))
     return inference
 
 
-def _guess_rbc(before: Inference, observation: Any, tracker: BeliefTracker) -> Inference | None:
+def _guess_rbc(before: Inference, observation: Any, tracker: OpponentTracker) -> Inference | None:
     me = before.color
     them = not me
     if isinstance(observation, SenseResult):

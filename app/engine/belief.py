@@ -637,7 +637,7 @@ class BeliefBoard:
         - there are more supposed kings, pawns or pieces in all than the opponent can
           have (:func:`palette_counts`): the newest of those are flagged; or
         - ``possible`` is given (a bitboard per piece type: where the seat's inference says
-          a piece of that type may stand now, e.g. ``BeliefSummary.possible_by_type``) and
+          a piece of that type may stand now, e.g. ``InferenceSummary.possible_by_type``) and
           the piece's square is not in it: no position consistent with everything the
           seat was told puts such a piece there. Pass it only from a summary of the
           seat's current observations (a stale one may miss the opponent's last move).

@@ -73,7 +73,7 @@ Using it
 objects its view gets); ``from_observations`` builds one from a list. The
 objects are plain data: they pickle and :meth:`Inference.copy` cheaply, so a
 window can run updates in a worker and show :meth:`Inference.summary` (a
-:class:`BeliefSummary`: heat per square and per piece type, what is certainly
+:class:`InferenceSummary`: heat per square and per piece type, what is certainly
 impossible, whether the figures are exact, the count or its range).
 
 >>> import chess
@@ -88,11 +88,11 @@ impossible, whether the figures are exact, the count or its range).
 """
 
 from .inference_blind import BlindInference
-from .inference_core import (DEFAULT_CAP, HEAT_SAMPLE, MIN_POSSIBLE_HEAT, BeliefSummary, Hypothesis, Inference,
+from .inference_core import (DEFAULT_CAP, HEAT_SAMPLE, MIN_POSSIBLE_HEAT, InferenceSummary, Hypothesis, Inference,
                              InferenceError, InferenceOptions, expand, opponent_key, pack, systematic_resample, unpack)
 from .inference_rbc import RbcInference
 from .inference_reach import Reach
 
-__all__ = ["Hypothesis", "Inference", "InferenceError", "InferenceOptions", "BeliefSummary", "RbcInference",
+__all__ = ["Hypothesis", "Inference", "InferenceError", "InferenceOptions", "InferenceSummary", "RbcInference",
            "BlindInference", "Reach", "opponent_key", "expand", "pack", "unpack", "systematic_resample",
            "DEFAULT_CAP", "HEAT_SAMPLE", "MIN_POSSIBLE_HEAT"]

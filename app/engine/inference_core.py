@@ -169,7 +169,7 @@ MIN_POSSIBLE_HEAT = 0.005
 
 
 @dataclass(frozen=True)
-class BeliefSummary:
+class InferenceSummary:
     """What a belief board draws: small, immutable, cheap to send between threads or processes.
 
     ``squares``: the heat of each square (all 64), the chance that an opponent piece
@@ -186,7 +186,7 @@ class BeliefSummary:
     estimate inside the honest range ``count_low`` .. ``count_high`` (both sure
     bounds). ``held``: positions the summary was computed from.
 
-    >>> summary = BeliefSummary(0, 0, False, {}, {}, "the worker stopped")
+    >>> summary = InferenceSummary(0, 0, False, {}, {}, "the worker stopped")
     >>> summary.is_possible(chess.E4, chess.KNIGHT), summary.count_text()     # a failure rules nothing out
     (True, 'the worker stopped')
     """
@@ -220,9 +220,9 @@ class BeliefSummary:
     def count_text(self) -> str:
         """The position count in words, saying plainly when it is an estimate.
 
-        >>> BeliefSummary(3, 12, False, {}, {}, count_low=12, count_high=12).count_text()
+        >>> InferenceSummary(3, 12, False, {}, {}, count_low=12, count_high=12).count_text()
         '12 positions possible'
-        >>> BeliefSummary(9, 250_000, True, {}, {}, count_low=41_000, count_high=3_200_000).count_text()
+        >>> InferenceSummary(9, 250_000, True, {}, {}, count_low=41_000, count_high=3_200_000).count_text()
         'between 41,000 and 3.2 million positions possible (estimate: about 250,000)'
         """
         if self.problem:
@@ -1029,11 +1029,11 @@ class Inference(ABC):
             raise ValueError(f"not a piece type: {piece_type!r}")
         return dict(enumerate(self._probabilities()[piece_type - 1]))
 
-    def summary(self) -> BeliefSummary:
-        """The numbers a belief board shows, as one small immutable object (see :class:`BeliefSummary`)."""
+    def summary(self) -> InferenceSummary:
+        """The numbers a belief board shows, as one small immutable object (see :class:`InferenceSummary`)."""
         possible = self.possible_by_type()
         low, high = self.count_range()
-        return BeliefSummary(self.ply, self.count, self.sampled, self.square_probabilities(),
+        return InferenceSummary(self.ply, self.count, self.sampled, self.square_probabilities(),
                              {piece_type: self.type_probabilities(piece_type) for piece_type in chess.PIECE_TYPES},
                              self.problem, possible=possible[0] | possible[1] | possible[2] | possible[3]
                              | possible[4] | possible[5],

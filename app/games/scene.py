@@ -24,7 +24,6 @@ from typing import Any, Callable
 Cell = tuple[int, int]
 """A cell of a drawn board: ``(file, rank)``, 0-based from White's lower left corner. (The engine's
 ``Square`` is an int, python-chess's numbering; a presenter turns one into the other.)"""
-Square = Cell  # the older name, for a test game written before the two were told apart
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ _games = itertools.count(1)
 class InferenceService(QObject):
     """The belief summaries of one game's seats, computed in a worker process."""
 
-    ready = Signal(int, object)  # seat, BeliefSummary: the freshest summary of that seat
+    ready = Signal(int, object)  # seat, InferenceSummary: the freshest summary of that seat
     _finished = Signal(int, int, object)  # seat, observations counted, summary (emitted from the dispatcher)
 
     def __init__(self, variant: str, options: dict[str, Any] | None = None, parent: QObject | None = None) -> None:
@@ -99,5 +99,5 @@ class InferenceService(QObject):
 
 
 def _failed(problem: str) -> Any:
-    from app.engine.inference import BeliefSummary
-    return BeliefSummary(0, 0, False, {}, {}, problem)
+    from app.engine.inference import InferenceSummary
+    return InferenceSummary(0, 0, False, {}, {}, problem)
