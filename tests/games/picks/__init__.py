@@ -1,7 +1,7 @@
 """Secret Picks, four seats in two teams with cards dealt by chance, a secret setup choice per seat and secret
 picks by partners before anything is shown (a test game: it shows that chance, private setup and several
-secret choices a turn need nothing outside the game's own package). It has no board and no presenter: it is
-played by bots and by the tests.
+secret choices a turn need nothing outside the game's own package). Its presenter draws a strip of four cells,
+one per seat, with the seat's hand below it and the rounds shown above it.
 
 >>> [(seat.name, seat.team) for seat in DEFINITION.seats]
 [('A1', 0), ('A2', 0), ('B1', 1), ('B2', 1)]
@@ -19,7 +19,8 @@ DEFINITION = GameDefinition(
            SeatSpec("B2", team=1, flipped=True)),
     referee=Lazy("tests.games.picks.rules:SecretPicks"),
     view=Lazy("tests.games.picks.rules:PicksView"),
-    board=None,
+    presenter=Lazy("tests.games.picks.presenter:PRESENTER"),
+    board=(4, 1),
     hidden_information=True,
     bots=(("random", Lazy("tests.games.picks.bots:PicksRandomBot")),),
 )
