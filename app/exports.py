@@ -26,9 +26,12 @@ True
 from __future__ import annotations
 
 import errno
+import math
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
+from xml.sax.saxutils import escape
 
 import chess
 import chess.svg
@@ -38,7 +41,8 @@ from app.engine.core import Seat
 from app.engine.record import (Frame, GameRecord, RecordError, Timeline, atomic_write_bytes, atomic_write_text,
                                write_target)
 from app.games.definition import ExportFormat
-from app.games.scene import BoardScene
+from app.games.scene import (ZONE_PLACES, BoardScene, CardRowZone, Cell, GridZone, HandZone, PileZone, ShownCard,
+                             StackZone, TrackZone, TrayZone, Zone)
 
 __all__ = ["FORMATS", "IMAGE_FORMATS", "check_export_target", "export_record", "export_text", "frame_png",
            "frame_scene", "frame_svg", "parse_perspective", "scene_svg"]
@@ -97,7 +101,28 @@ def frame_svg(variant: str, frame: Frame, size: int = 480) -> str:
     A seat sees the board from its own side: turned when its seat definition says ``flipped`` (Black in the
     chess games, the second team's seats in a team game); the truth is shown as the first seat sees it.
     """
-    return scene_svg(frame_scene(variant, frame), white_below=not _flipped(variant, frame.perspective), size=size)
+    scene = _seen_by(frame_scene(variant, frame), frame.perspective)
+    return scene_svg(scene, white_below=not _flipped(variant, frame.perspective), size=size)
+
+
+def _seen_by(scene: BoardScene, perspective: Seat | None) -> BoardScene:
+    """``scene`` with what ``perspective`` may not see taken out, should a presenter have left it in.
+
+    A seat's scene is made from its view, so its presenter already shows another seat's hand as backs; an image
+    is a file that leaves the app, so it checks again: a zone private to other seats keeps its cards' backs (a
+    hand), its face-down top (a pile), or is left out (anything else). The truth (None) is drawn whole.
+    """
+    if perspective is None:
+        return scene
+    zones: list[Zone] = []
+    for zone in scene.zones:
+        if not zone.private or perspective in zone.private_to:
+            zones.append(zone)
+        elif isinstance(zone, HandZone):
+            zones.append(replace(zone, cards=(None,) * len(zone.cards), selected=()))
+        elif isinstance(zone, PileZone):
+            zones.append(replace(zone, top=None))
+    return replace(scene, zones=zones)
 
 
 def _flipped(variant: str, perspective: Seat | None) -> bool:
@@ -116,14 +141,35 @@ def _fills(scene: BoardScene) -> dict[tuple[int, int], str]:
     return fill
 
 
+def _labels(scene: BoardScene) -> dict[Cell, str]:
+    """The text each marked cell carries (a placed card's name): the last marker to label a cell wins, as the
+    last fill does."""
+    labels: dict[Cell, str] = {}
+    for marker in scene.markers:
+        if marker.label:
+            for cell in marker.squares:
+                labels[cell] = marker.label
+    return labels
+
+
+def _chess_only(scene: BoardScene) -> bool:
+    """Whether python-chess's board drawing suits ``scene``: an 8x8 board of chess pieces without zones (it has no
+    glyph for another letter and no room for zones, so such a scene goes to :func:`_grid_svg`).
+
+    Marker labels do not count: the chess games label their sense markers with the turn ("t1"), which their
+    images have never shown, and their files must stay as they are."""
+    return ((scene.files, scene.ranks) == _CHESS_BOARD and not scene.zones
+            and all(letter in chess.svg.PIECES for letter in scene.pieces.values()))
+
+
 def scene_svg(scene: BoardScene, white_below: bool = True, size: int = 480) -> str:
     """A scene's board as SVG, ``size`` pixels wide, whatever its files x ranks: its pieces, marked squares and
-    last move (seen from White's side when ``white_below``).
+    last move (seen from White's side when ``white_below``), marker labels, and the zones beside the board.
 
-    An 8x8 board is drawn by python-chess's ``chess.svg``, as chess players know it; other boards by
-    :func:`_grid_svg` in the same colours, squares and pieces.
+    An 8x8 board of chess pieces without zones is drawn by python-chess's ``chess.svg``, as chess players know it
+    (without marker labels); other boards by :func:`_grid_svg` in the same colours, squares and pieces.
     """
-    if (scene.files, scene.ranks) != _CHESS_BOARD:
+    if not _chess_only(scene):
         return _grid_svg(scene, white_below, size)
     board = chess.BaseBoard(None)
     for (file, rank), symbol in scene.pieces.items():
@@ -136,25 +182,203 @@ def scene_svg(scene: BoardScene, white_below: bool = True, size: int = 480) -> s
     return chess.svg.board(board, orientation=white_below, lastmove=last_move, fill=fill, size=size)
 
 
+# Zone sizes in squares, as the window lays them out (app/ui/zones.py), so an image reads like the window.
+_PAD, _LABEL, _CARD_W, _CARD_RATIO, _RAISE = 0.12, 0.34, 0.9, 126 / 90, 0.16
+_TOKEN, _GRID_CELL, _ROW_HEAD, _GAP, _SIDE_LABEL = 0.62, 0.42, 0.9, 0.08, 1.15
+_RED, _BLACK, _FACE, _EDGE = "#c62828", "#1b1b1b", "#fffdf7", "#6d6d6d"
+_SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+_CARD_BACK = ('<pattern id="card-back" width="8" height="8" patternUnits="userSpaceOnUse">'
+              '<rect width="8" height="8" fill="#1f4e9c"/><path d="M4 1L7 4L4 7L1 4Z" fill="#6f9be0"/></pattern>')
+
+
+def _num(value: float) -> str:
+    """A coordinate as short text (whole numbers without a point, as the board's own squares are written)."""
+    return str(round(value)) if abs(value - round(value)) < 1e-9 else f"{value:.2f}".rstrip("0")
+
+
+def _text(x: float, y: float, text: str, font_size: float, fill: str, weight: str = "bold",
+          anchor: str = "middle") -> str:
+    """Text centred on ``(x, y)``: escaped, since labels, marks and letters come from the game."""
+    return (f'<text x="{_num(x)}" y="{_num(y + font_size * 0.35)}" fill="{fill}" font-family="sans-serif" '
+            f'font-size="{_num(font_size)}" font-weight="{weight}" text-anchor="{anchor}">{escape(text)}</text>')
+
+
+def _fitted(text: str, width: float, largest: float) -> float:
+    """A font size at which ``text`` fits in ``width`` (sans-serif letters are about 0.6 of their size wide)."""
+    return max(6.0, min(largest, width / (0.62 * max(1, len(text)))))
+
+
+def _piece_svg(letter: str, x: float, y: float, side: float) -> str:
+    """A piece in the ``side``-wide box at ``(x, y)``: python-chess's glyph for a chess letter (its definition
+    is in the image's defs), else a generic token, a circle with the letter (upper case light, lower case dark,
+    as White and Black are), so a game's own pieces stay readable."""
+    if letter in chess.svg.PIECES:
+        piece = chess.Piece.from_symbol(letter)
+        glyph = f"{chess.COLOR_NAMES[piece.color]}-{chess.PIECE_NAMES[piece.piece_type]}"
+        scale = "" if side == _SQUARE else f" scale({_num(side / _SQUARE)})"
+        return f'<use href="#{glyph}" xlink:href="#{glyph}" transform="translate({_num(x)}, {_num(y)}){scale}"/>'
+    light = not letter.islower()
+    fill, ink = ("#f8f8f8", "#1b1b1b") if light else ("#1b1b1b", "#f8f8f8")
+    middle, radius = side / 2, side * 0.38
+    return (f'<g class="token"><circle cx="{_num(x + middle)}" cy="{_num(y + middle)}" r="{_num(radius)}" '
+            f'fill="{fill}" stroke="#555" stroke-width="1.5"/>'
+            + _text(x + middle, y + middle, letter, _fitted(letter, 1.5 * radius, side * 0.45), ink) + "</g>")
+
+
+def _card_svg(card: ShownCard, x: float, y: float, width: float, height: float) -> str:
+    """A card: its face (rank over suit sign, red or black), or its back (a patterned field) when ``None``."""
+    corner = f'x="{_num(x)}" y="{_num(y)}" width="{_num(width)}" height="{_num(height)}" rx="3"'
+    if card is None:
+        return (f'<g class="card-back"><rect {corner} fill="#fafafa" stroke="{_EDGE}"/>'
+                f'<rect x="{_num(x + 3)}" y="{_num(y + 3)}" width="{_num(width - 6)}" height="{_num(height - 6)}" '
+                f'rx="2" fill="url(#card-back)"/></g>')
+    ink = _RED if card.red else _BLACK
+    middle = x + width / 2
+    return (f'<g class="card" data-card="{card.code}"><rect {corner} fill="{_FACE}" stroke="{_EDGE}"/>'
+            + _text(middle, y + height * 0.3, card.rank, _fitted(card.rank, width * 0.8, width * 0.4), ink)
+            + _text(middle, y + height * 0.68, _SUIT_SIGNS[card.suit], width * 0.5, ink, weight="normal")
+            + "</g>")
+
+
+def _zone_extent(zone: Zone) -> tuple[float, float]:
+    """One item's width and height in squares (a grid's whole table)."""
+    if isinstance(zone, (HandZone, CardRowZone, PileZone)):
+        return _CARD_W, _CARD_W * _CARD_RATIO
+    if isinstance(zone, GridZone):
+        return _ROW_HEAD + _GRID_CELL * len(zone.columns), _GRID_CELL * (len(zone.rows) + 1)
+    return _TOKEN, _TOKEN
+
+
+def _band_depth(zone: Zone) -> int:
+    """How deep the zone's band is across its side of the board, in image units (whole, so that the board's own
+    coordinates stay whole numbers)."""
+    width, height = _zone_extent(zone)
+    label = _LABEL if zone.label else 0.0
+    raise_room = _RAISE if isinstance(zone, HandZone) else 0.0
+    if zone.place in ("above", "below"):
+        depth = 2 * _PAD + label + height + raise_room
+    else:
+        depth = max(2 * _PAD + width + raise_room, _SIDE_LABEL if zone.label else 0.0)
+    return math.ceil(depth * _SQUARE)
+
+
+def _banded(scene: BoardScene) -> list[Zone]:
+    """The zones that take a band beside the board (counters stacked on squares are drawn on the board)."""
+    return [zone for zone in scene.zones if not isinstance(zone, StackZone)]
+
+
+def _zone_svg(zone: Zone, band: tuple[float, float, float, float]) -> list[str]:
+    """A zone drawn in its band ``(x, y, width, height)``: its label, then its items in a row along the band
+    (overlapping, as in the window, when there are too many to fit)."""
+    bx, by, bw, bh = band
+    pad, label = _PAD * _SQUARE, (_LABEL * _SQUARE if zone.label else 0.0)
+    parts = [f'<g class="zone {type(zone).__name__}" data-zone="{escape(zone.id, {chr(34): "&quot;"})}">']
+    if zone.label:
+        parts.append(_text(bx + pad, by + pad + label / 2, zone.label, 11, chess.svg.DEFAULT_COLORS["coord"],
+                           anchor="start"))
+    x0, y0, inner_w, inner_h = bx + pad, by + pad + label, bw - 2 * pad, bh - 2 * pad - label
+    width, height = (extent * _SQUARE for extent in _zone_extent(zone))
+    if isinstance(zone, GridZone):
+        parts.extend(_grid_zone_svg(zone, x0, y0))
+        parts.append("</g>")
+        return parts
+    count = zone.item_count()
+    across = zone.place in ("above", "below")
+    length, extent = (inner_w, width) if across else (inner_h, height)
+    step = extent + _GAP * _SQUARE
+    if count > 1 and step * (count - 1) + extent > length:
+        step = max(1.0, (length - extent) / (count - 1))
+    raise_room = _RAISE * _SQUARE if isinstance(zone, HandZone) else 0.0
+    spots = []
+    for index in range(count):
+        x, y = (x0 + index * step, y0 + raise_room) if across else (x0 + raise_room, y0 + index * step)
+        if isinstance(zone, HandZone) and index in zone.selected:  # a chosen card stands out towards the board
+            dx, dy = {"above": (0.0, raise_room), "below": (0.0, -raise_room), "left": (raise_room, 0.0),
+                      "right": (-raise_room, 0.0)}[zone.place]
+            x, y = x + dx, y + dy
+        spots.append((x, y))
+    if isinstance(zone, (HandZone, CardRowZone)):
+        parts.extend(_card_svg(card, x, y, width, height) for card, (x, y) in zip(zone.cards, spots))
+    elif isinstance(zone, PileZone):
+        parts.extend(_pile_svg(zone, *spots[0], width, height))
+    elif isinstance(zone, TrackZone):
+        for index, (position, (x, y)) in enumerate(zip(zone.positions, spots)):
+            here = index == zone.marker
+            fill, stroke = ("#ffe082", "#c49000") if here else (_FACE, _EDGE)
+            parts.append(f'<circle class="{"track-marker" if here else "track-position"}" '
+                         f'cx="{_num(x + width / 2)}" cy="{_num(y + height / 2)}" r="{_num(width / 2)}" '
+                         f'fill="{fill}" stroke="{stroke}" stroke-width="{3 if here else 1}"/>')
+            parts.append(_text(x + width / 2, y + height / 2, position, _fitted(position, width * 0.8, 11),
+                               _BLACK))
+    elif isinstance(zone, TrayZone):
+        parts.extend(_piece_svg(letter, x, y, width) for letter, (x, y) in zip(zone.pieces, spots))
+    parts.append("</g>")
+    return parts
+
+
+def _pile_svg(zone: PileZone, x: float, y: float, width: float, height: float) -> list[str]:
+    """A pile: its top card (a back when face down), an outline when empty, and its count on a badge."""
+    if zone.count == 0:
+        parts = [f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(width)}" height="{_num(height)}" rx="3" '
+                 f'fill="none" stroke="{_EDGE}" stroke-dasharray="4 3"/>']
+    else:
+        parts = [_card_svg(zone.top, x, y, width, height)]
+    radius = 9.0
+    badge_x, badge_y = x + width - radius + 2, y + height - radius + 2  # on the corner, inside a side band
+    parts.append(f'<circle cx="{_num(badge_x)}" cy="{_num(badge_y)}" r="{_num(radius)}" fill="#303030" '
+                 f'stroke="#e5e5e5"/>')
+    count = _text(badge_x, badge_y, str(zone.count), 10 if zone.count < 100 else 8, "#fff")
+    parts.append(f'<g class="pile-count">{count}</g>')
+    return parts
+
+
+def _grid_zone_svg(zone: GridZone, x: float, y: float) -> list[str]:
+    """A deduction grid: column headings over a table whose rows start with their heading and hold the marks."""
+    cell, head = _GRID_CELL * _SQUARE, _ROW_HEAD * _SQUARE
+    coord = chess.svg.DEFAULT_COLORS["coord"]
+    parts = [_text(x + head + (column + 0.5) * cell, y + cell / 2, name, _fitted(name, cell, 9), coord)
+             for column, name in enumerate(zone.columns)]
+    for row, name in enumerate(zone.rows):
+        top = y + (row + 1) * cell
+        parts.append(_text(x + head - 3, top + cell / 2, name, _fitted(name, head, 9), coord, anchor="end"))
+        for column, mark in enumerate(zone.marks[row]):
+            left = x + head + column * cell
+            parts.append(f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(cell)}" height="{_num(cell)}" '
+                         f'fill="{_FACE}" stroke="{_EDGE}"/>')
+            if mark:
+                parts.append(_text(left + cell / 2, top + cell / 2, mark, _fitted(mark, cell, 11), _BLACK))
+    return parts
+
+
 def _grid_svg(scene: BoardScene, white_below: bool, size: int) -> str:
-    """A board of any files x ranks drawn as ``chess.svg`` draws 8x8 (its colours, square size and pieces)."""
+    """A board of any files x ranks drawn as ``chess.svg`` draws 8x8 (its colours, square size and pieces), with
+    marker labels and stacks on its cells, and the scene's zones in bands beside it."""
     files, ranks = scene.files, scene.ranks
     colors = chess.svg.DEFAULT_COLORS
-    width, height = 2 * _MARGIN + files * _SQUARE, 2 * _MARGIN + ranks * _SQUARE
+    bands = _banded(scene)
+    depth = {side: sum(_band_depth(zone) for zone in bands if zone.place == side) for side in ZONE_PLACES}
+    ox, oy = depth["left"], depth["above"]  # where the board (with its coordinate margin) starts
+    board_w, board_h = 2 * _MARGIN + files * _SQUARE, 2 * _MARGIN + ranks * _SQUARE
+    width, height = ox + board_w + depth["right"], oy + board_h + depth["below"]
     pixels_high = round(size * height / width)
-    defs = "".join(chess.svg.PIECES[letter] for letter in sorted(set(scene.pieces.values())))
+    letters = set(scene.pieces.values()).union(*(zone.pieces for zone in bands if isinstance(zone, TrayZone)))
+    defs = "".join(chess.svg.PIECES[letter] for letter in sorted(letters) if letter in chess.svg.PIECES)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
              f'viewBox="0 0 {width} {height}" width="{size}" height="{pixels_high}">',
-             f"<defs>{defs}</defs>",
+             f"<defs>{defs}{_CARD_BACK if bands else ''}</defs>",
              f'<rect x="0" y="0" width="{width}" height="{height}" fill="{colors["margin"]}"/>']
     lit = set(scene.last_move) if scene.last_move is not None and scene.last_move[0] != scene.last_move[1] \
         else set()
-    fills = _fills(scene)
+    fills, labels = _fills(scene), _labels(scene)
+    stacks = [(stack.colour, cell, count) for stack in scene.zones if isinstance(stack, StackZone)
+              for cell, count in stack.stacks]
+    corners: dict[Cell, tuple[int, int]] = {}
     for rank in range(ranks):
         for file in range(files):
             column = file if white_below else files - 1 - file
             row = ranks - 1 - rank if white_below else rank
-            x, y = _MARGIN + column * _SQUARE, _MARGIN + row * _SQUARE
+            x, y = ox + _MARGIN + column * _SQUARE, oy + _MARGIN + row * _SQUARE
+            corners[file, rank] = x, y
             shade = "light" if (file + rank) % 2 else "dark"
             color = colors[f"square {shade} lastmove" if (file, rank) in lit else f"square {shade}"]
             parts.append(f'<rect x="{x}" y="{y}" width="{_SQUARE}" height="{_SQUARE}" fill="{color}"/>')
@@ -163,20 +387,53 @@ def _grid_svg(scene: BoardScene, white_below: bool, size: int) -> str:
                              f'fill="{fills[file, rank]}"/>')
             letter = scene.pieces.get((file, rank))
             if letter is not None:
-                piece = chess.Piece.from_symbol(letter)
-                glyph = f"{chess.COLOR_NAMES[piece.color]}-{chess.PIECE_NAMES[piece.piece_type]}"
-                parts.append(f'<use href="#{glyph}" xlink:href="#{glyph}" transform="translate({x}, {y})"/>')
+                parts.append(_piece_svg(letter, x, y, _SQUARE))
+            label = labels.get((file, rank))
+            if label is not None:
+                # Alone in its cell a label is the cell's content (a placed card); under a piece it sits low.
+                font = _fitted(label, _SQUARE * 0.9, 14 if letter is None else 9)
+                middle = y + (_SQUARE / 2 if letter is None else _SQUARE - font * 0.6)
+                parts.append(f'<g class="marker-label">{_text(x + _SQUARE / 2, middle, label, font, _BLACK)}</g>')
+    for colour, cell, count in stacks:  # a stack's height in the top right corner of its cell
+        if cell in corners:
+            x, y = corners[cell]
+            parts.append(f'<g class="stack"><circle cx="{x + _SQUARE - 9}" cy="{y + 9}" r="8" fill="{colour}" '
+                         f'stroke="#303030"/>{_text(x + _SQUARE - 9, y + 9, str(count), 10, _BLACK)}</g>')
     text_style = f'fill="{colors["coord"]}" font-family="sans-serif" font-size="11" text-anchor="middle"'
     for index in range(files):
         letter = chr(ord("a") + (index if white_below else files - 1 - index))
-        x = _MARGIN + index * _SQUARE + _SQUARE // 2
-        parts.append(f'<text x="{x}" y="{_MARGIN - 4}" {text_style}>{letter}</text>')
-        parts.append(f'<text x="{x}" y="{height - 4}" {text_style}>{letter}</text>')
+        x = ox + _MARGIN + index * _SQUARE + _SQUARE // 2
+        parts.append(f'<text x="{x}" y="{oy + _MARGIN - 4}" {text_style}>{letter}</text>')
+        parts.append(f'<text x="{x}" y="{oy + board_h - 4}" {text_style}>{letter}</text>')
     for index in range(ranks):
         number = ranks - index if white_below else index + 1
-        y = _MARGIN + index * _SQUARE + _SQUARE // 2 + 4
-        parts.append(f'<text x="{_MARGIN // 2}" y="{y}" {text_style}>{number}</text>')
-        parts.append(f'<text x="{width - _MARGIN // 2}" y="{y}" {text_style}>{number}</text>')
+        y = oy + _MARGIN + index * _SQUARE + _SQUARE // 2 + 4
+        parts.append(f'<text x="{ox + _MARGIN // 2}" y="{y}" {text_style}>{number}</text>')
+        parts.append(f'<text x="{ox + board_w - _MARGIN // 2}" y="{y}" {text_style}>{number}</text>')
+    # Bands stand one after another outwards from the board's squares, the first zone of a side nearest.
+    reached = {"above": float(oy + _MARGIN), "below": float(oy + _MARGIN + ranks * _SQUARE),
+               "left": float(ox + _MARGIN), "right": float(ox + _MARGIN + files * _SQUARE)}
+    squares_x, squares_y = ox + _MARGIN, oy + _MARGIN
+    for zone in bands:
+        band_depth = _band_depth(zone)
+        if zone.place in ("above", "below"):
+            # Past the coordinate margin on that side: the margin's letters stay readable.
+            if zone.place == "above":
+                top = min(reached["above"], float(oy)) - band_depth
+                reached["above"] = top
+            else:
+                top = max(reached["below"], float(oy + board_h))
+                reached["below"] = top + band_depth
+            band = (float(squares_x), top, float(files * _SQUARE), float(band_depth))
+        else:
+            if zone.place == "left":
+                left = min(reached["left"], float(ox)) - band_depth
+                reached["left"] = left
+            else:
+                left = max(reached["right"], float(ox + board_w))
+                reached["right"] = left + band_depth
+            band = (left, float(squares_y), float(band_depth), float(ranks * _SQUARE))
+        parts.extend(_zone_svg(zone, band))
     parts.append("</svg>")
     return "".join(parts)
 

@@ -284,8 +284,6 @@ def test_the_finished_record_exports_to_svg(sixteen: None, tmp_path: Path) -> No
     assert text.lstrip().startswith(("<?xml", "<svg")) and "</svg>" in text
 
 
-@pytest.mark.xfail(strict=True, reason="the board export paints markers as plain fills: their labels (here "
-                   "the placed cards' names) and the scene's zones (hand, pile) are not drawn")
 def test_the_exported_board_names_the_placed_cards(sixteen: None, tmp_path: Path) -> None:
     path = _bot_game(tmp_path)
     out = tmp_path / "sixteen.svg"
