@@ -60,6 +60,18 @@ def test_a_games_bots_module_is_refused(extra_games: None) -> None:
         _read(pickle.dumps(LightsRandomBot))
 
 
+def test_an_engine_module_that_holds_no_actions_is_refused() -> None:
+    """An answer may build the actions every game shares (the engine's core) and its game's own, not a session,
+    a record or an inference (they could start threads or take memory in the app)."""
+    from app.engine.core import Resign
+    from app.engine.inference import InferenceOptions
+    from app.engine.record import PlayerInfo
+    assert _read(pickle.dumps(Resign())) == Resign()
+    for refused in (InferenceOptions(cap=5), PlayerInfo("someone")):
+        with pytest.raises(pickle.UnpicklingError, match="not allowed"):
+            _read(pickle.dumps(refused))
+
+
 def test_the_engine_tables_follow_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     from app.engine import variants
     monkeypatch.syspath_prepend(str(ROOT))

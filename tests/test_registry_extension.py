@@ -287,22 +287,15 @@ def test_the_window_offers_the_extra_games_and_plays_the_solitaire_by_a_click(wi
 def test_the_dialog_leaves_out_a_game_the_window_cannot_show(window: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A registered game without a presenter (a rules-only test game) plays in matches but is not offered in the
     window, where starting it could only fail."""
-    import types
-
-    from app.ui.new_game_dialog import NewGameDialog
-    monkeypatch.syspath_prepend(str(ROOT))
-    from tests.games.picks import DEFINITION as picks
-    rules_only = types.ModuleType("rules_only_picks")  # Secret Picks as it was before it had a presenter
-    rules_only.DEFINITION = games.GameDefinition(  # type: ignore[attr-defined]
-        key=picks.key, title=picks.title, description=picks.description, seats=picks.seats, referee=picks.referee,
-        view=picks.view, board=None, hidden_information=True, bots=picks.bots)
-    monkeypatch.setitem(sys.modules, "rules_only_picks", rules_only)
-    monkeypatch.setenv(games.EXTRA_GAMES_VARIABLE, TEST_GAMES + ",rules_only_picks")
-    assert games.get("picks").presenter is None
-    dialog = NewGameDialog(window)
+    from types import SimpleNamespace
+    from app.ui import new_game_dialog
+    real = games.all
+    rules_only = SimpleNamespace(key="rules-only", title="Rules only", presenter=None, bots=())
+    monkeypatch.setattr(new_game_dialog.games, "all", lambda: [*real(), rules_only])
+    dialog = new_game_dialog.NewGameDialog(window)
     offered = [dialog.game.itemData(index) for index in range(dialog.game.count())]
     dialog.deleteLater()
-    assert offered == [key for key in games.names() if key != "picks"] and "scouts" in offered
+    assert offered == [definition.key for definition in real()]
 
 
 def test_a_click_on_a_zone_goes_to_the_games_presenter(window_with_extra_games: Any, qtbot: Any,

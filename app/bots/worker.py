@@ -813,13 +813,13 @@ def _game_modules() -> frozenset[str]:
 
 
 def _allowed_module(module: str) -> bool:
-    if module == "chess" or module == "app.engine" or module.startswith("app.engine."):
-        return True
-    return module in _game_modules()
+    # The engine's core (the actions every game shares: resign, draw offers) and the registered games' own rules
+    # and views, not every engine module: an answer has no business building a session, an inference or a record.
+    return module in ("chess", "app.engine.core") or module in _game_modules()
 
 
 class _SafeUnpickler(pickle.Unpickler):
-    """Reads a worker's messages: only classes of the engine, of ``chess`` and of the registered games'
+    """Reads a worker's messages: only classes of the engine's core, of ``chess`` and of the registered games'
     rules and views (and plain data) may be built.
 
     A bot's answer is unpickled in the app; a plain unpickler would let it run any callable there (and so
