@@ -64,7 +64,7 @@ def lift(window: Any, qtbot: Any, seat: str) -> None:
 
 
 def arrange(window: Any, qtbot: Any, seat: str, double: int) -> None:
-    """``seat`` lifts the curtain and presses "Double in round ``double``"."""
+    """``seat`` lifts the curtain and presses the "Round ``double``" button (the round its card counts double)."""
     lift(window, qtbot, seat)
     button = window.panel.command_buttons[f"double-{double}"]
     assert button.isVisible() and button.isEnabled()

@@ -3,7 +3,7 @@ B2), and above it a row of face-up cards for each round already shown. The strip
 of the round under way: who has picked (never what), and once the four cards are shown, each seat's card.
 
 The secret setup (the round in which the seat's card counts double) is not a card: it is made with one of three
-buttons, "Double in round 1" to "Double in round 3". A pick is a click on a card of the hand. Typing works too:
+buttons, "Round 1" to "Round 3" (short, to fit the panel's row of buttons). A pick is a click on a card of the hand. Typing works too:
 a round's number during the setup, a card's name (``7h``, ``Tc``, ``As``) afterwards.
 
 Every line and every drawn thing comes from the seat's own view, so a seat is shown its partner's pick only
@@ -14,7 +14,7 @@ once the round's four cards are shown to everyone.
 >>> [zone.id for zone in PRESENTER.scene(view).zones]
 ['hand']
 >>> [command.label for command in PRESENTER.commands(view) if command.enabled]
-['Double in round 1', 'Double in round 2', 'Double in round 3']
+['Round 1', 'Round 2', 'Round 3']
 >>> PRESENTER.command(view, "double-2")
 Arrange(double=2)
 """
@@ -170,7 +170,7 @@ class PicksPresenter(PresenterBase):
 
     def commands(self, view: Any) -> list[Command]:
         setting_up = self._my_turn(view) and view.double is None
-        return [Command(f"double-{number}", f"Double in round {number}", setting_up)
+        return [Command(f"double-{number}", f"Round {number}", setting_up)
                 for number in range(1, HAND + 1)]
 
     def command(self, view: Any, command_id: str) -> Action:
@@ -195,7 +195,7 @@ class PicksPresenter(PresenterBase):
     def prompt(self, view: Any) -> str:
         name = SEATS[view.seat] if view.seat is not None else "?"
         if view.double is None:
-            return f"{name}: choose in secret the round your card counts double"
+            return f"{name}: press the button of the round your card counts double (kept secret)"
         return f"{name}: click a card of your hand to pick it for round {round_under_way(view)}"
 
 
