@@ -201,3 +201,38 @@ def test_the_registry_entries_name_the_games_without_quoting_them() -> None:
 def test_the_allow_lists_name_existing_modules() -> None:
     assert all((ROOT / path).is_file() for path in ALLOWED)
     assert all((ROOT / path).is_file() for path in IMPORTS_ALLOWED)
+
+
+def _game_class_names() -> set[str]:
+    """The class names of every registered game's referee and view (``ReconChess``, ``MinitChessView`` ...)."""
+    return {lazy.path.partition(":")[2] for definition in games.all() for lazy in (definition.referee,
+                                                                                    definition.view)}
+
+
+def class_name_uses() -> dict[str, list[str]]:
+    """File -> the game classes its code names (an ``isinstance`` test, an annotation, an import), for every
+    counted file outside the allow-lists; docstrings, comments and strings are not code."""
+    import io
+    import tokenize
+    names = _game_class_names()
+    found: dict[str, list[str]] = {}
+    for path in sorted(APP.rglob("*.py")):
+        relative = _relative(path)
+        if not _counted(path) or relative in IMPORTS_ALLOWED:
+            continue
+        tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+        used = sorted({token.string for token in tokens if token.type == tokenize.NAME and token.string in names})
+        if used:
+            found[relative] = used
+    return found
+
+
+def test_no_file_outside_a_game_branches_on_its_classes() -> None:
+    """Deciding by a game's referee or view class (``isinstance(view, ReconChessView)``) is branching on the game
+    as much as quoting its name: outside the games' own places and the import allow-list, no code names them."""
+    assert _game_class_names() >= {"ReconChess", "MinitChessView"}  # the names really are the games' classes
+    found = class_name_uses()
+    listing = "\n".join(f"  {path}: {', '.join(names)}" for path, names in found.items())
+    assert not found, f"code outside the games' own places names their classes:\n{listing}\n" \
+                      f"allowed to (with the reason):\n" + "\n".join(f"  {path}: {why}"
+                                                                       for path, why in IMPORTS_ALLOWED.items())
