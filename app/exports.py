@@ -185,6 +185,7 @@ def scene_svg(scene: BoardScene, white_below: bool = True, size: int = 480) -> s
 # Zone sizes in squares, as the window lays them out (app/ui/zones.py), so an image reads like the window.
 _PAD, _LABEL, _CARD_W, _CARD_RATIO, _RAISE = 0.12, 0.34, 0.9, 126 / 90, 0.16
 _TOKEN, _GRID_CELL, _ROW_HEAD, _GAP, _SIDE_LABEL = 0.62, 0.42, 0.9, 0.08, 1.15
+_LABEL_CHAR = 7.0  # the width of a letter of an 11-unit bold label, in image units
 _RED, _BLACK, _FACE, _EDGE = "#c62828", "#1b1b1b", "#fffdf7", "#6d6d6d"
 _SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 _CARD_BACK = ('<pattern id="card-back" width="8" height="8" patternUnits="userSpaceOnUse">'
@@ -259,6 +260,8 @@ def _band_depth(zone: Zone) -> int:
         depth = 2 * _PAD + label + height + raise_room
     else:
         depth = max(2 * _PAD + width + raise_room, _SIDE_LABEL if zone.label else 0.0)
+        # Unlike the window's band, an image's cannot be resized: room for the whole label over the items.
+        depth = max(depth, 2 * _PAD + _LABEL_CHAR * len(zone.label) / _SQUARE)
     return math.ceil(depth * _SQUARE)
 
 
@@ -311,7 +314,11 @@ def _zone_svg(zone: Zone, band: tuple[float, float, float, float]) -> list[str]:
             parts.append(_text(x + width / 2, y + height / 2, position, _fitted(position, width * 0.8, 11),
                                _BLACK))
     elif isinstance(zone, TrayZone):
-        parts.extend(_piece_svg(letter, x, y, width) for letter, (x, y) in zip(zone.pieces, spots))
+        for letter, (x, y) in zip(zone.pieces, spots):
+            # A light tile under each piece: a black glyph would vanish on the image's dark margin.
+            parts.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(width)}" height="{_num(height)}" rx="4" '
+                         f'fill="#e8e8e8"/>')
+            parts.append(_piece_svg(letter, x, y, width))
     parts.append("</g>")
     return parts
 
