@@ -10,7 +10,8 @@ MinitChess move lists). This module does what is the same for every game:
   :func:`export_text` does the same for a text format going to the clipboard or standard output.
 - :func:`frame_svg` / :func:`frame_png`: the board of any replay step as the truth or as one seat saw it (only
   what it knew: its own pieces and what its observations showed, as in the window), drawn from the game's
-  scene by :func:`scene_svg` for a board of any files x ranks; PNG through cairosvg.
+  scene by :func:`scene_svg` for a board of any files x ranks, with its marker labels and the zones beside it
+  (hands, piles, tracks ...: a seat's only as that seat sees them); PNG through cairosvg.
 
 >>> from app.engine.record import GameSession
 >>> from app.engine.minit import MinitChess, MinitMove
