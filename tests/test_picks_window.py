@@ -238,3 +238,32 @@ def test_a2_sees_its_own_hand_and_nothing_of_a1s_pick(picks: Any, qtbot: Any) ->
     assert not mentions(text, a1_card)
     assert "Round 1: A1 picked a card." in window.panel.log.toPlainText()
     assert [marker.label for marker in window.board.markers()][:2] == ["A1 in", "A2 .."]
+
+
+def test_the_presenter_refuses_what_the_rules_refuse_and_reads_typing(picks: Any) -> None:
+    from app.games.presenter import InputError, presenter_for
+    from tests.games.picks.rules import Arrange, Pick, SecretPicks
+    presenter = presenter_for(KEY)
+    game = SecretPicks(seed=SEED)
+
+    def view(seat: int) -> Any:
+        return game.view_type.from_observations(game.observations(seat))
+
+    with pytest.raises(InputError, match="first choose the round"):
+        presenter.on_zone(view(0), "hand", 0)
+    with pytest.raises(InputError, match="not your turn"):
+        presenter.command(view(1), "double-1")
+    assert presenter.parse_text(view(0), " 2 ") == Arrange(2)
+    for seat in range(4):
+        game.play(seat, presenter.command(view(seat), "double-3"))
+    with pytest.raises(InputError, match="chosen once"):
+        presenter.command(view(0), "double-1")
+    card = game.hands[0][1]
+    assert presenter.parse_text(view(0), card.lower()) == Pick(card)
+    with pytest.raises(InputError, match="not in your hand"):
+        presenter.parse_text(view(0), game.hands[1][0])
+    with pytest.raises(InputError, match="not your turn"):
+        presenter.on_zone(view(1), "hand", 0)
+    game.play(0, presenter.on_zone(view(0), "hand", 1))
+    assert view(0).my_picks == {1: card} and not any(card in line for line in
+                                                     map(str, presenter.move_list(view(1))))

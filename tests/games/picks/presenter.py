@@ -177,7 +177,9 @@ class PicksPresenter(PresenterBase):
         number = command_id.removeprefix("double-")
         if not number.isdigit() or not 1 <= int(number) <= HAND:
             raise InputError(f"this game has no command {command_id[:20]!r}")
-        if not self._my_turn(view) or view.double is not None:
+        if not self._my_turn(view):
+            raise InputError("it is not your turn")
+        if view.double is not None:
             raise InputError("the round that counts double is chosen once, at the start")
         return Arrange(int(number))
 
