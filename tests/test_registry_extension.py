@@ -336,7 +336,11 @@ def test_the_window_curtain_keeps_partners_scouts_apart(window_with_extra_games:
         assert set(window.board.pieces()) == own  # not the partner's, not the enemies'
         scene = controller.scene()
         origin = rng.choice(sorted(scene.targets))
-        window.board.moveRequested.emit(origin, rng.choice(sorted(scene.targets[origin])), None)
+        target = rng.choice(sorted(scene.targets[origin]))
+        played = len(controller.session.record.entries)
+        for cell in (origin, target):  # a person's two clicks: the scout, then where it goes
+            qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=window.board.square_rect(cell).center())
+        assert len(controller.session.record.entries) == played + 1
     assert seats_shown == {0, 1, 2, 3}
     assert len(controller.session.record.entries) >= 12
 
