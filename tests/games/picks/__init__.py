@@ -15,8 +15,8 @@ DEFINITION = GameDefinition(
     key="picks",
     title="Secret Picks (test game)",
     description="Two teams of two; each seat arranges its game in secret, then partners pick cards unseen.",
-    seats=(SeatSpec("A1", team=0), SeatSpec("A2", team=0), SeatSpec("B1", team=1, flipped=True),
-           SeatSpec("B2", team=1, flipped=True)),
+    seats=(SeatSpec("A1", team=0), SeatSpec("A2", team=0), SeatSpec("B1", team=1),
+           SeatSpec("B2", team=1)),  # a strip of cards: nobody sits across it
     referee=Lazy("tests.games.picks.rules:SecretPicks"),
     view=Lazy("tests.games.picks.rules:PicksView"),
     presenter=Lazy("tests.games.picks.presenter:PRESENTER"),
