@@ -331,7 +331,7 @@ def test_blind_castling_and_promotion_are_taken_back_to_find_what_a_move_would_r
             before[game.ply] = game.board.copy(stack=False)
         game.play(seat, Attempt.parse(move))
     view = blind_view(game, 0)
-    from app.engine.belief import _blind_boards_before
+    from app.games.blind.belief_kit import _blind_boards_before
     boards = _blind_boards_before(view)
     assert boards is not None and set(boards) == set(before)
     for ply, board in boards.items():
@@ -441,7 +441,7 @@ def test_the_truth_placed_now_is_never_flagged(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_blind_own_boards_are_rebuilt_exactly(seed: int) -> None:
-    from app.engine.belief import _blind_boards_before
+    from app.games.blind.belief_kit import _blind_boards_before
     rng = random.Random(200 + seed)
     game = BlindChess()
     before: dict[int, chess.Board] = {}

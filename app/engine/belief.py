@@ -31,13 +31,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Collection, Iterator, Mapping, NamedTuple
+from typing import Any, Callable, Collection, Iterator, Mapping, NamedTuple
 
 import chess
 
-from .blind import BlindChessView
-from .core import Adjudication, Seat
-from .rbc import ReconChessView
+from .core import Adjudication, Seat, View
 
 Square = int
 PieceType = int
@@ -144,6 +142,15 @@ class SupposedPiece:
 
 # ---- what a seat knows about each square ------------------------------------------------------------
 
+class BeliefKit(NamedTuple):
+    """What a game with the belief board kit gives it (its definition's ``belief``, e.g.
+    ``app.games.rbc.belief_kit:KIT``): ``facts(view)``, what the seat knows square by square, and
+    ``captured_types(view)``, the type of each piece the seat captured in order (``None`` when it was not told)."""
+
+    facts: Callable[[Any], "dict[Square, Fact]"]
+    captured_types: Callable[[Any], "list[PieceType | None]"]
+
+
 class Fact(NamedTuple):
     """The latest thing a seat learned about one square (see :func:`knowledge`).
 
@@ -169,7 +176,7 @@ def _passed_and_landed(move: chess.Move, capture: Square | None, ply: int, facts
         facts[move.to_square] = Fact(ply, "empty", None, f"your move {move.uci()} landed here on turn {turn}")
 
 
-def knowledge(view: ReconChessView | BlindChessView) -> dict[Square, Fact]:
+def knowledge(view: View) -> dict[Square, Fact]:
     """The latest fact a seat learned about each square, from its view only.
 
     RBC: each sense result (the square was empty or held a given enemy piece), the
@@ -183,163 +190,14 @@ def knowledge(view: ReconChessView | BlindChessView) -> dict[Square, Fact]:
     destination); those were empty. Facts are applied in the order they were learned;
     a later one replaces an earlier one on the same square.
 
-    >>> from app.engine.rbc import ReconChess, Sense
+    >>> from app.engine.rbc import ReconChess, ReconChessView, Sense
     >>> game = ReconChess()
     >>> game.play(0, Sense(chess.E7))
     >>> facts = knowledge(ReconChessView.from_observations(game.observations(0)))
     >>> facts[chess.E7].kind, facts[chess.E7].piece_type == chess.PAWN, facts[chess.E6].what
     ('piece', True, 'sensed empty on turn 1')
     """
-    facts: dict[Square, Fact] = {}
-    if isinstance(view, ReconChessView):
-        events: list[tuple[int, int, Any]] = []
-        events += [(sense.ply, 1, sense) for sense in view.senses]
-        events += [(result.ply, 2, result) for result in view.moves]
-        events += [(ply, 0, square) for ply, square in view.lost]
-        for ply, _, event in sorted(events, key=lambda item: (item[0], item[1])):
-            turn = turn_number(ply)
-            if isinstance(event, int):
-                facts[event] = Fact(ply, "occupied", None, f"an enemy piece captured yours here on turn {turn}")
-            elif hasattr(event, "window"):
-                for square, piece in event.window:
-                    if piece is None:
-                        facts[square] = Fact(ply, "empty", None, f"sensed empty on turn {turn}")
-                    elif piece.color != view.color:
-                        facts[square] = Fact(ply, "piece", piece.piece_type,
-                                             f"a {chess.piece_name(piece.piece_type)} was sensed here on turn {turn}")
-            elif event.taken is not None:
-                _passed_and_landed(event.taken, event.capture_square, ply, facts)
-                if event.capture_square is not None:
-                    captured = _rbc_captured_type(view, ply, event.capture_square)
-                    name = "a piece" if captured is None else f"a {chess.piece_name(captured)}"
-                    facts[event.capture_square] = Fact(ply, "captured", captured,
-                                                       f"you captured {name} here on turn {turn}")
-        return facts
-    if isinstance(view, BlindChessView):
-        events = [(result.ply, 1, result) for result in view.results if result.success]
-        events += [(lost.ply, 0, lost.square) for lost in view.lost]
-        boards = _blind_boards_before(view)
-        for ply, _, event in sorted(events, key=lambda item: (item[0], item[1])):
-            turn = turn_number(ply)
-            if isinstance(event, int):
-                facts[event] = Fact(ply, "occupied", None, f"an enemy piece captured yours here on turn {turn}")
-                continue
-            capture = event.capture
-            if boards is not None and ply in boards:
-                quiet = _unrevealed(boards[ply], event.move, {square for square, _ in event.reveals},
-                                    None if capture is None else capture[1])
-                for square in quiet:
-                    facts[square] = Fact(ply, "empty", None,
-                                         f"your move {event.move.uci()} on turn {turn} revealed no piece here")
-            _passed_and_landed(event.move, None if capture is None else capture[1], ply, facts)
-            if capture is not None:
-                captured_type, square = capture
-                facts[square] = Fact(ply, "captured", captured_type,
-                                     f"you captured a {chess.piece_name(captured_type)} here on turn {turn}")
-            for square, piece in event.reveals:
-                facts[square] = Fact(ply, "piece", piece.piece_type,
-                                     f"a {chess.piece_name(piece.piece_type)} was revealed here on turn {turn}")
-        return facts
-    raise TypeError(f"a belief board needs a Reconnaissance Blind Chess or Blind Chess view, "
-                    f"not {type(view).__name__}")
-
-
-def _blind_boards_before(view: BlindChessView) -> dict[int, chess.Board] | None:
-    """The seat's own pieces before each of its successful moves, by ply, or ``None`` if they do not add up.
-
-    The view keeps only the current own board, so the earlier ones are rebuilt by
-    taking back, newest first, the seat's moves (promotions and castling included) and
-    its losses (whose piece types Blind Chess tells).
-    """
-    board = view.own_board.copy(stack=False)
-    color = view.color
-    events: list[tuple[int, Any]] = [(result.ply, result) for result in view.results if result.success]
-    events += [(lost.ply, lost) for lost in view.lost]
-    before: dict[int, chess.Board] = {}
-    for ply, event in sorted(events, key=lambda item: item[0], reverse=True):
-        if not hasattr(event, "move"):  # a lost piece comes back
-            if board.piece_at(event.square) is not None:
-                return None
-            board.set_piece_at(event.square, chess.Piece(event.piece_type, color))
-            continue
-        move: chess.Move = event.move
-        piece = board.piece_at(move.to_square)
-        if piece is None or piece.color != color or board.piece_at(move.from_square) is not None:
-            return None
-        board.remove_piece_at(move.to_square)
-        if move.promotion:
-            piece = chess.Piece(chess.PAWN, color)
-        from_file, to_file = chess.square_file(move.from_square), chess.square_file(move.to_square)
-        if piece.piece_type == chess.KING and abs(to_file - from_file) == 2:  # castling: the rook goes home
-            rank = chess.square_rank(move.from_square)
-            rook_from, rook_to = (chess.square(7, rank), chess.square(5, rank)) if to_file > from_file else (
-                chess.square(0, rank), chess.square(3, rank))
-            rook = board.remove_piece_at(rook_to)
-            if rook is None or rook.piece_type != chess.ROOK or board.piece_at(rook_from) is not None:
-                return None
-            board.set_piece_at(rook_from, rook)
-        board.set_piece_at(move.from_square, piece)
-        before[ply] = board.copy(stack=False)
-    return before
-
-
-_STEPS: dict[PieceType, tuple[tuple[int, int], ...]] = {
-    chess.ROOK: ((0, 1), (0, -1), (1, 0), (-1, 0)),
-    chess.BISHOP: ((1, 1), (1, -1), (-1, 1), (-1, -1)),
-}
-_STEPS[chess.QUEEN] = _STEPS[chess.ROOK] + _STEPS[chess.BISHOP]
-
-
-def _unrevealed(own: chess.Board, move: chess.Move, revealed: set[Square], captured: Square | None) -> set[Square]:
-    """The squares where ``move`` would have revealed an enemy piece (rule B4) and revealed none.
-
-    ``own`` holds the seat's pieces before the move. A square with an own piece tells
-    nothing new and is left out, as are the revealed and the captured squares.
-    """
-    color = own.color_at(move.from_square)
-    piece_type = own.piece_type_at(move.from_square)
-    if color is None or piece_type is None:
-        return set()
-    singles: int = 0
-    rays: list[tuple[Square, tuple[int, int]]] = []
-    from_file, to_file = chess.square_file(move.from_square), chess.square_file(move.to_square)
-    if piece_type == chess.KING:
-        singles = chess.BB_KING_ATTACKS[move.from_square]
-        if abs(to_file - from_file) == 2:  # castling: the rook's rule from the rook's square too
-            rook = chess.square(7 if to_file > from_file else 0, chess.square_rank(move.from_square))
-            rays = [(rook, step) for step in _STEPS[chess.ROOK]]
-    elif piece_type in _STEPS:
-        rays = [(move.from_square, step) for step in _STEPS[piece_type]]
-    elif piece_type == chess.PAWN:
-        singles = chess.BB_PAWN_ATTACKS[color][move.from_square]
-        if from_file == to_file:
-            ahead = move.to_square + (8 if color == chess.WHITE else -8)
-            if 0 <= ahead < 64:
-                singles |= chess.BB_SQUARES[ahead]
-    stop = own.occupied | chess.SquareSet(revealed).mask
-    if captured is not None:
-        stop |= chess.BB_SQUARES[captured]
-    quiet = set(chess.scan_forward(singles & ~stop))
-    for origin, (df, dr) in rays:
-        file, rank = chess.square_file(origin) + df, chess.square_rank(origin) + dr
-        while 0 <= file < 8 and 0 <= rank < 8:
-            square = chess.square(file, rank)
-            if stop & chess.BB_SQUARES[square]:
-                break  # the walk ends on the first piece: an own one, the revealed or the captured one
-            quiet.add(square)
-            file, rank = file + df, rank + dr
-    return quiet
-
-
-def _rbc_captured_type(view: ReconChessView, ply: int, square: Square) -> PieceType | None:
-    # The sense of the same turn came before the move and the opponent has not moved in between,
-    # so the enemy piece it showed on the capture square is the one taken.
-    for sense in view.senses:
-        if sense.ply == ply:
-            for seen, piece in sense.window:
-                if seen == square and piece is not None and piece.color != view.color:
-                    return piece.piece_type
-    return None
+    return _kit(view).facts(view)
 
 
 # ---- how many pieces the opponent can still have -----------------------------------------------------
@@ -358,7 +216,7 @@ class ArmyCounts:
         return self.counts[piece_type]
 
 
-def palette_counts(view: ReconChessView | BlindChessView,
+def palette_counts(view: View,
                    army: Mapping[PieceType, int] = STANDARD_ARMY) -> ArmyCounts:
     """How many pieces of each type the opponent can still have, from what this seat captured.
 
@@ -372,26 +230,18 @@ def palette_counts(view: ReconChessView | BlindChessView,
     pawn may still be around), a queen, rook, bishop or knight count can be exceeded
     (pawn counts and the total cannot). The king is always 1.
 
-    >>> from app.engine.blind import BlindChess
+    >>> from app.engine.blind import BlindChess, BlindChessView
     >>> counts = palette_counts(BlindChessView.from_observations(BlindChess().observations(0)))
     >>> counts[chess.PAWN], counts[chess.QUEEN], counts.total
     (8, 1, 16)
     """
     captured: dict[PieceType, int] = {piece_type: 0 for piece_type in chess.PIECE_TYPES}
     unknown = 0
-    if isinstance(view, BlindChessView):
-        for capture in view.captures:
-            captured[capture.piece_type] += 1
-    elif isinstance(view, ReconChessView):
-        for ply, square in view.captures:
-            piece_type = _rbc_captured_type(view, ply, square)
-            if piece_type is None:
-                unknown += 1
-            else:
-                captured[piece_type] += 1
-    else:
-        raise TypeError(f"palette counts need a Reconnaissance Blind Chess or Blind Chess view, "
-                        f"not {type(view).__name__}")
+    for piece_type in _kit(view).captured_types(view):  # None: a capture whose piece the seat was not told
+        if piece_type is None:
+            unknown += 1
+        else:
+            captured[piece_type] += 1
     total = max(0, sum(army.values()) - sum(captured.values()) - unknown)
     promoted = sum(max(0, captured[t] - army.get(t, 0)) for t in (chess.KNIGHT, chess.BISHOP, chess.ROOK,
                                                                      chess.QUEEN))
@@ -619,7 +469,7 @@ class BeliefBoard:
         return board
 
     # -- checking against what the seat knows -------------------------------------------------
-    def contradictions(self, view: ReconChessView | BlindChessView,
+    def contradictions(self, view: Any,
                        army: Mapping[PieceType, int] = STANDARD_ARMY,
                        possible: Mapping[PieceType, int] | None = None) -> dict[Square, str]:
         """The supposed pieces that clash with what the seat knows, each with the reason.
@@ -642,7 +492,7 @@ class BeliefBoard:
           seat was told puts such a piece there. Pass it only from a summary of the
           seat's current observations (a stale one may miss the opponent's last move).
 
-        >>> from app.engine.rbc import ReconChess, Sense
+        >>> from app.engine.rbc import ReconChess, ReconChessView, Sense
         >>> game = ReconChess()
         >>> view = ReconChessView.from_observations(game.observations(0))
         >>> belief = BeliefBoard(chess.BLACK, ply=view.ply)
@@ -696,7 +546,7 @@ class BeliefBoard:
         for square in standing[counts.total:] if counts.total < len(standing) else []:
             flags[square] = f"the opponent has at most {counts.total} pieces left"
 
-    def fix_flagged(self, view: ReconChessView | BlindChessView,
+    def fix_flagged(self, view: Any,
                     army: Mapping[PieceType, int] = STANDARD_ARMY) -> dict[Square, Square | None]:
         """Remove or move every flagged piece in one undo step; returns ``{old square: new square or None}``.
 
@@ -761,6 +611,19 @@ def _belief_games() -> list[Any]:
     (``GameDefinition.belief``: the games of hidden chess pieces), in the registry's order."""
     from app import games  # here, not at the top: the engine reaches the registry only when it needs it
     return [definition for definition in games.all() if definition.belief]
+
+
+def _kit(view: View) -> BeliefKit:
+    """The belief board kit of ``view``'s game (its definition's ``belief``: what the seat knows square by square,
+    ``facts(view)``, and the types of the pieces it captured, ``captured_types(view)``)."""
+    kept = _belief_games()
+    for definition in kept:
+        if isinstance(view, definition.view()):
+            kit: BeliefKit = definition.belief()
+            return kit
+    titles = [definition.title for definition in kept]
+    named = " or ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles)
+    raise TypeError(f"a belief board needs a view of {named}, not {type(view).__name__}")
 
 
 def _score(pieces: Mapping[Square, PieceType], enemy: chess.Color, truth: chess.Board) -> tuple[int, int]:

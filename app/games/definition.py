@@ -246,8 +246,9 @@ class GameDefinition(_Plain):
 
     ``board`` is (files, ranks), or None for a game without a board. ``bots`` lists (name, class) with
     the strongest first, as the new-game dialog offers them. ``inference`` is the belief inference of a
-    game of hidden information (None when the seats see everything). ``belief`` says whether a person
-    gets the belief board kit. ``match_defaults`` are settings of ``sightline match`` this game changes.
+    game of hidden information (None when the seats see everything). ``belief`` is the game's part of the
+    belief board kit (a :class:`~app.engine.belief.BeliefKit`), or None: a person gets the kit only where
+    there is one. ``match_defaults`` are settings of ``sightline match`` this game changes.
     ``foreign_players`` hosts players written for another program (a
     :class:`~app.bots.agents.ForeignPlayers`; RBC: reconchess players; None: only built-in bots play).
     ``perft`` is the game's move counter for ``sightline perft`` (``perft(depth, position) -> counts``; None:
@@ -276,7 +277,7 @@ class GameDefinition(_Plain):
     rules_doc: str
     bots: tuple[tuple[str, Lazy], ...]
     inference: Lazy | None
-    belief: bool
+    belief: Lazy | None
     formats: tuple[ExportFormat, ...]
     clipboard: ClipboardFormat | None
     perft: Lazy | None
@@ -288,7 +289,7 @@ class GameDefinition(_Plain):
                  view: Lazy, board: tuple[int, int] | None = (8, 8), hidden_information: bool = False,
                  options: tuple[OptionSpec, ...] = (), match_defaults: Mapping[str, Any] | None = None,
                  rules_doc: str = "", bots: tuple[tuple[str, Lazy], ...] = (), inference: Lazy | None = None,
-                 belief: bool = False, formats: tuple[ExportFormat, ...] = (),
+                 belief: Lazy | None = None, formats: tuple[ExportFormat, ...] = (),
                  clipboard: ClipboardFormat | None = None, perft: Lazy | None = None,
                  preload: tuple[str, ...] = (), presenter: Lazy | None = None,
                  foreign_players: Lazy | None = None) -> None:

@@ -30,7 +30,7 @@ DEFINITION = GameDefinition(
           ("random", Lazy("app.bots.blind_bots:BlindRandomBot")),
           ("greedy", Lazy("app.bots.blind_bots:BlindGreedyBot"))),
     inference=Lazy("app.engine.inference:BlindInference"),
-    belief=True,
+    belief=Lazy("app.games.blind.belief_kit:KIT"),
     formats=(ExportFormat("pgn", "Moves as &PGN", ".pgn", Lazy("app.games.blind.formats:PGN"), text=True),),
 )
 
@@ -44,3 +44,4 @@ def _named_for_bundlers() -> None:  # pragma: no cover - never called
     import app.bots.blind_belief  # noqa: F401
     import app.bots.blind_bots  # noqa: F401
     import app.games.blind.formats  # noqa: F401
+    import app.games.blind.belief_kit  # noqa: F401

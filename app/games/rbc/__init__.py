@@ -33,7 +33,7 @@ DEFINITION = GameDefinition(
           ("random", Lazy("app.bots.rbc_bots:RBCRandomBot")),
           ("attacker", Lazy("app.bots.rbc_bots:RBCAttackerBot"))),
     inference=Lazy("app.engine.inference:RbcInference"),
-    belief=True,
+    belief=Lazy("app.games.rbc.belief_kit:KIT"),
     formats=(ExportFormat("pgn", "Moves as &PGN", ".pgn", Lazy("app.games.rbc.formats:PGN"), text=True),
              ExportFormat("reconchess", "RBC game for &reconchess (GameHistory JSON)", ".json",
                           Lazy("app.games.rbc.formats:reconchess_history"))),
@@ -52,6 +52,7 @@ def _named_for_bundlers() -> None:  # pragma: no cover - never called
     import app.bots.rbc_belief  # noqa: F401
     import app.bots.rbc_bots  # noqa: F401
     import app.games.rbc.formats  # noqa: F401
+    import app.games.rbc.belief_kit  # noqa: F401
     import app.games.rbc.perft  # noqa: F401
     import app.games.rbc.players  # noqa: F401
     import app.interop.reconchess_history  # noqa: F401
