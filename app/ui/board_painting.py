@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from app.games.scene import Zone
     from app.ui import zones as zone_parts
 
-__all__ = ["BoardPicture", "heat_colour", "percent"]
+__all__ = ["BoardPicture", "MarkerLike", "heat_colour", "percent"]
 
 
 class _Theme(Protocol):
@@ -43,7 +43,9 @@ class _Theme(Protocol):
     def dark(self) -> str: ...
 
 
-class _MarkerLike(Protocol):
+class MarkerLike(Protocol):
+    """What a marker must give to be drawn (the board's ``Marker``, or a scene's ``MarkerSpec``)."""
+
     @property
     def kind(self) -> str: ...
     @property
@@ -131,7 +133,7 @@ class BoardPicture:
     flags: Mapping[Cell, str]
     targets: Mapping[Cell, Mapping[Cell, Sequence[str]]]
     last_move: tuple[Cell, Cell] | None
-    markers: Sequence[_MarkerLike]
+    markers: Sequence[MarkerLike]
     arrows: Sequence[tuple[Cell, Cell]]
     circles: Sequence[Cell]
     right_from: Cell | None

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QCursor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
@@ -43,7 +43,7 @@ from app.ui import pieces
 from app.ui.board_annotations import Annotations
 from app.ui.board_drag import PieceDrag
 from app.ui.board_geometry import BoardGeometry
-from app.ui.board_painting import BoardPicture, percent
+from app.ui.board_painting import BoardPicture, MarkerLike, percent
 
 if TYPE_CHECKING:
     from app.ui.promotion import PromotionChooser
@@ -98,17 +98,6 @@ def clipped_window(square: Cell, files: int, ranks: int, radius: int = 1) -> lis
         for f in range(max(0, file - radius), min(files, file + radius + 1))
         for r in range(max(0, rank - radius), min(ranks, rank + radius + 1))
     ]
-
-
-class _MarkerLike(Protocol):
-    @property
-    def kind(self) -> str: ...
-    @property
-    def squares(self) -> Sequence[Cell]: ...
-    @property
-    def label(self) -> str: ...
-    @property
-    def opacity(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -499,7 +488,7 @@ class BoardWidget(QWidget):
         """The markers drawn (a copy)."""
         return list(self._markers)
 
-    def set_markers(self, markers: Iterable[Marker | _MarkerLike]) -> None:
+    def set_markers(self, markers: Iterable[Marker | MarkerLike]) -> None:
         """Sets the markers; anything with ``kind``, ``squares``, ``label`` and ``opacity`` is accepted."""
         self._markers = [
             m if isinstance(m, Marker) else Marker(m.kind, tuple(m.squares), m.label, m.opacity) for m in markers
