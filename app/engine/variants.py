@@ -44,8 +44,10 @@ def __getattr__(name: str) -> Any:
 
 def game_type(name: str) -> type[Game]:
     """The referee class for ``name``; raises ``ValueError`` listing the known games."""
-    variants: dict[str, type[Game]] = __getattr__("VARIANTS")
+    # One game's referee, not the whole table: that would import every game's referee to find one.
     try:
-        return variants[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r} (known: {', '.join(sorted(variants))})") from None
+        definition = importlib.import_module("app.games").get(name)
+    except KeyError as error:
+        raise ValueError(error.args[0]) from None
+    referee: type[Game] = definition.referee()
+    return referee
