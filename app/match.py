@@ -14,6 +14,7 @@ in C code), is killed and the game scored against the bot that was running, and 
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -28,7 +29,7 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 from app.bots.agents import Agent, BotError, BotSpec, error_text
 from app.bots.worker import pid_alive
 from app.engine.clock import TimeControl
-from app.engine.core import Outcome, Reason, outcome_against
+from app.engine.core import CHANCE_SEEDS, Outcome, Reason, outcome_against
 from app.engine.record import GameRecord
 from app.engine.variants import game_type
 
@@ -126,7 +127,7 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
     from app.bots.worker import ProcessAgent
     from app.runner import opponent_names, run_game, seed_everything
     seed_everything(job.seed)
-    game = game_type(job.variant).from_options(job.options)
+    game = game_type(job.variant).create(job.options, _chance_seed(job))
     specs = job.seats
     outsiders = sum(BotSpec(text, job.variant).outside for text in specs)
     agents: list[Agent] = []
@@ -169,6 +170,23 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
             if isinstance(agent, ProcessAgent):
                 agent.close()
     return summaries[0]
+
+
+def _chance_seed(job: GameJob) -> int:
+    """The seed a game of chance deals from (ignored by other games): the same for the same game of the same
+    match, so a match is repeatable from its ``--seed``, and far from the numbers the bots are seeded with.
+
+    It is a hash of the game's seed, not a sum, so that no bot can compute it from its own seed by arithmetic.
+    A bot that knew the hash and guessed the match's seed could still rebuild the deal: a match against outside
+    bots that might try should be given a seed nobody can guess.
+
+    >>> job = GameJob(0, "minit", {}, ("random", "random"), TimeControl(), 7, None)
+    >>> _chance_seed(job) == _chance_seed(job) != _chance_seed(GameJob(1, "minit", {}, ("random", "random"),
+    ...                                                                TimeControl(), 8, None))
+    True
+    """
+    digest = hashlib.sha256(f"sightline match deal {job.seed}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big") % CHANCE_SEEDS
 
 
 def _bot_seed(job: GameJob, seat: int) -> int:

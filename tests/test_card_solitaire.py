@@ -274,6 +274,22 @@ def test_match_plays_sixteen_with_its_one_seat(tmp_path: Path) -> None:
         assert isinstance(data["chance_seed"], int) and "seed" not in data["options"]
 
 
+def test_a_match_deals_the_same_cards_again_from_the_same_seed(sixteen: None, tmp_path: Path) -> None:
+    """A match is repeatable from its seed, deals included: the deal comes from the match's seed (hashed, so no
+    bot computes it from its own seed), not from the operating system."""
+    from app.match import run_match
+
+    def deals(seed: int, out: Path) -> list[int]:
+        run_match(KEY, seats=["random"], games=2, seed=seed, out_dir=str(out))
+        return [json.loads(path.read_text(encoding="utf-8"))["chance_seed"] for path in sorted(out.glob("*.json"))]
+
+    first, again, other = deals(5, tmp_path / "a"), deals(5, tmp_path / "b"), deals(6, tmp_path / "c")
+    assert first == again and len(set(first)) == 2  # the same games again; each game of a match its own deal
+    assert not set(first) & set(other)
+    bot_seeds = {5 * 100003 + index for index in range(2)}  # what the bots were seeded from, nearly
+    assert not set(first) & bot_seeds
+
+
 def test_the_finished_record_exports_to_svg(sixteen: None, tmp_path: Path) -> None:
     path = _bot_game(tmp_path)
     out = tmp_path / "sixteen.svg"
