@@ -41,15 +41,15 @@ from __future__ import annotations
 
 from .atomic_files import atomic_write_bytes, atomic_write_text, write_target
 from .clock import TimeControl
-from .record_format import (ADJUDICATION_REASONS, ANNOTATIONS, FORMAT, HYPOTHESES, MAX_ACTIONS, MAX_NOTE_DEPTH,
-                            MAX_RECORD_BYTES, SWITCHES, VERSION, Entry, GameRecord, LiveClock, NoteSnapshot, Notes,
+from .record_format import (ADJUDICATION_REASONS, ANNOTATIONS, FORMAT, HYPOTHESES, MARKS, MAX_ACTIONS,
+                            MAX_NOTE_DEPTH, MAX_RECORD_BYTES, SWITCHES, VERSION, Entry, GameRecord, LiveClock, NoteSnapshot, Notes,
                             PlayerInfo, RecordError, notes_at, parse_action, parse_record, read_limited, read_record)
 from .record_format import _short as _short  # noqa: F401 - reconchess_history quotes values with it
 from .session import KEEP, GameSession, resume
 from .timeline import Frame, Replay, Timeline, allowed_perspectives, load_record, perspective_at, replay, view_type
 
 __all__ = [
-    "ADJUDICATION_REASONS", "ANNOTATIONS", "FORMAT", "HYPOTHESES", "KEEP", "MAX_ACTIONS", "MAX_NOTE_DEPTH",
+    "ADJUDICATION_REASONS", "ANNOTATIONS", "FORMAT", "HYPOTHESES", "KEEP", "MARKS", "MAX_ACTIONS", "MAX_NOTE_DEPTH",
     "MAX_RECORD_BYTES", "SWITCHES", "VERSION", "Entry", "Frame", "GameRecord", "GameSession", "LiveClock",
     "NoteSnapshot", "Notes", "PlayerInfo", "RecordError", "Replay", "TimeControl", "Timeline",
     "allowed_perspectives", "atomic_write_bytes", "atomic_write_text", "load_record", "notes_at", "parse_action",

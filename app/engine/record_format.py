@@ -38,7 +38,10 @@ MAX_NOTE_DEPTH = 32
 ANNOTATIONS = "annotations"
 HYPOTHESES = "hypotheses"
 SWITCHES = "switches"
-_NOTE_KINDS = (ANNOTATIONS, HYPOTHESES, SWITCHES)
+MARKS = "marks"
+"""A seat's private marks kept by its game's presenter (a deduction grid's circles and crosses, a secret setup
+being arranged): opaque JSON only that game reads."""
+_NOTE_KINDS = (ANNOTATIONS, HYPOTHESES, SWITCHES, MARKS)
 
 
 class RecordError(ValueError):
@@ -120,23 +123,25 @@ class Entry:
 
 @dataclass(frozen=True)
 class Notes:
-    """A seat's private notes at one moment: the window's annotations, the belief board's hypotheses and the
-    belief panel's switches.
+    """A seat's private notes at one moment: the window's annotations, the belief board's hypotheses, the
+    belief panel's switches and the marks the game's presenter keeps.
 
     All are opaque JSON to the engine: ``annotations`` is a list (arrows,
     circles...), ``hypotheses`` an object (``Hypotheses.to_json()``) or ``None``,
     ``switches`` an object (which of the panel's aids the seat turned on) or ``None``
-    for the defaults. Treat them as read-only.
+    for the defaults, ``marks`` an object only the game's presenter reads (see
+    :data:`MARKS`) or ``None``. Treat them as read-only.
     """
 
     annotations: list[Any] = field(default_factory=list)
     hypotheses: dict[str, Any] | None = None
     switches: dict[str, Any] | None = None
+    marks: dict[str, Any] | None = None
 
     def changed(self, changes: Mapping[str, Any]) -> "Notes":
         """These notes with the kinds named in ``changes`` replaced."""
         return Notes(changes.get(ANNOTATIONS, self.annotations), changes.get(HYPOTHESES, self.hypotheses),
-                     changes.get(SWITCHES, self.switches))
+                     changes.get(SWITCHES, self.switches), changes.get(MARKS, self.marks))
 
 
 @dataclass
@@ -144,7 +149,7 @@ class NoteSnapshot:
     """A change of one seat's notes, taken when ``step`` actions of the record had been played.
 
     ``changes`` holds only the kinds that changed (``"annotations"``,
-    ``"hypotheses"``, ``"switches"``): an unchanged kind is not repeated, which keeps files small.
+    ``"hypotheses"``, ``"switches"``, ``"marks"``): an unchanged kind is not repeated, which keeps files small.
     """
 
     seat: Seat
@@ -381,7 +386,7 @@ def _check_opaque(value: Any, where: str) -> None:
 def _check_note_value(kind: str, value: Any, where: str) -> None:
     if kind == ANNOTATIONS and not isinstance(value, list):
         raise RecordError(f"{where}: 'annotations' must be a list")
-    if kind in (HYPOTHESES, SWITCHES) and value is not None and not isinstance(value, dict):
+    if kind in (HYPOTHESES, SWITCHES, MARKS) and value is not None and not isinstance(value, dict):
         raise RecordError(f"{where}: '{kind}' must be an object or null")
     _check_opaque(value, f"{where}: '{kind}'")
 
@@ -430,7 +435,7 @@ def notes_at(record: GameRecord, seat: Seat, step: int | None = None) -> Notes:
     >>> record = GameRecord("minit", notes=[NoteSnapshot(0, 0, {"annotations": [{"arrow": "a2a3"}]}),
     ...                                     NoteSnapshot(0, 4, {"hypotheses": {"pieces": {}}})])
     >>> notes_at(record, 0, 3)
-    Notes(annotations=[{'arrow': 'a2a3'}], hypotheses=None, switches=None)
+    Notes(annotations=[{'arrow': 'a2a3'}], hypotheses=None, switches=None, marks=None)
     >>> notes_at(record, 0).hypotheses, notes_at(record, 1).annotations
     ({'pieces': {}}, [])
     """

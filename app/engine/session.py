@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from .clock import ChessClock, TimeControl
 from .core import Action, Adjudication, Game, Reason, Seat
-from .record_format import (ANNOTATIONS, HYPOTHESES, SWITCHES, Entry, GameRecord, LiveClock, NoteSnapshot, Notes,
+from .record_format import (ANNOTATIONS, HYPOTHESES, MARKS, SWITCHES, Entry, GameRecord, LiveClock, NoteSnapshot, Notes,
                             PlayerInfo, RecordError, _check_note_value, notes_at)
 from .timeline import _new_game, _play_entry
 
@@ -173,16 +173,17 @@ class GameSession:
 
     # -- a seat's private notes ------------------------------------------------------------
     def notes(self, seat: Seat) -> Notes:
-        """``seat``'s current annotations, hypotheses and switches."""
+        """``seat``'s current annotations, hypotheses, switches and marks."""
         return self._notes[seat]
 
     def set_notes(self, seat: Seat, *, annotations: list[Any] | _Keep = KEEP,
                   hypotheses: dict[str, Any] | None | _Keep = KEEP,
-                  switches: dict[str, Any] | None | _Keep = KEEP) -> bool:
+                  switches: dict[str, Any] | None | _Keep = KEEP,
+                  marks: dict[str, Any] | None | _Keep = KEEP) -> bool:
         """Record ``seat``'s notes as they are now; returns True when they changed.
 
         ``annotations`` (a list), ``hypotheses`` (an object, or ``None`` for
-        none) and ``switches`` (an object, or ``None``) are opaque JSON; each is copied.
+        none), ``switches`` and ``marks`` (each an object, or ``None``) are opaque JSON; each is copied.
         Leave one out (or pass ``KEEP``) to keep it as it is. A snapshot is
         recorded only when something changed; several changes between two
         actions make one snapshot. Raises ``ValueError`` for data that is not JSON.
@@ -213,6 +214,11 @@ class GameSession:
             _as_value_error(_check_note_value, SWITCHES, value, "switches")
             if value != current.switches:
                 changes[SWITCHES] = value
+        if not isinstance(marks, _Keep):
+            value = _json_copy(marks, "marks")
+            _as_value_error(_check_note_value, MARKS, value, "marks")
+            if value != current.marks:
+                changes[MARKS] = value
         if not changes:
             return False
         self._notes[seat] = current.changed(changes)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from app.engine.core import Action, Seat
     from app.games.scene import BoardScene, Cell
 
-__all__ = ["BELIEF_PANEL", "Command", "InputError", "Presenter", "PresenterBase", "presenter_for"]
+__all__ = ["BELIEF_PANEL", "Command", "InputError", "MarksChange", "Presenter", "PresenterBase", "presenter_for"]
 
 BELIEF_PANEL = "belief"
 """The panel name of the belief board kit (a board of supposed enemy pieces, with its inference aids)."""
@@ -37,18 +37,37 @@ class InputError(ValueError):
 
 class Command(NamedTuple):
     """A button's worth of action a game offers now (pass, offer a draw ...): ``id`` is what the window hands
-    back to :meth:`Presenter.command`; ``label`` is the button's text; ``enabled`` whether it may be used now."""
+    back to :meth:`Presenter.command`; ``label`` is the button's text; ``enabled`` whether it may be used now.
+    An ``anytime`` command changes only the seat's own marks (undo a mark), so the window lets the seat at the
+    screen use it while another seat is to act; any other command only on the seat's own turn."""
 
     id: str
     label: str
     enabled: bool
+    anytime: bool = False
+
+
+class MarksChange(NamedTuple):
+    """What a person's input means when it changes only the seat's private marks, not the game: the seat's
+    marks as they are now (opaque JSON the game's presenter reads back, kept in the record with the seat's
+    notes). A presenter's input hooks return it instead of an action (a cell of a deduction grid marked, a
+    secret setup being arranged); the window stores it and draws again, and no referee or bot ever sees it.
+
+    >>> MarksChange({"grid": {"3": "N"}}).marks
+    {'grid': {'3': 'N'}}
+    """
+
+    marks: dict[str, Any] | None
 
 
 @runtime_checkable
 class Presenter(Protocol):
     """Everything the window needs from one game; each method is given a seat's view (what that seat knows).
 
-    Squares are the scene's ``(file, rank)`` pairs, counted from White's lower left corner.
+    Squares are the scene's ``(file, rank)`` pairs, counted from White's lower left corner. A game that keeps
+    private marks for a seat (:class:`MarksChange`) reads them in :meth:`bound`: the window asks
+    ``presenter.bound(marks)`` for the seat at the screen and then calls that presenter; its input hooks may
+    return a :class:`MarksChange` where they otherwise return an action.
     """
 
     key: str
@@ -67,15 +86,15 @@ class Presenter(Protocol):
     def move_list(self, view: Any) -> list[str]:
         """The seat's own moves with their results, one line per turn."""
 
-    def on_square(self, view: Any, square: Cell) -> Action:
+    def on_square(self, view: Any, square: Cell) -> Action | MarksChange:
         """The action of picking ``square`` (a sense, in RBC); raises :class:`InputError` if picking means
         nothing now."""
 
-    def on_zone(self, view: Any, zone_id: str, index: int) -> Action:
+    def on_zone(self, view: Any, zone_id: str, index: int) -> Action | MarksChange:
         """The action of clicking item ``index`` of the scene's zone ``zone_id`` (a card of a hand, a pile, a
         position of a track, a cell of a grid); raises :class:`InputError` if that means nothing now."""
 
-    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action | MarksChange:
         """The action of moving a piece (clicked, dragged or typed), ``promotion`` a piece letter or None."""
 
     def parse_text(self, view: Any, text: str) -> Action:
@@ -84,7 +103,7 @@ class Presenter(Protocol):
     def commands(self, view: Any) -> list[Command]:
         """The buttons this game shows now, besides resigning (each seat may resign in every game)."""
 
-    def command(self, view: Any, command_id: str) -> Action:
+    def command(self, view: Any, command_id: str) -> Action | MarksChange:
         """The action of the command ``command_id`` (an id :meth:`commands` listed)."""
 
     def entry_hint(self, view: Any) -> str:
@@ -98,6 +117,10 @@ class Presenter(Protocol):
 
     def panels(self) -> frozenset[str]:
         """The extra panels this game offers a person (:data:`BELIEF_PANEL`)."""
+
+    def bound(self, marks: dict[str, Any] | None) -> "Presenter":
+        """This presenter reading one seat's private ``marks`` (``None`` before the seat made any): the one the
+        window calls for that seat's scene, commands and input. Games without marks return themselves."""
 
 
 class PresenterBase:
@@ -145,6 +168,9 @@ class PresenterBase:
 
     def panels(self) -> frozenset[str]:
         return frozenset()
+
+    def bound(self, marks: dict[str, Any] | None) -> Presenter:
+        return self  # type: ignore[return-value]  # a subclass completes the protocol
 
 
 def presenter_for(key: str) -> Presenter:

@@ -20,7 +20,7 @@ from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason
 from app.engine.record import GameRecord, GameSession, PlayerInfo
 from app.engine.variants import game_type
 from app.games.describe import outcome_headline
-from app.games.presenter import BELIEF_PANEL, Command, InputError, Presenter, presenter_for
+from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange, Presenter, presenter_for
 from app.games.scene import BoardScene, Cell
 from app.ui.bot_seat import BotSeat
 from app.ui.seat_screen import SeatScreen
@@ -167,7 +167,7 @@ class GameController(QObject):
         """The board for the seat at the screen; an empty board behind the curtain."""
         if self.screen_seat is None:
             return self.empty_scene()
-        scene = self.presenter.scene(self.views[self.screen_seat])
+        scene = self.presenter_of(self.screen_seat).scene(self.views[self.screen_seat])
         if self.game.to_move != self.screen_seat or self.curtain_for is not None:
             scene.targets, scene.sense_window = {}, None
         return scene
@@ -225,7 +225,8 @@ class GameController(QObject):
 
     def move_list(self) -> list[str]:
         """The moves of the seat at the screen, with their results."""
-        return [] if self.screen_seat is None else self.presenter.move_list(self.views[self.screen_seat])
+        seat = self.screen_seat
+        return [] if seat is None else self.presenter_of(seat).move_list(self.views[seat])
 
     def status(self) -> str:
         outcome = self.game.outcome
@@ -241,17 +242,30 @@ class GameController(QObject):
             return f"{self.seats[mover].name} is thinking"
         if mover != self.screen_seat:
             return "Waiting for the opponent"
-        return self.presenter.prompt(self.views[mover])
+        return self.presenter_of(mover).prompt(self.views[mover])
 
     def entry_hint(self) -> str:
         """What the typing field says while empty, for this game."""
-        return self.presenter.entry_hint(self.screen_view())
+        return self._screen_presenter().entry_hint(self.screen_view())
 
     def commands(self) -> list[Command]:
-        """The game's commands (buttons) for the seat at the screen, enabled only while that seat may act."""
-        allowed = self._may_act()
-        return [command._replace(enabled=command.enabled and allowed)
-                for command in self.presenter.commands(self.screen_view())]
+        """The game's commands (buttons) for the seat at the screen, enabled only while that seat may act (an
+        ``anytime`` command, which changes only the seat's own marks, while the seat is at the screen)."""
+        allowed, present = self._may_act(), self._at_screen()
+        return [command._replace(enabled=command.enabled and (allowed or (command.anytime and present)))
+                for command in self._screen_presenter().commands(self.screen_view())]
+
+    def presenter_of(self, seat: Seat) -> Presenter:
+        """The game's presenter reading ``seat``'s private marks (the game's own notes, e.g. a deduction grid)."""
+        return self.presenter.bound(self.session.notes(seat).marks)
+
+    def _screen_presenter(self) -> Presenter:
+        seat = self.screen_seat
+        return self.presenter if seat is None else self.presenter_of(seat)
+
+    def _at_screen(self) -> bool:
+        """Whether a seat is at the screen with no curtain up (it may change its own notes and marks)."""
+        return self.screen_seat is not None and self.curtain_for is None
 
     def can(self, what: str) -> bool:
         """Whether the seat at the screen may now resign, or use the command ``what`` (an id of
@@ -307,6 +321,19 @@ class GameController(QObject):
         if belief is not None and self.session.set_notes(seat, switches=belief.switches.to_json()):
             self._save()
 
+    def marks_changed(self, seat: Seat, marks: dict[str, Any] | None) -> None:
+        """The seat changed its private marks (the game's presenter read them from its input): keep them in the
+        record and draw again. Marks that are not JSON are the game's bug: said in the seat's log, not kept."""
+        try:
+            changed = self.session.set_notes(seat, marks=marks)
+        except ValueError as error:
+            self.logs[seat].append(f"Not possible: the marks could not be kept ({error}).")
+            self.changed.emit()
+            return
+        if changed:
+            self._save()
+            self.changed.emit()
+
     def annotations_changed(self, seat: Seat) -> None:
         """The seat drew or removed an arrow or circle: keep it in the record."""
         arrows, circles = self.annotations.get(seat, ([], []))
@@ -349,42 +376,48 @@ class GameController(QObject):
     # -- acting ------------------------------------------------------------------------------------
     def sense(self, square: Cell) -> None:
         """The person picked ``square`` (a sense, in RBC)."""
-        self._human_input(lambda view: self.presenter.on_square(view, square))
+        self._human_input(lambda presenter, view: presenter.on_square(view, square))
 
     def move(self, from_sq: Cell, to_sq: Cell, promotion: str | None) -> None:
         """The person moved a piece (a click, a drag), ``promotion`` the chosen piece letter or None."""
-        self._human_input(lambda view: self.presenter.on_move(view, from_sq, to_sq, promotion))
+        self._human_input(lambda presenter, view: presenter.on_move(view, from_sq, to_sq, promotion))
 
     def zone(self, zone_id: str, index: int) -> None:
         """The person clicked item ``index`` of the scene's zone ``zone_id`` (a card of a hand, a pile ...)."""
-        self._human_input(lambda view: self.presenter.on_zone(view, zone_id, index))
+        self._human_input(lambda presenter, view: presenter.on_zone(view, zone_id, index))
 
     def act_on_command(self, command_id: str) -> None:
         """The person used one of the game's :meth:`commands` (a button: pass, offer a draw ...)."""
         if self.can(command_id):
-            self._human_input(lambda view: self.presenter.command(view, command_id))
+            self._human_input(lambda presenter, view: presenter.command(view, command_id))
 
     def parse_text(self, text: str) -> Action:
         """The action the seat at the screen typed as ``text``; raises
         :class:`~app.games.presenter.InputError` saying, in the game's words, why it is none."""
-        return self.presenter.parse_text(self.screen_view(), text)
+        return self._screen_presenter().parse_text(self.screen_view(), text)
 
     def act(self, action: Action) -> None:
         """Play ``action`` for the person at the screen, if it is that seat's turn."""
         self._human(action)
 
-    def _human_input(self, read: Callable[[Any], Action]) -> None:
-        """Play what the person's input means, as the game's presenter reads it from the seat's view."""
+    def _human_input(self, read: Callable[[Presenter, Any], Action | MarksChange]) -> None:
+        """Play what the person's input means, as the game's presenter reads it from the seat's view and marks;
+        input that changes only the seat's own marks is kept in the record instead, whoever's turn it is."""
         seat = self.screen_seat
-        if seat is None or self.curtain_for is not None or self.game.to_move != seat:
+        if seat is None or self.curtain_for is not None:
             return
+        to_move = self.game.to_move == seat
         try:
-            action = read(self.views[seat])
+            result = read(self.presenter_of(seat), self.views[seat])
         except InputError as error:
-            self.logs[seat].append(f"Not possible: {error}.")
-            self.changed.emit()
+            if to_move:  # out of turn a click that means nothing is ignored, as it always was
+                self.logs[seat].append(f"Not possible: {error}.")
+                self.changed.emit()
             return
-        self._play(seat, action)
+        if isinstance(result, MarksChange):
+            self.marks_changed(seat, result.marks)
+        elif to_move:
+            self._play(seat, result)
 
     def resign(self) -> None:
         if self.screen_seat is not None and self.game.outcome is None:

@@ -152,8 +152,11 @@ class ReplayWindow(QMainWindow):
             self.slider.blockSignals(True)
             self.slider.setValue(step)
             self.slider.blockSignals(False)
-        scene: BoardScene = (self.presenter.truth_scene(frame.truth, frame.last_move) if perspective is None
-                             else self.presenter.scene(frame.view))
+        if perspective is None:
+            scene: BoardScene = self.presenter.truth_scene(frame.truth, frame.last_move)
+        else:  # the seat's view with the private marks it had kept then (a deduction grid's circles)
+            notes = frame.notes.get(perspective)
+            scene = self.presenter.bound(None if notes is None else notes.marks).scene(frame.view)
         # A replay is looked at, not played: no moves or picks; the truth shows no seat's marks.
         scene = dataclasses.replace(scene, targets={}, sense_window=None,
                                     markers=scene.markers if perspective is not None else [])
