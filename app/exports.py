@@ -42,8 +42,8 @@ from app.engine.core import Seat
 from app.engine.record import (Frame, GameRecord, RecordError, Timeline, atomic_write_bytes, atomic_write_text,
                                write_target)
 from app.games.definition import ExportFormat
-from app.games.scene import (ZONE_PLACES, BoardScene, CardRowZone, Cell, GridZone, HandZone, PileZone, ShownCard,
-                             StackZone, TrackZone, TrayZone, Zone)
+from app.games.scene import (ZONE_PLACES, BoardScene, CardRowZone, Cell, Checker, GridZone, HandZone, PileZone,
+                             ShownCard, StackZone, TrackZone, TrayZone, Zone, read_checker)
 
 __all__ = ["FORMATS", "IMAGE_FORMATS", "check_export_target", "export_record", "export_text", "frame_png",
            "frame_scene", "frame_svg", "parse_perspective", "scene_svg"]
@@ -212,19 +212,71 @@ def _fitted(text: str, width: float, largest: float) -> float:
 
 def _piece_svg(letter: str, x: float, y: float, side: float) -> str:
     """A piece in the ``side``-wide box at ``(x, y)``: python-chess's glyph for a chess letter (its definition
-    is in the image's defs), else a generic token, a circle with the letter (upper case light, lower case dark,
-    as White and Black are), so a game's own pieces stay readable."""
+    is in the image's defs), a numbered disc for a checker token (:func:`_checker_svg`), else a generic token, a
+    circle with the letter (upper case light, lower case dark, as White and Black are), so a game's own pieces
+    stay readable."""
     if letter in chess.svg.PIECES:
-        piece = chess.Piece.from_symbol(letter)
-        glyph = f"{chess.COLOR_NAMES[piece.color]}-{chess.PIECE_NAMES[piece.piece_type]}"
-        scale = "" if side == _SQUARE else f" scale({_num(side / _SQUARE)})"
-        return f'<use href="#{glyph}" xlink:href="#{glyph}" transform="translate({_num(x)}, {_num(y)}){scale}"/>'
+        return _glyph_use(letter, x, y, side)
+    checker = read_checker(letter)
+    if checker is not None:
+        return _checker_svg(checker, x, y, side)
     light = not letter.islower()
     fill, ink = ("#f8f8f8", "#1b1b1b") if light else ("#1b1b1b", "#f8f8f8")
     middle, radius = side / 2, side * 0.38
     return (f'<g class="token"><circle cx="{_num(x + middle)}" cy="{_num(y + middle)}" r="{_num(radius)}" '
             f'fill="{fill}" stroke="#555" stroke-width="1.5"/>'
             + _text(x + middle, y + middle, letter, _fitted(letter, 1.5 * radius, side * 0.45), ink) + "</g>")
+
+
+def _glyph_use(letter: str, x: float, y: float, side: float, extra: str = "") -> str:
+    """python-chess's glyph of the chess letter ``letter`` (defined in the image's defs) in a ``side``-wide box."""
+    piece = chess.Piece.from_symbol(letter)
+    glyph = f"{chess.COLOR_NAMES[piece.color]}-{chess.PIECE_NAMES[piece.piece_type]}"
+    scale = "" if side == _SQUARE else f" scale({_num(side / _SQUARE)})"
+    return f'<use href="#{glyph}" xlink:href="#{glyph}" transform="translate({_num(x)}, {_num(y)}){scale}"{extra}/>'
+
+
+def _checker_glyph(checker: Checker) -> str | None:
+    """The chess letter drawn faint inside a checker's disc: its piece in the colour that shows on the disc."""
+    if checker.piece is None:
+        return None
+    return checker.piece.lower() if checker.white else checker.piece
+
+
+def _checker_svg(checker: Checker, x: float, y: float, side: float) -> str:
+    """A checker as the window draws it: a disc with a rim in its side's colours and its number, with the piece
+    it stands for faint behind the number when the seat knew it."""
+    fill, rim, ink = ("#fbfbf8", "#1b1b1b", "#1b1b1b") if checker.white else ("#303030", "#0c0c0c", "#fafafa")
+    middle = side / 2
+    cx, cy = _num(x + middle), _num(y + middle)
+    parts = [f'<g class="checker" data-checker="{"w" if checker.white else "b"}{checker.number}">',
+             f'<circle cx="{cx}" cy="{cy}" r="{_num(side * 0.42)}" fill="{fill}" stroke="{rim}" '
+             f'stroke-width="1.6"/>',
+             f'<circle cx="{cx}" cy="{cy}" r="{_num(side * 0.34)}" fill="none" stroke="{rim}" stroke-width="0.9" '
+             f'stroke-dasharray="2.2 1.6"/>']
+    glyph = _checker_glyph(checker)
+    if glyph is not None:
+        inset = side * 0.125
+        parts.append(_glyph_use(glyph, x + inset, y + inset, side * 0.75, ' opacity="0.38"'))
+    number = str(checker.number)
+    font = side * 0.4
+    outline = _text(x + middle, y + middle, number, font, fill)
+    parts.append(outline.replace("<text ", f'<text stroke="{fill}" stroke-width="{_num(side * 0.07)}" '
+                                 'stroke-linejoin="round" ', 1))
+    parts.append(_text(x + middle, y + middle, number, font, ink))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _glyph_letters(letters: set[str]) -> set[str]:
+    """The chess glyphs an image of these piece codes needs in its defs (checkers' faint pieces included)."""
+    needed = {letter for letter in letters if letter in chess.svg.PIECES}
+    for letter in letters:
+        checker = read_checker(letter)
+        glyph = _checker_glyph(checker) if checker is not None else None
+        if glyph is not None:
+            needed.add(glyph)
+    return needed
 
 
 def _card_svg(card: ShownCard, x: float, y: float, width: float, height: float) -> str:
@@ -247,8 +299,14 @@ def _zone_extent(zone: Zone) -> tuple[float, float]:
     if isinstance(zone, (HandZone, CardRowZone, PileZone)):
         return _CARD_W, _CARD_W * _CARD_RATIO
     if isinstance(zone, GridZone):
-        return _ROW_HEAD + _GRID_CELL * len(zone.columns), _GRID_CELL * (len(zone.rows) + 1)
+        return _grid_head(zone) + _GRID_CELL * len(zone.columns), _GRID_CELL * (len(zone.rows) + 1)
     return _TOKEN, _TOKEN
+
+
+def _grid_head(zone: GridZone) -> float:
+    """The width of a grid's row headings in squares, as the window gives it (room for the longest heading)."""
+    longest = max((len(heading) for heading in zone.rows), default=0)
+    return min(_ROW_HEAD, 0.22 + 0.12 * longest)
 
 
 def _band_depth(zone: Zone) -> int:
@@ -340,9 +398,29 @@ def _pile_svg(zone: PileZone, x: float, y: float, width: float, height: float) -
     return parts
 
 
+_HATCH = ('<pattern id="grid-impossible" width="4" height="4" patternUnits="userSpaceOnUse" '
+          'patternTransform="rotate(45)"><rect width="4" height="4" fill="#c9c9c9"/>'
+          '<line x1="0" y1="0" x2="0" y2="4" stroke="#8a8a8a" stroke-width="1"/></pattern>')
+
+
+def _shade_fill(shade: float) -> tuple[str, float]:
+    """The tint of a grid cell's chance and its opacity: amber to deep red, deeper and more opaque for a likelier
+    cell (the window's heat scale).
+
+    >>> _shade_fill(1.0)
+    ('#c62828', 0.64)
+    """
+    t = math.sqrt(min(1.0, max(0.0, shade)))
+    low, high = (0xff, 0xb3, 0x00), (0xc6, 0x28, 0x28)
+    red, green, blue = (round(a + (b - a) * t) for a, b in zip(low, high))
+    return f"#{red:02x}{green:02x}{blue:02x}", round(0.34 + 0.3 * t, 2)
+
+
 def _grid_zone_svg(zone: GridZone, x: float, y: float) -> list[str]:
-    """A deduction grid: column headings over a table whose rows start with their heading and hold the marks."""
-    cell, head = _GRID_CELL * _SQUARE, _ROW_HEAD * _SQUARE
+    """A deduction grid: column headings over a table whose rows start with their heading and hold the marks,
+    each cell tinted by what is known of it (greyed and hatched when impossible), with its note under the mark
+    and a red outline when its mark is flagged."""
+    cell, head = _GRID_CELL * _SQUARE, _grid_head(zone) * _SQUARE
     coord = chess.svg.DEFAULT_COLORS["coord"]
     parts = [_text(x + head + (column + 0.5) * cell, y + cell / 2, name, _fitted(name, cell, 9), coord)
              for column, name in enumerate(zone.columns)]
@@ -351,10 +429,25 @@ def _grid_zone_svg(zone: GridZone, x: float, y: float) -> list[str]:
         parts.append(_text(x + head - 3, top + cell / 2, name, _fitted(name, head, 9), coord, anchor="end"))
         for column, mark in enumerate(zone.marks[row]):
             left = x + head + column * cell
-            parts.append(f'<rect x="{_num(left)}" y="{_num(top)}" width="{_num(cell)}" height="{_num(cell)}" '
-                         f'fill="{_FACE}" stroke="{_EDGE}"/>')
+            box = f'x="{_num(left)}" y="{_num(top)}" width="{_num(cell)}" height="{_num(cell)}"'
+            shade, note, flag = zone.shade(row, column), zone.note(row, column), zone.flag(row, column)
+            fill = "url(#grid-impossible)" if shade == 0.0 else _FACE
+            parts.append(f'<rect class="grid-cell{" impossible" if shade == 0.0 else ""}" {box} fill="{fill}" '
+                         f'stroke="{_EDGE}"/>')
+            if shade is not None and shade > 0:
+                tint, opacity = _shade_fill(shade)
+                parts.append(f'<rect {box} fill="{tint}" fill-opacity="{_num(opacity)}"/>')
+            middle = top + (cell * 0.36 if note else cell / 2)
             if mark:
-                parts.append(_text(left + cell / 2, top + cell / 2, mark, _fitted(mark, cell, 11), _BLACK))
+                parts.append(_text(left + cell / 2, middle, mark, _fitted(mark, cell, 11), _BLACK))
+            if note:
+                written = _text(left + cell / 2, top + cell * 0.78, note, _fitted(note, cell * 0.95, 6.5), _BLACK,
+                                weight="normal")
+                parts.append(f'<g class="grid-note">{written}</g>')
+            if flag:
+                parts.append(f'<rect class="grid-flag" x="{_num(left + 1)}" y="{_num(top + 1)}" '
+                             f'width="{_num(cell - 2)}" height="{_num(cell - 2)}" fill="none" stroke="{_RED}" '
+                             f'stroke-width="2"><title>{escape(flag)}</title></rect>')
     return parts
 
 
@@ -370,10 +463,11 @@ def _grid_svg(scene: BoardScene, white_below: bool, size: int) -> str:
     width, height = ox + board_w + depth["right"], oy + board_h + depth["below"]
     pixels_high = round(size * height / width)
     letters = set(scene.pieces.values()).union(*(zone.pieces for zone in bands if isinstance(zone, TrayZone)))
-    defs = "".join(chess.svg.PIECES[letter] for letter in sorted(letters) if letter in chess.svg.PIECES)
+    defs = "".join(chess.svg.PIECES[letter] for letter in sorted(_glyph_letters(letters)))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
              f'viewBox="0 0 {width} {height}" width="{size}" height="{pixels_high}">',
-             f"<defs>{defs}{_CARD_BACK if bands else ''}</defs>",
+             f"<defs>{defs}{_CARD_BACK if bands else ''}{_HATCH if any(isinstance(z, GridZone) for z in bands) else ''}"
+             "</defs>",
              f'<rect x="0" y="0" width="{width}" height="{height}" fill="{colors["margin"]}"/>']
     lit = set(scene.last_move) if scene.last_move is not None and scene.last_move[0] != scene.last_move[1] \
         else set()

@@ -7,6 +7,18 @@ presenter (:mod:`app.games.presenter`) makes the scenes of that game; because a 
 Beside the board a scene may hold off-board :class:`Zone` s (a hand of cards, a row of cards, piles, a marker
 track, a captured-piece tray, a deduction grid) and counters stacked on squares; the chess games have none.
 
+**Piece codes.** A scene names what stands on a square with one character: a FEN letter (``"N"`` a white
+knight, ``"p"`` a black pawn), or a *checker token* for a numbered checker that stands for a piece its
+opponent cannot see (a disguised piece): :func:`checker_token` writes one, :func:`read_checker` reads it back.
+A token says the checker's side and number and, when the seat looking at it knows it, the piece it really is
+(its owner always does); the window draws it as a numbered disc in its side's colour with that piece faint
+inside. Tokens are single characters (from Unicode's private use area) so that every place that takes a piece
+letter takes them too.
+
+>>> token = checker_token(True, 3, "N")
+>>> read_checker(token), read_checker(checker_token(False, 5)), read_checker("N")
+(Checker(white=True, number=3, piece='N'), Checker(white=False, number=5, piece=None), None)
+
 >>> from app import games
 >>> from app.engine.rbc import ReconChess, ReconChessView
 >>> key = games.default().key
@@ -24,6 +36,84 @@ from typing import Any, Callable
 Cell = tuple[int, int]
 """A cell of a drawn board: ``(file, rank)``, 0-based from White's lower left corner. (The engine's
 ``Square`` is an int, python-chess's numbering; a presenter turns one into the other.)"""
+
+
+# ---- checker tokens ---------------------------------------------------------------------------------------------
+
+TOKEN_FIRST = 0xE000
+"""The first code point of the checker tokens: White's from here, Black's :data:`TOKEN_SIDE` later."""
+TOKEN_SIDE = 0x100
+"""How far Black's tokens stand from White's (room for checkers 0 to 31, each with six variants)."""
+TOKEN_LAST = TOKEN_FIRST + 2 * TOKEN_SIDE - 1
+"""The last code point a checker token may use (``app.ui.pieces`` accepts this whole block)."""
+CHECKER_PIECES = "KQRBN"
+"""The pieces a checker may stand for, as upper-case letters (its side is the token's)."""
+MAX_CHECKER = TOKEN_SIDE // 8 - 1
+
+
+@dataclass(frozen=True)
+class Checker:
+    """What a checker token says: its side (``white``), its ``number`` and the ``piece`` it stands for, an
+    upper-case letter of :data:`CHECKER_PIECES`, or ``None`` when the seat looking does not know it."""
+
+    white: bool
+    number: int
+    piece: str | None = None
+
+    @property
+    def token(self) -> str:
+        """The token's character (see :func:`checker_token`)."""
+        return checker_token(self.white, self.number, self.piece)
+
+
+def checker_token(white: bool, number: int, piece: str | None = None) -> str:
+    """The scene's code of checker ``number`` (0 to 31) of one side, showing ``piece`` (a letter of
+    :data:`CHECKER_PIECES`, either case) when the seat looking knows what it stands for.
+
+    >>> checker_token(True, 1) != checker_token(False, 1) != checker_token(False, 1, "q")
+    True
+    >>> checker_token(True, 40)
+    Traceback (most recent call last):
+    ...
+    ValueError: a checker is numbered 0 to 31, not 40
+    """
+    if not 0 <= number <= MAX_CHECKER:
+        raise ValueError(f"a checker is numbered 0 to {MAX_CHECKER}, not {number}")
+    shown = 0
+    if piece is not None:
+        if len(piece) != 1 or piece.upper() not in CHECKER_PIECES:
+            raise ValueError(f"a checker stands for one of {CHECKER_PIECES}, not {piece!r}")
+        shown = CHECKER_PIECES.index(piece.upper()) + 1
+    return chr(TOKEN_FIRST + (0 if white else TOKEN_SIDE) + number * 8 + shown)
+
+
+def read_checker(code: str) -> Checker | None:
+    """The checker a scene's piece code names, or ``None`` for a piece letter (or anything else)."""
+    if len(code) != 1 or not TOKEN_FIRST <= ord(code) <= TOKEN_LAST:
+        return None
+    offset = ord(code) - TOKEN_FIRST
+    side, rest = divmod(offset, TOKEN_SIDE)
+    number, shown = divmod(rest, 8)
+    if shown > len(CHECKER_PIECES):
+        return None
+    return Checker(side == 0, number, CHECKER_PIECES[shown - 1] if shown else None)
+
+
+def piece_words(code: str) -> str:
+    """A piece code in words: ``"white knight"``, ``"black checker 5"``, ``"white checker 3 (knight)"``.
+
+    >>> piece_words("q"), piece_words(checker_token(False, 5)), piece_words(checker_token(True, 3, "N"))
+    ('black queen', 'black checker 5', 'white checker 3 (knight)')
+    """
+    checker = read_checker(code)
+    if checker is None:
+        colour = "white" if code.isupper() else "black"
+        return f"{colour} {_PIECE_WORDS.get(code.upper(), code)}"
+    words = f"{'white' if checker.white else 'black'} checker {checker.number}"
+    return words + (f" ({_PIECE_WORDS[checker.piece]})" if checker.piece else "")
+
+
+_PIECE_WORDS = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
 
 
 @dataclass(frozen=True)
@@ -223,21 +313,57 @@ class TrayZone(Zone):
 @dataclass(frozen=True, kw_only=True)
 class GridZone(Zone):
     """A deduction grid: ``rows`` x ``columns`` headings and a short mark per cell (``""``, ``"x"``, ``"?"``...),
-    ``marks[row][column]``. Item ``row * len(columns) + column`` is a cell."""
+    ``marks[row][column]``. Item ``row * len(columns) + column`` is a cell.
+
+    Optional tables of the same shape (each left empty when unused) say more about each cell:
+
+    - ``notes``: a second, smaller text (a chance, ``"37%"``), written under the mark;
+    - ``shades``: what is known of the cell: ``None`` nothing (plain), ``0.0`` impossible (greyed out), a value
+      up to ``1.0`` a chance, tinted like the board's heat map (deeper for a likelier cell);
+    - ``flags``: a reason the cell's mark is wrong (``""``: none); a flagged cell is outlined in red and its
+      reason is the cell's tooltip.
+
+    >>> grid = GridZone(id="g", rows=("K", "Q"), columns=("1", "2"), shades=((1.0, 0.0), (0.0, None)),
+    ...                 flags=(("", ""), ("", "the queen is known")))
+    >>> grid.shade(0, 1), grid.flag(1, 1), grid.note(0, 0)
+    (0.0, 'the queen is known', '')
+    """
 
     rows: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
     marks: tuple[tuple[str, ...], ...] = ()
+    notes: tuple[tuple[str, ...], ...] = ()
+    shades: tuple[tuple[float | None, ...], ...] = ()
+    flags: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
         if not self.marks:  # no marks given: every cell blank
             object.__setattr__(self, "marks", tuple(("",) * len(self.columns) for _ in self.rows))
-        if len(self.marks) != len(self.rows) or any(len(row) != len(self.columns) for row in self.marks):
-            raise ValueError(f"grid {self.id!r}: marks are not {len(self.rows)} x {len(self.columns)}")
+        for name in ("marks", "notes", "shades", "flags"):
+            table = getattr(self, name)
+            if name != "marks" and not table:
+                continue
+            if len(table) != len(self.rows) or any(len(row) != len(self.columns) for row in table):
+                raise ValueError(f"grid {self.id!r}: {name} are not {len(self.rows)} x {len(self.columns)}")
+        for row in self.shades:
+            if any(value is not None and not 0.0 <= value <= 1.0 for value in row):
+                raise ValueError(f"grid {self.id!r}: a shade is None or from 0 to 1")
 
     def item_count(self) -> int:
         return len(self.rows) * len(self.columns)
+
+    def note(self, row: int, column: int) -> str:
+        """The cell's second text (empty without one)."""
+        return self.notes[row][column] if self.notes else ""
+
+    def shade(self, row: int, column: int) -> float | None:
+        """What is known of the cell: None nothing, 0 impossible, else its chance."""
+        return self.shades[row][column] if self.shades else None
+
+    def flag(self, row: int, column: int) -> str:
+        """Why the cell's mark is wrong (empty when it is not flagged)."""
+        return self.flags[row][column] if self.flags else ""
 
 
 @dataclass

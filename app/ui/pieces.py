@@ -4,7 +4,10 @@ Every image is rendered once per ``(letter, pixel size, device pixel ratio)`` an
 in a small least-recently-used cache, so that repainting a board only blits
 pixmaps and pieces stay crisp at every size and on high-DPI screens. Letters are
 the usual FEN letters: uppercase for White (``"K"``, ``"Q"``, ``"R"``, ``"B"``,
-``"N"``, ``"P"``), lowercase for Black.
+``"N"``, ``"P"``), lowercase for Black; and the scene's checker tokens
+(:func:`app.games.scene.checker_token`): a numbered checker standing for a hidden piece, drawn as a disc in its
+side's colours (those of the piece set) with its number, and the piece it stands for faint inside when the seat
+knows it. The tokens' code is read only when a board first shows one, so the window's start costs nothing more.
 
 Pixmaps need a :class:`~PySide6.QtGui.QGuiApplication`; the SVG text does not.
 """
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QRectF
 from PySide6.QtGui import QImage, QPainter, QPixmap
@@ -21,7 +24,10 @@ from PySide6.QtGui import QImage, QPainter, QPixmap
 if TYPE_CHECKING:
     from PySide6.QtSvg import QSvgRenderer
 
+    from app.games.scene import Checker
+
 __all__ = [
+    "CHESS_LETTERS",
     "PIECE_LETTERS",
     "PIECE_SETS",
     "piece_set",
@@ -35,8 +41,12 @@ __all__ = [
     "render_count",
 ]
 
-PIECE_LETTERS = "KQRBNPkqrbnp"
-"""Every letter :func:`piece_pixmap` accepts."""
+CHESS_LETTERS = "KQRBNPkqrbnp"
+"""The FEN letters of the chess pieces."""
+
+# PIECE_LETTERS, every code piece_pixmap accepts (the chess letters, then every checker token), is made by
+# __getattr__ below the first time it is asked for: it needs app.games.scene, which the window's first frame
+# does without.
 
 _CACHE_LIMIT = 512
 """Pixmaps kept; a board uses 12 letters at one size, so this covers many sizes and ratios."""
@@ -54,9 +64,28 @@ _renderers: dict[str, QSvgRenderer] = {}
 _renders = 0
 
 
+def __getattr__(name: str) -> Any:
+    if name == "PIECE_LETTERS":
+        from app.games.scene import CHECKER_PIECES, MAX_CHECKER, checker_token
+        tokens = "".join(checker_token(white, number, piece) for white in (True, False)
+                         for number in range(MAX_CHECKER + 1) for piece in (None, *CHECKER_PIECES))
+        letters = CHESS_LETTERS + tokens
+        globals()["PIECE_LETTERS"] = letters  # made once: later look-ups find the module's own attribute
+        return letters
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _checker(letter: str) -> Checker | None:
+    """The checker a token names (None for a chess letter); imports the scene's code only for a token."""
+    if letter in CHESS_LETTERS:
+        return None
+    from app.games.scene import read_checker
+    return read_checker(letter)
+
+
 def _check(letter: str) -> str:
-    if len(letter) != 1 or letter not in PIECE_LETTERS:
-        raise ValueError(f"not a piece letter: {letter!r} (expected one of {PIECE_LETTERS})")
+    if len(letter) != 1 or (letter not in CHESS_LETTERS and _checker(letter) is None):
+        raise ValueError(f"not a piece letter: {letter!r} (expected one of {CHESS_LETTERS} or a checker token)")
     return letter
 
 
@@ -83,12 +112,18 @@ def piece_svg(letter: str, piece_set_name: str | None = None) -> str:
     True
     >>> "#f3e6c8" in piece_svg("N", "ivory")
     True
+    >>> from app.games.scene import checker_token
+    >>> ">3</text>" in piece_svg(checker_token(False, 3, "N"), "letters")
+    True
     """
     return _piece_svg(_check(letter), piece_set_name or _set)
 
 
 @lru_cache(maxsize=None)
 def _piece_svg(letter: str, name: str) -> str:
+    checker = _checker(letter)
+    if checker is not None:
+        return _checker_svg(checker, name)
     import chess.svg  # here, not at the top: the window's first frame needs no pieces and starts faster without
     svg = chess.svg.piece(chess.Piece.from_symbol(letter))
     if name == "ivory":
@@ -106,13 +141,54 @@ def _piece_svg(letter: str, name: str) -> str:
     return svg
 
 
+# A checker's colours in each set: (disc, rim and outline, number) for White and for Black; the letters set's
+# are its discs' own.
+_CHECKER_COLOURS = {
+    "cburnett": (("#fbfbf8", "#1b1b1b", "#1b1b1b"), ("#303030", "#0c0c0c", "#fafafa")),
+    "letters": (("#fbfbf8", "#1b1b1b", "#1b1b1b"), ("#2a2a2a", "#0c0c0c", "#f5f5f0")),
+    "ivory": (("#f3e6c8", "#3b2616", "#3b2616"), ("#5a3a22", "#1e120a", "#f3e6c8")),
+}
+
+
+def _checker_svg(checker: Checker, name: str) -> str:
+    """A checker in the set ``name``: a disc with a rim in its side's colours, its number, and the piece it stands
+    for (when given) faint behind the number, in the set's own drawing: the number must still be read first,
+    the piece is a reminder for the one seat that knows it."""
+    disc, rim, ink = _CHECKER_COLOURS.get(name, _CHECKER_COLOURS["cburnett"])[0 if checker.white else 1]
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 45">',
+             f'<circle cx="22.5" cy="22.5" r="19" fill="{disc}" stroke="{rim}" stroke-width="1.6"/>',
+             f'<circle cx="22.5" cy="22.5" r="15.2" fill="none" stroke="{rim}" stroke-width="0.9" '
+             'stroke-dasharray="2.2 1.6"/>']
+    if checker.piece is not None:
+        if name == "letters":
+            parts.append(f'<text x="22.5" y="33.5" font-family="sans-serif" font-size="30" font-weight="bold" '
+                         f'fill="{ink}" fill-opacity="0.34" text-anchor="middle">{checker.piece}</text>')
+        else:
+            # The piece in the colour that stands out on the disc (a black knight on a black disc would vanish).
+            contrast = checker.piece if not checker.white else checker.piece.lower()
+            glyph = _piece_svg(contrast, name)
+            inner = glyph[glyph.index(">") + 1:glyph.rindex("</svg>")]
+            parts.append(f'<g opacity="0.5" transform="translate(5.6 5.6) scale(0.75)">{inner}</g>')
+    number = str(checker.number)
+    # Drawn twice: a thick outline in the disc's colour first keeps the number readable over the piece.
+    for stroke in (f'stroke="{disc}" stroke-width="3.2" stroke-linejoin="round"', ""):
+        # (QtSvg places text by its baseline only: 29 puts the figures' middle on the disc's.)
+        parts.append(f'<text x="22.5" y="29" font-family="sans-serif" font-size="18" font-weight="bold" '
+                     f'fill="{ink}" {stroke} text-anchor="middle">{number}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def piece_name(letter: str) -> str:
-    """A readable name: ``"white knight"``, ``"black pawn"``.
+    """A readable name: ``"white knight"``, ``"black pawn"``, ``"white checker 3 (knight)"``.
 
     >>> piece_name("q")
     'black queen'
     """
-    _check(letter)
+    checker = _checker(_check(letter))
+    if checker is not None:
+        from app.games.scene import piece_words
+        return piece_words(letter)
     return f"{'white' if letter.isupper() else 'black'} {_NAMES[letter.upper()]}"
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen, QRadialGradient
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QRadialGradient
 
 from app.games.scene import (
     Card,
@@ -33,7 +33,7 @@ from app.games.scene import (
 from app.ui import cards, pieces
 
 __all__ = ["PlacedZone", "ZoneLayout", "card_name", "describe_item", "describe_zone", "item_at", "lay_out",
-           "paint_stacks", "paint_zones"]
+           "paint_stacks", "paint_zones", "row_head"]
 
 # Sizes in squares.
 _PAD = 0.12  # around a band's contents
@@ -43,7 +43,7 @@ _CARD_H = _CARD_W * cards.CARD_RATIO
 _RAISE = 0.16  # how far a selected card stands out of its hand
 _TOKEN = 0.62  # a track position or a captured piece
 _CELL = 0.42  # a deduction grid's cell
-_ROW_HEAD = 0.9  # a deduction grid's row headings
+_ROW_HEAD = 0.9  # a deduction grid's row headings, at most (short headings take less: see _row_head)
 _GAP = 0.08  # between items that fit side by side
 _SIDE_LABEL = 1.15  # the least width of a labelled band left or right of the board
 
@@ -70,12 +70,19 @@ class ZoneLayout:
     zones: tuple[PlacedZone, ...]
 
 
+def row_head(zone: GridZone) -> float:
+    """The width of a grid's row headings, in squares: room for the longest, at most :data:`_ROW_HEAD` (a grid
+    headed by single letters, K Q R B N, gives the board the room it does not need)."""
+    longest = max((len(heading) for heading in zone.rows), default=0)
+    return min(_ROW_HEAD, 0.22 + 0.12 * longest)
+
+
 def _item_size(zone: Zone) -> tuple[float, float]:
     """One item's width and height in squares (a grid's whole table)."""
     if isinstance(zone, (HandZone, CardRowZone, PileZone)):
         return _CARD_W, _CARD_H
     if isinstance(zone, GridZone):
-        return _ROW_HEAD + _CELL * len(zone.columns), _CELL * (len(zone.rows) + 1)
+        return row_head(zone) + _CELL * len(zone.columns), _CELL * (len(zone.rows) + 1)
     return _TOKEN, _TOKEN
 
 
@@ -139,7 +146,7 @@ def _items(zone: Zone, band: QRectF, size: int) -> tuple[QRectF, ...]:
     width, height = (w * size for w in _item_size(zone))
     if isinstance(zone, GridZone):
         table = QRectF(inner.left(), inner.top(), width, height)
-        head, cell = _ROW_HEAD * size, _CELL * size
+        head, cell = row_head(zone) * size, _CELL * size
         return tuple(QRectF(table.left() + head + column * cell, table.top() + (row + 1) * cell, cell, cell)
                      for row in range(len(zone.rows)) for column in range(len(zone.columns)))
     count = zone.item_count()
@@ -204,8 +211,12 @@ def describe_item(zone: Zone, index: int) -> str:
         return prefix + pieces.piece_name(zone.pieces[index])
     if isinstance(zone, GridZone) and zone.columns and 0 <= index < zone.item_count():
         row, column = divmod(index, len(zone.columns))
-        mark = zone.marks[row][column]
-        return prefix + f"{zone.rows[row]} / {zone.columns[column]}" + (f": {mark}" if mark else "")
+        said = [text for text in (zone.marks[row][column], zone.note(row, column)) if text]
+        if zone.shade(row, column) == 0.0:
+            said.append("impossible")
+        if zone.flag(row, column):
+            said.append(f"contradicted: {zone.flag(row, column)}")
+        return prefix + f"{zone.rows[row]} / {zone.columns[column]}" + (f": {', '.join(said)}" if said else "")
     return prefix.rstrip(": ")
 
 
@@ -341,10 +352,15 @@ def _paint_track(painter: QPainter, zone: TrackZone, rects: Sequence[QRectF], ba
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
 
+_IMPOSSIBLE = QColor("#c9c9c9")  # a grid cell ruled out: greyed, and crossed by fine hatching
+_FLAG = QColor("#e53935")  # as the board's flags on contradicted pieces
+
+
 def _paint_grid(painter: QPainter, zone: GridZone, rects: Sequence[QRectF], base_font: QFont, size: int,
                 ink: QColor) -> None:
     if not rects:
         return
+    from app.ui.board_painting import heat_colour  # the board's own scale of chances, read the same way here
     cell = _CELL * size
     painter.setFont(_font(base_font, size * 0.17))
     painter.setPen(ink)
@@ -352,20 +368,47 @@ def _paint_grid(painter: QPainter, zone: GridZone, rects: Sequence[QRectF], base
     for column, heading in enumerate(zone.columns):
         painter.drawText(QRectF(first.left() + column * cell, first.top() - cell, cell, cell),
                          Qt.AlignmentFlag.AlignCenter, heading)
+    head = row_head(zone) * size
     for row, heading in enumerate(zone.rows):
-        box = QRectF(first.left() - _ROW_HEAD * size, first.top() + row * cell, _ROW_HEAD * size - size * 0.05, cell)
+        box = QRectF(first.left() - head, first.top() + row * cell, head - size * 0.05, cell)
         text = painter.fontMetrics().elidedText(heading, Qt.TextElideMode.ElideRight, int(box.width()))
         painter.drawText(box, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
-    painter.setFont(_font(base_font, size * 0.24))
+    mark_font, note_font = _font(base_font, size * 0.24), _font(base_font, size * 0.115, bold=False)
     columns = len(zone.columns)
     for index, rect in enumerate(rects):
-        painter.setBrush(QColor("#fdfdfd"))
+        row, column = divmod(index, columns)
+        shade = zone.shade(row, column)
         painter.setPen(QPen(QColor("#9e9e9e"), 1))
+        painter.setBrush(_IMPOSSIBLE if shade == 0.0 else QColor("#fdfdfd"))
         painter.drawRect(rect)
-        mark = zone.marks[index // columns][index % columns]
+        if shade == 0.0:
+            painter.fillRect(rect.adjusted(1, 1, 0, 0), QBrush(QColor(0, 0, 0, 50), Qt.BrushStyle.BDiagPattern))
+        elif shade is not None and shade > 0:
+            painter.fillRect(rect.adjusted(1, 1, 0, 0), heat_colour(shade))
+        mark, note = zone.marks[row][column], zone.note(row, column)
+        mark_box = rect.adjusted(0, 0, 0, -rect.height() * 0.3) if note else rect
         if mark:
-            painter.setPen(QColor("#b71c1c") if mark.lower() == "x" else QColor("#1b5e20"))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, mark)
+            painter.setFont(mark_font)
+            painter.setPen(QColor("#b71c1c") if mark.lower() in ("x", "\u00d7") else QColor("#1b5e20"))
+            painter.drawText(mark_box, Qt.AlignmentFlag.AlignCenter, mark)
+        if note:
+            painter.setFont(note_font)
+            painter.setPen(QColor("#202020"))
+            note_box = QRectF(rect.left(), rect.bottom() - rect.height() * 0.42, rect.width(), rect.height() * 0.4)
+            painter.drawText(note_box, Qt.AlignmentFlag.AlignCenter, note)
+        if zone.flag(row, column):
+            painter.setPen(QPen(_FLAG, max(2.0, size * 0.035)))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
+            radius = max(3.5, cell * 0.16)
+            centre = QPointF(rect.right() - radius - 1, rect.top() + radius + 1)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(_FLAG)
+            painter.drawEllipse(centre, radius, radius)
+            painter.setFont(_font(base_font, radius * 1.6))
+            painter.setPen(QColor("white"))
+            painter.drawText(QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius),
+                             Qt.AlignmentFlag.AlignCenter, "!")
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
 
