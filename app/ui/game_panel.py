@@ -9,16 +9,113 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QLabel, QLayout, QLayoutItem, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
+                               QStyle, QTabWidget, QVBoxLayout, QWidget, QWidgetItem)
 
 if TYPE_CHECKING:
     from app.games.presenter import Command
 
 LOW_TIME_STYLE = "color: #d03030; font-weight: 700;"
 LOG_LINES = 5  # lines of the log always in sight
+
+
+class FlowLayout(QLayout):
+    """Widgets side by side, onto as many rows as the width needs: a row of buttons that never cuts a label.
+
+    Each widget keeps its own preferred width (a long label is never squeezed or elided); a hidden widget takes
+    no room. The layout is as narrow as its widest widget and as tall as its rows at the width it is given.
+
+    >>> from PySide6.QtWidgets import QApplication
+    >>> app = QApplication.instance() or QApplication([])
+    >>> holder = QWidget()
+    >>> flow = FlowLayout(holder)
+    >>> for label in ("One", "Two"):
+    ...     flow.addWidget(QPushButton(label))
+    >>> flow.count(), flow.hasHeightForWidth()
+    (2, True)
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+
+    def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 - Qt override
+        self._items.append(item)
+
+    def insertWidget(self, index: int, widget: QWidget) -> None:  # noqa: N802 - named as QBoxLayout's
+        """Put ``widget`` at ``index`` among the widgets (as :meth:`QBoxLayout.insertWidget` does)."""
+        self.addChildWidget(widget)  # gives it the layout's widget as parent; adds no item
+        self._items.insert(index, QWidgetItem(widget))
+        self.invalidate()
+
+    def widgets(self) -> list[QWidget]:
+        """The widgets in layout order (which is also their keyboard focus order)."""
+        return [widget for item in self._items if (widget := item.widget()) is not None]
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt override
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt override
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:  # noqa: N802 - Qt override
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt override
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt override
+        return self._arrange(QRect(0, 0, width, 0), place=False)
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt override
+        super().setGeometry(rect)
+        self._arrange(rect, place=True)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:  # noqa: N802 - Qt override
+        """As wide as the widest widget (at its preferred width, so no label is cut) and one row high."""
+        size = QSize()
+        for item in self._items:
+            if not item.isEmpty():
+                size = size.expandedTo(item.sizeHint().expandedTo(item.minimumSize()))
+        margins = self.contentsMargins()
+        return size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+
+    def _spacing(self, orientation: Qt.Orientation) -> int:
+        if self.spacing() >= 0:
+            return self.spacing()
+        parent = self.parentWidget()
+        if parent is None:
+            return 6
+        metric = (QStyle.PixelMetric.PM_LayoutHorizontalSpacing if orientation == Qt.Orientation.Horizontal
+                  else QStyle.PixelMetric.PM_LayoutVerticalSpacing)
+        spacing = parent.style().pixelMetric(metric, None, parent)
+        return spacing if spacing >= 0 else 6
+
+    def _arrange(self, rect: QRect, place: bool) -> int:
+        """Lay the shown widgets out in rows inside ``rect`` (only measuring unless ``place``); the height used."""
+        margins: QMargins = self.contentsMargins()
+        area = rect.marginsRemoved(margins)
+        across, down = self._spacing(Qt.Orientation.Horizontal), self._spacing(Qt.Orientation.Vertical)
+        x, y, row_height = area.x(), area.y(), 0
+        for item in self._items:
+            if item.isEmpty():
+                continue
+            size = item.sizeHint().expandedTo(item.minimumSize())
+            if x > area.x() and x + size.width() > area.x() + area.width():
+                x, y, row_height = area.x(), y + row_height + down, 0  # the next row
+            if place:
+                item.setGeometry(QRect(QPoint(x, y), size))
+            x += size.width() + across
+            row_height = max(row_height, size.height())
+        return y + row_height - rect.y() + margins.bottom()
 
 
 class GamePanel(QWidget):
@@ -50,14 +147,16 @@ class GamePanel(QWidget):
         self.entry_error.setWordWrap(True)
         self.entry_error.setStyleSheet("color: #b03030;")
         self.entry_error.hide()
-        buttons = QHBoxLayout()
+        # The buttons wrap onto more rows when the panel is narrow or labels are long (a game's commands can be
+        # "Guess checker 3 is a knight"): a single row would squeeze every label into a few cut-off letters.
+        buttons = FlowLayout()
         self.pass_button = QPushButton("Pass")
         self.resign_button = QPushButton("Resign")
         self.draw_button = QPushButton("Offer draw")
         self.flip_button = QPushButton("Flip")
         for button in (self.pass_button, self.resign_button, self.draw_button, self.flip_button):
             buttons.addWidget(button)
-        answers = QHBoxLayout()
+        answers = FlowLayout()
         self.accept_button = QPushButton("Accept draw")
         self.decline_button = QPushButton("Decline draw")
         answers.addWidget(self.accept_button)
@@ -122,12 +221,20 @@ class GamePanel(QWidget):
                 button = QPushButton(command.label)
                 self._buttons_row.insertWidget(self._buttons_row.count() - 1, button)  # before Flip
                 self._adopt_command_button(command.id, button)
+                self._tab_through_buttons()
         for command_id, button in self.command_buttons.items():
             shown = offered.get(command_id)
             button.setVisible(shown is not None)
             button.setEnabled(shown is not None and shown.enabled)
             if shown is not None and button.text() != shown.label:
                 button.setText(shown.label)
+
+    def _tab_through_buttons(self) -> None:
+        """Tab visits the buttons in the order they are shown (a button made later would otherwise come last,
+        after the move list)."""
+        row = self._buttons_row.widgets()
+        for before, after in zip(row, row[1:]):
+            QWidget.setTabOrder(before, after)
 
     def disable_commands(self) -> None:
         """No game: every command button stays where it is, but cannot be pressed."""
