@@ -91,3 +91,18 @@ def test_long_commands_fit_the_panel_of_an_800_by_600_window(window) -> None:
     # The panel itself is in sight in the window, not pushed past its bottom by the extra rows.
     top_left = panel.mapTo(window, panel.rect().topLeft())
     assert window.rect().contains(QRect(top_left, panel.size()))
+
+
+def test_a_command_relabelled_longer_is_laid_out_again(qtbot) -> None:
+    panel = GamePanel()
+    qtbot.addWidget(panel)
+    panel.resize(320, 640)
+    panel.show()
+    panel.show_commands([Command("pass", "Pass", True), Command("end_turn", "End turn", True)])
+    QApplication.processEvents()
+    panel.show_commands([Command("pass", "Pass", True),
+                         Command("end_turn", "End turn without uncloaking the piece on the left", True)])
+    QApplication.processEvents()
+    button = panel.command_buttons["end_turn"]
+    assert button.width() >= button.sizeHint().width()
+    assert panel.rect().contains(QRect(button.mapTo(panel, button.rect().topLeft()), button.size()))

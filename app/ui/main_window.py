@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import concurrent.futures
-import datetime as _dt
-import json
 import logging
 import sys
 import time
@@ -14,10 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QByteArray, QRect, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
-from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QDockWidget, QFileDialog, QLabel,
-                               QListWidget, QMainWindow, QMessageBox, QPlainTextEdit, QPushButton, QSizePolicy,
-                               QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QLabel, QMainWindow, QPushButton, QSizePolicy,
+                               QVBoxLayout, QWidget)
 
 from app import games
 from app.ui.board_widget import BoardWidget
@@ -26,6 +22,11 @@ from app.ui.pieces import PIECE_SETS, set_piece_set
 from app.ui.seat_screen import PrivateSurfaces, SeatScreen
 
 if TYPE_CHECKING:
+    import concurrent.futures
+
+    from PySide6.QtGui import QCloseEvent, QKeyEvent, QMouseEvent, QResizeEvent
+    from PySide6.QtWidgets import QPlainTextEdit, QTextBrowser
+
     # Imported when the first game starts (python-chess, the referees, the bot workers): the window shows sooner.
     from app.engine.core import Outcome
     from app.engine.record import GameRecord, GameSession
@@ -51,6 +52,20 @@ PATH_LIMIT = 4096  # characters of a remembered file name
 
 log = logging.getLogger("sightline.window")
 
+# Imported by the functions that use them, not before the first frame: the window shows none of them, and
+# PySide6 builds each class's Python enums on its first import (the message box, file dialog, list and
+# button box together cost about 3 ms of start-up; concurrent.futures, json and datetime about 4 ms more).
+_LATER_QT_WIDGETS = ("QDialogButtonBox", "QFileDialog", "QListWidget", "QMessageBox", "QTextBrowser")
+
+
+def __getattr__(name: str) -> Any:
+    """``app.ui.main_window.QFileDialog`` and the like still name the Qt class (tests replace its static
+    methods by that name), imported on that first use."""
+    if name in _LATER_QT_WIDGETS:
+        from PySide6 import QtWidgets
+        return getattr(QtWidgets, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 RULES = Path(__file__).resolve().parent.parent.parent / "docs" / "rules"
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DESKTOP_ID = "io.github.sightline.Sightline"  # as in packaging/appinfo.py
@@ -63,23 +78,33 @@ class Curtain(QWidget):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.setObjectName("curtain")
-        self.setStyleSheet("#curtain { background: #22262e; } QLabel { color: #f0f0f0; background: transparent; }")
         layout = QVBoxLayout(self)
         layout.addStretch()
         self.label = QLabel()
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label.setWordWrap(True)
-        self.label.setStyleSheet("font-size: 20pt; font-weight: 600;")
         self.hint = QLabel("Press Space or click when that player is at the screen.")
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.hint.setStyleSheet("font-size: 12pt; color: #c0c4cc;")
+        self._dressed = False  # the style sheets are set when the curtain first falls (see show_for)
         layout.addWidget(self.label)
         layout.addWidget(self.hint)
         layout.addStretch()
         self.on_lift: Callable[[], None] = lambda: None
         self._shown_at = 0.0
 
+    def _dress(self) -> None:
+        """Colours and type sizes, set before the curtain is first shown rather than when the window is made: a
+        widget's first style sheet costs about 1.5 ms (Qt's style sheet style), which the first frame, with no
+        curtain in it, need not pay."""
+        if self._dressed:
+            return
+        self._dressed = True
+        self.setStyleSheet("#curtain { background: #22262e; } QLabel { color: #f0f0f0; background: transparent; }")
+        self.label.setStyleSheet("font-size: 20pt; font-weight: 600;")
+        self.hint.setStyleSheet("font-size: 12pt; color: #c0c4cc;")
+
     def show_for(self, name: str) -> None:
+        self._dress()
         self.label.setText(f"{name} to play")
         self._shown_at = time.monotonic()
         self.show()
@@ -153,9 +178,7 @@ class MainWindow(QMainWindow):
         self.autosave_banner = QLabel()
         self.autosave_banner.setObjectName("autosaveBanner")
         self.autosave_banner.setWordWrap(True)
-        self.autosave_banner.setStyleSheet("#autosaveBanner { background: #b02020; color: white; font-weight: 600;"
-                                           " padding: 4px 8px; }")
-        self.autosave_banner.hide()
+        self.autosave_banner.hide()  # its red style is set when it is first shown (see _autosave_result)
         self.statusBar().addPermanentWidget(self.autosave_banner, 1)
         self._autosave_retry = QTimer(self)
         self._autosave_retry.setInterval(AUTOSAVE_RETRY_MS)
@@ -297,6 +320,7 @@ class MainWindow(QMainWindow):
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeError):
                 text = "The rules file is missing or damaged; the installation may be incomplete."
+            from PySide6.QtWidgets import QTextBrowser  # not before the first frame (see _LATER_QT_WIDGETS)
             window = QTextBrowser(self)
             window.setWindowFlag(Qt.WindowType.Window, True)  # a window of its own, but owned by this one
             window.setMarkdown(text)
@@ -318,6 +342,7 @@ class MainWindow(QMainWindow):
     def _about(self) -> None:
         titles = [definition.title for definition in games.all()]
         listed = ", ".join(titles[:-1]) + (" and " if len(titles) > 1 else "") + titles[-1] if titles else ""
+        from PySide6.QtWidgets import QMessageBox  # not before the first frame (see _LATER_QT_WIDGETS)
         QMessageBox.about(self, "About Sightline", f"Sightline: hidden-information chess on one computer.\n{listed}.")
 
     # -- games -----------------------------------------------------------------------------------------
@@ -720,6 +745,7 @@ class MainWindow(QMainWindow):
         winner = outcome_headline(outcome, [short_name(seat.name) for seat in controller.seats], controller.game.teams())
         detail = bounded(outcome.detail, 300)
         self.status.setText(f"Game over. {winner}: {detail}")
+        from PySide6.QtWidgets import QMessageBox  # not before the first frame (see _LATER_QT_WIDGETS)
         box = QMessageBox(QMessageBox.Icon.Information, "Game over",
                           f"{winner}: {detail}\n\nThe board now shows the true final position.",
                           QMessageBox.StandardButton.Ok, self)
@@ -731,6 +757,7 @@ class MainWindow(QMainWindow):
     def _ask(self, title: str, text: str) -> bool:
         """A yes/no question whose default (Enter, Escape) is No, the answer that loses nothing (tests replace
         this method)."""
+        from PySide6.QtWidgets import QMessageBox  # not before the first frame (see _LATER_QT_WIDGETS)
         buttons = QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No
         return QMessageBox.question(self, title, bounded(text), buttons,
                                     QMessageBox.StandardButton.No) == QMessageBox.StandardButton.Yes
@@ -738,6 +765,7 @@ class MainWindow(QMainWindow):
     def _warn(self, title: str, text: str) -> None:
         """A problem the player must read (tests replace this method)."""
         text = bounded(text)
+        from PySide6.QtWidgets import QMessageBox  # not before the first frame (see _LATER_QT_WIDGETS)
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
@@ -751,6 +779,7 @@ class MainWindow(QMainWindow):
         if slot is None:
             return
         if self._saver is None:
+            import concurrent.futures  # not before the first frame: no game, nothing to save
             self._saver = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
         future = self._saver.submit(_write_autosave, slot, record)
         future.add_done_callback(self._autosave_done)
@@ -803,10 +832,14 @@ class MainWindow(QMainWindow):
         first = self.autosave_problem is None
         self.autosave_problem = problem
         if first:
+            import datetime as _dt  # not before the first frame: only a failing autosave is dated
             self._autosave_failing_since = _dt.datetime.now().strftime("%H:%M:%S")
         self.autosave_banner.setText(bounded(
             f"Autosave is failing since {self._autosave_failing_since}: {problem}. Sightline keeps trying; "
             "use Game > Save as... to keep this game somewhere else."))
+        if not self.autosave_banner.styleSheet():  # set here, not before the first frame (see Curtain._dress)
+            self.autosave_banner.setStyleSheet("#autosaveBanner { background: #b02020; color: white;"
+                                               " font-weight: 600; padding: 4px 8px; }")
         self.autosave_banner.show()
         if not self._autosave_retry.isActive():
             self._autosave_retry.start()
@@ -822,6 +855,7 @@ class MainWindow(QMainWindow):
 
     def flush_autosave(self, timeout: float = 10.0) -> None:
         """Wait until every autosave asked for so far is on disk (closing the window; tests)."""
+        import concurrent.futures  # not before the first frame (see _autosave)
         concurrent.futures.wait(self._saves, timeout=timeout)
         self._saves = []
 
@@ -879,6 +913,7 @@ class MainWindow(QMainWindow):
     def _pick_unfinished(self, games: list[UnfinishedGame]) -> UnfinishedGame | None:
         """Which unfinished game to continue (None: none now; they are offered again next time). The player may
         also discard games here. Tests replace this method."""
+        from PySide6.QtWidgets import QDialogButtonBox, QListWidget  # not before the first frame
         dialog = QDialog(self)
         dialog.setWindowTitle("Unfinished games")
         layout = QVBoxLayout(dialog)
@@ -952,6 +987,7 @@ class MainWindow(QMainWindow):
         """Ask for a file and save the game there; False if the player cancelled or the write failed."""
         if self.controller is None:
             return False
+        from PySide6.QtWidgets import QFileDialog  # not before the first frame (see _LATER_QT_WIDGETS)
         path, _filter = QFileDialog.getSaveFileName(self, "Save game", str(self._default_dir() / "game.json"),
                                                     "Sightline games (*.json)")
         return bool(path) and self.save_to(path)
@@ -971,6 +1007,7 @@ class MainWindow(QMainWindow):
         return True
 
     def _open_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog  # not before the first frame (see _LATER_QT_WIDGETS)
         path, _filter = QFileDialog.getOpenFileName(self, "Open game", str(self._default_dir()),
                                                     "Sightline games (*.json);;All files (*)")
         if path:
@@ -1066,6 +1103,7 @@ class MainWindow(QMainWindow):
             self._warn("Export", refusal)
             return
         suffix = next(known.suffix for known in games.formats() if known.name == fmt)
+        from PySide6.QtWidgets import QFileDialog  # not before the first frame (see _LATER_QT_WIDGETS)
         path, _filter = QFileDialog.getSaveFileName(self, "Export", str(self._default_dir() / f"game{suffix}"))
         if path:
             self.export_to(fmt, path)
@@ -1141,6 +1179,7 @@ class MainWindow(QMainWindow):
         if refusal is not None:
             self._warn("Board image", refusal)
             return
+        from PySide6.QtWidgets import QFileDialog  # not before the first frame (see _LATER_QT_WIDGETS)
         path, _filter = QFileDialog.getSaveFileName(self, "Board image", str(self._default_dir() / "board.png"),
                                                     "PNG image (*.png);;SVG image (*.svg)")
         if not path:
@@ -1243,6 +1282,7 @@ class MainWindow(QMainWindow):
     def _ask_unsaved_close(self, problem: str) -> str:
         """Autosave is failing and the window is closing: "save" (elsewhere first), "close" (lose the newest
         actions) or "cancel". Tests replace this method."""
+        from PySide6.QtWidgets import QMessageBox  # not before the first frame (see _LATER_QT_WIDGETS)
         box = QMessageBox(QMessageBox.Icon.Warning, "The game is not saved",
                           bounded(f"Autosave is failing ({problem}), so closing now loses everything played since "
                                   f"{self._autosave_failing_since or 'the last save'}.\n\n"
@@ -1326,6 +1366,7 @@ def describe_unfinished(game: UnfinishedGame) -> str:
     """One line for the start-up offer: which game, who, how far, when."""
     record = game.record
     players = " against ".join(short_name(player.name) for player in record.players[:4])
+    import datetime as _dt  # not before the first frame: only the offer to resume dates games
     saved = _dt.datetime.fromtimestamp(game.saved).strftime("%Y-%m-%d %H:%M") if game.saved else "unknown time"
     note = f"; {bounded(game.note, 300)}" if game.note else ""
     return (f"{game_title(record.variant, 'A game')}: {players}, {len(record.entries)} actions played "
@@ -1371,6 +1412,7 @@ def fitted(rect: QRect, area: QRect) -> QRect:
 
 def _older_copy_marks(settings: QSettings) -> dict[tuple[str, str], str]:
     """(slot folder, fingerprint) -> the file the game was saved to, for slots left with an older copy."""
+    import json  # not before the first frame: read when a game is saved elsewhere or closed
     marks: dict[tuple[str, str], str] = {}
     for item in _as_list(settings.value(SUPERSEDED_KEY)):
         try:
@@ -1383,6 +1425,7 @@ def _older_copy_marks(settings: QSettings) -> dict[tuple[str, str], str]:
 
 
 def _store_older_copy_marks(settings: QSettings, marks: dict[tuple[str, str], str]) -> None:
+    import json  # not before the first frame (see _older_copy_marks)
     settings.setValue(SUPERSEDED_KEY, [json.dumps([directory, fingerprint, path])
                                        for (directory, fingerprint), path in marks.items()])
 
