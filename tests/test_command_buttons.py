@@ -18,6 +18,7 @@ LONG_COMMANDS = [Command("arrange", "Random arrangement", True), Command("pass",
                  Command("guess", "Guess checker 3 is a knight", True),
                  Command("end_turn", "End turn without uncloaking", True),
                  Command("uncloak", "Uncloak the piece on the left", False)]
+FRAME = 4  # pixels of a button's frame and margin on each side of its label, at least
 
 
 def _shown_buttons(panel: GamePanel) -> list[QPushButton]:
@@ -28,15 +29,17 @@ def _place_in(panel: QWidget, button: QPushButton) -> QRect:
     return QRect(button.mapTo(panel, button.rect().topLeft()), button.size())
 
 
-def _assert_whole_and_apart(panel: GamePanel) -> None:
+def _assert_whole_and_apart(panel: GamePanel, least: int = len(LONG_COMMANDS)) -> None:
     buttons = _shown_buttons(panel)
-    assert len(buttons) >= len(LONG_COMMANDS)
+    assert len(buttons) >= least
     places = {button.text(): _place_in(panel, button) for button in buttons}
     for button in buttons:
         place = places[button.text()]
         assert panel.rect().contains(place), f"{button.text()!r} at {place} leaves the panel {panel.rect()}"
-        # Whole: as wide as its label needs (a squeezed button shows a few letters of the middle of its label).
-        assert place.width() >= button.sizeHint().width(), f"{button.text()!r} is cut to {place.width()} px"
+        # Whole: its label and a few pixels of frame each side (a squeezed button shows a few letters of the
+        # middle of its label).
+        needed = button.fontMetrics().horizontalAdvance(button.text()) + 2 * FRAME
+        assert place.width() >= needed, f"{button.text()!r} is cut to {place.width()} px (needs {needed})"
     for first, one in enumerate(buttons):
         for other in buttons[first + 1:]:
             assert not places[one.text()].intersects(places[other.text()]), f"{one.text()!r} / {other.text()!r}"
@@ -103,6 +106,20 @@ def test_a_command_relabelled_longer_is_laid_out_again(qtbot) -> None:
     panel.show_commands([Command("pass", "Pass", True),
                          Command("end_turn", "End turn without uncloaking the piece on the left", True)])
     QApplication.processEvents()
-    button = panel.command_buttons["end_turn"]
-    assert button.width() >= button.sizeHint().width()
-    assert panel.rect().contains(QRect(button.mapTo(panel, button.rect().topLeft()), button.size()))
+    _assert_whole_and_apart(panel, least=2)
+
+
+def test_the_usual_four_buttons_share_one_row_of_the_docks_default_width(qtbot) -> None:
+    """Wrapping does not cost a row where the labels fit: Pass, Resign, Offer draw and Flip stay side by side
+    (narrower than the style's preferred 80 px, still whole) and fill the row, as before."""
+    panel = GamePanel()
+    qtbot.addWidget(panel)
+    panel.resize(320, 640)
+    panel.show()
+    panel.show_commands([Command("pass", "Pass", True), Command("offer_draw", "Offer draw", True)])
+    QApplication.processEvents()
+    row = [panel.pass_button, panel.resign_button, panel.draw_button, panel.flip_button]
+    assert len({button.y() for button in row}) == 1
+    _assert_whole_and_apart(panel, least=4)
+    margins = panel.layout().contentsMargins()
+    assert panel.flip_button.geometry().right() == panel.width() - margins.right() - 1

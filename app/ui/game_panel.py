@@ -35,8 +35,10 @@ def _set_font(label: QLabel, points: int, weight: QFont.Weight | None = None, fa
 class FlowLayout(QLayout):
     """Widgets side by side, onto as many rows as the width needs: a row of buttons that never cuts a label.
 
-    Each widget keeps its own preferred width (a long label is never squeezed or elided); a hidden widget takes
-    no room. The layout is as narrow as its widest widget and as tall as its rows at the width it is given.
+    A row takes widgets while each still shows its whole label (a push button may be narrower than the style's
+    preferred 80 pixels, never narrower than its text); the next widget starts a new row. Each row is then
+    widened to fill the width, as a row of a box layout is. A hidden widget takes no room. The layout is as
+    narrow as its widest widget and as tall as its rows at the width it is given.
 
     >>> from PySide6.QtWidgets import QApplication
     >>> app = QApplication.instance() or QApplication([])
@@ -55,9 +57,11 @@ class FlowLayout(QLayout):
         # worked out once until a widget changes (invalidate), not walked in Python each time.
         self._minimum: QSize | None = None
         self._heights: dict[int, int] = {}
+        self._button_frame: int | None = None  # pixels a push button adds around its text (see _least_width)
 
     def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 - Qt override
         self._items.append(item)
+        self.invalidate()
 
     def insertWidget(self, index: int, widget: QWidget) -> None:  # noqa: N802 - named as QBoxLayout's
         """Put ``widget`` at ``index`` among the widgets (as :meth:`QBoxLayout.insertWidget` does)."""
@@ -76,7 +80,11 @@ class FlowLayout(QLayout):
         return self._items[index] if 0 <= index < len(self._items) else None
 
     def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt override
-        return self._items.pop(index) if 0 <= index < len(self._items) else None
+        if not 0 <= index < len(self._items):
+            return None
+        item = self._items.pop(index)
+        self.invalidate()
+        return item
 
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802 - Qt override
         return Qt.Orientation(0)
@@ -104,16 +112,34 @@ class FlowLayout(QLayout):
         return self.minimumSize()
 
     def minimumSize(self) -> QSize:  # noqa: N802 - Qt override
-        """As wide as the widest widget (at its preferred width, so no label is cut) and one row high."""
+        """As wide as the widest widget (its whole label) and one row high."""
         if self._minimum is not None:
             return QSize(self._minimum)
-        size = QSize()
+        width = height = 0
         for item in self._items:
             if not item.isEmpty():
-                size = size.expandedTo(item.sizeHint().expandedTo(item.minimumSize()))
+                width = max(width, self._least_width(item))
+                height = max(height, item.sizeHint().height())
         margins = self.contentsMargins()
-        self._minimum = size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+        self._minimum = QSize(width + margins.left() + margins.right(), height + margins.top() + margins.bottom())
         return QSize(self._minimum)
+
+    def _least_width(self, item: QLayoutItem) -> int:
+        """The narrowest ``item`` may be: a push button its text and frame (the style prefers at least 80 px,
+        which would put the four usual buttons on two rows of a 320 px panel), anything else its size hint."""
+        preferred = item.sizeHint().expandedTo(item.minimumSize()).width()
+        button = item.widget()
+        if not isinstance(button, QPushButton) or not button.icon().isNull():
+            return preferred
+        if self._button_frame is None:
+            # Measured on a label long enough to be past the style's least width, in the button's own font.
+            probe_text = "W" * 40
+            probe = QPushButton(probe_text)
+            probe.setFont(button.font())
+            self._button_frame = max(0, probe.sizeHint().width() - probe.fontMetrics().horizontalAdvance(probe_text))
+            probe.deleteLater()
+        text = button.text().replace("&&", "\0").replace("&", "").replace("\0", "&")  # without the mnemonic mark
+        return min(preferred, button.fontMetrics().horizontalAdvance(text) + self._button_frame)
 
     def _arrange(self, rect: QRect, place: bool) -> int:
         """Lay the shown widgets out in rows inside ``rect`` (only measuring unless ``place``); the height used."""
@@ -121,19 +147,52 @@ class FlowLayout(QLayout):
         area = rect.marginsRemoved(margins)
         # QLayout.spacing() of a plain layout already asks the parent layout or the widget's style (importing
         # QStyle to ask for the two directions apart would cost about 4 ms of start-up for its enums).
-        across = down = self.spacing() if self.spacing() >= 0 else 6
-        x, y, row_height = area.x(), area.y(), 0
+        gap = self.spacing() if self.spacing() >= 0 else 6
+        rows: list[list[tuple[QLayoutItem, int, int]]] = [[]]  # (item, least width, preferred width)
+        used = 0
         for item in self._items:
             if item.isEmpty():
                 continue
-            size = item.sizeHint().expandedTo(item.minimumSize())
-            if x > area.x() and x + size.width() > area.x() + area.width():
-                x, y, row_height = area.x(), y + row_height + down, 0  # the next row
+            least = self._least_width(item)
+            preferred = max(least, item.sizeHint().width())
+            if rows[-1] and used + gap + least > area.width():
+                rows.append([])
+                used = 0
+            used += (gap if rows[-1] else 0) + least
+            rows[-1].append((item, least, preferred))
+        y = area.y()
+        for number, row in enumerate(rows):
+            if not row:
+                continue
+            height = max(item.sizeHint().height() for item, _least, _preferred in row)
             if place:
-                item.setGeometry(QRect(QPoint(x, y), size))
-            x += size.width() + across
-            row_height = max(row_height, size.height())
-        return y + row_height - rect.y() + margins.bottom()
+                self._place_row(row, QRect(area.x(), y, area.width(), height), gap)
+            y += height + (gap if number < len(rows) - 1 else 0)
+        return y - rect.y() + margins.bottom()
+
+    @staticmethod
+    def _place_row(row: list[tuple[QLayoutItem, int, int]], band: QRect, gap: int) -> None:
+        """Fill the row's width: first up to each widget's preferred width, then evenly, as a box layout does."""
+        spare = band.width() - sum(least for _item, least, _preferred in row) - gap * (len(row) - 1)
+        widths = [least for _item, least, _preferred in row]
+        wanting = [index for index, (_item, least, preferred) in enumerate(row) if preferred > least]
+        while spare > 0 and wanting:  # towards the preferred widths, a pixel share at a time
+            share = max(1, spare // len(wanting))
+            for index in list(wanting):
+                grant = min(share, row[index][2] - widths[index], spare)
+                widths[index] += grant
+                spare -= grant
+                if widths[index] >= row[index][2]:
+                    wanting.remove(index)
+                if spare <= 0:
+                    break
+        if spare > 0:  # everyone has its preferred width: the rest is shared out evenly
+            for index in range(len(widths)):
+                widths[index] += spare // len(widths) + (1 if index < spare % len(widths) else 0)
+        x = band.x()
+        for (item, _least, _preferred), width in zip(row, widths):
+            item.setGeometry(QRect(QPoint(x, band.y()), QSize(width, band.height())))
+            x += width + gap
 
 
 class GamePanel(QWidget):
