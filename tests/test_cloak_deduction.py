@@ -184,3 +184,78 @@ def test_the_tracker_reads_new_moves_only_and_agrees_with_a_fresh_deduction() ->
     assert tracker.moves_seen == 2
     assert updated == Deduction.about(view, 0)
     assert pieces_left(updated, 3) == "KQB"
+
+
+# ---- driven by the referee -------------------------------------------------------------------------------
+
+def _catch_up(game: Any, seat: int, reader: Any, done: list[int]) -> None:
+    """Hand ``reader`` (a bot's observe or a view's apply) the observations of ``seat`` it has not had yet."""
+    observations = game.observations(seat)
+    for observation in observations[done[seat]:]:
+        reader(observation)
+    done[seat] = len(observations)
+
+
+def _random_games(count: int, max_steps: int = 400) -> Any:
+    """Yield (game, true arrangements, both seats' views) after every action of ``count`` games between random
+    bots (the views are kept up to date observation by observation)."""
+    from app.bots.base import ActionRequest
+    from app.games.cloak.bots import CloakRandomBot
+    from app.games.cloak.rules import Arrange, CloakChess, CloakView
+
+    for number in range(count):
+        game = CloakChess.from_options({})
+        bots = [CloakRandomBot(seed=2 * number), CloakRandomBot(seed=2 * number + 1)]
+        views = [CloakView.from_observations(()), CloakView.from_observations(())]
+        for seat, bot in enumerate(bots):
+            bot.start(seat, game.options())
+        bots_fed, views_fed = [0, 0], [0, 0]
+        true: dict[int, str] = {}
+        steps = 0
+        while not game.is_over and steps < max_steps:
+            seat = game.to_move
+            assert seat is not None
+            for index, bot in enumerate(bots):
+                _catch_up(game, index, bot.observe, bots_fed)
+            action = bots[seat].act(ActionRequest(seat, game.phase, game.choices(), float("inf")))
+            if isinstance(action, Arrange):
+                true[seat] = action.pieces
+            game.play(seat, action)
+            steps += 1
+            if len(true) == 2:
+                for index, view in enumerate(views):
+                    _catch_up(game, index, view.apply, views_fed)
+                yield game, true, views
+
+
+def test_the_true_arrangement_is_always_consistent_and_both_seats_deduce_the_same() -> None:
+    checked = 0
+    narrowed = 0
+    for _, true, views in _random_games(40):
+        for side in (0, 1):
+            deduction = Deduction.about(views[1 - side], side)
+            assert true[side] in deduction.arrangements, (side, true[side], dict(deduction.allowed))
+            for checker in CHECKERS:
+                assert sum(deduction.distribution(checker).values()) == pytest.approx(1.0)
+            # Everything used is public: the side's own seat deduces exactly what its opponent deduces.
+            assert Deduction.about(views[side], side) == deduction
+            narrowed += deduction.count < 960
+            checked += 1
+    assert checked > 1000
+    assert narrowed > checked // 2    # the evidence does narrow things down
+
+
+def test_time_per_deduction_on_a_long_game() -> None:
+    import time
+    from app.games.cloak.rules import CloakView
+    longest = None
+    for game, _, _ in _random_games(10):
+        if longest is None or len(game.observations(0)) > len(longest.observations(0)):
+            longest = game
+    assert longest is not None
+    view = CloakView.from_observations(longest.observations(0))
+    started = time.perf_counter()
+    for _ in range(20):
+        Deduction.about(view, 1)
+    per_call = (time.perf_counter() - started) / 20
+    assert per_call < 0.05, f"{per_call * 1000:.1f} ms for {len(view.moves)} moves"

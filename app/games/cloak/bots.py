@@ -1,0 +1,379 @@
+"""Built-in Cloak and Dagger bots: ``deduce`` (the strong one), ``greedy`` and ``random``.
+
+Every bot keeps a :class:`~app.games.cloak.rules.CloakView` built from its seat's
+observations and nothing else; the moves it may make come from the request's
+choices, which the referee works out from what the seat knows.
+
+``deduce`` keeps the deduction about the opponent's arrangement
+(:mod:`app.games.cloak.deduction`) up to date. To move it draws a few arrangements
+consistent with everything seen (more at higher levels), puts the opponent's
+checkers on a board with those identities, and scores each of its moves on each
+such board: capturing the king wins, the opponent's best capture or king capture
+in reply is looked at (the shared chess evaluator's forcing replies), material
+and placement count. The scores are averaged over the drawn boards, so a capture
+of a checker that is the king on half of them is worth half a win. It guesses an
+identity when the deduction makes it likely enough (a right guess earns it a bonus
+pawn move, a wrong one gives the opponent one), the king first; it takes the
+bonus move that scores best; it uncloaks only to mate an uncloaked king; and it
+arranges its pieces at random among the Chess960 set-ups that keep the king off
+the corner files.
+
+``greedy`` takes a king when it can see one to take, otherwise captures the most
+valuable piece it can (a cloaked victim is worth its expected value under the
+deduction), else moves at random; it never guesses or uncloaks. ``random`` plays
+any legal choice in every phase.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar, Sequence
+
+import chess
+
+from app.bots.base import ActionRequest, Bot
+from app.bots.chess_eval import VALUES, WIN, evaluate, evaluate_replies
+from app.bots.timing import Deadline, TurnClock
+from app.engine.core import Action, Seat
+from app.games.cloak.deduction import PIECES, Deduction, Tracker, arrangements
+from app.games.cloak.rules import Arrange, Bonus, CloakView, Guess, Move, Uncloak
+
+_PIECE_TYPES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT,
+                "P": chess.PAWN}
+_PAWN_UNITS = {"P": 1.0, "N": 3.2, "B": 3.3, "R": 5.0, "Q": 9.0, "K": 20.0}
+"""Victim values of the greedy bot, in pawns (a king it is not sure of counts a lot but is not yet a win)."""
+
+
+def _colour(seat_colour: int) -> chess.Color:
+    return chess.WHITE if seat_colour == 0 else chess.BLACK
+
+
+@dataclass(frozen=True)
+class Level:
+    """What a level of ``deduce`` spends: arrangements drawn per move, seconds per move at most, when it
+    guesses (the probability a guess must reach), and score noise in centipawns."""
+
+    samples: int
+    max_seconds: float
+    guess_threshold: float
+    noise: int = 0
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(samples=3, max_seconds=0.3, guess_threshold=1.0, noise=120),
+    "medium": Level(samples=8, max_seconds=1.0, guess_threshold=0.6),
+    "hard": Level(samples=16, max_seconds=2.5, guess_threshold=0.55),
+}
+
+
+def board_for(view: CloakView, enemy_arrangement: str | None, turn: int) -> chess.Board:
+    """The true board as the seat of ``view`` would see it if the opponent's checkers were
+    ``enemy_arrangement`` (8 letters for checkers 1..8; ``None``: the opponent's cloaked checkers are left
+    off), with ``turn`` (0 White, 1 Black) to move. No castling rights: castling is only ever played from
+    the referee's own list of moves, never searched.
+    """
+    board = chess.Board(None, chess960=True)
+    own = view.own_arrangement or ""
+    for square, token in view.board.items():
+        kind = token.kind
+        if kind == "?":
+            letters = own if token.colour == view.seat else enemy_arrangement
+            if not letters or token.checker is None:
+                continue
+            kind = letters[token.checker - 1]
+        board.set_piece_at(square, chess.Piece(_PIECE_TYPES[kind], _colour(token.colour)))
+    board.turn = _colour(turn)
+    board.ep_square = getattr(view, "ep_square", None)
+    return board
+
+
+def play_on(board: chess.Board, choice: str | None) -> None:
+    """Play a move, bonus or drop of the referee's choice lists on ``board`` (the side to move plays), then
+    hand the turn to the other side. Castling is the king onto its own rook (Chess960 style).
+
+    >>> board = chess.Board("4k3/8/8/8/8/8/8/4K2R w - - 0 1", chess960=True)
+    >>> play_on(board, "e1h1"); board.board_fen()
+    '4k3/8/8/8/8/8/8/5RK1'
+    >>> play_on(board, "P@c7"); board.piece_at(chess.C7)
+    Piece.from_symbol('p')
+    """
+    mover = board.turn
+    if choice is None:
+        board.turn = not mover
+        board.ep_square = None
+        return
+    if "@" in choice:
+        square = chess.parse_square(choice.split("@")[1])
+        board.set_piece_at(square, chess.Piece(chess.PAWN, mover))
+        board.turn = not mover
+        board.ep_square = None
+        return
+    move = chess.Move.from_uci(choice)
+    piece = board.piece_at(move.from_square)
+    target = board.piece_at(move.to_square)
+    if piece is not None and piece.piece_type == chess.KING and target is not None and target.color == mover:
+        rank = chess.square_rank(move.from_square)
+        kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
+        board.remove_piece_at(move.from_square)
+        board.remove_piece_at(move.to_square)
+        board.set_piece_at(chess.square(6 if kingside else 2, rank), chess.Piece(chess.KING, mover))
+        board.set_piece_at(chess.square(5 if kingside else 3, rank), chess.Piece(chess.ROOK, mover))
+        board.turn = not mover
+        board.ep_square = None
+        return
+    board.push(move)
+
+
+class _CloakBot(Bot):
+    """What every Cloak and Dagger bot shares: the view from observations and the phase dispatch."""
+
+    variant: ClassVar[str] = "cloak"
+
+    def __init__(self, seed: int | None = None, level: str = "medium") -> None:
+        super().__init__(seed, level)
+        self.view = CloakView.from_observations(())
+
+    def start(self, seat: Seat, options: dict[str, Any]) -> None:
+        super().start(seat, options)
+        self.view = CloakView.from_observations(())
+
+    def observe(self, observation: Any) -> None:
+        self.view.apply(observation)
+
+    def act(self, request: ActionRequest) -> Action:
+        choices = request.choices
+        phase = choices.get("phase", request.phase)
+        if phase == "arrange":
+            return Arrange(self.arrangement())
+        if phase == "bonus":
+            return Bonus(self.bonus(list(choices.get("bonus") or ()), request))
+        if phase == "uncloak":
+            return Uncloak(tuple(self.uncloak(list(choices.get("uncloak") or ()), request)))
+        guesses = [(int(checker), str(piece)) for checker, piece in choices.get("guesses") or ()]
+        if guesses:
+            guess = self.guess(guesses, request)
+            if guess is not None:
+                return Guess(guess[0], guess[1])
+        return Move(self.move(list(choices.get("moves") or ()), request))
+
+    # Each phase's choice; the random bot's by default.
+
+    def arrangement(self) -> str:
+        return self.rng.choice(arrangements())
+
+    def guess(self, guesses: list[tuple[int, str]], request: ActionRequest) -> tuple[int, str] | None:
+        return None
+
+    def move(self, moves: list[str], request: ActionRequest) -> str:
+        return self.rng.choice(moves)
+
+    def bonus(self, bonuses: list[str], request: ActionRequest) -> str | None:
+        options: list[str | None] = [*bonuses, None]
+        return self.rng.choice(options)
+
+    def uncloak(self, checkers: list[int], request: ActionRequest) -> list[int]:
+        return []
+
+
+class CloakRandomBot(_CloakBot):
+    """Any legal choice in every phase: a random arrangement, now and then a random guess, a random move and
+    bonus, and sometimes a random set of checkers uncloaked."""
+
+    name: ClassVar[str] = "random"
+
+    def guess(self, guesses: list[tuple[int, str]], request: ActionRequest) -> tuple[int, str] | None:
+        return self.rng.choice(guesses) if self.rng.random() < 0.15 else None
+
+    def uncloak(self, checkers: list[int], request: ActionRequest) -> list[int]:
+        if not checkers or self.rng.random() < 0.7:
+            return []
+        return sorted(self.rng.sample(checkers, self.rng.randint(1, len(checkers))))
+
+
+class CloakGreedyBot(_CloakBot):
+    """Takes a king it can see to take, else the most valuable victim (expected value for a cloaked one),
+    else a random move; never guesses, never uncloaks, takes a random bonus."""
+
+    name: ClassVar[str] = "greedy"
+
+    def __init__(self, seed: int | None = None, level: str = "medium") -> None:
+        super().__init__(seed, level)
+        self.tracker = Tracker(1)
+
+    def start(self, seat: Seat, options: dict[str, Any]) -> None:
+        super().start(seat, options)
+        self.tracker = Tracker(1 - seat)
+
+    def victim_value(self, square: chess.Square, deduction: Deduction) -> float:
+        """What capturing on ``square`` wins, in pawns (0 when no enemy piece stands there)."""
+        token = self.view.board.get(square)
+        if token is None or token.colour == self.seat:
+            return 0.0
+        if token.kind != "?":
+            return math.inf if token.kind == "K" else _PAWN_UNITS[token.kind]
+        if token.checker is None:
+            return 0.0
+        if deduction.known(token.checker) == "K":
+            return math.inf
+        return sum(deduction.probability(token.checker, piece) * _PAWN_UNITS[piece] for piece in PIECES)
+
+    def move(self, moves: list[str], request: ActionRequest) -> str:
+        deduction = self.tracker.update(self.view)
+        best: list[str] = []
+        best_value = 0.0
+        for uci in moves:
+            move = chess.Move.from_uci(uci)
+            value = self.victim_value(move.to_square, deduction)
+            if value == 0.0 and move.to_square == getattr(self.view, "ep_square", None):
+                token = self.view.board.get(move.from_square)
+                if token is not None and token.kind == "P":
+                    value = 1.0
+            if value > best_value:
+                best, best_value = [uci], value
+            elif value == best_value and value > 0:
+                best.append(uci)
+        return self.rng.choice(best) if best else self.rng.choice(moves)
+
+
+class CloakDeduceBot(_CloakBot):
+    """The strong bot: sampled arrangements consistent with the deduction, a shallow search on each."""
+
+    name: ClassVar[str] = "deduce"
+
+    def __init__(self, seed: int | None = None, level: str = "medium") -> None:
+        super().__init__(seed, level)
+        self.settings = LEVELS.get(level, LEVELS["medium"])
+        self.clock = TurnClock(max_seconds=self.settings.max_seconds, expected_turns=60)
+        self.tracker = Tracker(1)
+
+    def start(self, seat: Seat, options: dict[str, Any]) -> None:
+        super().start(seat, options)
+        self.clock = TurnClock(max_seconds=self.settings.max_seconds, expected_turns=60)
+        self.tracker = Tracker(1 - seat)
+
+    def arrangement(self) -> str:
+        # Any Chess960 set-up is sound; a king on the b..g files has room to castle and is not cornered.
+        sensible = [letters for letters in arrangements() if letters.index("K") not in (0, 7)]
+        return self.rng.choice(sensible)
+
+    def deduction(self) -> Deduction:
+        return self.tracker.update(self.view)
+
+    def guess(self, guesses: list[tuple[int, str]], request: ActionRequest) -> tuple[int, str] | None:
+        deduction = self.deduction()
+        threshold = self.settings.guess_threshold
+        best: tuple[float, int, str] | None = None
+        for checker, piece in guesses:
+            chance = deduction.probability(checker, piece)
+            if chance < threshold:
+                continue
+            # The king matters most (naming it right tells both who it is, which helps the hunt); then the
+            # likeliest guess.
+            weight = chance + (0.5 if piece == "K" else 0.0)
+            if best is None or weight > best[0]:
+                best = (weight, checker, piece)
+        return (best[1], best[2]) if best is not None else None
+
+    def _samples(self) -> list[str]:
+        deduction = self.deduction()
+        drawn = deduction.sample(self.rng, self.settings.samples)
+        return drawn or [self.rng.choice(arrangements())]
+
+    def _budget(self, request: ActionRequest) -> Deadline:
+        self.clock.turn_started(request.seconds_left)
+        return Deadline(self.clock.budget(request.seconds_left), self.now)
+
+    def _score_choices(self, options: Sequence[str | None], request: ActionRequest, reply: bool) -> str | None:
+        """The option with the best average score over the drawn arrangements. ``reply``: the opponent moves
+        next (else this seat does)."""
+        deadline = self._budget(request)
+        started = deadline.clock()
+        me = _colour(self.seat)
+        totals = [0.0] * len(options)
+        boards = 0
+        for arrangement in self._samples():
+            base = board_for(self.view, arrangement, self.seat)
+            for index, option in enumerate(options):
+                board = base.copy(stack=False)
+                play_on(board, option)
+                if not reply:
+                    board.turn = me
+                if not board.kings & board.occupied_co[not me]:
+                    score = WIN
+                elif reply:
+                    score = evaluate_replies(board, me)
+                else:
+                    score = evaluate(board, me)
+                totals[index] += score
+            boards += 1
+            if deadline.left() < (deadline.clock() - started) / boards * 1.2:
+                break  # another board would overrun the budget
+        noise = self.settings.noise
+        best_index = max(range(len(options)),
+                         key=lambda i: totals[i] / boards + (self.rng.uniform(-noise, noise) if noise else 0.0))
+        self.clock.turn_ended(request.seconds_left, deadline.elapsed())
+        return options[best_index]
+
+    def move(self, moves: list[str], request: ActionRequest) -> str:
+        if len(moves) == 1:
+            return moves[0]
+        chosen = self._score_choices(moves, request, reply=True)
+        assert chosen is not None
+        return chosen
+
+    def bonus(self, bonuses: list[str], request: ActionRequest) -> str | None:
+        if not bonuses:
+            return None
+        guesses = getattr(self.view, "guesses", None) or ()
+        last = guesses[-1] if guesses else None
+        # After a right guess of ours the opponent moves next; after its wrong guess we move next.
+        opponent_next = last is None or (getattr(last, "seat", self.seat) == self.seat)
+        return self._score_choices([*bonuses, None], request, reply=opponent_next)
+
+    def uncloak(self, checkers: list[int], request: ActionRequest) -> list[int]:
+        """The checkers whose uncloaking checkmates an uncloaked enemy king on every drawn board, else none."""
+        enemy_king = [square for square, token in self.view.board.items()
+                      if token.colour != self.seat and token.kind == "K"]
+        own = self.view.own_arrangement or ""
+        if not enemy_king or not checkers or not own:
+            return []
+        king_square = enemy_king[0]
+        me = _colour(self.seat)
+        samples = self._samples()[:4]
+        board = board_for(self.view, samples[0], 1 - self.seat)
+        checking = [token.checker for square, token in self.view.board.items()
+                    if token.colour == self.seat and token.checker in checkers and own[token.checker - 1] != "K"
+                    and board.attacks_mask(square) & chess.BB_SQUARES[king_square]]
+        if not checking:
+            return []
+        visible = 0
+        for square, token in self.view.board.items():
+            if token.colour == self.seat and (token.kind != "?" or token.checker in checking):
+                visible |= chess.BB_SQUARES[square]
+        for arrangement in samples:
+            if _has_reply(board_for(self.view, arrangement, 1 - self.seat), me, visible):
+                return []
+        return sorted(checking)
+
+
+def _has_reply(board: chess.Board, me: chess.Color, visible: int) -> bool:
+    """Whether the side to move (the opponent of ``me``, its king uncloaked) has a move that captures a king
+    or leaves its king unattacked by ``me``'s pieces on ``visible`` squares."""
+    for move in board.generate_pseudo_legal_moves():
+        target = board.piece_at(move.to_square)
+        if target is not None and target.piece_type == chess.KING and target.color == me:
+            return True
+        board.push(move)
+        try:
+            king = board.king(not me)
+            still_visible = visible & board.occupied_co[me]
+            if king is None or not board.attackers_mask(me, king) & still_visible:
+                return True
+        finally:
+            board.pop()
+    return False
+
+
+BOTS: tuple[type[Bot], ...] = (CloakDeduceBot, CloakGreedyBot, CloakRandomBot)
+"""Strongest first, as the game's definition lists them."""

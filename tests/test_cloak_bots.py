@@ -1,0 +1,260 @@
+"""Cloak and Dagger bots: whole games between every pair, a king en prise, privacy, illegal answers, time.
+
+The games are driven here directly: each bot is handed its own seat's
+observations and the referee's choices, and every answer is checked against those
+choices before it is played, so an illegal answer fails the test with the bot,
+phase and answer named (it is a bug, not something to survive).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from app.bots.agents import BotAgent
+from app.bots.base import ActionRequest, Bot
+from app.engine.core import Action, Game, IllegalAction, Reason
+from app.games.cloak import rules
+from app.games.cloak.bots import BOTS, CloakDeduceBot, CloakGreedyBot, CloakRandomBot, board_for
+from app.games.cloak.rules import Arrange, Bonus, Guess, Move, Uncloak
+from app.runner import run_game
+
+
+def referee_class() -> type[Game]:
+    for value in vars(rules).values():
+        if isinstance(value, type) and issubclass(value, Game) and getattr(value, "variant", "") == "cloak":
+            return value
+    raise AssertionError("no Cloak and Dagger referee in the rules module")
+
+
+def new_game() -> Game:
+    return referee_class().from_options({})
+
+
+def is_offered(action: Action, choices: dict[str, Any]) -> bool:
+    """Whether ``action`` is one of the choices the referee offered the seat to move."""
+    phase = choices.get("phase")
+    if isinstance(action, Arrange):
+        return phase == "arrange"
+    if isinstance(action, Guess):
+        return (action.checker, action.piece) in [tuple(guess) for guess in choices.get("guesses") or ()]
+    if isinstance(action, Move):
+        return phase == "move" and action.uci in (choices.get("moves") or ())
+    if isinstance(action, Bonus):
+        return phase == "bonus" and (action.uci is None or action.uci in (choices.get("bonus") or ()))
+    if isinstance(action, Uncloak):
+        return phase == "uncloak" and set(action.checkers) <= set(choices.get("uncloak") or ())
+    return False
+
+
+class Driver:
+    """Plays a game between bots, feeding each bot its own seat's observations only."""
+
+    def __init__(self, game: Game, bots: list[Bot]) -> None:
+        self.game = game
+        self.bots = bots
+        self.fed = [0, 0]
+        self.actions: list[tuple[int, Action]] = []
+        for seat, bot in enumerate(bots):
+            bot.start(seat, game.options())
+
+    def feed(self) -> None:
+        for seat, bot in enumerate(self.bots):
+            observations = self.game.observations(seat)
+            for observation in observations[self.fed[seat]:]:
+                bot.observe(observation)
+            self.fed[seat] = len(observations)
+
+    def step(self) -> Action:
+        game = self.game
+        seat = game.to_move
+        assert seat is not None
+        self.feed()
+        choices = game.choices()
+        action = self.bots[seat].act(ActionRequest(seat, game.phase, choices, 30.0))
+        name = type(self.bots[seat]).__name__
+        assert is_offered(action, choices), f"{name} (seat {seat}) answered {action!r} in {game.phase}: not offered"
+        try:
+            game.play(seat, action)
+        except IllegalAction as error:
+            pytest.fail(f"{name} (seat {seat}) answered {action!r} in {game.phase}, which the referee refused: "
+                        f"{error}")
+        self.actions.append((seat, action))
+        return action
+
+    def play(self, max_steps: int) -> None:
+        while not self.game.is_over and len(self.actions) < max_steps:
+            self.step()
+
+
+BOT_CLASSES = [CloakDeduceBot, CloakGreedyBot, CloakRandomBot]
+
+
+def test_the_bots_are_listed_strongest_first() -> None:
+    assert [bot.name for bot in BOTS] == ["deduce", "greedy", "random"]
+    assert all(bot.variant == "cloak" for bot in BOTS)
+
+
+@pytest.mark.parametrize("white", BOT_CLASSES, ids=lambda bot: bot.name)
+@pytest.mark.parametrize("black", BOT_CLASSES, ids=lambda bot: bot.name)
+def test_every_bot_plays_whole_games_against_every_bot_without_an_illegal_answer(white: type[Bot],
+                                                                                   black: type[Bot]) -> None:
+    finished = 0
+    for seed in range(2):
+        driver = Driver(new_game(), [white(seed=seed, level="easy"), black(seed=100 + seed, level="easy")])
+        driver.play(max_steps=500)
+        finished += driver.game.is_over
+        phases = {type(action).__name__ for _, action in driver.actions}
+        assert {"Arrange", "Move"} <= phases
+    # Random play ends most games by a king capture well within the cap; the deduce bot hunts the king.
+    if CloakDeduceBot in (white, black):
+        assert finished >= 1
+
+
+def test_the_random_bot_uses_every_phase() -> None:
+    kinds: set[str] = set()
+    for seed in range(6):
+        driver = Driver(new_game(), [CloakRandomBot(seed=seed), CloakRandomBot(seed=50 + seed)])
+        driver.play(max_steps=400)
+        kinds |= {type(action).__name__ for _, action in driver.actions}
+    assert kinds == {"Arrange", "Guess", "Move", "Bonus", "Uncloak"}
+
+
+def play_script(game: Game, script: list[tuple[int, Action]]) -> None:
+    for seat, action in script:
+        assert game.to_move == seat, (seat, action, game.phase)
+        game.play(seat, action)
+
+
+def _uncloak_if_asked(game: Game, seat: int, checkers: tuple[int, ...] = ()) -> list[tuple[int, Action]]:
+    return [(seat, Uncloak(checkers))] if game.phase == "uncloak" and game.to_move == seat else []
+
+
+def test_the_deduce_bot_takes_a_king_en_prise() -> None:
+    # 1. e4 f6 2. Qh5 (the cloaked d-checker) g5, and Black uncloaks its king on e8: Qxe8 wins.
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR"))])
+    for seat, uci, uncloak in [(0, "e2e4", ()), (1, "f7f6", ()), (0, "d1h5", ()), (1, "g7g5", (5,))]:
+        play_script(game, [(seat, Move(uci))])
+        play_script(game, _uncloak_if_asked(game, seat, uncloak))
+    assert game.to_move == 0 and game.phase == "move"
+    for level in ("easy", "medium", "hard"):
+        bot = CloakDeduceBot(seed=3, level=level)
+        bot.start(0, game.options())
+        for observation in game.observations(0):
+            bot.observe(observation)
+        action = bot.act(ActionRequest(0, game.phase, game.choices(), 30.0))
+        assert action == Move("h5e8"), level
+
+
+def test_the_greedy_bot_takes_a_visible_king() -> None:
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR"))])
+    for seat, uci, uncloak in [(0, "e2e4", ()), (1, "f7f6", ()), (0, "d1h5", ()), (1, "g7g5", (5,))]:
+        play_script(game, [(seat, Move(uci))])
+        play_script(game, _uncloak_if_asked(game, seat, uncloak))
+    bot = CloakGreedyBot(seed=1)
+    bot.start(0, game.options())
+    for observation in game.observations(0):
+        bot.observe(observation)
+    assert bot.act(ActionRequest(0, game.phase, game.choices(), 30.0)) == Move("h5e8")
+
+
+def _pawn_move(choices: dict[str, Any], game_view_board: Any) -> Action:
+    """Black's scripted answer: its first pawn move (by the public board), else its first move; never a guess."""
+    phase = choices["phase"]
+    if phase == "uncloak":
+        return Uncloak(())
+    if phase == "bonus":
+        return Bonus(None)
+    moves = sorted(choices["moves"])
+    pawn_moves = [uci for uci in moves if (token := game_view_board.get(_square(uci[:2]))) is not None
+                  and token.kind == "P"]
+    return Move((pawn_moves or moves)[0])
+
+
+def _square(name: str) -> int:
+    import chess
+    return chess.parse_square(name)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_the_deduce_bot_decides_from_its_observations_only(level: str) -> None:
+    """Two games in which Black's queen and king stand swapped: as long as White's observations are equal,
+    the White bot (same seed) answers the same in both."""
+    runs = []
+    for black in ("RNBQKBNR", "RNBKQBNR"):
+        game = new_game()
+        bot = CloakDeduceBot(seed=7, level=level)
+        bot.start(0, game.options())
+        fed = 0
+        turns: list[tuple[tuple[Any, ...], Action]] = []   # White's observations so far, White's answer
+        game.play(0, Arrange("RBNQKNBR"))
+        game.play(1, Arrange(black))
+        while not game.is_over and len(turns) < 60:
+            seat = game.to_move
+            if seat == 0:
+                observations = game.observations(0)
+                for observation in observations[fed:]:
+                    bot.observe(observation)
+                fed = len(observations)
+                action = bot.act(ActionRequest(0, game.phase, game.choices(), 30.0))
+                turns.append((tuple(observations), action))
+            else:
+                view = rules.CloakView.from_observations(game.observations(1))
+                action = _pawn_move(game.choices(), view.board)
+            game.play(seat, action)
+        runs.append(turns)
+    compared = 0
+    for (seen_a, answer_a), (seen_b, answer_b) in zip(*runs):
+        if seen_a != seen_b:
+            break
+        assert answer_a == answer_b, f"White's answer {compared} differs while its observations are equal"
+        compared += 1
+    assert compared >= 8, "the two games should look alike to White for a while"
+
+
+class IllegalBot(CloakRandomBot):
+    """Answers a move nobody offered."""
+
+    def move(self, moves: list[str], request: ActionRequest) -> str:
+        return "a1a8"
+
+
+def test_an_illegal_answer_forfeits_the_game_and_crashes_nothing() -> None:
+    record = run_game(new_game(), [BotAgent(IllegalBot(seed=1), "illegal"), BotAgent(CloakRandomBot(seed=2), "r")])
+    assert record.result is not None
+    assert record.result.reason == Reason.FORFEIT and record.result.winner == 1
+
+
+def test_the_deduce_bot_answers_within_its_time_budget() -> None:
+    game = new_game()
+    bots: list[Bot] = [CloakDeduceBot(seed=1, level="hard"), CloakRandomBot(seed=2)]
+    driver = Driver(game, bots)
+    slowest = 0.0
+    for _ in range(120):
+        if game.is_over:
+            break
+        seat = game.to_move
+        assert seat is not None
+        driver.feed()
+        choices = game.choices()
+        started = time.perf_counter()
+        seconds_left = 3.0 if seat == 0 else 30.0
+        action = bots[seat].act(ActionRequest(seat, game.phase, choices, seconds_left))
+        if seat == 0:
+            slowest = max(slowest, time.perf_counter() - started)
+        game.play(seat, action)
+        driver.actions.append((seat, action))
+    # With 3 s left a turn may take at most a fifth of it (0.6 s); allow a busy machine some slack.
+    assert slowest < 1.5
+
+
+def test_board_for_puts_the_drawn_identities_on_the_enemy_checkers() -> None:
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBKQBNR"))])
+    view = rules.CloakView.from_observations(game.observations(0))
+    board = board_for(view, "NRBKQBRN"[::-1], 0)
+    assert board.fen().split()[0] == "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
