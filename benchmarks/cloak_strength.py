@@ -56,19 +56,22 @@ def referee_class() -> type[Game]:
 
 
 class TimedBot:
-    """Wraps a bot's ``act`` to record how long each answer took."""
+    """Wraps a bot's ``act`` to record how long each answer took (regular moves apart from other answers)."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.seconds: list[float] = []
+        self.move_seconds: list[float] = []
         inner = bot.act
 
         def act(request: ActionRequest) -> Action:
             started = time.perf_counter()
-            try:
-                return inner(request)
-            finally:
-                self.seconds.append(time.perf_counter() - started)
+            action = inner(request)
+            spent = time.perf_counter() - started
+            self.seconds.append(spent)
+            if isinstance(action, rules.Move):
+                self.move_seconds.append(spent)
+            return action
 
         bot.act = act  # type: ignore[method-assign]
 
@@ -91,9 +94,10 @@ def _play(opponent: str, level: str, index: int, seed: int, control: TimeControl
         assert result is not None
         bot_seat = 0 if bot_white else 1
         outcome = "draw" if result.winner is None else ("win" if result.winner == bot_seat else "loss")
-        sender.send((index, outcome, result.reason.value, result.detail, game.ply, timed.seconds))
+        sender.send((index, outcome, result.reason.value, result.detail, game.ply, timed.seconds,
+                     timed.move_seconds))
     except BaseException as error:  # noqa: BLE001 - reported as an error game
-        sender.send((index, "error", "error", f"{type(error).__name__}: {error}", 0, []))
+        sender.send((index, "error", "error", f"{type(error).__name__}: {error}", 0, [], []))
     finally:
         sender.close()
 
@@ -103,6 +107,7 @@ def run(opponent: str, level: str, games: int, seed: int, control: TimeControl |
     context = multiprocessing.get_context("fork")
     results: dict[int, tuple[str, str, str, int]] = {}
     seconds: list[float] = []
+    move_seconds: list[float] = []
     waiting = list(range(games))
     running: dict[int, tuple[Any, Any]] = {}
     started = time.perf_counter()
@@ -129,23 +134,35 @@ def run(opponent: str, level: str, games: int, seed: int, control: TimeControl |
             if outcome is None:
                 if process.is_alive():
                     continue
-                outcome = (index, "error", "crash", f"the game's process died (exit {process.exitcode})", 0, [])
-            _, result, reason, detail, plies, times = outcome
+                outcome = (index, "error", "crash", f"the game's process died (exit {process.exitcode})", 0, [],
+                           [])
+            _, result, reason, detail, plies, times, move_times = outcome
             results[index] = (result, reason, detail, plies)
             seconds.extend(times)
+            move_seconds.extend(move_times)
             process.join(1.0)
             receiver.close()
             del running[index]
             colour = "White" if index % 2 == 0 else "Black"
-            print(f"  game {index + 1:3d} ({colour:5s}): {result:5s} {reason:22s} {plies:4d} plies  {detail[:80]}",
+            print(f"  game {index + 1:3d} ({colour:5s}): {result:5s} {reason:22s} {plies:4d} turns  {detail[:80]}",
                   flush=True)
     counts = {key: sum(1 for r in results.values() if r[0] == key) for key in ("win", "draw", "loss", "error")}
-    ordered = sorted(seconds)
     return {**counts, "games": len(results), "minutes": (time.perf_counter() - started) / 60,
-            "mean": statistics.fmean(ordered) if ordered else 0.0,
-            "p95": ordered[int(0.95 * (len(ordered) - 1))] if ordered else 0.0,
-            "max": ordered[-1] if ordered else 0.0, "calls": len(ordered),
+            "calls": summary(seconds), "moves": summary(move_seconds),
             "plies": statistics.fmean(r[3] for r in results.values()) if results else 0.0}
+
+
+def summary(seconds: list[float]) -> tuple[float, float, float, int]:
+    """Mean, 95th percentile, maximum and count of ``seconds``.
+
+    >>> summary([0.1, 0.2, 0.3])
+    (0.2, 0.2, 0.3, 3)
+    """
+    if not seconds:
+        return 0.0, 0.0, 0.0, 0
+    ordered = sorted(seconds)
+    return (round(statistics.fmean(ordered), 6), ordered[int(0.95 * (len(ordered) - 1))], ordered[-1],
+            len(ordered))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,15 +195,22 @@ def main(argv: list[str] | None = None) -> int:
                                    args.jobs)))
     print()
     print(f"{'opponent':8s} {'W':>4s} {'D':>4s} {'L':>4s} {'err':>4s}  {'win rate':>8s}  {'95% interval':>15s}  "
-          f"{'goal':>5s}  {'mean s':>7s} {'p95 s':>7s} {'max s':>7s}  plies  time")
+          f"{'goal':>5s}  turns  time")
     for opponent, r in rows:
         n = r["games"]
         rate = r["win"] / n if n else 0.0
         low, high = wilson(r["win"], n)
         verdict = "reached" if rate >= GOALS[opponent] else "not reached"
         print(f"{opponent:8s} {r['win']:4d} {r['draw']:4d} {r['loss']:4d} {r['error']:4d}  {rate:8.1%}  "
-              f"[{low:6.1%}, {high:6.1%}]  {GOALS[opponent]:5.0%}  {r['mean']:7.3f} {r['p95']:7.3f} "
-              f"{r['max']:7.3f}  {r['plies']:5.0f}  {r['minutes']:.0f} min (goal {verdict})")
+              f"[{low:6.1%}, {high:6.1%}]  {GOALS[opponent]:5.0%}  {r['plies']:5.0f}  {r['minutes']:.1f} min "
+              f"(goal {verdict})")
+    print()
+    print(f"{'opponent':8s} {'answers':>8s} {'mean s':>7s} {'p95 s':>7s} {'max s':>7s}   {'moves':>6s} {'mean s':>7s} "
+          f"{'p95 s':>7s} {'max s':>7s}")
+    for opponent, r in rows:
+        calls, moves = r["calls"], r["moves"]
+        print(f"{opponent:8s} {calls[3]:8d} {calls[0]:7.3f} {calls[1]:7.3f} {calls[2]:7.3f}   {moves[3]:6d} "
+              f"{moves[0]:7.3f} {moves[1]:7.3f} {moves[2]:7.3f}")
     return 0
 
 

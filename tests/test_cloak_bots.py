@@ -258,3 +258,76 @@ def test_board_for_puts_the_drawn_identities_on_the_enemy_checkers() -> None:
     view = rules.CloakView.from_observations(game.observations(0))
     board = board_for(view, "NRBKQBRN"[::-1], 0)
     assert board.fen().split()[0] == "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+
+
+def _bot_after(game: Game, seat: int, bot: Bot) -> Bot:
+    bot.start(seat, game.options())
+    for observation in game.observations(seat):
+        bot.observe(observation)
+    return bot
+
+
+def _play_turns(game: Game, turns: list[tuple[int, str, tuple[int, ...]]]) -> None:
+    """Play regular moves, each followed by its uncloaking when the referee asks for one."""
+    for seat, uci, uncloak in turns:
+        play_script(game, [(seat, Move(uci))])
+        play_script(game, _uncloak_if_asked(game, seat, uncloak))
+
+
+def test_the_deduce_bot_guesses_what_it_is_sure_of() -> None:
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR"))])
+    _play_turns(game, [(0, "e2e4", ()), (1, "b8c6", ())])   # Black's checker 2 jumped: a knight
+    bot = _bot_after(game, 0, CloakDeduceBot(seed=1, level="medium"))
+    assert bot.act(ActionRequest(0, game.phase, game.choices(), 30.0)) == Guess(2, "N")
+    # The easy level guesses only certainties too; with nothing certain, nobody guesses.
+    fresh = new_game()
+    play_script(fresh, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR"))])
+    _play_turns(fresh, [(0, "e2e4", ()), (1, "e7e5", ())])
+    for level in ("easy", "medium", "hard"):
+        action = _bot_after(fresh, 0, CloakDeduceBot(seed=1, level=level)).act(
+            ActionRequest(0, fresh.phase, fresh.choices(), 30.0))
+        assert isinstance(action, Move), (level, action)
+
+
+def test_the_deduce_bot_prefers_guessing_the_king() -> None:
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBKQBNR"))])
+    # Black's d-checker steps d8-d7... only a king, queen or rook steps straight; then it steps diagonally
+    # (king, queen or bishop): king or queen. Black's b-checker jumps: a knight (certain).
+    _play_turns(game, [(0, "a2a3", ()), (1, "d7d5", ()), (0, "a3a4", ()), (1, "d8d7", ()), (0, "h2h3", ()),
+                       (1, "d7e6", ()), (0, "h3h4", ()), (1, "b8c6", ())])
+    bot = _bot_after(game, 0, CloakDeduceBot(seed=1, level="hard"))
+    deduction = bot.deduction()
+    assert deduction.known(2) == "N"
+    assert [piece for piece, chance in deduction.distribution(4).items() if chance] == ["K", "Q"]
+    assert deduction.probability(4, "K") == pytest.approx(56 / 88)   # more set-ups have the king there
+    # A sure knight, or a likely king: the king is worth more to name.
+    assert bot.act(ActionRequest(0, game.phase, game.choices(), 30.0)) == Guess(4, "K")
+    # The easy level names certainties only.
+    easy = _bot_after(game, 0, CloakDeduceBot(seed=1, level="easy"))
+    assert easy.act(ActionRequest(0, game.phase, game.choices(), 30.0)) == Guess(2, "N")
+
+
+def _fools_mate(last_white_move: str) -> Game:
+    """White uncloaks everything at once (its king too), then 1. f3 e5 2. ``last_white_move`` Qh4."""
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR"))])
+    _play_turns(game, [(0, "f2f3", tuple(range(1, 9))), (1, "e7e5", ()), (0, last_white_move, ())])
+    play_script(game, [(1, Move("d8h4"))])
+    assert game.phase == "uncloak" and game.to_move == 1
+    return game
+
+
+def test_the_deduce_bot_uncloaks_to_mate_an_uncloaked_king() -> None:
+    game = _fools_mate("g2g4")
+    action = _bot_after(game, 1, CloakDeduceBot(seed=1)).act(ActionRequest(1, game.phase, game.choices(), 30.0))
+    assert action == Uncloak((4,))
+    game.play(1, action)
+    assert game.outcome is not None and game.outcome.winner == 1 and game.outcome.reason == Reason.NO_MOVES
+
+
+def test_the_deduce_bot_stays_cloaked_when_uncloaking_does_not_mate() -> None:
+    game = _fools_mate("a2a3")   # g2-g3 still blocks the check
+    action = _bot_after(game, 1, CloakDeduceBot(seed=1)).act(ActionRequest(1, game.phase, game.choices(), 30.0))
+    assert action == Uncloak(())
