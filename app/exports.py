@@ -43,7 +43,7 @@ from app.engine.record import (Frame, GameRecord, RecordError, Timeline, atomic_
                                write_target)
 from app.games.definition import ExportFormat
 from app.games.scene import (ZONE_PLACES, BoardScene, CardRowZone, Cell, Checker, GridZone, HandZone, PileZone,
-                             ShownCard, StackZone, TrackZone, TrayZone, Zone, read_checker)
+                             ShownCard, StackZone, TrackZone, TrayZone, Zone, read_checker, zone_bands)
 
 __all__ = ["FORMATS", "IMAGE_FORMATS", "check_export_target", "export_record", "export_text", "frame_png",
            "frame_scene", "frame_svg", "parse_perspective", "scene_svg"]
@@ -324,6 +324,36 @@ def _band_depth(zone: Zone) -> int:
     return math.ceil(depth * _SQUARE)
 
 
+def _length(zone: Zone) -> float:
+    """How long a zone would like to be along its side of the board, in image units (for a shared band)."""
+    width, height = (extent * _SQUARE for extent in _zone_extent(zone))
+    across = zone.place in ("above", "below")
+    label = _LABEL * _SQUARE if zone.label else 0.0
+    if isinstance(zone, GridZone):
+        return 2 * _PAD * _SQUARE + (max(width, _LABEL_CHAR * len(zone.label)) if across else height + label)
+    count = max(1, zone.item_count())
+    extent = (width if across else height) * count + _GAP * _SQUARE * (count - 1)
+    return max(2 * _PAD * _SQUARE + extent + (0.0 if across else label), _SIDE_LABEL * _SQUARE)
+
+
+def _shared(group: Sequence[Zone], band: tuple[float, float, float, float]) -> list[tuple[float, float, float,
+                                                                                       float]]:
+    """A band shared out along the board's edge among the zones standing side by side in it, as the window
+    shares it (each as long as it would like, all shortened alike when too long; one zone gets it all)."""
+    if len(group) == 1:
+        return [band]
+    x, y, width, height = band
+    across = group[0].place in ("above", "below")
+    lengths = [_length(zone) for zone in group]
+    scale = min(1.0, (width if across else height) / sum(lengths))
+    parts, start = [], x if across else y
+    for length in lengths:
+        length *= scale
+        parts.append((start, y, length, height) if across else (x, start, width, length))
+        start += length
+    return parts
+
+
 def _banded(scene: BoardScene) -> list[Zone]:
     """The zones that take a band beside the board (counters stacked on squares are drawn on the board)."""
     return [zone for zone in scene.zones if not isinstance(zone, StackZone)]
@@ -457,7 +487,9 @@ def _grid_svg(scene: BoardScene, white_below: bool, size: int) -> str:
     files, ranks = scene.files, scene.ranks
     colors = chess.svg.DEFAULT_COLORS
     bands = _banded(scene)
-    depth = {side: sum(_band_depth(zone) for zone in bands if zone.place == side) for side in ZONE_PLACES}
+    groups = zone_bands(scene.zones)
+    depth = {side: sum(max(map(_band_depth, group)) for group in groups if group[0].place == side)
+             for side in ZONE_PLACES}
     ox, oy = depth["left"], depth["above"]  # where the board (with its coordinate margin) starts
     board_w, board_h = 2 * _MARGIN + files * _SQUARE, 2 * _MARGIN + ranks * _SQUARE
     width, height = ox + board_w + depth["right"], oy + board_h + depth["below"]
@@ -516,8 +548,9 @@ def _grid_svg(scene: BoardScene, white_below: bool, size: int) -> str:
     reached = {"above": float(oy + _MARGIN), "below": float(oy + _MARGIN + ranks * _SQUARE),
                "left": float(ox + _MARGIN), "right": float(ox + _MARGIN + files * _SQUARE)}
     squares_x, squares_y = ox + _MARGIN, oy + _MARGIN
-    for zone in bands:
-        band_depth = _band_depth(zone)
+    for group in groups:
+        zone = group[0]
+        band_depth = max(map(_band_depth, group))
         if zone.place in ("above", "below"):
             # Past the coordinate margin on that side: the margin's letters stay readable.
             if zone.place == "above":
@@ -535,7 +568,8 @@ def _grid_svg(scene: BoardScene, white_below: bool, size: int) -> str:
                 left = max(reached["right"], float(ox + board_w))
                 reached["right"] = left + band_depth
             band = (left, float(squares_y), float(band_depth), float(ranks * _SQUARE))
-        parts.extend(_zone_svg(zone, band))
+        for member, part in zip(group, _shared(group, band)):
+            parts.extend(_zone_svg(member, part))
     parts.append("</svg>")
     return "".join(parts)
 

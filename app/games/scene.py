@@ -127,7 +127,8 @@ class MarkerSpec:
 
 
 ZONE_PLACES = ("above", "below", "left", "right")
-"""Where an off-board zone stands beside the board; zones sharing a side stand one after another, outwards."""
+"""Where an off-board zone stands beside the board; zones sharing a side stand one after another, outwards
+(or, a zone marked ``beside``, next to the one before it, along the side)."""
 
 SUITS = ("S", "H", "D", "C")
 """Card suits by their first letter: spades, hearts, diamonds, clubs (spades and clubs are black)."""
@@ -181,12 +182,17 @@ class Zone:
     ``private_to`` names the seats allowed to see the zone's contents; when it is not empty, the zone shows
     something only those seats may know (a hand's faces), and the window must hide it whenever another seat
     could be looking (the curtain between hot-seat turns). Empty means every seat may see it.
+
+    ``beside``: the zone stands next to the zone before it on the same side, along the board's edge, sharing
+    its band, instead of in a band of its own further out (two small grids under the board, side by side,
+    cost the board less room than one under the other). The first zone of a side ignores it.
     """
 
     id: str
     place: str = "below"
     label: str = ""
     private_to: frozenset[int] = frozenset()
+    beside: bool = False
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -204,6 +210,28 @@ class Zone:
     def item_count(self) -> int:
         """How many clickable items the zone holds (indices ``0 .. item_count() - 1``)."""
         return 0
+
+
+def zone_bands(zones: Iterable[Zone]) -> list[list[Zone]]:
+    """The zones that take a band beside the board (all but counters on squares), grouped by band, in order: a
+    zone marked ``beside`` joins the band of the zone before it on its side; any other starts a band further out.
+
+    >>> first, second, third = (GridZone(id="a"), GridZone(id="b", beside=True), GridZone(id="c", place="left",
+    ...                                                                                  beside=True))
+    >>> [[zone.id for zone in band] for band in zone_bands([first, third, second])]
+    [['a', 'b'], ['c']]
+    """
+    bands: list[list[Zone]] = []
+    last: dict[str, list[Zone]] = {}
+    for zone in zones:
+        if isinstance(zone, StackZone):
+            continue
+        if zone.beside and zone.place in last:
+            last[zone.place].append(zone)
+        else:
+            last[zone.place] = [zone]
+            bands.append(last[zone.place])
+    return bands
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -29,6 +29,7 @@ from app.games.scene import (
     TrackZone,
     TrayZone,
     Zone,
+    zone_bands,
 )
 from app.ui import cards, pieces
 
@@ -102,10 +103,27 @@ def banded(zones: Sequence[Zone]) -> list[Zone]:
     return [zone for zone in zones if not isinstance(zone, StackZone)]
 
 
+def _band_thickness(band: Sequence[Zone]) -> float:
+    """How deep a band is: as deep as the deepest of the zones standing side by side in it."""
+    return max(_thickness(zone) for zone in band)
+
+
+def _length(zone: Zone) -> float:
+    """How long a zone would like to be along its side of the board, in squares (for zones sharing a band)."""
+    width, height = _item_size(zone)
+    across = zone.place in ("above", "below")
+    if isinstance(zone, GridZone):
+        return 2 * _PAD + (width if across else height + (_LABEL if zone.label else 0.0))
+    count = max(1, zone.item_count())
+    extent = (width if across else height) * count + _GAP * (count - 1)
+    return max(2 * _PAD + extent + (0.0 if across or not zone.label else _LABEL), _SIDE_LABEL)
+
+
 def extra_squares(zones: Sequence[Zone]) -> tuple[float, float]:
     """How many squares' worth of width and height the zones add to the board."""
-    width = sum(_thickness(z) for z in banded(zones) if z.place in ("left", "right"))
-    height = sum(_thickness(z) for z in banded(zones) if z.place in ("above", "below"))
+    bands = zone_bands(zones)
+    width = sum(_band_thickness(band) for band in bands if band[0].place in ("left", "right"))
+    height = sum(_band_thickness(band) for band in bands if band[0].place in ("above", "below"))
     return width, height
 
 
@@ -113,30 +131,51 @@ def lay_out(zones: Sequence[Zone], files: int, ranks: int, width: int, height: i
     """Shares a ``width`` x ``height`` widget between a ``files`` x ``ranks`` board and the zones' bands."""
     extra_w, extra_h = extra_squares(zones)
     size = max(1, int(min(width / (files + extra_w), height / (ranks + extra_h))))
-    left = sum(_thickness(z) for z in banded(zones) if z.place == "left") * size
-    above = sum(_thickness(z) for z in banded(zones) if z.place == "above") * size
+    bands = zone_bands(zones)
+    left = sum(_band_thickness(band) for band in bands if band[0].place == "left") * size
+    above = sum(_band_thickness(band) for band in bands if band[0].place == "above") * size
     block_w, block_h = (files + extra_w) * size, (ranks + extra_h) * size
     board = QRect(round((width - block_w) / 2 + left), round((height - block_h) / 2 + above), files * size,
                   ranks * size)
-    placed: list[PlacedZone] = []
+    placed: dict[int, PlacedZone] = {}
     reached = {"above": float(board.top()), "below": float(board.bottom() + 1), "left": float(board.left()),
                "right": float(board.right() + 1)}
-    for zone in banded(zones):
-        depth = _thickness(zone) * size
-        if zone.place == "above":
+    for band_zones in bands:
+        place = band_zones[0].place
+        depth = _band_thickness(band_zones) * size
+        if place == "above":
             band = QRectF(board.left(), reached["above"] - depth, board.width(), depth)
             reached["above"] -= depth
-        elif zone.place == "below":
+        elif place == "below":
             band = QRectF(board.left(), reached["below"], board.width(), depth)
             reached["below"] += depth
-        elif zone.place == "left":
+        elif place == "left":
             band = QRectF(reached["left"] - depth, board.top(), depth, board.height())
             reached["left"] -= depth
         else:
             band = QRectF(reached["right"], board.top(), depth, board.height())
             reached["right"] += depth
-        placed.append(PlacedZone(zone, band, _items(zone, band, size)))
-    return ZoneLayout(board, size, tuple(placed))
+        for zone, part in zip(band_zones, _shared(band_zones, band, size)):
+            placed[id(zone)] = PlacedZone(zone, part, _items(zone, part, size))
+    return ZoneLayout(board, size, tuple(placed[id(zone)] for zone in banded(zones)))
+
+
+def _shared(band_zones: Sequence[Zone], band: QRectF, size: int) -> list[QRectF]:
+    """A band shared out along the board's edge among the zones standing side by side in it: each as long as it
+    would like (all shortened alike if together they are too long); a zone alone gets the whole band."""
+    if len(band_zones) == 1:
+        return [band]
+    across = band_zones[0].place in ("above", "below")
+    lengths = [_length(zone) * size for zone in band_zones]
+    room = band.width() if across else band.height()
+    scale = min(1.0, room / sum(lengths))
+    parts, start = [], band.left() if across else band.top()
+    for length in lengths:
+        length *= scale
+        parts.append(QRectF(start, band.top(), length, band.height()) if across
+                     else QRectF(band.left(), start, band.width(), length))
+        start += length
+    return parts
 
 
 def _items(zone: Zone, band: QRectF, size: int) -> tuple[QRectF, ...]:
