@@ -316,13 +316,18 @@ def _leaves_king_safe(board: chess.Board, seat: int, move: chess.Move, known: Kn
         return True
     if chess.BB_SQUARES[move.to_square] & known.maybe_kings:
         return True
-    after = board.copy(stack=False)
-    after.push(move)
-    king = known.king_square if move.from_square != known.king_square else move.to_square
+    # The board after the move, as occupancy only: enemy attacks need nothing else (pushing a copy is slow).
+    from_bb, to_bb = chess.BB_SQUARES[move.from_square], chess.BB_SQUARES[move.to_square]
     if board.is_castling(move):
-        king = chess.square(6 if move.to_square > move.from_square else 2, back_rank(seat))
-    visible = known.visible_enemy & ~after.occupied_co[chess_colour(seat)]  # captured pieces see nothing
-    return not attacked_by_visible(after, seat, king, visible)
+        king, rook_to = castling_destinations(seat, move.from_square, move.to_square)
+        occupied = (board.occupied & ~from_bb & ~to_bb) | chess.BB_SQUARES[king] | chess.BB_SQUARES[rook_to]
+        return not attacked_by_visible(board, seat, king, known.visible_enemy, occupied)
+    king = move.to_square if move.from_square == known.king_square else known.king_square
+    taken = to_bb
+    if board.is_en_passant(move):
+        taken = chess.BB_SQUARES[move.to_square + (-8 if seat == WHITE else 8)]
+    occupied = (board.occupied & ~from_bb & ~taken) | to_bb
+    return not attacked_by_visible(board, seat, king, known.visible_enemy & ~taken, occupied)
 
 
 def castling_moves_on(board: chess.Board, seat: int, known: Knowledge) -> list[chess.Move]:
