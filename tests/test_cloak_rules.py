@@ -14,7 +14,7 @@ import pytest
 
 from app.engine.core import IllegalAction, Reason
 from app.games.cloak.rules import (
-    BLACK, PLACEHOLDER, WHITE, Arrange, Arranged, Bonus, BonusLost, CloakChess, CloakView, Dropped, Ended, Guess,
+    BLACK, PLACEHOLDER, WHITE, AnswerDraw, Arrange, Arranged, DrawDeclined, DrawOffered, OfferDraw, Bonus, BonusLost, CloakChess, CloakView, Dropped, Ended, Guess,
     Guessed, Move, Moved, Seated, Token, Uncloak, Uncloaked, all_arrangements, arrangement_problem)
 
 STANDARD = "RNBQKBNR"
@@ -484,6 +484,35 @@ def test_an_uncloaked_king_may_not_castle_out_of_or_through_visible_attack() -> 
     assert "e1h1" in place(dict(base, e1="w5!", h8="b1!"), castling="h1").choices()["moves"]  # rook path only
 
 
+# ---- draws by agreement (CD6) --------------------------------------------------------------------------------------------
+
+def test_a_draw_may_be_offered_once_a_turn_and_accepted_or_declined() -> None:
+    game = start()
+    game.play(WHITE, Guess(5, "K"))
+    assert game.choices()["offer_draw"] is True
+    game.play(WHITE, OfferDraw())
+    assert (game.phase, game.to_move, game.choices()) == ("answer_draw", BLACK, {"phase": "answer_draw",
+                                                                                  "answer_draw": True})
+    with pytest.raises(IllegalAction):
+        game.play(BLACK, Move("e7e5"))
+    game.play(BLACK, AnswerDraw(False))
+    assert game.observations(WHITE)[-2:] == [DrawOffered(WHITE), DrawDeclined(BLACK)]
+    assert (game.phase, game.to_move, game.choices()["offer_draw"]) == ("move", WHITE, False)
+    assert game.choices()["guesses"] == []  # the turn goes on where it was
+    with pytest.raises(IllegalAction):
+        game.play(WHITE, OfferDraw())
+    game.play(WHITE, Move("e2e4"))
+    assert game.phase == "bonus"
+    with pytest.raises(IllegalAction):
+        game.play(WHITE, OfferDraw())
+    game.play(WHITE, Bonus(None))
+    game.play(WHITE, Uncloak(()))
+    game.play(BLACK, OfferDraw())
+    game.play(WHITE, AnswerDraw(True))
+    assert game.outcome is not None and game.outcome.reason == Reason.DRAW_AGREED and game.outcome.winner is None
+    assert view_of(game, BLACK).outcome == game.outcome
+
+
 # ---- views, privacy, choices, records --------------------------------------------------------------------------------------
 
 def random_game(rng: random.Random, max_steps: int = 300, *, check_views: bool = True,
@@ -513,6 +542,7 @@ def random_game(rng: random.Random, max_steps: int = 300, *, check_views: bool =
             if choices["phase"] == "move":
                 assert sorted(view.legal_moves()) == sorted(choices["moves"])
                 assert sorted(view.guessable()) == sorted(choices["guesses"])
+                assert view.can_offer_draw() == choices["offer_draw"]
             elif choices["phase"] == "bonus":
                 assert sorted(view.legal_bonus()) == sorted(choices["bonus"])
             elif choices["phase"] == "uncloak":
@@ -521,8 +551,12 @@ def random_game(rng: random.Random, max_steps: int = 300, *, check_views: bool =
         action: Any
         if phase == "arrange":
             action = Arrange(rng.choice(arrangements))
+        elif phase == "answer_draw":
+            action = AnswerDraw(rng.random() < 0.05)
         elif phase == "move":
-            if choices["guesses"] and rng.random() < 0.25:
+            if choices["offer_draw"] and rng.random() < 0.02:
+                action = OfferDraw()
+            elif choices["guesses"] and rng.random() < 0.25:
                 action = Guess(*rng.choice(choices["guesses"]))
             else:
                 action = Move(rng.choice(choices["moves"]))
@@ -554,7 +588,9 @@ def test_views_match_the_referees_choices_and_never_hold_the_opponents_arrangeme
                     continue  # the end shows both arrangements
                 if isinstance(observation, Arranged):
                     assert observation.pieces is None or observation.seat == seat
-                assert arrangements[1 - seat] not in repr(observation) or isinstance(observation, Arranged) \
+                opponents = arrangements[1 - seat]
+                assert opponents is not None
+                assert opponents not in repr(observation) or isinstance(observation, Arranged) \
                     and observation.seat == seat
         # Apart from Seated and the own Arranged, both seats were told exactly the same things.
         public = [[o for o in log if not isinstance(o, (Seated, Arranged))] for log in logs]
@@ -599,7 +635,7 @@ def test_a_record_round_trips_and_replays_to_the_same_observations() -> None:
         assert again.outcome == game.outcome
 
 
-@pytest.mark.parametrize("data", [{"type": "move"}, {"type": "guess", "checker": "3", "piece": "Q"},
+@pytest.mark.parametrize("data", [{"type": "move"}, {"type": "answer_draw", "accept": "yes"}, {"type": "guess", "checker": "3", "piece": "Q"},
                                   {"type": "uncloak", "checkers": "1"}, {"type": "fly"}])
 def test_bad_record_data_is_refused(data: dict[str, Any]) -> None:
     with pytest.raises(ValueError):

@@ -5,7 +5,8 @@ file n (a = 1 ... h = 8) is *checker n*, so an arrangement is an assignment of i
 Pawns are ordinary and always visible. Every move is seen by both sides; only the identities of cloaked
 checkers are hidden, and a cloaked checker moves as its true piece. Check is judged from visible pieces only
 (uncloaked pieces and pawns give check; cloaked checkers still block lines); a cloaked king ignores check;
-capturing any king wins at once. A turn is: [guess] -> regular move -> [own bonus after a right guess] ->
+capturing any king wins at once; a draw may be offered once a turn (phase "answer_draw": the other seat
+accepts or declines, then the offerer goes on). A turn is: [guess] -> regular move -> [own bonus after a right guess] ->
 [uncloak] and, after a wrong guess, the opponent's bonus move comes right after that turn.
 
 The true position is a python-chess ``Board(chess960=True)``; the rules of check are a layer of our own on
@@ -176,6 +177,27 @@ class Uncloak(Action):
         return {"type": self.kind, "checkers": list(self.checkers)}
 
 
+@dataclass(frozen=True)
+class OfferDraw(Action):
+    """Offer a draw: the seat to move, once a turn, in its "move" phase (as in Blind Chess)."""
+
+    kind: ClassVar[str] = "offer_draw"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind}
+
+
+@dataclass(frozen=True)
+class AnswerDraw(Action):
+    """Accept or decline the opponent's draw offer (phase "answer_draw")."""
+
+    accept: bool
+    kind: ClassVar[str] = "answer_draw"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "accept": self.accept}
+
+
 # ---- observations --------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -252,6 +274,20 @@ class Uncloaked:
 
 
 @dataclass(frozen=True)
+class DrawOffered:
+    """Told to both: ``seat`` offered a draw; the other seat must answer before play goes on."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class DrawDeclined:
+    """Told to both: ``seat`` declined the draw offer; the offerer goes on with its turn."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True)
 class Ended:
     """Told to both when the game ends: the outcome, and both arrangements (``None`` where none was made)."""
 
@@ -259,7 +295,8 @@ class Ended:
     arrangements: tuple[str | None, str | None]
 
 
-Observation = Seated | Arranged | Guessed | Moved | Dropped | BonusLost | Uncloaked | Ended
+Observation = (Seated | Arranged | Guessed | Moved | Dropped | BonusLost | Uncloaked | DrawOffered | DrawDeclined
+               | Ended)
 
 
 class Token(NamedTuple):
@@ -429,6 +466,7 @@ class CloakView(View):
     """The seat whose bonus move is due now or after the regular move (``None``: no bonus in sight)."""
     guessed_this_turn: bool = False
     guess_right: bool | None = None
+    draw_offered_this_turn: bool = False
     turn_seat: Seat = WHITE
     """Whose turn it is (during the opponent's bonus after a wrong guess: the bonus-taker's, which follows)."""
     ply: int = 0
@@ -496,6 +534,11 @@ class CloakView(View):
             return []
         return guesses_against(self, 1 - self.seat)
 
+    def can_offer_draw(self) -> bool:
+        """Whether this seat may offer a draw now (once a turn, in its "move" phase)."""
+        return self.seat is not None and self.outcome is None and self.to_move == self.seat \
+            and self.phase == "move" and not self.draw_offered_this_turn
+
     def uncloakable(self) -> list[int]:
         if self.seat is None or self.to_move != self.seat or self.phase != "uncloak":
             return []
@@ -537,6 +580,11 @@ class CloakView(View):
                 if square is not None:
                     self.position.set_piece_at(square, chess.Piece(PIECE_TYPES[piece], chess_colour(observation.seat)))
             self._turn_done(observation.seat)
+        elif isinstance(observation, DrawOffered):
+            self.draw_offered_this_turn = True
+            self.phase, self.to_move = "answer_draw", 1 - observation.seat
+        elif isinstance(observation, DrawDeclined):
+            self.phase, self.to_move = "move", 1 - observation.seat
         elif isinstance(observation, Ended):
             self.outcome = observation.outcome
             self.arrangements = observation.arrangements
@@ -628,7 +676,7 @@ class CloakView(View):
         self.ply += 1
         wrong = self.guess_right is False
         self.turn_seat = 1 - seat
-        self.guessed_this_turn, self.guess_right = False, None
+        self.guessed_this_turn, self.guess_right, self.draw_offered_this_turn = False, None, False
         if wrong:
             self.pending_bonus = 1 - seat
             self.phase, self.to_move = "bonus", 1 - seat
@@ -739,7 +787,10 @@ class CloakChess(Game):
             return {"phase": phase, "arrangements": True}
         if phase == "move":
             guesses = [] if self.public.guessed_this_turn else guesses_against(self.public, 1 - seat)
-            return {"phase": phase, "guesses": guesses, "moves": [move.uci() for move in self.legal_moves(seat)]}
+            return {"phase": phase, "guesses": guesses, "moves": [move.uci() for move in self.legal_moves(seat)],
+                    "offer_draw": not self.public.draw_offered_this_turn}
+        if phase == "answer_draw":
+            return {"phase": phase, "answer_draw": True}
         if phase == "bonus":
             return {"phase": phase, "bonus": self.legal_bonus(seat)}
         return {"phase": phase, "uncloak": sorted(self.public.cloaked[seat])}
@@ -763,8 +814,19 @@ class CloakChess(Game):
             if type(action) is not Arrange:
                 raise IllegalAction(f"{SEAT_NAMES[seat]} must first arrange its pieces")
             self._arrange(seat, action)
+        elif phase == "answer_draw":
+            if type(action) is not AnswerDraw or not isinstance(action.accept, bool):
+                raise IllegalAction(f"{SEAT_NAMES[seat]} must accept or decline the draw offer first")
+            if action.accept:
+                self._finish(Outcome(None, Reason.DRAW_AGREED, "drawn by agreement"))
+            else:
+                self._tell_both(DrawDeclined(seat))
         elif phase == "move":
-            if type(action) is Guess:
+            if type(action) is OfferDraw:
+                if self.public.draw_offered_this_turn:
+                    raise IllegalAction("a draw may be offered once a turn")
+                self._tell_both(DrawOffered(seat))
+            elif type(action) is Guess:
                 self._guess(seat, action)
             elif type(action) is Move:
                 self._move(seat, action)
@@ -941,6 +1003,10 @@ class CloakChess(Game):
         if kind == Uncloak.kind and isinstance(data.get("checkers"), list) \
                 and all(type(number) is int for number in data["checkers"]):
             return Uncloak(tuple(data["checkers"]))
+        if kind == OfferDraw.kind:
+            return OfferDraw()
+        if kind == AnswerDraw.kind and isinstance(data.get("accept"), bool):
+            return AnswerDraw(data["accept"])
         raise ValueError(f"not a Cloak and Dagger action: {str(dict(data))[:60]}")
 
 
