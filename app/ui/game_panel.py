@@ -55,9 +55,8 @@ class FlowLayout(QLayout):
         self._items: list[QLayoutItem] = []
         # Qt asks for the sizes many times per layout pass (about 160 calls before the first frame): they are
         # worked out once until a widget changes (invalidate), not walked in Python each time.
-        self._minimum: QSize | None = None
-        self._heights: dict[int, int] = {}
-        self._button_frame: int | None = None  # pixels a push button adds around its text (see _least_width)
+        self._shown: list[tuple[QLayoutItem, int, int, int]] | None = None  # (item, least, preferred width, height)
+        self._rows: dict[int, list[list[int]]] = {}  # width -> the rows, as indexes into _shown
 
     def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 - Qt override
         self._items.append(item)
@@ -93,15 +92,12 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt override
-        height = self._heights.get(width)
-        if height is None:
-            height = self._heights[width] = self._arrange(QRect(0, 0, width, 0), place=False)
-        return height
+        return self._arrange(QRect(0, 0, width, 0), place=False)
 
     def invalidate(self) -> None:
         """A widget was added, shown, hidden or changed its label: the remembered sizes are stale."""
-        self._minimum = None
-        self._heights.clear()
+        self._shown = None
+        self._rows.clear()
         super().invalidate()
 
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt override
@@ -113,33 +109,42 @@ class FlowLayout(QLayout):
 
     def minimumSize(self) -> QSize:  # noqa: N802 - Qt override
         """As wide as the widest widget (its whole label) and one row high."""
-        if self._minimum is not None:
-            return QSize(self._minimum)
-        width = height = 0
-        for item in self._items:
-            if not item.isEmpty():
-                width = max(width, self._least_width(item))
-                height = max(height, item.sizeHint().height())
+        shown = self._measure()
+        width = max((least for _item, least, _preferred, _height in shown), default=0)
+        height = max((height for _item, _least, _preferred, height in shown), default=0)
         margins = self.contentsMargins()
-        self._minimum = QSize(width + margins.left() + margins.right(), height + margins.top() + margins.bottom())
-        return QSize(self._minimum)
+        return QSize(width + margins.left() + margins.right(), height + margins.top() + margins.bottom())
 
-    def _least_width(self, item: QLayoutItem) -> int:
+    def _measure(self) -> list[tuple[QLayoutItem, int, int, int]]:
+        """The shown widgets with their least and preferred widths and their height, worked out once for each
+        layout pass (Qt asks for them many times in one)."""
+        if self._shown is None:
+            self._shown = []
+            for item in self._items:
+                if not item.isEmpty():
+                    hint = item.sizeHint().expandedTo(item.minimumSize())
+                    least = self._least_width(item, hint.width())
+                    self._shown.append((item, least, max(least, hint.width()), hint.height()))
+        return self._shown
+
+    _button_frame: int | None = None
+    """Pixels a push button adds around its text, measured once (see _least_width)."""
+
+    @classmethod
+    def _least_width(cls, item: QLayoutItem, preferred: int) -> int:
         """The narrowest ``item`` may be: a push button its text and frame (the style prefers at least 80 px,
         which would put the four usual buttons on two rows of a 320 px panel), anything else its size hint."""
-        preferred = item.sizeHint().expandedTo(item.minimumSize()).width()
         button = item.widget()
         if not isinstance(button, QPushButton) or not button.icon().isNull():
             return preferred
-        if self._button_frame is None:
-            # Measured on a label long enough to be past the style's least width, in the button's own font.
+        if cls._button_frame is None:
+            # Measured on a label long enough to be past the style's least width.
             probe_text = "W" * 40
             probe = QPushButton(probe_text)
-            probe.setFont(button.font())
-            self._button_frame = max(0, probe.sizeHint().width() - probe.fontMetrics().horizontalAdvance(probe_text))
+            cls._button_frame = max(0, probe.sizeHint().width() - probe.fontMetrics().horizontalAdvance(probe_text))
             probe.deleteLater()
         text = button.text().replace("&&", "\0").replace("&", "").replace("\0", "&")  # without the mnemonic mark
-        return min(preferred, button.fontMetrics().horizontalAdvance(text) + self._button_frame)
+        return min(preferred, button.fontMetrics().horizontalAdvance(text) + cls._button_frame)
 
     def _arrange(self, rect: QRect, place: bool) -> int:
         """Lay the shown widgets out in rows inside ``rect`` (only measuring unless ``place``); the height used."""
@@ -148,25 +153,26 @@ class FlowLayout(QLayout):
         # QLayout.spacing() of a plain layout already asks the parent layout or the widget's style (importing
         # QStyle to ask for the two directions apart would cost about 4 ms of start-up for its enums).
         gap = self.spacing() if self.spacing() >= 0 else 6
-        rows: list[list[tuple[QLayoutItem, int, int]]] = [[]]  # (item, least width, preferred width)
-        used = 0
-        for item in self._items:
-            if item.isEmpty():
-                continue
-            least = self._least_width(item)
-            preferred = max(least, item.sizeHint().width())
-            if rows[-1] and used + gap + least > area.width():
-                rows.append([])
-                used = 0
-            used += (gap if rows[-1] else 0) + least
-            rows[-1].append((item, least, preferred))
+        shown = self._measure()
+        rows = self._rows.get(area.width())
+        if rows is None:
+            rows = self._rows[area.width()] = [[]]
+            used = 0
+            for index, (_item, least, _preferred, _height) in enumerate(shown):
+                if rows[-1] and used + gap + least > area.width():
+                    rows.append([])
+                    used = 0
+                used += (gap if rows[-1] else 0) + least
+                rows[-1].append(index)
         y = area.y()
-        for number, row in enumerate(rows):
-            if not row:
+        for number, indexes in enumerate(rows):
+            if not indexes:
                 continue
-            height = max(item.sizeHint().height() for item, _least, _preferred in row)
+            row = [shown[index] for index in indexes]
+            height = max(height for _item, _least, _preferred, height in row)
             if place:
-                self._place_row(row, QRect(area.x(), y, area.width(), height), gap)
+                self._place_row([(item, least, preferred) for item, least, preferred, _height in row],
+                                QRect(area.x(), y, area.width(), height), gap)
             y += height + (gap if number < len(rows) - 1 else 0)
         return y - rect.y() + margins.bottom()
 
