@@ -9,7 +9,7 @@ phase and answer named (it is a bug, not something to survive).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -195,6 +195,7 @@ def test_the_deduce_bot_decides_from_its_observations_only(level: str) -> None:
         game.play(1, Arrange(black))
         while not game.is_over and len(turns) < 60:
             seat = game.to_move
+            assert seat is not None
             if seat == 0:
                 observations = game.observations(0)
                 for observation in observations[fed:]:
@@ -260,7 +261,10 @@ def test_board_for_puts_the_drawn_identities_on_the_enemy_checkers() -> None:
     assert board.fen().split()[0] == "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
 
-def _bot_after(game: Game, seat: int, bot: Bot) -> Bot:
+BotT = TypeVar("BotT", bound=Bot)
+
+
+def _bot_after(game: Game, seat: int, bot: BotT) -> BotT:
     bot.start(seat, game.options())
     for observation in game.observations(seat):
         bot.observe(observation)

@@ -207,20 +207,20 @@ def _random_games(count: int, max_steps: int = 400) -> Any:
         game = CloakChess.from_options({})
         bots = [CloakRandomBot(seed=2 * number), CloakRandomBot(seed=2 * number + 1)]
         views = [CloakView.from_observations(()), CloakView.from_observations(())]
-        for seat, bot in enumerate(bots):
-            bot.start(seat, game.options())
+        for index, bot in enumerate(bots):
+            bot.start(index, game.options())
         bots_fed, views_fed = [0, 0], [0, 0]
         true: dict[int, str] = {}
         steps = 0
         while not game.is_over and steps < max_steps:
-            seat = game.to_move
-            assert seat is not None
+            to_move = game.to_move
+            assert to_move is not None
             for index, bot in enumerate(bots):
                 _catch_up(game, index, bot.observe, bots_fed)
-            action = bots[seat].act(ActionRequest(seat, game.phase, game.choices(), float("inf")))
+            action = bots[to_move].act(ActionRequest(to_move, game.phase, game.choices(), float("inf")))
             if isinstance(action, Arrange):
-                true[seat] = action.pieces
-            game.play(seat, action)
+                true[to_move] = action.pieces
+            game.play(to_move, action)
             steps += 1
             if len(true) == 2:
                 for index, view in enumerate(views):
@@ -231,18 +231,49 @@ def _random_games(count: int, max_steps: int = 400) -> Any:
 def test_the_true_arrangement_is_always_consistent_and_both_seats_deduce_the_same() -> None:
     checked = 0
     narrowed = 0
-    for _, true, views in _random_games(40):
+    trackers: dict[tuple[int, int], Tracker] = {}
+    kinds_seen: set[str] = set()
+    last_game = None
+    for game, true, views in _random_games(25):
+        if game is not last_game:
+            if last_game is not None:
+                kinds_seen |= _evidence_kinds(last_game)
+            last_game = game
+            trackers = {(viewer, side): Tracker(side) for viewer in (0, 1) for side in (0, 1)}
         for side in (0, 1):
-            deduction = Deduction.about(views[1 - side], side)
+            deduction = trackers[1 - side, side].update(views[1 - side])
             assert true[side] in deduction.arrangements, (side, true[side], dict(deduction.allowed))
             for checker in CHECKERS:
                 assert sum(deduction.distribution(checker).values()) == pytest.approx(1.0)
             # Everything used is public: the side's own seat deduces exactly what its opponent deduces.
-            assert Deduction.about(views[side], side) == deduction
+            assert trackers[side, side].update(views[side]) == deduction
+            if checked % 7 == 0:   # the incremental tracker agrees with a deduction from scratch
+                assert Deduction.about(views[1 - side], side) == deduction
             narrowed += deduction.count < 960
             checked += 1
+    kinds_seen |= _evidence_kinds(last_game)
     assert checked > 1000
     assert narrowed > checked // 2    # the evidence does narrow things down
+    assert kinds_seen == {"cloaked move", "capture told", "castling", "right guess", "wrong guess", "uncloaked"}
+
+
+def _evidence_kinds(game: Any) -> set[str]:
+    """Which kinds of evidence the game's public observations held (so the test shows it met them all)."""
+    from app.games.cloak.rules import Guessed, Moved, Uncloaked
+    kinds = set()
+    for observation in game.observations(0):
+        if isinstance(observation, Moved):
+            if observation.castling:
+                kinds.add("castling")
+            elif observation.mover.isdigit():
+                kinds.add("cloaked move")
+            if observation.captured_identity:
+                kinds.add("capture told")
+        elif isinstance(observation, Guessed):
+            kinds.add("right guess" if observation.right else "wrong guess")
+        elif isinstance(observation, Uncloaked) and observation.identities:
+            kinds.add("uncloaked")
+    return kinds
 
 
 def test_time_per_deduction_on_a_long_game() -> None:

@@ -221,9 +221,15 @@ class Evidence:
 
 
 def _field(item: Any, name: str, default: Any = None) -> Any:
-    if isinstance(item, Mapping):
-        return item.get(name, default)
-    return getattr(item, name, default)
+    """An attribute of an observation or view, or a key of a plain mapping (attributes first: a check for
+    ``Mapping`` on every read would cost more than the rest of the deduction)."""
+    value = getattr(item, name, _MISSING)
+    if value is not _MISSING:
+        return value
+    return item.get(name, default) if isinstance(item, Mapping) else default
+
+
+_MISSING = object()
 
 
 def _checker_of(mover: Any) -> int | None:
