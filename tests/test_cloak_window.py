@@ -1,0 +1,189 @@
+"""Cloak and Dagger through the window, between two people at one screen: both secret arrangements made behind
+the curtain by clicks in the seat's own grid and the panel's buttons, a guess by a click in the enemy grid, a
+move by clicks on the board, an uncloaking by a click on the seat's own checker and the button; and the whole
+window behind the curtain the same whatever the seat before it arranged, marked, typed or played."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import chess  # noqa: E402
+import pytest  # noqa: E402
+from PySide6.QtCore import QEvent, Qt  # noqa: E402
+from PySide6.QtGui import QImage  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from app.engine.clock import TimeControl  # noqa: E402
+from app.games.cloak.rules import Arranged, Guessed, Moved, Uncloaked  # noqa: E402
+from app.games.scene import read_checker  # noqa: E402
+from tests.test_curtain_leaks import assert_same, behind_the_curtain, curtain_pictures  # noqa: E402
+
+SEATS = ("White", "Black")
+
+
+def start(window: Any) -> Any:
+    """A new game between two people, as the new-game dialog starts it."""
+    from app.ui.new_game_dialog import NewGame
+    window.start(NewGame("cloak", False, "random", "medium", 0, TimeControl(None, 0), "50-move",
+                         options={"deduction": "on"}))
+    return window.controller
+
+
+def lift(window: Any, qtbot: Any, seat: str) -> None:
+    """The curtain is up for ``seat``; that player clicks it away."""
+    controller = window.controller
+    assert controller.curtain_for is not None and controller.screen_seat is None
+    assert SEATS[controller.curtain_for] == seat and window.curtain.isVisible()
+    qtbot.mouseClick(window.curtain, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: controller.screen_seat is not None, timeout=5000)
+    assert controller.screen_seat == SEATS.index(seat)
+
+
+def click_grid(window: Any, qtbot: Any, zone_id: str, checker: int, piece: str) -> None:
+    """A click on the cell (piece's row, checker's column) of a grid where the board drew it."""
+    layout = window.board.zone_layout()
+    assert layout is not None
+    index = "KQRBN".index(piece) * 8 + checker - 1
+    rect = next(placed.items for placed in layout.zones if placed.zone.id == zone_id)[index]
+    point = rect.center().toPoint()
+    assert window.board.zone_item_at(point) == (zone_id, index)
+    qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=point)
+
+
+def press(window: Any, qtbot: Any, command_id: str) -> None:
+    """A press of one of the game's buttons in the panel (it must be there and enabled)."""
+    button = window.panel.command_buttons[command_id]
+    assert button.isVisible() and button.isEnabled(), command_id
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def click_square(window: Any, qtbot: Any, name: str) -> None:
+    square = chess.parse_square(name)
+    point = window.board.square_rect((chess.square_file(square), chess.square_rank(square))).center()
+    qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=point)
+
+
+def drawn(window: Any, name: str) -> str | None:
+    square = chess.parse_square(name)
+    return window.board.pieces().get((chess.square_file(square), chess.square_rank(square)))
+
+
+def arrange_by_clicks(window: Any, qtbot: Any, pieces: str) -> None:
+    """The seat at the screen clicks its arrangement into its own grid, then confirms it."""
+    for checker, piece in enumerate(pieces, 1):
+        click_grid(window, qtbot, "your-checkers", checker, piece)
+    assert window.controller.session.notes(window.controller.screen_seat).marks["draft"] == pieces
+    assert "ready" in window.status.text()
+    press(window, qtbot, "arrange-confirm")
+
+
+def test_two_people_arrange_guess_move_and_uncloak_by_clicks_behind_the_curtain(window: Any, qtbot: Any) -> None:
+    controller = start(window)
+    game = controller.game
+    lift(window, qtbot, "White")
+    assert "Arrange your pieces" in window.status.text()
+    # The board shows the set-up: White's own back rank fills in as it is arranged.
+    assert read_checker(drawn(window, "a1")).piece is None
+    click_grid(window, qtbot, "your-checkers", 1, "R")
+    assert read_checker(drawn(window, "a1")).piece == "R"
+    assert not window.panel.command_buttons["arrange-confirm"].isEnabled()
+    for checker, piece in enumerate("RNBQKBNR", 1):
+        if checker > 1:
+            click_grid(window, qtbot, "your-checkers", checker, piece)
+    press(window, qtbot, "arrange-confirm")
+    qtbot.waitUntil(lambda: controller.curtain_for == 1, timeout=5000)
+    assert game.arrangements[0] == "RNBQKBNR" and len(controller.session.record.entries) == 1
+    lift(window, qtbot, "Black")
+    assert all(read_checker(drawn(window, f"{file}1")).piece is None for file in "abcdefgh")  # White's hidden
+    assert "White arranged its pieces in secret." in window.panel.log.toPlainText()
+    assert "RNBQKBNR" not in window.panel.log.toPlainText() + window.panel.moves.toPlainText()
+    press(window, qtbot, "arrange-random")
+    draft = controller.session.notes(1).marks["draft"]
+    assert [read_checker(drawn(window, f"{file}8")).piece for file in "abcdefgh"] == list(draft)
+    press(window, qtbot, "arrange-confirm")
+    qtbot.waitUntil(lambda: controller.curtain_for == 0, timeout=5000)
+    assert game.arrangements[1] == draft and game.phase == "move"
+
+    lift(window, qtbot, "White")
+    assert window.status.text() == "Your move: click a cell of the grid to guess, or move"
+    king = draft.index("K") + 1
+    click_grid(window, qtbot, "their-checkers", king, "K")  # a guess, and a right one
+    guessed = game.observations(0)[-1]
+    assert isinstance(guessed, Guessed) and guessed.right and guessed.checker == king
+    assert f"White guessed checker {king} is a king: right" in window.panel.log.toPlainText()
+    assert read_checker(drawn(window, f"{'abcdefgh'[king - 1]}8")).piece == "K"  # told: shown in its disc
+    click_square(window, qtbot, "e2")
+    click_square(window, qtbot, "e4")
+    qtbot.waitUntil(lambda: game.phase == "bonus", timeout=5000)
+    assert isinstance(game.observations(0)[-1], Moved) and drawn(window, "e4") == "P"
+    click_square(window, qtbot, "d2")  # the bonus: a second pawn move
+    click_square(window, qtbot, "d4")
+    qtbot.waitUntil(lambda: game.phase == "uncloak", timeout=5000)
+    assert window.board.sense_mode()
+    click_square(window, qtbot, "d1")  # the queen, checker 4
+    assert controller.session.notes(0).marks["uncloak"] == [4]
+    press(window, qtbot, "uncloak-end")
+    qtbot.waitUntil(lambda: controller.curtain_for == 1, timeout=5000)
+    uncloaked = game.observations(1)[-1]
+    assert isinstance(uncloaked, Uncloaked) and uncloaked.identities == {4: "Q"}
+    assert len(controller.session.record.entries) == 6  # two arrangements, guess, move, bonus, uncloak
+
+    lift(window, qtbot, "Black")
+    assert drawn(window, "d1") == "Q"  # a normal piece now
+    assert all(read_checker(drawn(window, f"{file}1")).piece is None for file in "abcefgh")
+    log = window.panel.log.toPlainText()
+    assert "White uncloaked checker 4: queen." in log and "Bonus: White pawn d2 to d4." in log
+    assert [entry for entry in controller.logs[1] if "RNBQKBNR" in entry] == []
+    assert not any(isinstance(o, Arranged) and o.pieces for o in game.observations(1) if o.seat == 0)
+
+
+# ---- behind the curtain ------------------------------------------------------------------------------------------
+
+def _game(window: Any, qtbot: Any, private: int) -> tuple[list[QImage], QImage]:
+    """A game in which White arranges, marks, types and moves by choice ``private`` (0 or 1) and Black does the
+    same in both: the pictures of every curtain from White's arrangement on, and White's own screen before its
+    first move (which must differ between the choices)."""
+    controller = start(window)
+    pictures: list[QImage] = []
+    lift(window, qtbot, "White")
+    if private:
+        arrange_by_clicks(window, qtbot, "NRKBBQRN")
+    else:
+        press(window, qtbot, "arrange-standard")
+        press(window, qtbot, "arrange-confirm")
+    qtbot.waitUntil(lambda: controller.curtain_for == 1, timeout=5000)
+    pictures.extend(curtain_pictures(window, qtbot))
+    lift(window, qtbot, "Black")
+    press(window, qtbot, "arrange-standard")
+    press(window, qtbot, "arrange-confirm")
+    qtbot.waitUntil(lambda: controller.curtain_for == 0, timeout=5000)
+    pictures.extend(curtain_pictures(window, qtbot))
+    lift(window, qtbot, "White")
+    controller.move(*[((6, 0), (5, 2)), ((1, 1), (1, 2))][private], None)  # Nf3 / b3 (checker 7 or a pawn)
+    if private:
+        for checker in (2, 3, 3):
+            click_grid(window, qtbot, "their-checkers", checker, "N")  # notes in the enemy grid
+        click_square(window, qtbot, "b1")  # picked to uncloak, not yet uncloaked
+        window.board.set_annotations([((4, 1), (4, 3))], [(3, 4)])
+        window._annotations_changed()
+        window.entry.setText("uncloak 1")
+    QApplication.sendEvent(window.board, QEvent(QEvent.Type.Leave))
+    own_screen = behind_the_curtain(window)
+    press(window, qtbot, "end-turn")
+    qtbot.waitUntil(lambda: controller.curtain_for == 1, timeout=5000)
+    pictures.extend(curtain_pictures(window, qtbot))
+    return pictures, own_screen
+
+
+@pytest.mark.parametrize("size", [(1100, 760), (800, 600)])
+def test_the_whole_window_behind_the_curtain_is_the_same_whatever_white_did(window: Any, qtbot: Any,
+                                                                           size: tuple[int, int]) -> None:
+    window.resize(*size)
+    _game(window, qtbot, 0)  # a first game: the docks are made and laid out
+    first, first_own = _game(window, qtbot, 0)
+    second, second_own = _game(window, qtbot, 1)
+    assert first_own != second_own
+    assert_same(first, second, f"cloak-curtain-{size[0]}")
