@@ -35,7 +35,8 @@ DEFINITION = GameDefinition(
     bots=(("deduce", Lazy("app.games.cloak.bots:CloakDeduceBot")),
           ("greedy", Lazy("app.games.cloak.bots:CloakGreedyBot")),
           ("random", Lazy("app.games.cloak.bots:CloakRandomBot"))),
-    formats=(ExportFormat("cloak", "&Cloak and Dagger moves as text", ".txt",
+    # A file ending of its own: "sightline export" tells formats by their endings, and ".txt" is taken.
+    formats=(ExportFormat("cloak", "&Cloak and Dagger moves as text", ".cloak",
                           Lazy("app.games.cloak.formats:cloak_move_list"), text=True),),
 )
 
