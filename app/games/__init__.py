@@ -28,7 +28,7 @@ __all__ = ["ENTRIES", "EXTRA_GAMES_VARIABLE", "ClipboardFormat", "ExportFormat",
            "OptionSpec", "SeatSpec", "all", "default", "extra_game_problems", "format_names", "formats", "get",
            "names"]
 
-ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit")
+ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit", "app.games.cloak")
 """The packages that define a game, in the order the app offers them (the first is the default)."""
 
 EXTRA_GAMES_VARIABLE = "SIGHTLINE_GAMES"
@@ -102,7 +102,7 @@ def extra_game_problems() -> tuple[str, ...]:
 def _named_for_bundlers() -> None:  # pragma: no cover - never called
     """Installers find the modules to bundle by reading import statements; the entries are imported by name, so
     they are also imported here, where nothing runs them."""
-    from . import blind, minit, rbc  # noqa: F401
+    from . import blind, cloak, minit, rbc  # noqa: F401
 
 
 def get(key: str) -> GameDefinition:
