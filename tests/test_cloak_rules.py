@@ -380,9 +380,29 @@ def test_a_captured_pawn_may_be_dropped_on_an_empty_square_of_the_second_rank() 
 
 def test_only_pawns_captured_as_pawns_can_be_dropped() -> None:
     game = place({"e1": "w5", "e8": "b5", "b8": "wQ", "a8": "b1", "h2": "wP", "g7": "bP"}, to_move=BLACK)
-    game.play(BLACK, Guess(5, "K"))
-    game.play(BLACK, Move("a8b8"))  # a promoted queen, not a pawn
-    assert all(not uci.startswith("P@") for uci in game.choices().get("bonus", []))
+    game.play(BLACK, Guess(5, "Q"))  # wrong: White's bonus follows Black's turn
+    game.play(BLACK, Move("a8b8"))  # takes a promoted queen, not a pawn
+    game.play(BLACK, Uncloak(()))
+    assert (game.phase, game.to_move) == ("bonus", WHITE)
+    assert game.public.pawns_to_drop[WHITE] == 0
+    assert sorted(game.choices()["bonus"]) == ["h2h3", "h2h4"]
+
+
+def test_a_captured_checker_is_named_to_both() -> None:
+    game = start()
+    for white, black in (("b1c3", "a7a6"), ("c3d5", "a6a5"), ("d5c7", "a5a4"), ("c7a8", None)):
+        game.play(WHITE, Move(white))
+        game.play(WHITE, Uncloak(()))
+        if black:
+            game.play(BLACK, Move(black))
+            game.play(BLACK, Uncloak(()))
+    moved = game.observations(BLACK)[-2]
+    assert isinstance(moved, Moved) and (moved.mover, moved.captured, moved.captured_identity) == ("2", "1", "R")
+    for seat in (WHITE, BLACK):
+        view = view_of(game, seat)
+        assert view.told[BLACK] == {1: "R"} and 1 not in view.cloaked[BLACK]
+        assert view.pawns_to_drop == {WHITE: 0, BLACK: 1}
+        assert view.board[chess.A8] == Token(WHITE, "?", 2)
 
 
 def test_no_bonus_move_means_the_bonus_is_lost() -> None:
