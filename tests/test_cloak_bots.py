@@ -18,7 +18,7 @@ from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action, Game, IllegalAction, Reason
 from app.games.cloak import rules
 from app.games.cloak.bots import BOTS, CloakDeduceBot, CloakGreedyBot, CloakRandomBot, board_for
-from app.games.cloak.rules import Arrange, Bonus, Guess, Move, Uncloak
+from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
 from app.runner import run_game
 
 
@@ -46,6 +46,10 @@ def is_offered(action: Action, choices: dict[str, Any]) -> bool:
         return phase == "bonus" and (action.uci is None or action.uci in (choices.get("bonus") or ()))
     if isinstance(action, Uncloak):
         return phase == "uncloak" and set(action.checkers) <= set(choices.get("uncloak") or ())
+    if isinstance(action, OfferDraw):
+        return phase == "move" and bool(choices.get("offer_draw"))
+    if isinstance(action, AnswerDraw):
+        return phase == "answer_draw"
     return False
 
 
@@ -119,7 +123,7 @@ def test_the_random_bot_uses_every_phase() -> None:
         driver = Driver(new_game(), [CloakRandomBot(seed=seed), CloakRandomBot(seed=50 + seed)])
         driver.play(max_steps=400)
         kinds |= {type(action).__name__ for _, action in driver.actions}
-    assert kinds == {"Arrange", "Guess", "Move", "Bonus", "Uncloak"}
+    assert kinds == {"Arrange", "Guess", "Move", "Bonus", "Uncloak", "OfferDraw", "AnswerDraw"}
 
 
 def play_script(game: Game, script: list[tuple[int, Action]]) -> None:
@@ -335,3 +339,32 @@ def test_the_deduce_bot_stays_cloaked_when_uncloaking_does_not_mate() -> None:
     game = _fools_mate("a2a3")   # g2-g3 still blocks the check
     action = _bot_after(game, 1, CloakDeduceBot(seed=1)).act(ActionRequest(1, game.phase, game.choices(), 30.0))
     assert action == Uncloak(())
+
+
+def test_forced_value_sees_a_mate_and_only_a_mate_as_a_win() -> None:
+    import chess
+
+    from app.bots.chess_eval import WIN
+    from app.games.cloak.bots import forced_value
+    white_visible = chess.BB_RANK_2 | chess.BB_E1
+    # A back-rank mate by a rook once it is visible: Black's king has nowhere to go.
+    mate = chess.Board("6k1/5ppp/8/8/8/8/PPPPPPPP/R3K3 b - - 0 1", chess960=True)
+    assert forced_value(mate.copy(), chess.WHITE, white_visible) < WIN      # the rook still cloaked: Black is free
+    mate.set_piece_at(chess.A8, chess.Piece(chess.ROOK, chess.WHITE))
+    mate.remove_piece_at(chess.A1)
+    assert forced_value(mate, chess.WHITE, white_visible | chess.BB_A8) == WIN
+    # A knight's check that forks king and queen is no mate: the king steps away.
+    fork = chess.Board("q3k3/2N5/8/8/8/8/PPPPPPPP/4K3 b - - 0 1", chess960=True)
+    assert forced_value(fork, chess.WHITE, white_visible | chess.BB_C7) < WIN
+
+
+@pytest.mark.parametrize("bot_class", [CloakDeduceBot, CloakGreedyBot])
+def test_deduce_and_greedy_decline_a_draw_and_never_offer_one(bot_class: type[Bot]) -> None:
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR")), (0, OfferDraw())])
+    assert game.phase == "answer_draw" and game.to_move == 1
+    bot = _bot_after(game, 1, bot_class(seed=1))
+    assert bot.act(ActionRequest(1, game.phase, game.choices(), 30.0)) == AnswerDraw(False)
+    driver = Driver(new_game(), [bot_class(seed=2), CloakRandomBot(seed=3)])
+    driver.play(max_steps=300)
+    assert not any(isinstance(action, OfferDraw) for seat, action in driver.actions if seat == 0)

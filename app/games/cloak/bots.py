@@ -21,7 +21,8 @@ the corner files.
 ``greedy`` takes a king when it can see one to take, otherwise captures the most
 valuable piece it can (a cloaked victim is worth its expected value under the
 deduction), else moves at random; it never guesses or uncloaks. ``random`` plays
-any legal choice in every phase.
+any legal choice in every phase (now and then it offers a draw, and it accepts one
+half the time). ``deduce`` and ``greedy`` never offer a draw and decline every offer.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from app.bots.chess_eval import VALUES, WIN, evaluate, evaluate_replies
 from app.bots.timing import Deadline, TurnClock
 from app.engine.core import Action, Seat
 from app.games.cloak.deduction import PIECES, Deduction, Tracker, arrangements
-from app.games.cloak.rules import Arrange, Bonus, CloakView, Guess, Move, Uncloak
+from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, CloakView, Guess, Move, OfferDraw, Uncloak
 
 _PIECE_TYPES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT,
                 "P": chess.PAWN}
@@ -150,11 +151,15 @@ class _CloakBot(Bot):
             return Bonus(self.bonus(list(choices.get("bonus") or ()), request))
         if phase == "uncloak":
             return Uncloak(tuple(self.uncloak(list(choices.get("uncloak") or ()), request)))
+        if phase == "answer_draw":
+            return AnswerDraw(self.accept_draw())
         guesses = [(int(checker), str(piece)) for checker, piece in choices.get("guesses") or ()]
         if guesses:
             guess = self.guess(guesses, request)
             if guess is not None:
                 return Guess(guess[0], guess[1])
+        if choices.get("offer_draw") and self.offer_draw():
+            return OfferDraw()
         return Move(self.move(list(choices.get("moves") or ()), request))
 
     # Each phase's choice; the random bot's by default.
@@ -175,6 +180,12 @@ class _CloakBot(Bot):
     def uncloak(self, checkers: list[int], request: ActionRequest) -> list[int]:
         return []
 
+    def offer_draw(self) -> bool:
+        return False
+
+    def accept_draw(self) -> bool:
+        return False
+
 
 class CloakRandomBot(_CloakBot):
     """Any legal choice in every phase: a random arrangement, now and then a random guess, a random move and
@@ -189,6 +200,12 @@ class CloakRandomBot(_CloakBot):
         if not checkers or self.rng.random() < 0.7:
             return []
         return sorted(self.rng.sample(checkers, self.rng.randint(1, len(checkers))))
+
+    def offer_draw(self) -> bool:
+        return self.rng.random() < 0.01
+
+    def accept_draw(self) -> bool:
+        return self.rng.random() < 0.5
 
 
 class CloakGreedyBot(_CloakBot):
@@ -332,47 +349,61 @@ class CloakDeduceBot(_CloakBot):
         return self._score_choices([*bonuses, None], request, reply=opponent_next)
 
     def uncloak(self, checkers: list[int], request: ActionRequest) -> list[int]:
-        """The checkers whose uncloaking checkmates an uncloaked enemy king on every drawn board, else none."""
+        """The checkers that give check to an uncloaked enemy king, when uncloaking them mates on every drawn
+        arrangement; else none.
+
+        Only a mate pays. A cloaked piece that attacks the king is a threat the opponent may not see (and is
+        not obliged to meet: only visible pieces give check), so the king can be taken next turn; uncloaking
+        it would tell the opponent to move the king. Uncloaking for material (a checking fork) is therefore
+        not done: the hidden threat on the king is worth more.
+        """
         enemy_king = [square for square, token in self.view.board.items()
                       if token.colour != self.seat and token.kind == "K"]
         own = self.view.own_arrangement or ""
         if not enemy_king or not checkers or not own:
             return []
         king_square = enemy_king[0]
-        me = _colour(self.seat)
-        samples = self._samples()[:4]
-        board = board_for(self.view, samples[0], 1 - self.seat)
-        checking = [token.checker for square, token in self.view.board.items()
-                    if token.colour == self.seat and token.checker in checkers and own[token.checker - 1] != "K"
-                    and board.attacks_mask(square) & chess.BB_SQUARES[king_square]]
+        boards = [board_for(self.view, arrangement, 1 - self.seat) for arrangement in self._samples()[:6]]
+        checking = sorted(token.checker for square, token in self.view.board.items()
+                          if token.colour == self.seat and token.checker in checkers and own[token.checker - 1] != "K"
+                          and boards[0].attacks_mask(square) & chess.BB_SQUARES[king_square])
         if not checking:
             return []
-        visible = 0
+        shown = 0
         for square, token in self.view.board.items():
             if token.colour == self.seat and (token.kind != "?" or token.checker in checking):
-                visible |= chess.BB_SQUARES[square]
-        for arrangement in samples:
-            if _has_reply(board_for(self.view, arrangement, 1 - self.seat), me, visible):
-                return []
-        return sorted(checking)
+                shown |= chess.BB_SQUARES[square]
+        me = _colour(self.seat)
+        if all(forced_value(board, me, shown) >= WIN for board in boards):
+            return checking
+        return []
 
 
-def _has_reply(board: chess.Board, me: chess.Color, visible: int) -> bool:
-    """Whether the side to move (the opponent of ``me``, its king uncloaked) has a move that captures a king
-    or leaves its king unattacked by ``me``'s pieces on ``visible`` squares."""
-    for move in board.generate_pseudo_legal_moves():
+def forced_value(board: chess.Board, me: chess.Color, visible: int) -> float:
+    """The value for ``me`` of the opponent's best reply on ``board`` (the opponent to move, its king
+    uncloaked), when the replies allowed are those that capture a king or leave the opponent's king out of
+    reach of ``me``'s pieces on ``visible``; no allowed reply is a mate (a win).
+
+    Each reply is scored by the shared evaluator with ``me`` to move (what ``me`` can then take counts).
+    """
+    worst: float | None = None
+    for move in list(board.generate_pseudo_legal_moves()):
+        if board.is_castling(move):
+            continue
         target = board.piece_at(move.to_square)
         if target is not None and target.piece_type == chess.KING and target.color == me:
-            return True
+            return -WIN
         board.push(move)
         try:
             king = board.king(not me)
-            still_visible = visible & board.occupied_co[me]
-            if king is None or not board.attackers_mask(me, king) & still_visible:
-                return True
+            if king is not None and board.attackers_mask(me, king) & visible & board.occupied_co[me]:
+                continue  # leaves the uncloaked king in a visible check: not allowed
+            value = float(evaluate(board, me))
         finally:
             board.pop()
-    return False
+        if worst is None or value < worst:
+            worst = value
+    return float(WIN) if worst is None else worst
 
 
 BOTS: tuple[type[Bot], ...] = (CloakDeduceBot, CloakGreedyBot, CloakRandomBot)
