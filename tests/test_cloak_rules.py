@@ -248,6 +248,7 @@ def test_a_right_guess_gives_the_guesser_a_bonus_after_its_move() -> None:
     game.play(WHITE, Guess(5, "K"))
     assert game.observations(BLACK)[-1] == Guessed(WHITE, 5, "K", True)
     assert game.choices()["guesses"] == [] and game.phase == "move"
+    assert view_of(game, BLACK).pending_bonus == WHITE == view_of(game, WHITE).pending_bonus
     with pytest.raises(IllegalAction):
         game.play(WHITE, Guess(4, "Q"))  # one guess a turn
     game.play(WHITE, Move("e2e4"))
@@ -256,6 +257,7 @@ def test_a_right_guess_gives_the_guesser_a_bonus_after_its_move() -> None:
     with pytest.raises(IllegalAction):
         game.play(WHITE, Bonus("g1f3"))  # a bonus move is a pawn move
     game.play(WHITE, Bonus("d2d4"))
+    assert view_of(game, BLACK).pending_bonus is None
     moved = game.observations(BLACK)[-1]
     assert isinstance(moved, Moved) and moved.bonus and moved.mover == "P"
     assert (game.phase, game.to_move) == ("uncloak", WHITE)
@@ -285,6 +287,7 @@ def test_a_wrong_guess_gives_the_opponent_a_bonus_right_after_the_turn() -> None
     game = start()
     game.play(WHITE, Guess(5, "Q"))
     assert game.observations(WHITE)[-1] == Guessed(WHITE, 5, "Q", False)
+    assert view_of(game, WHITE).pending_bonus == BLACK
     game.play(WHITE, Move("e2e4"))
     assert (game.phase, game.to_move) == ("uncloak", WHITE)
     game.play(WHITE, Uncloak((4,)))
@@ -476,6 +479,20 @@ def test_chess960_castling(arrangement: str, clear: str, uci: str, king_to: str,
     assert view.board[king] == Token(WHITE, "?", king_checker) and view.board[rook] == Token(WHITE, "?", rook_checker)
     assert view.told[WHITE] == {king_checker: "K", rook_checker: "R"}
     assert not any(checker in (king_checker, rook_checker) for checker, _ in game.choices()["guesses"])
+
+
+def test_black_castles_too() -> None:
+    game = start(black="RKRNBBQN")  # king b8 between the rooks on a8 and c8
+    _clear(game, BLACK, "cd")  # the c8 rook and d8 knight gone: a8 may castle, king to c8 and rook to d8
+    game.play(WHITE, Move("e2e4"))
+    game.play(WHITE, Uncloak(()))
+    assert {uci for uci in game.choices()["moves"] if uci.startswith("b8")} == {"b8a8", "b8c8"}  # castle, step
+    game.play(BLACK, Move("b8a8"))
+    assert game.board.piece_at(chess.C8) == chess.Piece(chess.KING, chess.BLACK)
+    assert game.board.piece_at(chess.D8) == chess.Piece(chess.ROOK, chess.BLACK)
+    moved = game.observations(WHITE)[-1]
+    assert isinstance(moved, Moved) and moved.castling and moved.revealed == {2: "K", 1: "R"}
+    assert view_of(game, WHITE).board[chess.C8] == Token(BLACK, "?", 2)
 
 
 def test_castling_needs_the_squares_empty_and_the_pieces_unmoved() -> None:

@@ -555,6 +555,7 @@ class CloakView(View):
             self.guessed_this_turn, self.guess_right = True, observation.right
             if observation.right:
                 self.told[1 - observation.seat][observation.checker] = observation.piece
+                self.pending_bonus = observation.seat
             else:
                 self.pending_bonus = 1 - observation.seat
         elif isinstance(observation, Moved):
@@ -666,10 +667,10 @@ class CloakView(View):
             self._turn_done(seat)
 
     def _bonus_done(self, seat: Seat) -> None:
-        if seat == self.turn_seat and self.phase == "bonus" and self.guess_right and self.pending_bonus is None:
-            self._to_uncloak(seat)  # the guesser's own bonus, after its regular move
-        else:
-            self.pending_bonus = None
+        self.pending_bonus = None
+        if self.guess_right:  # the guesser's own bonus, after its regular move: its turn goes on
+            self._to_uncloak(seat)
+        else:  # the bonus after the opponent's wrong guess: the bonus-taker's regular turn follows
             self.phase, self.to_move = "move", seat
 
     def _turn_done(self, seat: Seat) -> None:
