@@ -342,6 +342,8 @@ def test_a_drop_is_a_click_on_a_marked_square_after_drop_a_pawn() -> None:
     with pytest.raises(InputError, match="second rank"):
         presenter.on_square(black, cell("c6"))
     assert PRESENTER.parse_text(black, "P@d7") == Bonus("P@d7")
+    assert presenter.parse_text(black, "c7c6") == Bonus("c7c6")  # typing still reads pawn moves
+    assert presenter.entry_hint(black) == "Type a pawn move (e4e5), a drop (P@c2) or skip"
     table.input(1, presenter.on_square(black, cell("d7")))
     dropped = table.game.observations(0)[-1]
     assert isinstance(dropped, Dropped) and PRESENTER.describe(dropped, 0) == "Bonus: Black dropped a pawn on d7."

@@ -140,6 +140,22 @@ def test_two_people_arrange_guess_move_and_uncloak_by_clicks_behind_the_curtain(
     assert not any(isinstance(o, Arranged) and o.pieces for o in game.observations(1) if o.seat == 0)
 
 
+def test_a_person_plays_the_deduce_bot(window: Any, qtbot: Any) -> None:
+    from app.ui.new_game_dialog import NewGame
+    window.start(NewGame("cloak", True, "deduce", "easy", 0, TimeControl(None, 0), "50-move", options={}))
+    controller = window.controller
+    assert controller.screen_seat == 0 and controller.curtain_for is None  # no curtain against a bot
+    arrange_by_clicks(window, qtbot, "BRNKQRNB")
+    qtbot.waitUntil(lambda: controller.game.phase == "move" and controller.game.to_move == 0, timeout=30000)
+    assert controller.game.arrangements[1] is not None  # the bot arranged in its own process
+    click_square(window, qtbot, "e2")
+    click_square(window, qtbot, "e4")
+    press(window, qtbot, "end-turn")
+    qtbot.waitUntil(lambda: controller.game.to_move == 0 or controller.outcome is not None, timeout=30000)
+    assert any(line.startswith("Black ") for line in controller.logs[0][3:])
+    assert window.panel.moves.toPlainText().startswith("1. e2-e4")
+
+
 # ---- behind the curtain ------------------------------------------------------------------------------------------
 
 def _game(window: Any, qtbot: Any, private: int) -> tuple[list[QImage], QImage]:

@@ -576,11 +576,13 @@ class CloakPresenter(PresenterBase):
             return self._guess(view, checker, piece)
         if view.phase == "move" and words.upper().replace("0", "O") in ("O-O", "O-O-O"):
             return self._castle(view, words.upper().replace("0", "O") == "O-O")
-        scene = self.scene(view)
-        if not scene.targets:
+        # The moves of the phase, whether or not the board offers them just now (a drop chosen, say).
+        targets = self._move_targets(view) if view.phase == "move" else _targets(_bonus_moves(view)) \
+            if view.phase == "bonus" else {}
+        if not targets:
             raise InputError(_PHASE_HINTS.get(view.phase, "no move can be made now"))
-        known = {cell: _letter_for_text(code) for cell, code in scene.pieces.items()}
-        origin, target, promotion = parse_move_text(words, known, scene.targets, 8, 8)
+        known = {cell: _letter_for_text(code) for cell, code in self._pieces(view).items()}
+        origin, target, promotion = parse_move_text(words, known, targets, 8, 8)
         return self.on_move(view, origin, target, promotion)
 
     def _castle(self, view: Any, king_side: bool) -> Action:
@@ -704,7 +706,7 @@ class CloakPresenter(PresenterBase):
     def entry_hint(self, view: Any) -> str:
         if view.phase == "arrange" and not view.own_arrangement:
             return "Type your arrangement, 8 letters (RNBQKBNR)"
-        return self.entry_text
+        return _ENTRY_HINTS.get(view.phase, self.entry_text) if _my_turn(view) else self.entry_text
 
     def describe(self, observation: Any, seat: Seat) -> str | None:
         return describe_cloak(observation, seat)
@@ -720,6 +722,9 @@ class CloakPresenter(PresenterBase):
         return scene
 
 
+_ENTRY_HINTS = {"move": "Type a move (e2e4, Nf3, O-O) or a guess (3=N)",
+                "bonus": "Type a pawn move (e4e5), a drop (P@c2) or skip",
+                "uncloak": "Type checkers to uncloak (2 5), or end"}
 _PHASE_HINTS = {"arrange": "Waiting for the arrangements", "move": "Your move", "bonus": "Bonus move",
                 "uncloak": "Uncloak checkers or end your turn", "over": "The game is over"}
 
