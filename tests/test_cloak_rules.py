@@ -102,7 +102,7 @@ def test_invalid_arrangements_are_refused_with_a_sentence(pieces: Any, words: st
     game = CloakChess()
     with pytest.raises(IllegalAction, match=words):
         game.play(WHITE, Arrange(pieces))
-    assert game.phase == "arrange" and game.to_move == WHITE and game.observations(WHITE) == [Seated(WHITE)]
+    assert game.phase == "arrange" and game.to_move == WHITE and game.observations(WHITE) == [Seated(WHITE, True)]
 
 
 def test_arrangements_are_secret_and_white_arranges_first() -> None:
@@ -680,8 +680,13 @@ def test_bad_record_data_is_refused(data: dict[str, Any]) -> None:
 
 
 def test_options() -> None:
-    assert CloakChess.from_options({}).options() == {"deduction": True}
-    assert CloakChess.from_options({"deduction": "off"}).options() == {"deduction": False}
+    assert CloakChess.from_options({}).options() == {"deduction": "on"}
+    game = CloakChess.from_options({"deduction": "off"})
+    assert game.options() == {"deduction": "off"} and CloakChess.from_options({"deduction": False}).options() \
+        == {"deduction": "off"}
+    assert view_of(game, BLACK).deduction is False and view_of(CloakChess(), WHITE).deduction is True
+    from app.games.cloak import DEFINITION  # the options read back through the game's definition
+    assert DEFINITION.checked_options(game.options()) == {"deduction": "off"}
     with pytest.raises(ValueError):
         CloakChess.from_options({"fifty": True})
     with pytest.raises(ValueError):

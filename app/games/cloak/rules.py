@@ -202,9 +202,11 @@ class AnswerDraw(Action):
 
 @dataclass(frozen=True)
 class Seated:
-    """Told to each seat when the game is set up: which seat it plays."""
+    """Told to each seat when the game is set up: which seat it plays, and the game's public ``deduction``
+    option (whether the app shades the deduction grids; the rules never read it)."""
 
     seat: Seat
+    deduction: bool = True
 
 
 @dataclass(frozen=True)
@@ -453,6 +455,7 @@ class CloakView(View):
     """
 
     seat: Seat | None = None
+    deduction: bool = True
     phase: str = "arrange"
     to_move: Seat | None = WHITE
     own_arrangement: str | None = None
@@ -547,7 +550,7 @@ class CloakView(View):
     # -- learning --------------------------------------------------------------------------------------------
     def apply(self, observation: Any) -> None:
         if isinstance(observation, Seated):
-            self.seat = observation.seat
+            self.seat, self.deduction = observation.seat, observation.deduction
         elif isinstance(observation, Arranged):
             self._arranged(observation)
         elif isinstance(observation, Guessed):
@@ -747,7 +750,7 @@ class CloakChess(Game):
         self.public = CloakView()
         """What both sides know, fed with every observation told to both: it runs the order of the turns."""
         for seat in (WHITE, BLACK):
-            self._tell(seat, Seated(seat))
+            self._tell(seat, Seated(seat, deduction))
 
     # -- state --------------------------------------------------------------------------------------------------
     def truth(self) -> CloakTruth:
@@ -976,7 +979,8 @@ class CloakChess(Game):
 
     # -- options and records ------------------------------------------------------------------------------------------
     def options(self) -> dict[str, Any]:
-        return {"deduction": self.deduction}
+        # Written as the game's definition offers it ("on"/"off"), so a record's options read back as typed.
+        return {"deduction": "on" if self.deduction else "off"}
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> "CloakChess":
