@@ -161,8 +161,9 @@ def _checker_svg(checker: Checker, name: str) -> str:
              'stroke-dasharray="2.2 1.6"/>']
     if checker.piece is not None:
         if name == "letters":
-            parts.append(f'<text x="22.5" y="33.5" font-family="sans-serif" font-size="30" font-weight="bold" '
-                         f'fill="{ink}" fill-opacity="0.34" text-anchor="middle">{checker.piece}</text>')
+            # A letter behind a figure would read as a smudge: here it stands small, low and right of it.
+            parts.append(f'<text x="31" y="35" font-family="sans-serif" font-size="12" font-weight="bold" '
+                         f'fill="{ink}" fill-opacity="0.62" text-anchor="middle">{checker.piece}</text>')
         else:
             # The piece in the colour that stands out on the disc (a black knight on a black disc would vanish).
             contrast = checker.piece if not checker.white else checker.piece.lower()
@@ -170,10 +171,12 @@ def _checker_svg(checker: Checker, name: str) -> str:
             inner = glyph[glyph.index(">") + 1:glyph.rindex("</svg>")]
             parts.append(f'<g opacity="0.5" transform="translate(5.6 5.6) scale(0.75)">{inner}</g>')
     number = str(checker.number)
+    # With a letter beside it (the letters set), the number moves a little up and left to make room.
+    x, y = ("19.5", "27") if name == "letters" and checker.piece is not None else ("22.5", "29")
     # Drawn twice: a thick outline in the disc's colour first keeps the number readable over the piece.
     for stroke in (f'stroke="{disc}" stroke-width="3.2" stroke-linejoin="round"', ""):
         # (QtSvg places text by its baseline only: 29 puts the figures' middle on the disc's.)
-        parts.append(f'<text x="22.5" y="29" font-family="sans-serif" font-size="18" font-weight="bold" '
+        parts.append(f'<text x="{x}" y="{y}" font-family="sans-serif" font-size="18" font-weight="bold" '
                      f'fill="{ink}" {stroke} text-anchor="middle">{number}</text>')
     parts.append("</svg>")
     return "".join(parts)
