@@ -15,8 +15,9 @@ of a checker that is the king on half of them is worth half a win. It guesses an
 identity when the deduction makes it likely enough (a right guess earns it a bonus
 pawn move, a wrong one gives the opponent one), the king first; it takes the
 bonus move that scores best; it uncloaks only to mate an uncloaked king; and it
-arranges its pieces at random among the Chess960 set-ups that keep the king off
-the corner files.
+arranges its pieces uniformly at random among the 960 set-ups: every one is sound,
+and any preference the opponent could know of (this code is public) would tell it
+something about where the king stands.
 
 ``greedy`` takes a king when it can see one to take, otherwise captures the most
 valuable piece it can (a cloaked victim is worth its expected value under the
@@ -268,11 +269,6 @@ class CloakDeduceBot(_CloakBot):
         super().start(seat, options)
         self.clock = TurnClock(max_seconds=self.settings.max_seconds, expected_turns=60)
         self.tracker = Tracker(1 - seat)
-
-    def arrangement(self) -> str:
-        # Any Chess960 set-up is sound; a king on the b..g files has room to castle and is not cornered.
-        sensible = [letters for letters in arrangements() if letters.index("K") not in (0, 7)]
-        return self.rng.choice(sensible)
 
     def deduction(self) -> Deduction:
         return self.tracker.update(self.view)
