@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Sequence
 import chess
 
 from app.bots.base import ActionRequest, Bot
-from app.bots.chess_eval import VALUES, WIN, evaluate, evaluate_replies
+from app.bots.chess_eval import WIN, evaluate, evaluate_replies
 from app.bots.timing import Deadline, TurnClock
 from app.engine.core import Action, Seat
 from app.games.cloak.deduction import PIECES, Deduction, Tracker, arrangements
