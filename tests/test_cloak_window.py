@@ -203,3 +203,80 @@ def test_the_whole_window_behind_the_curtain_is_the_same_whatever_white_did(wind
     second, second_own = _game(window, qtbot, 1)
     assert first_own != second_own
     assert_same(first, second, f"cloak-curtain-{size[0]}")
+
+
+# ---- drawing the checkers and the grids ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("piece_set", ["cburnett", "ivory", "letters"])
+def test_checkers_are_drawn_in_every_piece_set_with_their_piece_only_when_known(qtbot: Any, piece_set: str) -> None:
+    from app.games.scene import checker_token
+    from app.ui import pieces
+    from app.ui.board_widget import BoardWidget
+    before = pieces.piece_set()
+    pieces.set_piece_set(piece_set)
+    try:
+        def image(code: str) -> QImage:
+            return pieces.piece_pixmap(code, 64).toImage()
+
+        for white in (True, False):
+            plain = image(checker_token(white, 3))
+            centre = plain.pixelColor(32, 15)  # on the disc, above the number and inside its rim
+            assert centre.alpha() == 255 and (centre.lightness() > 128) == white  # a disc in its side's colour
+            assert image(checker_token(white, 5)) != plain  # the number is drawn
+            knight, queen = image(checker_token(white, 3, "N")), image(checker_token(white, 3, "Q"))
+            assert knight != plain and queen != plain and knight != queen  # the known piece shows, each its own
+        board = BoardWidget()
+        qtbot.addWidget(board)
+        board.set_pieces({(0, 0): checker_token(True, 1, "R"), (1, 7): checker_token(False, 2), (4, 1): "P"})
+        assert "white checker 1 (rook) a1" in board.accessibleDescription()
+        assert "black checker 2 b8" in board.accessibleDescription()
+        with pytest.raises(ValueError):
+            board.set_pieces({(0, 0): "\ue0ff"})  # not a token: a number with no piece six or seven
+    finally:
+        pieces.set_piece_set(before)
+
+
+def test_a_grid_cell_is_tinted_by_its_chance_greyed_when_impossible_and_outlined_when_flagged(qtbot: Any) -> None:
+    from app.games.scene import BoardScene, GridZone
+    from app.ui.board_widget import BoardWidget
+    board = BoardWidget()
+    qtbot.addWidget(board)
+    board.resize(700, 700)
+    grid = GridZone(id="g", place="below", rows=("K", "Q"), columns=("1", "2", "3"),
+                    marks=(("o", "", ""), ("", "x", "")), notes=(("", "50%", ""), ("", "", "")),
+                    shades=((0.0, 0.5, None), (1.0, None, None)), flags=(("no", "", ""), ("", "", "")))
+    board.set_scene(BoardScene(zones=[grid, GridZone(id="h", place="below", beside=True, rows=("K",),
+                                                     columns=("1",))]))
+    layout = board.zone_layout()
+    assert layout is not None
+    placed = {zone.zone.id: zone for zone in layout.zones}
+    assert placed["g"].band.top() == placed["h"].band.top()  # side by side in one band
+    assert placed["h"].band.left() >= placed["g"].band.right() - 1
+    picture = board.grab().toImage()
+
+    def colour(index: int, dx: float = 0.5, dy: float = 0.75) -> Any:
+        rect = placed["g"].items[index]
+        return picture.pixelColor(int(rect.left() + rect.width() * dx), int(rect.top() + rect.height() * dy))
+
+    plain, impossible, likely, certain = colour(2), colour(0, 0.25), colour(1, 0.15, 0.2), colour(3)
+    assert plain.name() == "#fdfdfd"
+    assert impossible.lightness() < plain.lightness() and impossible.saturation() < 30  # grey
+    assert likely.red() > likely.blue() + 40 and certain.red() > certain.green() + 60  # amber to red
+    flagged = colour(0, 0.02, 0.5)
+    assert flagged.red() > 180 and flagged.green() < 120  # the red outline
+    from app.ui.zones import describe_item
+    assert describe_item(grid, 0) == "K / 1: o, impossible, contradicted: no"
+
+
+def test_the_checkers_cost_the_windows_start_nothing() -> None:
+    """The pieces module reads the checker tokens' code only when a board first shows one."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = ("import sys\nimport app.ui.pieces as pieces, app.ui.board_widget\n"
+            "before = 'app.games.scene' in sys.modules\n"
+            "letters = pieces.PIECE_LETTERS\n"
+            "print(before, 'app.games.scene' in sys.modules, len(letters))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                         capture_output=True, text=True, check=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert run.stdout.split() == ["False", "True", str(12 + 2 * 32 * 6)]
