@@ -706,7 +706,9 @@ def test_truth_is_a_copy() -> None:
 def test_with_every_piece_uncloaked_the_moves_are_chess_moves() -> None:
     """With every checker uncloaked, Cloak and Dagger's moves are python-chess's legal Chess960 moves, with
     one difference: when the side to move could take the enemy king (python-chess calls such a position
-    invalid), that capture is open too. Positions where it is not so are compared move for move."""
+    invalid), that capture is open too. Positions where it is not so are compared move for move (about 11,000
+    positions and 300,000 moves with this seed; with every piece visible from the first turn on, a king en prise
+    does not come up, so that difference is tested on made-up positions above)."""
     rng = random.Random(5)
     compared = moves = kings_en_prise = 0
     for _ in range(60):
