@@ -368,3 +368,14 @@ def test_deduce_and_greedy_decline_a_draw_and_never_offer_one(bot_class: type[Bo
     driver = Driver(new_game(), [bot_class(seed=2), CloakRandomBot(seed=3)])
     driver.play(max_steps=300)
     assert not any(isinstance(action, OfferDraw) for seat, action in driver.actions if seat == 0)
+
+
+def test_the_greedy_bot_prefers_the_checker_it_expects_to_be_worth_most() -> None:
+    # 1. e4 d5 2. a3 Bf5 (Black's c-checker slid diagonally: a bishop or the queen). The e-pawn can take
+    # a pawn on d5 or that checker on f5.
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR"))])
+    _play_turns(game, [(0, "e2e4", ()), (1, "d7d5", ()), (0, "a2a3", ()), (1, "c8f5", ())])
+    bot = _bot_after(game, 0, CloakGreedyBot(seed=1))
+    assert bot.victim_value(_square("f5"), bot.tracker.update(bot.view)) > 3.0
+    assert bot.act(ActionRequest(0, game.phase, game.choices(), 30.0)) == Move("e4f5")
