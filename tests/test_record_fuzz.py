@@ -44,7 +44,22 @@ def random_action(game: Game, rng: random.Random) -> Any:
         if choices["offer_draw"] and rng.random() < 0.05:
             return OfferDraw()
         return Attempt(rng.choice(choices["attempts"]))
-    return MinitMove(rng.choice(game.choices()["moves"]))
+    if isinstance(game, MinitChess):
+        return MinitMove(rng.choice(game.choices()["moves"]))
+    return _registered_random_bot_action(game, rng)
+
+
+def _registered_random_bot_action(game: Game, rng: random.Random) -> Any:
+    """Any other game: what its registered "random" bot answers, told the seat's observations so far."""
+    from app import games
+    from app.bots.base import ActionRequest
+    seat = game.to_move
+    assert seat is not None
+    bot = dict(games.get(game.variant).bots)["random"]()(seed=rng.randrange(2**31))
+    bot.start(seat, game.options())
+    for observation in game.observations(seat):
+        bot.observe(observation)
+    return bot.act(ActionRequest(seat, game.phase, game.choices(), 300.0))
 
 
 def make_record(game: Game, seed: int, steps: int, finish: bool) -> dict[str, Any]:

@@ -7,13 +7,13 @@ be named, for experiments and tests, in the environment variable ``SIGHTLINE_GAM
 
 >>> from app import games
 >>> [definition.title for definition in games.all()]
-['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess']
+['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess', 'Cloak and Dagger']
 >>> games.get(games.default().key) is games.default()
 True
 >>> games.get("go")
 Traceback (most recent call last):
 ...
-KeyError: "unknown game 'go' (known: blind, minit, rbc)"
+KeyError: "unknown game 'go' (known: blind, cloak, minit, rbc)"
 """
 
 from __future__ import annotations
