@@ -28,10 +28,9 @@ out the same moves as the referee from what the seat knows, which the tests chec
 
 from __future__ import annotations
 
-import copy
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping, NamedTuple
+from typing import Any, ClassVar, Mapping, NamedTuple
 
 import chess
 
