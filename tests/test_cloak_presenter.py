@@ -559,3 +559,26 @@ def test_the_text_export_has_both_arrangements_guesses_bonuses_and_uncloaks() ->
     assert "1. {White guesses checker 1 is a queen: wrong} e2-e4 {White uncloaks 4 (queen)}" in text
     assert "{Black's bonus: d7-d5} 1... N[1]a8-b6 2. e4xd5 0-1" in " ".join(text.split())
     assert game.outcome is not None
+
+
+def test_a_draw_is_offered_by_the_button_and_answered_by_the_other_seat() -> None:
+    from app.games.cloak.rules import AnswerDraw, OfferDraw
+    table = Table()
+    view = table.view(0)
+    offer = {c.id: c for c in PRESENTER.commands(view)}[cloak.OFFER_DRAW]
+    assert offer.enabled and offer.label == "Offer draw"
+    assert PRESENTER.parse_text(view, "draw") == OfferDraw()
+    table.input(0, PRESENTER.command(view, cloak.OFFER_DRAW))
+    black = table.view(1)
+    assert table.game.phase == "answer_draw" and table.game.to_move == 1
+    assert PRESENTER.prompt(black) == "White offers a draw: Accept draw or Decline draw"
+    assert [c.id for c in PRESENTER.commands(black)][:2] == [cloak.ACCEPT_DRAW, cloak.DECLINE_DRAW]
+    assert PRESENTER.parse_text(black, "accept") == AnswerDraw(True)
+    table.input(1, PRESENTER.command(black, cloak.DECLINE_DRAW))
+    lines = [PRESENTER.describe(o, 0) for o in table.game.observations(0)[-2:]]
+    assert lines == ["White offered a draw.", "Black declined the draw."]
+    view = table.view(0)
+    assert table.game.to_move == 0 and not {c.id: c for c in PRESENTER.commands(view)}[cloak.OFFER_DRAW].enabled
+    with pytest.raises(InputError, match="once a turn"):
+        PRESENTER.command(view, cloak.OFFER_DRAW)
+    assert PRESENTER.parse_text(view, "e2e4") == Move("e2e4")  # the turn goes on

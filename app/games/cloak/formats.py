@@ -101,6 +101,10 @@ def move_tokens(observations: Any, arrangements: tuple[str | None, str | None]) 
             say(f"{{{_SIDES[o.seat]}'s bonus: P@{chess.square_name(o.square)}}}")
         elif kind == "BonusLost":
             say(f"{{{_SIDES[o.seat]} {'skips its bonus move' if o.declined else 'has no bonus move to make'}}}")
+        elif kind == "DrawOffered":
+            say(f"{{{_SIDES[o.seat]} offers a draw}}")
+        elif kind == "DrawDeclined":
+            say(f"{{{_SIDES[o.seat]} declines the draw}}")
         elif kind == "Uncloaked" and o.identities:
             shown = ", ".join(f"{number} ({_NAMES[piece]})" for number, piece in sorted(o.identities.items()))
             say(f"{{{_SIDES[o.seat]} uncloaks {shown}}}")

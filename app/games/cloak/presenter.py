@@ -81,6 +81,8 @@ changes size during a game."""
 
 RANDOM_COMMAND, STANDARD_COMMAND, CONFIRM_COMMAND = "arrange-random", "arrange-standard", "arrange-confirm"
 SKIP_COMMAND, DROP_COMMAND, END_COMMAND, UNCLOAK_COMMAND = "skip-bonus", "drop-pawn", "end-turn", "uncloak-end"
+OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW = "offer_draw", "accept_draw", "decline_draw"
+"""The draw offer's commands (``offer_draw`` is also the window's menu item)."""
 UNDO_COMMAND, REDO_COMMAND = "undo-mark", "redo-mark"
 THEIRS, YOURS = "their-checkers", "your-checkers"
 """The scene's zone ids: the enemy grid, and the seat's own grid (where it arranges its pieces, then sees what
@@ -548,6 +550,16 @@ class CloakPresenter(PresenterBase):
         if not _my_turn(view):
             raise InputError("it is not your turn")
         lower = words.lower()
+        if view.phase == "answer_draw":
+            if lower in ("accept", "yes", "accept draw"):
+                return rules.AnswerDraw(True)
+            if lower in ("decline", "no", "decline draw"):
+                return rules.AnswerDraw(False)
+            raise InputError("a draw was offered: type accept or decline")
+        if view.phase == "move" and lower in ("draw", "offer draw"):
+            result = self.command(view, OFFER_DRAW)
+            assert not isinstance(result, MarksChange)
+            return result
         if view.phase == "bonus":
             if lower in ("skip", "pass", "none", "no"):
                 return rules.Bonus(None)
@@ -623,7 +635,10 @@ class CloakPresenter(PresenterBase):
             picked = self._pending_uncloak(view)
             label = f"Uncloak {', '.join(map(str, picked))} and end turn" if picked else "Uncloak and end turn"
             return [Command(UNCLOAK_COMMAND, label, bool(picked)), Command(END_COMMAND, "End turn", True), *marks]
-        return marks
+        if mine and view.phase == "answer_draw":
+            return [Command(ACCEPT_DRAW, "Accept draw", True), Command(DECLINE_DRAW, "Decline draw", True), *marks]
+        offer = mine and view.phase == "move" and view.can_offer_draw()
+        return [Command(OFFER_DRAW, "Offer draw", offer), *marks]
 
     def command(self, view: Any, command_id: str) -> Action | MarksChange:  # type: ignore[override]
         from app.games.cloak import rules
@@ -660,6 +675,12 @@ class CloakPresenter(PresenterBase):
             return rules.Arrange(self.marks.draft)
         if not _my_turn(view):
             raise InputError("it is not your turn")
+        if command_id == OFFER_DRAW and view.phase == "move":
+            if not view.can_offer_draw():
+                raise InputError("a draw may be offered once a turn")
+            return rules.OfferDraw()
+        if command_id in (ACCEPT_DRAW, DECLINE_DRAW) and view.phase == "answer_draw":
+            return rules.AnswerDraw(command_id == ACCEPT_DRAW)
         if command_id == SKIP_COMMAND and view.phase == "bonus":
             return rules.Bonus(None)
         if command_id == DROP_COMMAND and view.phase == "bonus":
@@ -696,6 +717,8 @@ class CloakPresenter(PresenterBase):
             if _drops(view):
                 return "Bonus move: move a pawn, or Drop a pawn on a marked square (or Skip bonus)"
             return "Bonus move: move a pawn (or Skip bonus)"
+        if view.phase == "answer_draw":
+            return f"{SIDES[1 - _colour_of(view.seat)]} offers a draw: Accept draw or Decline draw"
         if view.phase == "uncloak":
             picked = self._pending_uncloak(view)
             if picked:
@@ -723,9 +746,11 @@ class CloakPresenter(PresenterBase):
 
 
 _ENTRY_HINTS = {"move": "Type a move (e2e4, Nf3, O-O) or a guess (3=N)",
+                "answer_draw": "Type accept or decline",
                 "bonus": "Type a pawn move (e4e5), a drop (P@c2) or skip",
                 "uncloak": "Type checkers to uncloak (2 5), or end"}
 _PHASE_HINTS = {"arrange": "Waiting for the arrangements", "move": "Your move", "bonus": "Bonus move",
+                "answer_draw": "Accept or decline the draw offer",
                 "uncloak": "Uncloak checkers or end your turn", "over": "The game is over"}
 
 
@@ -853,6 +878,10 @@ def describe_cloak(observation: Any, seat: Seat) -> str | None:
         shown = ", ".join(f"checker {number}: {NAMES[str(piece).upper()]}"
                           for number, piece in sorted(o.identities.items()))
         return f"{SIDES[o.seat]} uncloaked {shown}."
+    if kind == "DrawOffered":
+        return f"{SIDES[o.seat]} offered a draw."
+    if kind == "DrawDeclined":
+        return f"{SIDES[o.seat]} declined the draw."
     if kind == "Ended":
         line = outcome_sentence(o.outcome, seat)
         both = [f"{SIDES[side]} {pieces}" for side, pieces in enumerate(o.arrangements) if pieces]
