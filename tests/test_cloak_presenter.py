@@ -477,14 +477,20 @@ def test_the_grids_show_what_is_still_possible_and_flag_a_contradicted_mark() ->
     assert isinstance(own, GridZone) and own.shade(0, 4) == mine.probability(5, "K")
 
 
-def test_without_the_deduction_option_the_grids_hold_marks_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    table = Table()
-    view = table.view(0)
-    monkeypatch.setattr(view, "deduction", False, raising=False)
-    scene = PRESENTER.bound({"grid": {"1Q": "o"}}).scene(view)
-    for zone_id in (THEIRS, YOURS):
-        grid = scene.zone(zone_id)
-        assert isinstance(grid, GridZone) and not grid.shades and not grid.notes and not grid.flags
+def test_without_the_deduction_option_the_grids_hold_marks_only() -> None:
+    game = CloakChess.from_options({"deduction": "off"})
+    game.play(0, Arrange(WHITE_ARRANGEMENT))
+    game.play(1, Arrange(BLACK_ARRANGEMENT))
+    for seat in (0, 1):
+        view = view_of(game, seat)
+        assert view.deduction is False
+        scene = PRESENTER.bound({"grid": {"1Q": "o"}}).scene(view)
+        for zone_id in (THEIRS, YOURS):
+            grid = scene.zone(zone_id)
+            assert isinstance(grid, GridZone) and not grid.shades and not grid.notes and not grid.flags
+        assert scene.zone(YOURS).label == "Your checkers"
+    shaded = PRESENTER.scene(view_of(Table().game, 0)).zone(THEIRS)
+    assert isinstance(shaded, GridZone) and shaded.shades  # on by default
 
 
 def test_malformed_marks_are_read_as_none() -> None:
