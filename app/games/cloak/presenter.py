@@ -74,10 +74,10 @@ HISTORY = 200
 
 GRID_PLACE = "below"
 """Where the grids stand: under the board, side by side in one band (the enemy's first, then the seat's own).
-Tried at 1100x760 and 800x600 against one grid right of the board and one below it, and both right of it:
-side by side below leaves the board the most room at 800x600 (48 px squares against 41 and 31) and as much
-at 1100x760 (63 px). The grids are there in every phase, the arrangement included, so the board never
-changes size during a game."""
+Measured in the window's board at 1100x760 and 800x600, the board's squares are 64 and 50 pixels so; one grid
+right of the board and one below it gives 64 and 39, both right of it 48 and 29, both below one under the
+other 50 and 39. The grids are there in every phase, the arrangement included, so the board never changes
+size during a game."""
 
 RANDOM_COMMAND, STANDARD_COMMAND, CONFIRM_COMMAND = "arrange-random", "arrange-standard", "arrange-confirm"
 SKIP_COMMAND, DROP_COMMAND, END_COMMAND, UNCLOAK_COMMAND = "skip-bonus", "drop-pawn", "end-turn", "uncloak-end"
@@ -792,11 +792,8 @@ def _contradiction(mark: str, chance: float) -> str:
 
 
 def _deduction_shown(view: Any) -> bool:
-    """Whether the game shows what is still possible (its ``deduction`` option, on unless turned off)."""
-    value = getattr(view, "deduction", None)
-    if value is None:
-        value = (getattr(view, "options", None) or {}).get("deduction", True)
-    return value not in (False, "off", "no", "false", 0)
+    """Whether the game shows what is still possible (its ``deduction`` option, told to each seat at the start)."""
+    return bool(getattr(view, "deduction", True))
 
 
 def _deduce(view: Any, side: int) -> Any:
