@@ -381,14 +381,14 @@ class CloakPresenter(PresenterBase):
         moves = [chess.Move.from_uci(_uci(move)) for move in view.legal_moves()]
         targets = _targets(moves)
         for move in moves:
-            alias = self._castling_alias(view, move)
+            alias = self._castling_alias(view, move, moves)
             if alias is not None:
                 targets[sq8(move.from_square)].setdefault(sq8(alias), [])
         return targets
 
-    def _castling_alias(self, view: Any, move: chess.Move) -> int | None:
-        """For a castling (the king onto its own rook, as the view lists it), the square the king ends on, if
-        dragging the king there means nothing else; else None."""
+    def _castling_alias(self, view: Any, move: chess.Move, moves: list[chess.Move]) -> int | None:
+        """For a castling (the king onto its own rook, as the view lists it among ``moves``), the square the king
+        ends on, if dragging the king there means nothing else; else None."""
         colour = _colour_of(view.seat)
         king, rook = view.board.get(move.from_square), view.board.get(move.to_square)
         if king is None or rook is None or king.colour != colour or rook.colour != colour:
@@ -397,8 +397,7 @@ class CloakPresenter(PresenterBase):
         end = chess.square(6 if move.to_square > move.from_square else 2, rank)
         if end == move.from_square:
             return None
-        others = {_uci(m) for m in view.legal_moves()}
-        return None if chess.Move(move.from_square, end).uci() in others else end
+        return None if chess.Move(move.from_square, end) in moves else end
 
     # -- the zones -------------------------------------------------------------------------------------------------
 
@@ -520,13 +519,12 @@ class CloakPresenter(PresenterBase):
         if view.phase == "move":
             from app.games.cloak.rules import Move
             wanted = chess.Move(origin, target).uci() + suffix
-            moves = [_uci(move) for move in view.legal_moves()]
-            if wanted in moves:
+            moves = [chess.Move.from_uci(_uci(move)) for move in view.legal_moves()]
+            if wanted in [move.uci() for move in moves]:
                 return Move(wanted)
             for move in moves:  # the king dragged to its castling square
-                parsed = chess.Move.from_uci(move)
-                if parsed.from_square == origin and self._castling_alias(view, parsed) == target:
-                    return Move(move)
+                if move.from_square == origin and self._castling_alias(view, move, moves) == target:
+                    return Move(move.uci())
             raise InputError(f"{chess.square_name(origin)} cannot go to {chess.square_name(target)}")
         if view.phase == "bonus":
             from app.games.cloak.rules import Bonus
