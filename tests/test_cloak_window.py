@@ -280,3 +280,29 @@ def test_the_checkers_cost_the_windows_start_nothing() -> None:
     run = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
                          capture_output=True, text=True, check=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert run.stdout.split() == ["False", "True", str(12 + 2 * 32 * 6)]
+
+
+def test_a_saved_game_comes_back_with_each_seats_draft_and_notes(window: Any, qtbot: Any) -> None:
+    from app.engine.record import GameRecord
+    from app.ui.game_controller import GameController
+    controller = start(window)
+    lift(window, qtbot, "White")
+    press(window, qtbot, "arrange-standard")
+    press(window, qtbot, "arrange-confirm")
+    qtbot.waitUntil(lambda: controller.curtain_for == 1, timeout=5000)
+    lift(window, qtbot, "Black")
+    click_grid(window, qtbot, "your-checkers", 4, "Q")  # a draft not yet confirmed
+    click_grid(window, qtbot, "their-checkers", 2, "N")  # and a note on White's checkers
+    saved = GameRecord.from_json(controller.session.snapshot().to_json())
+    again = GameController.from_record(saved)
+    try:
+        again.start()
+        assert again.curtain_for == 1  # Black is still to arrange: the curtain comes first
+        black = again.presenter_of(1)
+        assert black.marks.draft == "...Q...." and black.marks.grid == {"2N": "o"}
+        assert again.presenter_of(0).marks.grid == {}  # White's marks are White's alone
+        scene = black.scene(again.views[1])
+        assert read_checker(scene.pieces[(3, 7)]).piece == "Q"
+        assert scene.zone("their-checkers").marks[4][1] == "\u25cb"
+    finally:
+        again.stop()
