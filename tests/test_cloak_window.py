@@ -306,3 +306,14 @@ def test_a_saved_game_comes_back_with_each_seats_draft_and_notes(window: Any, qt
         assert scene.zone("their-checkers").marks[4][1] == "\u25cb"
     finally:
         again.stop()
+
+
+def test_a_seat_may_fill_its_draft_while_the_other_arranges_but_not_confirm_it(window: Any, qtbot: Any) -> None:
+    controller = start(window)
+    assert controller.game.to_move == 0
+    controller.screen_seat, controller.curtain_for = 1, None  # Black at the screen (as against a bot)
+    window._refresh()
+    press(window, qtbot, "arrange-standard")  # only Black's marks change: allowed out of turn
+    assert controller.session.notes(1).marks["draft"] == "RNBQKBNR"
+    assert not window.panel.command_buttons["arrange-confirm"].isEnabled()
+    assert controller.game.to_move == 0 and not controller.session.record.entries

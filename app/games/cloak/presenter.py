@@ -619,8 +619,9 @@ class CloakPresenter(PresenterBase):
         if seat is None or (view.phase == "arrange" and not view.own_arrangement):
             ready = seat is not None and arrangement_problem(self.marks.draft) is None and _my_turn(view)
             here = seat is not None and view.phase == "arrange"
-            return [Command(RANDOM_COMMAND, "Random arrangement", here),
-                    Command(STANDARD_COMMAND, "Standard (RNBQKBNR)", here),
+            # Filling the draft changes only the seat's marks: it may be done while the other seat arranges.
+            return [Command(RANDOM_COMMAND, "Random arrangement", here, anytime=True),
+                    Command(STANDARD_COMMAND, "Standard (RNBQKBNR)", here, anytime=True),
                     Command(CONFIRM_COMMAND, "Confirm arrangement", ready)]
         mine = _my_turn(view)
         if mine and view.phase == "bonus":
