@@ -134,13 +134,13 @@ class PresenterBase:
     def scene(self, view: Any) -> BoardScene:
         raise NotImplementedError
 
-    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action | MarksChange:
         raise NotImplementedError
 
-    def on_square(self, view: Any, square: Cell) -> Action:
+    def on_square(self, view: Any, square: Cell) -> Action | MarksChange:
         raise InputError("choose a move, not a square")
 
-    def on_zone(self, view: Any, zone_id: str, index: int) -> Action:
+    def on_zone(self, view: Any, zone_id: str, index: int) -> Action | MarksChange:
         # A game without zones never draws one, so a click on one can only come from a stale scene: refuse it.
         raise InputError("nothing there can be chosen now")
 
@@ -149,12 +149,15 @@ class PresenterBase:
         scene = self.scene(view)
         from_square, to_square, promotion = parse_move_text(text, scene.pieces, scene.targets, scene.files,
                                                             scene.ranks)
-        return self.on_move(view, from_square, to_square, promotion)
+        action = self.on_move(view, from_square, to_square, promotion)
+        if isinstance(action, MarksChange):  # typing plays moves; a game's marks change by clicks only
+            raise InputError("type a move, not a mark")
+        return action
 
     def commands(self, view: Any) -> list[Command]:
         return []
 
-    def command(self, view: Any, command_id: str) -> Action:
+    def command(self, view: Any, command_id: str) -> Action | MarksChange:
         raise InputError(f"this game has no command {command_id!r}")
 
     def entry_hint(self, view: Any) -> str:

@@ -15,7 +15,7 @@ import chess
 
 from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, outcome_sentence, sq8, square_name,
                                  turn_number, you_play)
-from app.games.presenter import BELIEF_PANEL, Command
+from app.games.presenter import BELIEF_PANEL, Command, MarksChange
 from app.games.scene import BoardScene, MarkerSpec
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ class BlindPresenter(ChessPresenter):
             return [offer]
         return [offer, Command(ACCEPT_DRAW, "Accept draw", True), Command(DECLINE_DRAW, "Decline draw", True)]
 
-    def command(self, view: Any, command_id: str) -> Action:
+    def command(self, view: Any, command_id: str) -> Action | MarksChange:
         from app.engine.blind import AnswerDraw, OfferDraw
         if command_id == OFFER_DRAW:
             return OfferDraw()

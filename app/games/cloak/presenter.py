@@ -452,7 +452,7 @@ class CloakPresenter(PresenterBase):
     # -- input -------------------------------------------------------------------------------------------------
 
     # The base class's hooks say they return an action; the protocol lets a bound presenter answer MarksChange.
-    def on_zone(self, view: Any, zone_id: str, index: int) -> Action | MarksChange:  # type: ignore[override]
+    def on_zone(self, view: Any, zone_id: str, index: int) -> Action | MarksChange:
         if view.seat is None:
             raise InputError("nobody is at the board")
         if zone_id in (THEIRS, YOURS):
@@ -494,7 +494,7 @@ class CloakPresenter(PresenterBase):
             raise InputError(f"you already know what checker {checker} is: guess another")
         return Guess(checker, piece)
 
-    def on_square(self, view: Any, square: Cell) -> Action | MarksChange:  # type: ignore[override]
+    def on_square(self, view: Any, square: Cell) -> Action | MarksChange:
         if not _my_turn(view):
             raise InputError("it is not your turn")
         target = chess.square(square[0], square[1])
@@ -639,7 +639,7 @@ class CloakPresenter(PresenterBase):
         offer = mine and view.phase == "move" and view.can_offer_draw()
         return [Command(OFFER_DRAW, "Offer draw", offer), *marks]
 
-    def command(self, view: Any, command_id: str) -> Action | MarksChange:  # type: ignore[override]
+    def command(self, view: Any, command_id: str) -> Action | MarksChange:
         from app.games.cloak import rules
         if command_id == UNDO_COMMAND:
             if not self.marks.undo:

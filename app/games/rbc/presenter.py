@@ -19,7 +19,7 @@ import chess
 from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, outcome_sentence, sq8,
                                  square_name, turn_number, you_play)
 from app.games.move_input import parse_square_text
-from app.games.presenter import BELIEF_PANEL, Command, InputError
+from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange
 from app.games.scene import BoardScene, MarkerSpec, Cell
 
 if TYPE_CHECKING:
@@ -156,13 +156,14 @@ class RbcPresenter(ChessPresenter):
                                  "(pass is for the move that follows)")
             return self.on_square(view, parse_square_text(text, 8, 8))
         if word == PASS_COMMAND:
-            return self.command(view, PASS_COMMAND)
+            from app.engine.rbc import PASS
+            return PASS
         return super().parse_text(view, text)
 
     def commands(self, view: Any) -> list[Command]:
         return [Command(PASS_COMMAND, "Pass", view.phase == "move")]
 
-    def command(self, view: Any, command_id: str) -> Action:
+    def command(self, view: Any, command_id: str) -> Action | MarksChange:
         if command_id != PASS_COMMAND:
             return super().command(view, command_id)
         from app.engine.rbc import PASS
