@@ -31,7 +31,7 @@ DEFINITION = GameDefinition(
                         help="shade each cell of the deduction grids by how likely it still is, from what both "
                              "players have seen (the same for both players)"),),
     match_defaults={"max_plies": 600},  # no 50-move rule: keep bot matches finite
-    rules_doc="cloak.md",
+    rules_doc="cloak-and-dagger.md",
     bots=(("deduce", Lazy("app.games.cloak.bots:CloakDeduceBot")),
           ("greedy", Lazy("app.games.cloak.bots:CloakGreedyBot")),
           ("random", Lazy("app.games.cloak.bots:CloakRandomBot"))),
