@@ -132,9 +132,10 @@ def test_a_bot_that_hangs_while_loading_is_stopped_at_the_limit() -> None:
 
 
 def test_another_games_builtin_bot_is_named_as_such() -> None:
-    with pytest.raises(BotError, match="'greedy' is not a built-in rbc bot: it is a Blind Chess bot"):
+    with pytest.raises(BotError, match="'greedy' is not a built-in rbc bot: it is a Blind Chess and Cloak and "
+                                      "Dagger bot"):  # every game that has one is named
         BotSpec("greedy", "rbc").check()
-    with pytest.raises(BotError, match="it is a Blind Chess bot"):
+    with pytest.raises(BotError, match="it is a Blind Chess and Cloak and Dagger bot"):
         BotSpec("sightline:greedy", "rbc").check()
     with pytest.raises(BotError, match="'search' is not a built-in blind bot: it is a MinitChess bot"):
         run_match("blind", "search", "random")

@@ -4,7 +4,7 @@ enemy piece), the log's sentences, and the draw offer and its answer.
 >>> from app.engine.blind import BlindChess, BlindChessView
 >>> view = BlindChessView.from_observations(BlindChess().observations(0))
 >>> PRESENTER.commands(view)
-[Command(id='offer_draw', label='Offer draw', enabled=True)]
+[Command(id='offer_draw', label='Offer draw', enabled=True, anytime=False)]
 """
 
 from __future__ import annotations
