@@ -8,9 +8,10 @@ choices, which the referee works out from what the seat knows.
 (:mod:`app.games.cloak.deduction`) up to date. To move it draws a few arrangements
 consistent with everything seen (more at higher levels), puts the opponent's
 checkers on a board with those identities, and scores each of its moves on each
-such board: capturing the king wins, the opponent's best capture or king capture
-in reply is looked at (the shared chess evaluator's forcing replies), material
-and placement count. The scores are averaged over the drawn boards, so a capture
+such board: capturing the king wins, a move after which every reply leaves the
+king to be taken (a mate, which a cloaked king cannot escape by ignoring check)
+is nearly as good, the opponent's best capture or king capture in reply is looked
+at (the shared chess evaluator's forcing replies), material and placement count. The scores are averaged over the drawn boards, so a capture
 of a checker that is the king on half of them is worth half a win. It guesses an
 identity when the deduction makes it likely enough (a right guess earns it a bonus
 pawn move, a wrong one gives the opponent one), the king first; it takes the
@@ -316,6 +317,8 @@ class CloakDeduceBot(_CloakBot):
                     score = WIN
                 elif reply:
                     score = evaluate_replies(board, me)
+                    if score < WIN // 2 and not king_escapes(board, me):
+                        score = WIN - 1  # every reply leaves the king to be taken: a mate, cloaked or not
                 else:
                     score = evaluate(board, me)
                 totals[index] += score
@@ -373,6 +376,40 @@ class CloakDeduceBot(_CloakBot):
         if all(forced_value(board, me, shown) >= WIN for board in boards):
             return checking
         return []
+
+
+def king_escapes(board: chess.Board, me: chess.Color) -> bool:
+    """Whether the opponent of ``me`` (to move on ``board``) has a reply after which ``me`` cannot take its
+    king (or a reply that takes ``me``'s king). True at once when its king is not attacked now.
+
+    A cloaked king ignores check, so a king with no such reply is as good as mated: whatever it does, it is
+    taken next turn (unless the opponent does not know what attacks it, which this does not count on).
+
+    >>> board = chess.Board("6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1", chess960=True)
+    >>> _ = board.push_uci("a1a8")
+    >>> king_escapes(board, chess.WHITE)
+    False
+    >>> board = chess.Board("6k1/5pp1/8/8/8/8/8/R3K3 w - - 0 1", chess960=True)
+    >>> _ = board.push_uci("a1a8")
+    >>> king_escapes(board, chess.WHITE)
+    True
+    """
+    them = not me
+    king = board.king(them)
+    if king is None or not board.attackers_mask(me, king):
+        return True
+    for move in list(board.generate_pseudo_legal_moves()):
+        target = board.piece_at(move.to_square)
+        if target is not None and target.piece_type == chess.KING and target.color == me:
+            return True
+        board.push(move)
+        try:
+            moved_king = board.king(them)
+            if moved_king is not None and not board.attackers_mask(me, moved_king):
+                return True
+        finally:
+            board.pop()
+    return False
 
 
 def forced_value(board: chess.Board, me: chess.Color, visible: int) -> float:
