@@ -68,6 +68,11 @@ class Table:
     def move(self, seat: int, origin: str, target: str, promotion: str | None = None) -> Any:
         return self.input(seat, self.presenter(seat).on_move(self.view(seat), cell(origin), cell(target), promotion))
 
+    def guess(self, seat: int, checker: int, piece: str) -> Any:
+        """The person presses "Guess...", then clicks the cell (checker, piece) of the enemy grid."""
+        self.input(seat, self.presenter(seat).command(self.view(seat), cloak.GUESS_COMMAND))
+        return self.input(seat, self.presenter(seat).on_zone(self.view(seat), THEIRS, grid_index(checker, piece)))
+
     def end_turn(self, seat: int) -> None:
         if self.game.phase == "uncloak" and self.game.to_move == seat:
             self.input(seat, self.presenter(seat).command(self.view(seat), cloak.END_COMMAND))
@@ -271,33 +276,135 @@ def test_behind_the_first_arrangement_the_other_seat_waits_and_its_draft_is_its_
 
 # ---- a turn: guess, move, bonus, uncloak ---------------------------------------------------------------------------
 
-def test_a_click_in_the_enemy_grid_before_moving_is_a_guess_and_after_it_a_mark() -> None:
+def test_a_click_in_the_enemy_grid_in_the_move_phase_marks_and_never_guesses() -> None:
     table = Table()
     view = table.view(0)
-    assert PRESENTER.prompt(view) == "Your move: click a cell of the grid to guess, or move"
-    assert PRESENTER.scene(view).zone(THEIRS).label == "Their checkers: click to guess"
-    guess = PRESENTER.on_zone(view, THEIRS, grid_index(3, "K"))
+    assert view.guessable()  # a guess is allowed now: only the mode decides what a click is
+    assert table.presenter(0).prompt(view) == "Your move, or Guess... before moving"
+    assert table.presenter(0).scene(view).zone(THEIRS).label == "Their checkers: your notes"
+    seen = len(table.game.observations(0))
+    for checker in cloak.CHECKERS:
+        for piece in "KQRBN":
+            answer = table.input(0, table.presenter(0).on_zone(view, THEIRS, grid_index(checker, piece)))
+            assert isinstance(answer, MarksChange)
+    assert table.marks[0] is not None and set(table.marks[0]["grid"].values()) == {"o"}
+    assert len(table.marks[0]["grid"]) == 40
+    for _ in range(2):  # circle -> cross -> blank, still no guess
+        table.input(0, table.presenter(0).on_zone(view, THEIRS, grid_index(3, "K")))
+    assert "3K" not in table.marks[0]["grid"]
+    assert len(table.game.observations(0)) == seen
+    assert not any(isinstance(o, Guessed) for o in table.game.observations(0))
+    assert table.game.to_move == 0 and table.game.phase == "move" and table.view(0).guessable()
+
+
+def test_guess_mode_makes_one_guess_from_one_click_and_ends() -> None:
+    table = Table()
+    view = table.view(0)
+    button = {c.id: c for c in table.presenter(0).commands(view)}[cloak.GUESS_COMMAND]
+    assert button.enabled and button.label == "Guess..." and not button.anytime
+    on = table.input(0, table.presenter(0).command(view, cloak.GUESS_COMMAND))
+    assert isinstance(on, MarksChange) and on.marks["guessing_at"] == cloak.moment(view)
+    assert table.game.phase == "move" and len(table.game.observations(0)) == 3  # nothing played
+    presenter = table.presenter(0)
+    assert presenter.prompt(view) == "Click the cell of the checker and piece you guess, or Cancel guess"
+    assert {c.id: c for c in presenter.commands(view)}[cloak.GUESS_COMMAND].label == "Cancel guess"
+    grid = presenter.scene(view).zone(THEIRS)
+    assert isinstance(grid, GridZone) and grid.label == "Their checkers: click to guess"
+    # Black's arrangement is unknown; Chess960 keeps the king off the corners: those cells are greyed out.
+    assert grid.shade(0, 0) == 0.0 and grid.shade(0, 7) == 0.0 and grid.shade(0, 2) > 0
+    with pytest.raises(InputError, match="would be wrong"):
+        presenter.on_zone(view, THEIRS, grid_index(1, "K"))
+    guess = table.input(0, presenter.on_zone(view, THEIRS, grid_index(3, "K")))
     assert guess == Guess(3, "K")  # Black's arrangement NRKBBQRN: checker 3 is the king
-    table.play(0, guess)
     told = table.game.observations(0)[-1]
     assert isinstance(told, Guessed) and told.right
     assert PRESENTER.describe(told, 1) == "White guessed checker 3 is a king: right, White gets a bonus move after its move."
+    # One guess a turn: the mode is over, the button is off, the next click is a mark again.
     view = table.view(0)
-    assert PRESENTER.prompt(view) == "Your move"
-    mark = table.input(0, table.presenter(0).on_zone(view, THEIRS, grid_index(5, "Q")))
+    presenter = table.presenter(0)
+    assert presenter.prompt(view) == "Your move"
+    assert not {c.id: c for c in presenter.commands(view)}[cloak.GUESS_COMMAND].enabled
+    assert presenter.scene(view).zone(THEIRS).label == "Their checkers: your notes"
+    mark = table.input(0, presenter.on_zone(view, THEIRS, grid_index(5, "Q")))
     assert isinstance(mark, MarksChange) and mark.marks["grid"] == {"5Q": "o"}
     assert table.game.to_move == 0 and table.game.phase == "move"  # a mark is never played
+    with pytest.raises(InputError, match="once a turn"):
+        table.presenter(0).command(view, cloak.GUESS_COMMAND)
     # The guessed king shows on White's board as Black's checker 3 with its piece.
     assert read_checker(PRESENTER.scene(view).pieces[cell("c8")]).piece == "K"
     with pytest.raises(InputError, match="already know"):
         PRESENTER._guess(view, 3, "Q")
 
 
+def test_cancel_guess_or_a_move_ends_the_guess_mode_and_a_click_marks_again() -> None:
+    table = Table()
+    view = table.view(0)
+    table.input(0, table.presenter(0).command(view, cloak.GUESS_COMMAND))
+    off = table.input(0, table.presenter(0).command(view, cloak.GUESS_COMMAND))  # "Cancel guess"
+    assert isinstance(off, MarksChange) and off.marks["guessing_at"] == -1
+    assert table.presenter(0).prompt(view) == "Your move, or Guess... before moving"
+    assert isinstance(table.input(0, table.presenter(0).on_zone(view, THEIRS, grid_index(3, "K"))), MarksChange)
+    # On again, then a move instead of a guess: the mode belonged to that move phase only.
+    table.input(0, table.presenter(0).command(view, cloak.GUESS_COMMAND))
+    table.move(0, "e2", "e4")
+    table.end_turn(0)
+    table.move(1, "e7", "e5")
+    table.input(1, table.presenter(1).command(table.view(1), cloak.END_COMMAND))
+    view = table.view(0)
+    presenter = table.presenter(0)
+    assert presenter.marks.guessing_at >= 0 and not presenter._guessing(view)  # kept, but stale
+    assert presenter.prompt(view) == "Your move, or Guess... before moving"
+    assert {c.id: c for c in presenter.commands(view)}[cloak.GUESS_COMMAND].label == "Guess..."
+    answer = table.input(0, presenter.on_zone(view, THEIRS, grid_index(4, "Q")))
+    assert isinstance(answer, MarksChange) and table.game.to_move == 0
+    assert not any(isinstance(o, Guessed) for o in table.game.observations(0))
+    # Typed guesses need no mode, and may name a guess the grid would refuse as surely wrong.
+    assert presenter.parse_text(view, "1=K") == Guess(1, "K")
+    # Not the seat's turn: no mode to turn on.
+    table.move(0, "d2", "d4")
+    table.end_turn(0)
+    with pytest.raises(InputError, match="not your turn"):
+        table.presenter(0).command(table.view(0), cloak.GUESS_COMMAND)
+    assert not {c.id: c for c in table.presenter(0).commands(table.view(0))}[cloak.GUESS_COMMAND].enabled
+
+
+def test_in_guess_mode_a_known_checker_is_greyed_out_and_its_cells_refused() -> None:
+    table = Table()
+    table.move(0, "e2", "e4")
+    table.end_turn(0)
+    table.move(1, "e7", "e5")
+    table.input(1, PRESENTER.on_square(table.view(1), cell("a8")))  # Black uncloaks checker 1, a knight
+    table.input(1, table.presenter(1).command(table.view(1), cloak.UNCLOAK_COMMAND))
+    view = table.view(0)
+    table.input(0, table.presenter(0).command(view, cloak.GUESS_COMMAND))
+    presenter = table.presenter(0)
+    grid = presenter.scene(view).zone(THEIRS)
+    assert isinstance(grid, GridZone)
+    assert [grid.shade(row, 0) for row in range(5)] == [0.0] * 5  # checker 1's column: nothing to guess
+    assert PRESENTER.scene(view).zone(THEIRS).shade(4, 0) == 1.0  # out of the mode: known to be the knight
+    with pytest.raises(InputError, match="not a cloaked checker"):
+        presenter.on_zone(view, THEIRS, grid_index(1, "N"))
+    assert presenter._guessing(view)  # a refused click leaves the mode on
+    assert presenter.on_zone(view, THEIRS, grid_index(2, "R")) == Guess(2, "R")
+
+
+def test_without_the_deduction_option_guess_mode_greys_out_only_what_cannot_be_guessed() -> None:
+    game = CloakChess.from_options({"deduction": "off"})
+    game.play(0, Arrange(WHITE_ARRANGEMENT))
+    game.play(1, Arrange(BLACK_ARRANGEMENT))
+    view = view_of(game, 0)
+    presenter = PRESENTER.bound(PRESENTER.command(view, cloak.GUESS_COMMAND).marks)
+    grid = presenter.scene(view).zone(THEIRS)
+    assert isinstance(grid, GridZone) and not grid.notes
+    assert all(grid.shade(row, column) is None for row in range(5) for column in range(8))  # all open
+    assert presenter.on_zone(view, THEIRS, grid_index(1, "K")) == Guess(1, "K")  # no deduction to refuse it
+
+
 def test_a_wrong_guess_gives_the_opponent_its_bonus_with_pawn_moves_and_a_skip() -> None:
     table = Table()
-    table.play(0, PRESENTER.on_zone(table.view(0), THEIRS, grid_index(1, "K")))
+    assert table.guess(0, 2, "K") == Guess(2, "K")
     wrong = table.game.observations(1)[-1]
-    assert PRESENTER.describe(wrong, 0) == "White guessed checker 1 is a king: wrong, Black gets a bonus move."
+    assert PRESENTER.describe(wrong, 0) == "White guessed checker 2 is a king: wrong, Black gets a bonus move."
     table.move(0, "e2", "e4")
     table.end_turn(0)
     black = table.view(1)
@@ -323,7 +430,7 @@ def test_a_drop_is_a_click_on_a_marked_square_after_drop_a_pawn() -> None:
     table.end_turn(1)
     table.move(0, "e4", "d5")  # Black's d-pawn is taken: Black may drop it in a bonus
     table.end_turn(0)
-    table.play(1, PRESENTER.on_zone(table.view(1), THEIRS, grid_index(5, "K")))  # right: Black's bonus follows
+    table.guess(1, 5, "K")  # right: Black's bonus follows
     table.move(1, "g8", "f6")
     black = table.view(1)
     assert table.game.phase == "bonus" and black.pawns_to_drop[1] == 1
@@ -495,9 +602,10 @@ def test_without_the_deduction_option_the_grids_hold_marks_only() -> None:
 
 def test_malformed_marks_are_read_as_none() -> None:
     for bad in (None, [], "x", {"draft": "QQQQQQQQQ", "grid": {"3N": "maybe", "99": "o"}, "undo": "x",
-                                "uncloak": [1, "2", 99], "uncloak_at": "3"}):
+                                "uncloak": [1, "2", 99], "uncloak_at": "3", "guessing_at": "3"}):
         marks = CloakMarks.read(bad)
         assert marks.grid == {} and marks.draft == "." * 8 and marks.uncloak in ((), (1,))
+        assert marks.guessing_at == -1 == marks.uncloak_at
 
 
 # ---- words, the true position, exports ------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Cloak and Dagger through the window, between two people at one screen: both secret arrangements made behind
-the curtain by clicks in the seat's own grid and the panel's buttons, a guess by a click in the enemy grid, a
-move by clicks on the board, an uncloaking by a click on the seat's own checker and the button; and the whole
-window behind the curtain the same whatever the seat before it arranged, marked, typed or played."""
+the curtain by clicks in the seat's own grid and the panel's buttons, a note by a click in the enemy grid, a
+guess by "Guess..." and a click there, a move by clicks on the board, an uncloaking by a click on the seat's
+own checker and the button; and the whole window behind the curtain the same whatever the seat before it
+arranged, marked, typed or played."""
 
 from __future__ import annotations
 
@@ -108,13 +109,22 @@ def test_two_people_arrange_guess_move_and_uncloak_by_clicks_behind_the_curtain(
     assert game.arrangements[1] == draft and game.phase == "move"
 
     lift(window, qtbot, "White")
-    assert window.status.text() == "Your move: click a cell of the grid to guess, or move"
+    assert window.status.text() == "Your move, or Guess... before moving"
     king = draft.index("K") + 1
-    click_grid(window, qtbot, "their-checkers", king, "K")  # a guess, and a right one
+    click_grid(window, qtbot, "their-checkers", king, "K")  # before "Guess...": a note, not a guess
+    assert controller.session.notes(0).marks["grid"] == {f"{king}K": "o"}
+    assert game.phase == "move" and not any(isinstance(o, Guessed) for o in game.observations(0))
+    press(window, qtbot, "guess")
+    assert window.status.text() == "Click the cell of the checker and piece you guess, or Cancel guess"
+    assert window.panel.command_buttons["guess"].text() == "Cancel guess"
+    click_grid(window, qtbot, "their-checkers", king, "K")  # now a guess, and a right one
     guessed = game.observations(0)[-1]
     assert isinstance(guessed, Guessed) and guessed.right and guessed.checker == king
     assert f"White guessed checker {king} is a king: right" in window.panel.log.toPlainText()
     assert read_checker(drawn(window, f"{'abcdefgh'[king - 1]}8")).piece == "K"  # told: shown in its disc
+    button = window.panel.command_buttons["guess"]
+    assert button.text() == "Guess..." and not button.isEnabled()  # one guess a turn: the mode is over
+    assert controller.session.notes(0).marks["grid"] == {f"{king}K": "o"}  # the note was left alone
     click_square(window, qtbot, "e2")
     click_square(window, qtbot, "e4")
     qtbot.waitUntil(lambda: game.phase == "bonus", timeout=5000)
@@ -178,6 +188,8 @@ def _game(window: Any, qtbot: Any, private: int) -> tuple[list[QImage], QImage]:
     qtbot.waitUntil(lambda: controller.curtain_for == 0, timeout=5000)
     pictures.extend(curtain_pictures(window, qtbot))
     lift(window, qtbot, "White")
+    if private:
+        press(window, qtbot, "guess")  # the guess mode, turned on and left (the move ends it)
     controller.move(*[((6, 0), (5, 2)), ((1, 1), (1, 2))][private], None)  # Nf3 / b3 (checker 7 or a pawn)
     if private:
         for checker in (2, 3, 3):

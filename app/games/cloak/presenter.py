@@ -11,20 +11,22 @@ Beside the board stand two grids of five rows (K, Q, R, B, N) and eight columns 
 - *Their checkers*: the person's own notes on the enemy arrangement, a circle or a cross per cell (a click
   cycles blank, circle, cross), with "Undo mark" and "Redo mark". With the game's ``deduction`` option on,
   each cell is tinted by how likely it still is (greyed out when no arrangement fits any more) and a mark
-  that contradicts what is known is flagged. At the start of the seat's own turn, before it moves, a click
-  on a cell is a guess instead ("checker 3 is a knight").
+  that contradicts what is known is flagged. A click there is always a mark, never a guess: a guess is
+  made on purpose, with "Guess..." first (see the move phase below).
 - *Your checkers*: the seat's own arrangement, and (with the option on) how much the opponent can work out
   about each checker from what it has seen.
 
-The notes, the arrangement being built before it is confirmed, the checkers picked to uncloak and the drop
-mode are the seat's private marks (:class:`~app.games.presenter.MarksChange`): kept with the seat's notes in the
+The notes, the arrangement being built before it is confirmed, the checkers picked to uncloak, the drop mode
+and the guess mode are the seat's private marks (:class:`~app.games.presenter.MarksChange`): kept with the seat's notes in the
 record, never played and never shown to a bot. Every phase's input:
 
 - arrange: clicks on the seat's own grid (a piece's row, a checker's column), "Random arrangement" and
   "Standard (RNBQKBNR)" (both fill the draft, which the person can still change), "Confirm arrangement";
   typing eight letters (``RNBQKBNR``) arranges at once;
-- move: dragging or clicking pieces and checkers (castling: the king two squares over, or onto its rook), a
-  guess by a click in the enemy grid or typed (``guess 3 N``, ``3=N``);
+- move: dragging or clicking pieces and checkers (castling: the king two squares over, or onto its rook); a
+  guess, before moving, by "Guess..." and then a click on a cell of the enemy grid (the cells that cannot be
+  guessed are greyed out meanwhile; "Cancel guess" or a move ends the mode), or typed (``guess 3 N``,
+  ``3=N``);
 - bonus: a pawn move, or a drop ("Drop a pawn", then a click on a marked square of the second rank; with no
   pawn move to make, the click alone; or type ``P@c2``), or "Skip bonus";
 - uncloak: clicks on the seat's own cloaked checkers pick them, then "Uncloak N and end turn" or "End turn".
@@ -84,6 +86,8 @@ SKIP_COMMAND, DROP_COMMAND, END_COMMAND, UNCLOAK_COMMAND = "skip-bonus", "drop-p
 OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW = "offer_draw", "accept_draw", "decline_draw"
 """The draw offer's commands (``offer_draw`` is also the window's menu item)."""
 UNDO_COMMAND, REDO_COMMAND = "undo-mark", "redo-mark"
+GUESS_COMMAND = "guess"
+"""Turns the guess mode on ("Guess...") or off ("Cancel guess"): one button, so it stays where it is."""
 THEIRS, YOURS = "their-checkers", "your-checkers"
 """The scene's zone ids: the enemy grid, and the seat's own grid (where it arranges its pieces, then sees what
 the opponent can tell about them)."""
@@ -142,9 +146,10 @@ class CloakMarks:
     ``draft`` is the arrangement being built (``.`` for a checker without a piece); ``grid`` the person's notes
     on the enemy checkers, ``"3N"`` -> ``"o"`` (checker 3 is the knight) or ``"x"`` (it is not); ``undo`` and
     ``redo`` the grid's changes as ``[cell, before, after]``; ``uncloak`` the checkers picked to uncloak, and
-    ``dropping`` whether the person chose to drop a pawn, each at the moment ``uncloak_at`` / ``dropping_at``
-    (how many moves the seat had seen then: :func:`moment`). Marks tied to a moment mean nothing at any
-    other, so a game that has moved on ignores them. Anything malformed (a file edited by hand) is read as no
+    ``dropping`` whether the person chose to drop a pawn, and guessing whether the person asked to guess (the
+    next click in the enemy grid is then a guess, not a mark), each at the moment ``uncloak_at`` /
+    ``dropping_at`` / ``guessing_at`` (how many moves the seat had seen then: :func:`moment`). Marks tied to a
+    moment mean nothing at any other, so a game that has moved on ignores them: a move ends the guess mode. Anything malformed (a file edited by hand) is read as no
     mark.
 
     >>> marks = CloakMarks.read({"draft": "RN......", "grid": {"3N": "o", "9Z": "o", "4Q": "maybe"}})
@@ -163,6 +168,7 @@ class CloakMarks:
     uncloak: tuple[int, ...] = ()
     uncloak_at: int = -1
     dropping_at: int = -1
+    guessing_at: int = -1
 
     @classmethod
     def read(cls, data: Any) -> CloakMarks:
@@ -186,12 +192,13 @@ class CloakMarks:
         picked = tuple(sorted({n for n in uncloak if type(n) is int and n in CHECKERS})) \
             if isinstance(uncloak, list) else ()
         return cls(draft, grid, changes(data.get("undo")), changes(data.get("redo")), picked,
-                   _int(data.get("uncloak_at")), _int(data.get("dropping_at")))
+                   _int(data.get("uncloak_at")), _int(data.get("dropping_at")), _int(data.get("guessing_at")))
 
     def to_json(self) -> dict[str, Any]:
         return {"draft": self.draft, "grid": dict(sorted(self.grid.items())),
                 "undo": [list(change) for change in self.undo], "redo": [list(change) for change in self.redo],
-                "uncloak": list(self.uncloak), "uncloak_at": self.uncloak_at, "dropping_at": self.dropping_at}
+                "uncloak": list(self.uncloak), "uncloak_at": self.uncloak_at, "dropping_at": self.dropping_at,
+                "guessing_at": self.guessing_at}
 
     def change(self, **fields: Any) -> MarksChange:
         """These marks with ``fields`` replaced, as the input's answer."""
@@ -276,7 +283,7 @@ def _my_turn(view: Any) -> bool:
 
 
 def _guess_moment(view: Any) -> bool:
-    """Whether a click on the enemy grid is a guess now: the seat's own move phase, before it guessed or moved."""
+    """Whether the seat may guess now: its own move phase, before it guessed or moved."""
     return _my_turn(view) and view.phase == "move" and bool(view.guessable())
 
 
@@ -344,6 +351,10 @@ class CloakPresenter(PresenterBase):
         if not (_my_turn(view) and view.phase == "bonus") or not _drops(view):
             return False
         return self.marks.dropping_at == moment(view) or not _bonus_moves(view)
+
+    def _guessing(self, view: Any) -> bool:
+        """Whether the person turned the guess mode on for this move phase (and may still guess)."""
+        return self.marks.guessing_at == moment(view) and _guess_moment(view)
 
     def scene(self, view: Any) -> BoardScene:
         scene = BoardScene(pieces=self._pieces(view))
@@ -413,7 +424,8 @@ class CloakPresenter(PresenterBase):
         enemy = 1 - _colour_of(view.seat)
         marks = tuple(tuple(self.marks.grid.get(f"{checker}{piece}", "") for checker in CHECKERS)
                       for piece in PIECES)
-        label = "Their checkers: click to guess" if _guess_moment(view) else "Their checkers: your notes"
+        guessing = self._guessing(view)
+        label = "Their checkers: click to guess" if guessing else "Their checkers: your notes"
         notes: tuple[tuple[str, ...], ...] = ()
         shades: tuple[tuple[float | None, ...], ...] = ()
         flags: tuple[tuple[str, ...], ...] = ()
@@ -424,6 +436,13 @@ class CloakPresenter(PresenterBase):
             shades = tuple(tuple(chance for chance in row) for row in chances)
             flags = tuple(tuple(_contradiction(mark, chance) for mark, chance in zip(mark_row, row))
                           for mark_row, row in zip(marks, chances))
+        if guessing:
+            # Grey out every cell a click would not guess (a checker already known; a piece no arrangement
+            # gives it), so the cells that stay bright are the choices.
+            open_cells = self._clickable_guesses(view)
+            shades = tuple(tuple(self._shade(shades, row, column) if (checker, piece) in open_cells else 0.0
+                                 for column, checker in enumerate(CHECKERS))
+                           for row, piece in enumerate(PIECES))
         return GridZone(id=THEIRS, place=GRID_PLACE, label=label, rows=tuple(PIECES),
                         columns=tuple(str(n) for n in CHECKERS), marks=_shown(marks), notes=notes, shades=shades,
                         flags=flags, private_to=private)
@@ -449,6 +468,19 @@ class CloakPresenter(PresenterBase):
                         columns=tuple(str(n) for n in CHECKERS), marks=_shown(marks), notes=notes, shades=shades,
                         private_to=private)
 
+    @staticmethod
+    def _shade(shades: tuple[tuple[float | None, ...], ...], row: int, column: int) -> float | None:
+        return shades[row][column] if shades else None
+
+    def _clickable_guesses(self, view: Any) -> set[tuple[int, str]]:
+        """The guesses a click in guess mode makes: every guess the rules allow but those the game's deduction
+        (when shown) proves wrong, which only typing makes."""
+        allowed = {(int(checker), str(piece).upper()) for checker, piece in view.guessable()}
+        if not allowed or not _deduction_shown(view):
+            return allowed
+        deduction = _deduce(view, 1 - _colour_of(view.seat))
+        return {(checker, piece) for checker, piece in allowed if deduction.probability(checker, piece) > 0}
+
     # -- input -------------------------------------------------------------------------------------------------
 
     # The base class's hooks say they return an action; the protocol lets a bound presenter answer MarksChange.
@@ -464,8 +496,8 @@ class CloakPresenter(PresenterBase):
                 if self._draft(view) is not None:
                     return self._arrange_cell(view, checker, piece)
                 raise InputError("that grid shows your own checkers and what your opponent can tell about them")
-            if _guess_moment(view):
-                return self._guess(view, checker, piece)
+            if self._guessing(view):
+                return self._clicked_guess(view, checker, piece)
             cell = f"{checker}{piece}"
             following = {"": CIRCLE, CIRCLE: CROSS, CROSS: ""}[self.marks.grid.get(cell, "")]
             return self.marks.marked(cell, following)
@@ -484,6 +516,14 @@ class CloakPresenter(PresenterBase):
                 raise InputError(f"both {NAMES[piece]}s are placed: click one of them to take it away first")
             draft[checker - 1] = piece
         return self.marks.change(draft="".join(draft))
+
+    def _clicked_guess(self, view: Any, checker: int, piece: str) -> Action:
+        """A click in guess mode: the guess, unless the rules refuse it or it is surely wrong."""
+        action = self._guess(view, checker, piece)
+        if (checker, piece) not in self._clickable_guesses(view):
+            raise InputError(f"no arrangement that fits what you have seen makes checker {checker} {ARTICLE[piece]}: "
+                             f"that guess would be wrong (type {checker}={piece} to make it anyway)")
+        return action
 
     def _guess(self, view: Any, checker: int, piece: str) -> Action:
         from app.games.cloak.rules import Guess
@@ -637,7 +677,8 @@ class CloakPresenter(PresenterBase):
         if mine and view.phase == "answer_draw":
             return [Command(ACCEPT_DRAW, "Accept draw", True), Command(DECLINE_DRAW, "Decline draw", True), *marks]
         offer = mine and view.phase == "move" and view.can_offer_draw()
-        return [Command(OFFER_DRAW, "Offer draw", offer), *marks]
+        guess = Command(GUESS_COMMAND, "Cancel guess" if self._guessing(view) else "Guess...", _guess_moment(view))
+        return [guess, Command(OFFER_DRAW, "Offer draw", offer), *marks]
 
     def command(self, view: Any, command_id: str) -> Action | MarksChange:
         from app.games.cloak import rules
@@ -674,6 +715,10 @@ class CloakPresenter(PresenterBase):
             return rules.Arrange(self.marks.draft)
         if not _my_turn(view):
             raise InputError("it is not your turn")
+        if command_id == GUESS_COMMAND and view.phase == "move":
+            if not _guess_moment(view):
+                raise InputError("a guess comes at the start of your turn, before you move, once a turn")
+            return self.marks.change(guessing_at=-1 if self._guessing(view) else moment(view))
         if command_id == OFFER_DRAW and view.phase == "move":
             if not view.can_offer_draw():
                 raise InputError("a draw may be offered once a turn")
@@ -707,8 +752,10 @@ class CloakPresenter(PresenterBase):
                         "or Random arrangement")
             return f"Arrange your pieces: {problem}"
         if view.phase == "move":
+            if self._guessing(view):
+                return "Click the cell of the checker and piece you guess, or Cancel guess"
             if _guess_moment(view):
-                return "Your move: click a cell of the grid to guess, or move"
+                return "Your move, or Guess... before moving"
             return "Your move"
         if view.phase == "bonus":
             if self._dropping(view):
