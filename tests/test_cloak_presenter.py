@@ -381,7 +381,10 @@ def test_in_guess_mode_a_known_checker_is_greyed_out_and_its_cells_refused() -> 
     grid = presenter.scene(view).zone(THEIRS)
     assert isinstance(grid, GridZone)
     assert [grid.shade(row, 0) for row in range(5)] == [0.0] * 5  # checker 1's column: nothing to guess
-    assert PRESENTER.scene(view).zone(THEIRS).shade(4, 0) == 1.0  # out of the mode: known to be the knight
+    assert [grid.note(row, 0) for row in range(5)] == [""] * 5
+    assert grid.shade(2, 1) is not None and grid.shade(2, 1) > 0 and grid.note(2, 1)  # checker 2: open, as before
+    plain = PRESENTER.scene(view).zone(THEIRS)
+    assert plain.shade(4, 0) == 1.0 and plain.note(4, 0) == "100%"  # out of the mode: known to be the knight
     with pytest.raises(InputError, match="not a cloaked checker"):
         presenter.on_zone(view, THEIRS, grid_index(1, "N"))
     assert presenter._guessing(view)  # a refused click leaves the mode on

@@ -438,11 +438,16 @@ class CloakPresenter(PresenterBase):
                           for mark_row, row in zip(marks, chances))
         if guessing:
             # Grey out every cell a click would not guess (a checker already known; a piece no arrangement
-            # gives it), so the cells that stay bright are the choices.
+            # gives it), so the cells that stay bright are the choices. A known checker's "100%" goes too: the
+            # board shows its piece, and a grey cell reading "100%" would say two things at once.
             open_cells = self._clickable_guesses(view)
             shades = tuple(tuple(self._shade(shades, row, column) if (checker, piece) in open_cells else 0.0
                                  for column, checker in enumerate(CHECKERS))
                            for row, piece in enumerate(PIECES))
+            if notes:
+                notes = tuple(tuple(notes[row][column] if (checker, piece) in open_cells else ""
+                                    for column, checker in enumerate(CHECKERS))
+                              for row, piece in enumerate(PIECES))
         return GridZone(id=THEIRS, place=GRID_PLACE, label=label, rows=tuple(PIECES),
                         columns=tuple(str(n) for n in CHECKERS), marks=_shown(marks), notes=notes, shades=shades,
                         flags=flags, private_to=private)
