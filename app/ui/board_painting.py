@@ -23,7 +23,6 @@ from PySide6.QtGui import (
     QPainterPath,
     QPen,
     QPolygonF,
-    QRadialGradient,
 )
 
 from app.ui import pieces
@@ -216,6 +215,9 @@ class BoardPicture:
                 path = self.geometry.region_path(squares, 0, 0)
                 painter.fillPath(path, _with_alpha(colour, 0.07 * marker.opacity))
             elif marker.kind == "lost":
+                # Imported here, its one use: its first import builds the gradient's enums, which the window's
+                # first frame (no lost piece yet) would otherwise wait for.
+                from PySide6.QtGui import QRadialGradient
                 for square in squares:
                     rect = QRectF(self.geometry.square_rect(square))
                     gradient = QRadialGradient(rect.center(), rect.width() * 0.75)
