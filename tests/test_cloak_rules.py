@@ -207,6 +207,24 @@ def test_a_capture_that_may_take_a_cloaked_king_is_offered_while_in_check() -> N
     assert "b4a5" not in known.choices()["moves"]
 
 
+
+def test_once_the_enemy_king_is_known_no_other_capture_is_a_possible_king_capture() -> None:
+    """Black's king stands uncloaked on h8, so the cloaked checker 2 is publicly not the king: taking it while a
+    visible rook checks White's uncloaked king is an ordinary move that leaves the king in check, not offered."""
+    game = place({"e1": "w5!", "h8": "b5!", "e4": "b1!", "a5": "b2", "b4": "wP", "d2": "wP"})
+    moves = game.choices()["moves"]
+    assert "b4a5" not in moves
+    assert all(game.board.is_legal(chess.Move.from_uci(uci)) or uci == "e1e4" for uci in moves)  # answers to check
+    # While the black king is unknown, the same capture might take it, and is offered.
+    unknown = place({"e1": "w5!", "h8": "b5", "e4": "b1!", "a5": "b2", "b4": "wP", "d2": "wP"})
+    assert "b4a5" in unknown.choices()["moves"]
+
+
+def test_a_bonus_record_without_its_move_field_is_refused() -> None:
+    with pytest.raises(ValueError):
+        CloakChess.action_from_json({"type": "bonus"})
+    assert CloakChess.action_from_json({"type": "bonus", "uci": None}) == Bonus(None)
+
 # ---- the end of a game (CD6) -----------------------------------------------------------------------------------------
 
 def test_checkmate_of_an_uncloaked_king_by_visible_pieces_wins() -> None:

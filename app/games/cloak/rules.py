@@ -690,20 +690,23 @@ class CloakView(View):
 
 def public_knowledge(view: CloakView, seat: Seat, own_king: tuple[chess.Square | None, bool]) -> Knowledge:
     """:class:`Knowledge` for ``seat`` from what both sides know (``view``) and its own king (square, cloaked)."""
+    from app.games.cloak.deduction import Deduction
     enemy = 1 - seat
     board = view.position
     enemy_pieces = board.occupied_co[chess_colour(enemy)]
     hidden = 0
     maybe_kings = 0
-    wrong_kings = {guess.checker for guess in view.guesses
-                   if guess.seat == seat and not guess.right and guess.piece == "K"}
+    # Whether a cloaked checker may be the king, by everything both players have seen (identities told, guesses
+    # answered, the moves each checker made, the Chess960 limits): once that rules the king out (another checker
+    # is known to be it, or this one jumped like a knight), capturing it is an ordinary move again.
+    public = Deduction.about(view, enemy)
     for square, (colour, number) in view.checkers.items():
         if colour != enemy:
             continue
         identity = view.told[enemy].get(number)
         if number in view.cloaked[enemy]:
             hidden |= chess.BB_SQUARES[square]
-            if identity == "K" or (identity is None and number not in wrong_kings):
+            if identity == "K" or (identity is None and (public.count == 0 or public.possible(number, "K"))):
                 maybe_kings |= chess.BB_SQUARES[square]
         elif identity == "K":
             maybe_kings |= chess.BB_SQUARES[square]
@@ -1002,8 +1005,8 @@ class CloakChess(Game):
             return Guess(data["checker"], data["piece"])
         if kind == Move.kind and isinstance(data.get("uci"), str):
             return Move(data["uci"])
-        if kind == Bonus.kind and (data.get("uci") is None or isinstance(data.get("uci"), str)):
-            return Bonus(data.get("uci"))
+        if kind == Bonus.kind and "uci" in data and (data["uci"] is None or isinstance(data["uci"], str)):
+            return Bonus(data["uci"])  # a declined bonus says so ("uci": null); a missing field is a damaged record
         if kind == Uncloak.kind and isinstance(data.get("checkers"), list) \
                 and all(type(number) is int for number in data["checkers"]):
             return Uncloak(tuple(data["checkers"]))
