@@ -91,7 +91,7 @@ def test_the_960_arrangements_are_exactly_chess960s_start_positions() -> None:
 
 
 @pytest.mark.parametrize("pieces, words", [
-    ("KRNBQBNR", "between the two rooks"),
+    ("KRNBQBNR", "between the rooks"),
     ("BRBQKNNR", "different colours"),
     ("RNBQKQNR", "one king, one queen"),
     ("RNBQKBN", "eight letters"),

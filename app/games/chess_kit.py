@@ -166,6 +166,30 @@ def ending_comment(outcome: Outcome | None) -> str:
     return outcome.detail or outcome.reason.value.replace("_", " ")
 
 
+def pgn_like_text(headers: dict[str, str], tokens: list[str], outcome: Outcome | None) -> str:
+    """A game as PGN-like text: the tag pairs, the move tokens wrapped at 79 characters (a token is never
+    split, so a move number stays with its move), and a last comment saying how the game ended.
+
+    >>> print(pgn_like_text({"Event": "Casual"}, ["1. a3", "b4", "*"], None))
+    [Event "Casual"]
+    <BLANKLINE>
+    1. a3 b4 *
+    {the game is still in progress}
+    <BLANKLINE>
+    """
+    lines = [f'[{key} "{escape_tag(value)}"]' for key, value in headers.items()]
+    body, line = [], ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > 79:
+            body.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    body.append(line)
+    comment = ending_comment(outcome).replace("}", ")")
+    return "\n".join(lines) + "\n\n" + "\n".join(body) + f"\n{{{comment}}}\n"
+
+
 def escape_tag(value: str) -> str:
     r"""A tag value with ``"`` and ``\`` escaped by a backslash, as the PGN standard says.
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import chess
 
 from app.engine.record import RecordError, Timeline
-from app.games.chess_kit import ending_comment, escape_tag, pgn_headers, result_token
+from app.games.chess_kit import pgn_headers, pgn_like_text, result_token
 
 if TYPE_CHECKING:
     from app.engine.record import GameRecord
@@ -36,19 +36,9 @@ def cloak_move_list(record: GameRecord) -> str:
     headers = pgn_headers(record, games.get(record.variant).title)
     for side, pieces in zip(_SIDES, game.arrangements):
         headers[f"{side}Arrangement"] = pieces or "?"
-    lines = [f'[{key} "{escape_tag(value)}"]' for key, value in headers.items()]
     tokens = move_tokens(game.observations(0), tuple(game.arrangements))
     tokens.append(result_token(record.result))
-    body, line = [], ""
-    for token in tokens:
-        if line and len(line) + 1 + len(token) > 79:
-            body.append(line)
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    body.append(line)
-    comment = ending_comment(record.result).replace("}", ")")
-    return "\n".join(lines) + "\n\n" + "\n".join(body) + f"\n{{{comment}}}\n"
+    return pgn_like_text(headers, tokens, record.result)
 
 
 def move_tokens(observations: Any, arrangements: tuple[str | None, str | None]) -> list[str]:

@@ -118,13 +118,8 @@ def arrangement_problem(pieces: str) -> str | None:
     if "." in pieces:
         missing = [ARTICLE[piece] for piece, count in wanted.items() for _ in range(count - pieces.count(piece))]
         return f"checker {pieces.index('.') + 1} has no piece yet (still to place: {', '.join(missing)})"
-    rooks = [index for index, letter in enumerate(pieces) if letter == "R"]
-    if not rooks[0] < pieces.index("K") < rooks[1]:
-        return "the king must stand between the rooks"
-    bishops = [index for index, letter in enumerate(pieces) if letter == "B"]
-    if bishops[0] % 2 == bishops[1] % 2:
-        return "the bishops must stand on squares of different colours"
-    return None
+    from app.games.cloak.rules import arrangement_problem as rules_problem  # the set-up limits, said once
+    return rules_problem(pieces)
 
 
 def random_arrangement(rng: random.Random | None = None) -> str:

@@ -80,9 +80,9 @@ def arrangement_problem(pieces: Any) -> str | None:
     >>> arrangement_problem("RNBKQBNR") is None
     True
     >>> arrangement_problem("KRNBQBNR")
-    'the king must stand between the two rooks'
+    'the king must stand between the rooks'
     >>> arrangement_problem("BRBQKNNR")
-    'the two bishops must stand on squares of different colours'
+    'the bishops must stand on squares of different colours'
     >>> arrangement_problem("RNBQKQNR")
     'an arrangement has one king, one queen, two rooks, two bishops and two knights'
     """
@@ -92,10 +92,10 @@ def arrangement_problem(pieces: Any) -> str | None:
         return "an arrangement has one king, one queen, two rooks, two bishops and two knights"
     rooks = [index for index, letter in enumerate(pieces) if letter == "R"]
     if not rooks[0] < pieces.index("K") < rooks[1]:
-        return "the king must stand between the two rooks"
+        return "the king must stand between the rooks"
     bishops = [index for index, letter in enumerate(pieces) if letter == "B"]
     if bishops[0] % 2 == bishops[1] % 2:
-        return "the two bishops must stand on squares of different colours"
+        return "the bishops must stand on squares of different colours"
     return None
 
 

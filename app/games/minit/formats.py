@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.engine.minit import HEIGHT, MinitPosition, Move
 from app.engine.record import RecordError, Timeline
-from app.games.chess_kit import ending_comment, escape_tag, pgn_headers, result_token, unescape_tag
+from app.games.chess_kit import pgn_headers, pgn_like_text, result_token, unescape_tag
 
 if TYPE_CHECKING:
     from app.engine.record import GameRecord
@@ -87,7 +87,6 @@ def minit_move_list(record: GameRecord) -> str:
     headers = pgn_headers(record, games.get(record.variant).title)
     headers["Position"] = start.text()
     headers["FinalPosition"] = game.position.text()
-    lines = [f'[{key} "{escape_tag(value)}"]' for key, value in headers.items()]
     tokens: list[str] = []
     position = start
     for index, move in enumerate(game.moves):
@@ -99,16 +98,7 @@ def minit_move_list(record: GameRecord) -> str:
             tokens.append(str(move))
         position = position.play(move)
     tokens.append(result_token(record.result))
-    body, line = [], ""
-    for token in tokens:
-        if line and len(line) + 1 + len(token) > 79:
-            body.append(line)
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    body.append(line)
-    comment = ending_comment(record.result).replace("}", ")")
-    return "\n".join(lines) + "\n\n" + "\n".join(body) + f"\n{{{comment}}}\n"
+    return pgn_like_text(headers, tokens, record.result)
 
 
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
