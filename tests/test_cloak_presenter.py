@@ -262,6 +262,21 @@ def test_random_and_standard_fill_the_draft_and_typing_arranges_at_once() -> Non
     assert PRESENTER.parse_text(view, " rnbqkbnr ") == Arrange("RNBQKBNR")
 
 
+
+def test_dragging_a_checker_onto_another_swaps_their_pieces_in_the_draft() -> None:
+    view = view_of(CloakChess(), 0)
+    presenter = PRESENTER.bound({"draft": "RNBQKBNR"})
+    targets = presenter.scene(view).targets
+    assert set(targets) == {(file, 0) for file in range(8)}  # the own back rank, onto each other
+    assert set(targets[(3, 0)]) == {(file, 0) for file in range(8)} - {(3, 0)}
+    change = presenter.on_move(view, (3, 0), (4, 0), None)  # queen onto king: they change places
+    assert isinstance(change, MarksChange) and change.marks["draft"] == "RNBKQBNR"
+    assert PRESENTER.bound({"draft": "RN.QKBNR"}).on_move(view, (1, 0), (2, 0), None).marks["draft"] == "R.NQKBNR"
+    with pytest.raises(InputError, match="drag one of your checkers"):
+        presenter.on_move(view, (3, 0), (3, 3), None)
+    black = view_of(CloakChess(), 1)  # not Black's turn to arrange yet: no drags offered, the draft may still change
+    assert not PRESENTER.bound({"draft": "RNBQKBNR"}).scene(black).targets
+
 def test_behind_the_first_arrangement_the_other_seat_waits_and_its_draft_is_its_own() -> None:
     game = CloakChess()
     game.play(0, Arrange(WHITE_ARRANGEMENT))

@@ -293,7 +293,7 @@ def _bonus_moves(view: Any) -> list[chess.Move]:
 
 
 def _own_checker_at(view: Any, square: int) -> int | None:
-    token = view.board.get(square)
+    token = _tokens(view).get(square)
     if token is None or token.kind != "?" or token.colour != _colour_of(view.seat):
         return None
     return int(token.checker)
@@ -356,7 +356,13 @@ class CloakPresenter(PresenterBase):
         if view.moves:
             scene.last_move = _last_move(view.moves[-1].moved)
         mine = _my_turn(view)
-        if mine and view.phase == "move":
+        if mine and view.phase == "arrange" and self._draft(view) is not None:
+            # A checker of the own back rank dragged onto another swaps the pieces the draft gives them.
+            colour = _colour_of(view.seat)
+            back_rank = [sq8(square) for square, token in _tokens(view).items()
+                         if token.kind == "?" and token.colour == colour]
+            scene.targets = {cell: {other: [] for other in back_rank if other != cell} for cell in back_rank}
+        elif mine and view.phase == "move":
             scene.targets = self._move_targets(view)
         elif mine and view.phase == "bonus":
             drop_squares = tuple(sq8(chess.parse_square(name)) for name in _drops(view))
@@ -551,10 +557,18 @@ class CloakPresenter(PresenterBase):
             return Bonus(f"P@{chess.square_name(target)}")
         raise InputError("choose a move, not a square")
 
-    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action | MarksChange:
+        origin, target = chess.square(*from_square), chess.square(*to_square)
+        draft = self._draft(view)
+        if view.phase == "arrange" and draft is not None:
+            first, second = _own_checker_at(view, origin), _own_checker_at(view, target)
+            if first is None or second is None:
+                raise InputError("drag one of your checkers onto another of yours to swap their pieces")
+            letters = list(draft)
+            letters[first - 1], letters[second - 1] = letters[second - 1], letters[first - 1]
+            return self.marks.change(draft="".join(letters))
         if not _my_turn(view):
             raise InputError("it is not your turn")
-        origin, target = chess.square(*from_square), chess.square(*to_square)
         suffix = promotion.lower() if promotion else ""
         if view.phase == "move":
             from app.games.cloak.rules import Move
@@ -633,7 +647,10 @@ class CloakPresenter(PresenterBase):
             raise InputError(_PHASE_HINTS.get(view.phase, "no move can be made now"))
         known = {cell: _letter_for_text(code) for cell, code in self._pieces(view).items()}
         origin, target, promotion = parse_move_text(words, known, targets, 8, 8)
-        return self.on_move(view, origin, target, promotion)
+        action = self.on_move(view, origin, target, promotion)
+        if isinstance(action, MarksChange):  # not in these phases; said for the type checker
+            raise InputError("type a move, not a mark")
+        return action
 
     def _castle(self, view: Any, king_side: bool) -> Action:
         from app.games.cloak.rules import Move
