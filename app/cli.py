@@ -183,7 +183,7 @@ def _match(args: argparse.Namespace) -> int:
     if max_plies is not None and max_plies < 1:
         max_plies = None
     try:
-        result = run_match(args.variant, seats=bots, games=args.games, seed=args.seed,
+        result = run_match(args.variant, seats=bots, games=args.games, seed=args.seed, deal_seed=args.deal_seed,
                            control=control, options=options, swap_colors=args.swap_colors, jobs=args.jobs,
                            out_dir=args.out, progress=None if args.quiet else ProgressBar(),
                            max_plies=max_plies,
@@ -406,6 +406,9 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--black", metavar="BOT", help="the same as --seat Black=BOT")
     match.add_argument("--games", type=_whole_number, default=1, help="number of games (default 1)")
     match.add_argument("--seed", type=_whole_number, default=0, help="random seed of the match (default 0)")
+    match.add_argument("--deal-seed", type=_whole_number, default=None,
+                       help="deal the games of a game of chance from this seed, so that the match deals the same "
+                            "cards again (default: fresh deals; it is never given to a bot, unlike --seed)")
     clock = match.add_mutually_exclusive_group()
     clock.add_argument("--time", default="900+5", help="time control: seconds+increment (default 900+5)")
     clock.add_argument("--untimed", action="store_true", help="no clocks")

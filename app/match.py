@@ -75,6 +75,9 @@ class GameJob:
     out_dir: str | None
     max_plies: int | None = None
     move_limit: float | None = DEFAULT_MOVE_LIMIT
+    deal_seed: int | None = None
+    """The match's deal seed (``--deal-seed``), from which a game of chance deals; ``None``: fresh deals. Never
+    handed to a bot, and nothing a bot is given is made from it."""
 
     def __post_init__(self) -> None:
         if isinstance(self.seats, str):  # one spec where the seats belong: its characters would be the bots
@@ -127,7 +130,7 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
     from app.bots.worker import ProcessAgent
     from app.runner import opponent_names, run_game, seed_everything
     seed_everything(job.seed)
-    game = game_type(job.variant).create(job.options, _chance_seed(job))
+    game = game_type(job.variant).create(job.options, _chance_seed(job))  # a fresh deal when it is None
     specs = job.seats
     outsiders = sum(BotSpec(text, job.variant).outside for text in specs)
     agents: list[Agent] = []
@@ -172,20 +175,26 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
     return summaries[0]
 
 
-def _chance_seed(job: GameJob) -> int:
-    """The seed a game of chance deals from (ignored by other games): the same for the same game of the same
-    match, so a match is repeatable from its ``--seed``, and far from the numbers the bots are seeded with.
+def _chance_seed(job: GameJob) -> int | None:
+    """The seed a game of chance deals from (other games ignore it): ``None`` (a fresh deal from the operating
+    system) unless the match was given a deal seed, and then a hash of that seed and the game's number, so the
+    match deals the same cards when it is run again.
 
-    It is a hash of the game's seed, not a sum, so that no bot can compute it from its own seed by arithmetic.
-    A bot that knew the hash and guessed the match's seed could still rebuild the deal: a match against outside
-    bots that might try should be given a seed nobody can guess.
+    The deal seed is kept apart from the match's ``--seed`` on purpose: the bots are seeded from that one and
+    every game's record, which the bots receive at the end, holds it, so a deal made from it could be rebuilt by
+    any bot. Nothing a bot is given is made from the deal seed, and the hash cannot be turned back; a deal seed
+    that is easy to guess (a small number) can still be guessed, so choose a long one for play that matters.
 
-    >>> job = GameJob(0, "minit", {}, ("random", "random"), TimeControl(), 7, None)
+    >>> job = GameJob(0, "minit", {}, ("random", "random"), TimeControl(), 7, None, deal_seed=99)
     >>> _chance_seed(job) == _chance_seed(job) != _chance_seed(GameJob(1, "minit", {}, ("random", "random"),
-    ...                                                                TimeControl(), 8, None))
+    ...                                                                TimeControl(), 8, None, deal_seed=99))
+    True
+    >>> _chance_seed(GameJob(0, "minit", {}, ("random", "random"), TimeControl(), 7, None)) is None
     True
     """
-    digest = hashlib.sha256(f"sightline match deal {job.seed}".encode("ascii")).digest()
+    if job.deal_seed is None:
+        return None
+    digest = hashlib.sha256(f"sightline match deal {job.deal_seed} game {job.index}".encode("ascii")).digest()
     return int.from_bytes(digest[:8], "big") % CHANCE_SEEDS
 
 
@@ -273,7 +282,7 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
               swap_colors: bool = False, jobs: int = 1, out_dir: str | None = None,
               progress: Callable[[int, int, GameSummary], None] | None = None,
               max_plies: int | None = None, move_limit: float = DEFAULT_MOVE_LIMIT,
-              seats: Sequence[str] | None = None) -> MatchResult:
+              seats: Sequence[str] | None = None, deal_seed: int | None = None) -> MatchResult:
     """Play ``games`` games, ``jobs`` at a time, between ``white`` and ``black``, or between ``seats`` (one
     bot spec per seat of the game, in seat order, for any number of seats).
 
@@ -282,6 +291,8 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
     a four-seat game, partners stay partners and the teams take turns to sit first). ``max_plies`` draws
     endless games; ``move_limit`` bounds each call into a bot of an untimed game (and the loading of an
     outside bot in an untimed match; a timed match allows the smaller of 60 s and the initial time).
+    ``deal_seed`` makes a game of chance deal the same cards when the match is run again (see
+    :func:`_chance_seed`); without it every game deals afresh.
 
     Raises BotError before any game when a bot cannot be loaded, ValueError for bad options or a wrong number
     of bots, OSError when ``out_dir`` cannot be made, MatchError when no process can be started to play in.
@@ -314,7 +325,7 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
         for index in range(games):
             bots = seated(seating, index) if swap_colors else seating
             yield GameJob(index, variant, game_options, bots, control, seed * 100003 + index, out_dir, max_plies,
-                          move_limit)
+                          move_limit, deal_seed)
 
     result = MatchResult(seating, cls.seat_names, teams=cls.teams())
     setup = _Setup(variant, names, dict(os.environ), os.getcwd(), cls.teams())

@@ -274,20 +274,25 @@ def test_match_plays_sixteen_with_its_one_seat(tmp_path: Path) -> None:
         assert isinstance(data["chance_seed"], int) and "seed" not in data["options"]
 
 
-def test_a_match_deals_the_same_cards_again_from_the_same_seed(sixteen: None, tmp_path: Path) -> None:
-    """A match is repeatable from its seed, deals included: the deal comes from the match's seed (hashed, so no
-    bot computes it from its own seed), not from the operating system."""
+def test_a_match_deals_again_from_its_deal_seed_which_nothing_a_bot_gets_decides(sixteen: None,
+                                                                                  tmp_path: Path) -> None:
+    """With ``deal_seed`` a match deals the same cards when run again. The bots are seeded from the match's
+    ``seed`` and every record a bot is handed holds it; with that seed the same and the deal seed changed, the
+    deals change, so nothing a bot is given decides them. Without a deal seed every game deals afresh."""
     from app.match import run_match
 
-    def deals(seed: int, out: Path) -> list[int]:
-        run_match(KEY, seats=["random"], games=2, seed=seed, out_dir=str(out))
-        return [json.loads(path.read_text(encoding="utf-8"))["chance_seed"] for path in sorted(out.glob("*.json"))]
+    def deals(out: Path, seed: int, deal_seed: int | None) -> list[tuple[int, int]]:
+        run_match(KEY, seats=["random"], games=2, seed=seed, out_dir=str(out), deal_seed=deal_seed)
+        records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(out.glob("*.json"))]
+        return [(data["seed"], data["chance_seed"]) for data in records]
 
-    first, again, other = deals(5, tmp_path / "a"), deals(5, tmp_path / "b"), deals(6, tmp_path / "c")
-    assert first == again and len(set(first)) == 2  # the same games again; each game of a match its own deal
-    assert not set(first) & set(other)
-    bot_seeds = {5 * 100003 + index for index in range(2)}  # what the bots were seeded from, nearly
-    assert not set(first) & bot_seeds
+    first, again = deals(tmp_path / "a", 5, 1234567), deals(tmp_path / "b", 5, 1234567)
+    assert first == again and len({deal for _, deal in first}) == 2  # each game of the match its own deal
+    other_deals = deals(tmp_path / "c", 5, 7654321)
+    assert [seed for seed, _ in other_deals] == [seed for seed, _ in first]  # what the bots see: the same
+    assert not {deal for _, deal in other_deals} & {deal for _, deal in first}  # the deals: not the same
+    fresh, fresh_again = deals(tmp_path / "d", 5, None), deals(tmp_path / "e", 5, None)
+    assert not {deal for _, deal in fresh} & {deal for _, deal in fresh_again}
 
 
 def test_the_finished_record_exports_to_svg(sixteen: None, tmp_path: Path) -> None:
