@@ -73,7 +73,8 @@ def make_record(game: Game, seed: int, steps: int, finish: bool) -> dict[str, An
         session.play(game.to_move, random_action(game, rng))  # type: ignore[arg-type]
         if step % 5 == 0:
             session.set_notes(step % 2, annotations=[{"kind": "arrow", "from": "a1", "to": "a3", "n": step}],
-                              hypotheses={"pieces": {"e7": "p"}, "turn": step, "weights": [0.5, 1.25]})
+                              hypotheses={"pieces": {"e7": "p"}, "turn": step, "weights": [0.5, 1.25]},
+                              marks={"grid": {"3N": "o"}, "undo": [["3N", "", "o"]], "step": step})
     now[0] += 1.5
     if finish and not game.is_over:
         from app.engine.core import Resign

@@ -120,3 +120,14 @@ def test_a_record_with_marks_of_the_wrong_shape_is_refused(controller: GameContr
     data["notes"] = [{"seat": 0, "step": 0, "marks": [1, 2]}]
     with pytest.raises(ValueError, match="'marks' must be an object or null"):
         GameRecord.from_json(data)
+
+
+def test_a_finished_game_keeps_the_marks_it_ended_with(controller: GameController) -> None:
+    controller.sense((3, 3))
+    controller.resign()
+    assert controller.outcome is not None
+    notes = len(controller.session.record.notes)
+    controller.sense((4, 4))
+    assert {command.id: command.enabled for command in controller.commands()}["undo-mark"] is False
+    controller.act_on_command("undo-mark")
+    assert len(controller.session.record.notes) == notes and controller.session.notes(0).marks["cells"] == [[3, 3]]

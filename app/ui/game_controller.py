@@ -264,8 +264,9 @@ class GameController(QObject):
         return self.presenter if seat is None else self.presenter_of(seat)
 
     def _at_screen(self) -> bool:
-        """Whether a seat is at the screen with no curtain up (it may change its own notes and marks)."""
-        return self.screen_seat is not None and self.curtain_for is None
+        """Whether a seat is at the screen with no curtain up while the game goes on (it may change its own
+        marks; a finished game's record keeps the marks it ended with)."""
+        return self.screen_seat is not None and self.curtain_for is None and self.game.outcome is None
 
     def can(self, what: str) -> bool:
         """Whether the seat at the screen may now resign, or use the command ``what`` (an id of
@@ -404,7 +405,7 @@ class GameController(QObject):
         """Play what the person's input means, as the game's presenter reads it from the seat's view and marks;
         input that changes only the seat's own marks is kept in the record instead, whoever's turn it is."""
         seat = self.screen_seat
-        if seat is None or self.curtain_for is not None:
+        if seat is None or not self._at_screen():
             return
         to_move = self.game.to_move == seat
         try:

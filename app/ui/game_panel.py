@@ -29,6 +29,8 @@ def _set_font(label: QLabel, points: int, weight: QFont.Weight | None = None, fa
         font.setWeight(weight)
     if family is not None:
         font.setFamily(family)
+        if family == "monospace":  # an alias fontconfig knows; the hint finds a fixed-width face everywhere
+            font.setStyleHint(QFont.StyleHint.Monospace)
     label.setFont(font)
 
 
