@@ -25,57 +25,9 @@ from app.games.cloak.rules import (
     BLACK, PLACEHOLDER, WHITE, AnswerDraw, Arrange, Arranged, Bonus, CloakChess, CloakView, Ended, Guess, Guessed,
     Move, Moved, OfferDraw, Token, Uncloak, Uncloaked, all_arrangements)
 
-STANDARD = "RNBQKBNR"
+from test_cloak_rules import STANDARD, place, start  # noqa: E402  (tests/ is on the path: one position builder)
+
 FILES = "abcdefgh"
-
-
-# ---- building positions ----------------------------------------------------------------------------------------
-
-def start(white: str = STANDARD, black: str = STANDARD) -> CloakChess:
-    game = CloakChess()
-    game.play(WHITE, Arrange(white))
-    game.play(BLACK, Arrange(black))
-    return game
-
-
-def place(squares: dict[str, str], white: str = STANDARD, black: str = STANDARD, to_move: int = WHITE,
-          castling: str = "") -> CloakChess:
-    """A game set in a made-up position (as in the rules tests): each square holds side ``w``/``b`` then ``P``,
-    a checker number (``!`` after it: uncloaked) or a piece letter; ``castling`` names rooks keeping the right."""
-    game = start(white, black)
-    board = chess.Board(None, chess960=True)
-    public = game.public
-    public.position = chess.Board(None, chess960=True)
-    public.checkers, public.cloaked, public.told = {}, {WHITE: set(), BLACK: set()}, {WHITE: {}, BLACK: {}}
-    for name, code in squares.items():
-        square = chess.parse_square(name)
-        side = WHITE if code[0] == "w" else BLACK
-        colour = side == WHITE
-        body = code[1:]
-        if body[0].isdigit():
-            number = int(body[0])
-            letter = (white if side == WHITE else black)[number - 1]
-            piece = chess.Piece(chess.Piece.from_symbol(letter).piece_type, colour)
-            board.set_piece_at(square, piece)
-            public.checkers[square] = (side, number)
-            if body.endswith("!"):
-                public.told[side][number] = letter
-                public.position.set_piece_at(square, piece)
-            else:
-                public.cloaked[side].add(number)
-                public.position.set_piece_at(square, chess.Piece(PLACEHOLDER, colour))
-        else:
-            piece = chess.Piece(chess.Piece.from_symbol(body).piece_type, colour)
-            board.set_piece_at(square, piece)
-            public.position.set_piece_at(square, piece)
-    rights = 0
-    for name in castling.split():
-        rights |= chess.BB_SQUARES[chess.parse_square(name)]
-    board.castling_rights = public.position.castling_rights = rights
-    board.turn = to_move == WHITE
-    game.board = board
-    public.phase, public.to_move, public.turn_seat = "move", to_move, to_move
-    return game
 
 
 # ---- 1. castling from every king and rook start ----------------------------------------------------------------
