@@ -455,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=_replay)
     perft = commands.add_parser("perft", help="count move sequences (a self-check of the move generators)")
     perft.add_argument("--variant", default="chess",
-                       choices=["chess", *(game.key for game in games.all() if game.perft)])
+                       choices=["chess", *(game.perft_name for game in games.all() if game.perft)])
     perft.add_argument("--depth", type=_whole_number, default=3, help="count sequences up to this length "
                        "(1 to 20, default 3)")
     perft.add_argument("--position", help="a starting position in the game's own notation (a FEN for the "

@@ -2,7 +2,8 @@
 
 - ``chess``: python-chess's legal moves (standard chess; the known numbers are 20, 400, 8902, 197281 ...).
 - every game whose definition names a ``perft`` counter (``GameDefinition.perft``): that game's own count,
-  found through the registry; each game says in its own ``perft`` module what it counts.
+  found through the registry by the definition's ``perft_name`` (its key, or the name of the chess it is
+  played with, as ``losalamos`` for Split-Brain); each game says in its own module what it counts.
 
 >>> perft("chess", 3)
 [20, 400, 8902]
@@ -60,7 +61,7 @@ def counters() -> dict[str, Counter]:
     """Variant -> its perft counter: ``chess`` first, then each game that has one, in the registry's order."""
     from app import games  # here, not at the top: the engine reaches the registry only when it needs it
     found: dict[str, Counter] = {CHESS: _count_chess}
-    found.update({definition.key: definition.perft() for definition in games.all() if definition.perft})
+    found.update({definition.perft_name: definition.perft() for definition in games.all() if definition.perft})
     return found
 
 

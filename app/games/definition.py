@@ -252,7 +252,8 @@ class GameDefinition(_Plain):
     ``foreign_players`` hosts players written for another program (a
     :class:`~app.bots.agents.ForeignPlayers`; RBC: reconchess players; None: only built-in bots play).
     ``perft`` is the game's move counter for ``sightline perft`` (``perft(depth, position) -> counts``; None:
-    it has none). ``preload`` names modules a bot
+    it has none), and ``perft_name`` the name ``--variant`` knows it by (the key unless the counter is for the
+    board's chess rules rather than the game: Split-Brain counts Los Alamos chess moves). ``preload`` names modules a bot
     worker's fork server imports ahead of time for this game. ``rules_doc`` is the file name of the rules
     in the documentation's rules folder. ``formats`` are the files a record of the game exports to, in the
     order the window's Export menu offers them; ``clipboard`` says how a position is copied and pasted as text
@@ -263,7 +264,7 @@ class GameDefinition(_Plain):
 
     __slots__ = ("key", "title", "description", "seats", "referee", "view", "board", "hidden_information",
                  "options", "match_defaults", "rules_doc", "bots", "inference", "belief", "formats", "clipboard",
-                 "perft", "preload", "presenter", "foreign_players")
+                 "perft", "perft_name", "preload", "presenter", "foreign_players")
     key: str
     title: str
     description: str
@@ -281,6 +282,7 @@ class GameDefinition(_Plain):
     formats: tuple[ExportFormat, ...]
     clipboard: ClipboardFormat | None
     perft: Lazy | None
+    perft_name: str
     preload: tuple[str, ...]
     presenter: Lazy | None
     foreign_players: Lazy | None
@@ -291,13 +293,14 @@ class GameDefinition(_Plain):
                  rules_doc: str = "", bots: tuple[tuple[str, Lazy], ...] = (), inference: Lazy | None = None,
                  belief: Lazy | None = None, formats: tuple[ExportFormat, ...] = (),
                  clipboard: ClipboardFormat | None = None, perft: Lazy | None = None,
-                 preload: tuple[str, ...] = (), presenter: Lazy | None = None,
+                 perft_name: str = "", preload: tuple[str, ...] = (), presenter: Lazy | None = None,
                  foreign_players: Lazy | None = None) -> None:
         self._fill(key=key, title=title, description=description, seats=seats, referee=referee, view=view,
                    board=board, hidden_information=hidden_information, options=options,
                    match_defaults=MappingProxyType(dict(match_defaults or {})), rules_doc=rules_doc, bots=bots,
                    inference=inference, belief=belief, formats=formats, clipboard=clipboard, perft=perft,
-                   preload=preload, presenter=presenter, foreign_players=foreign_players)
+                   perft_name=perft_name or key, preload=preload, presenter=presenter,
+                   foreign_players=foreign_players)
 
     def __hash__(self) -> int:
         return hash(self.key)

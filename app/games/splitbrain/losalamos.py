@@ -374,3 +374,33 @@ def perft_divide(position: LosAlamosPosition, depth: int) -> dict[str, int]:
     1
     """
     return {m.uci(): perft(position.push(m), depth - 1) for m in position.legal_moves()}
+
+
+def perft_counts(depth: int, position: str | None) -> list[int]:
+    """Counts of move sequences of length 1..``depth`` from the FEN ``position`` (the start for None), as
+    ``sightline perft --variant losalamos`` prints them; ``ValueError`` saying what is wrong with a FEN.
+
+    >>> perft_counts(3, None)
+    [10, 100, 1212]
+    >>> perft_counts(1, "rnqknr/pppppp/6/6/PPPPPP w - - 0 1")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad position: FEN has 5 ranks, a Los Alamos board has 6
+    """
+    if len(position or "") > 200:
+        raise ValueError("bad position: that is too long to be a FEN")
+    try:
+        start = LosAlamosPosition.from_fen(position) if position else LosAlamosPosition.start()
+    except ValueError as error:
+        raise ValueError(f"bad position: {error}") from None
+    counts = [0] * depth
+
+    def count(node: LosAlamosPosition, ply: int) -> None:
+        moves = node.legal_moves()
+        counts[ply] += len(moves)
+        if ply + 1 < depth:
+            for move in moves:
+                count(node.push(move), ply + 1)
+
+    count(start, 0)
+    return counts
