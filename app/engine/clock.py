@@ -22,7 +22,7 @@ import math
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 
 MAX_SECONDS = 365 * 24 * 3600.0
@@ -83,20 +83,53 @@ class TimeControl:
         return f"{self.initial:g}+{self.increment:g}"
 
 
+def by_clock(seats: Iterable[int], owners: Sequence[int]) -> list[list[int]]:
+    """``seats`` grouped by the clock they play on (``owners``, as :class:`ChessClock` takes it), in the order
+    first met: a host shows one time per group, labelled with its seats.
+
+    >>> by_clock([0, 1, 2, 3], (0, 0, 1, 1))
+    [[0, 1], [2, 3]]
+    >>> by_clock([1, 0], (0, 1))
+    [[1], [0]]
+    """
+    groups: dict[int, list[int]] = {}
+    for seat in seats:
+        groups.setdefault(owners[seat], []).append(seat)
+    return list(groups.values())
+
+
 class ChessClock:
-    """One clock per seat; at most one runs at a time.
+    """One clock per seat, or one per team when ``owners`` gives each seat's clock; at most one runs at a time.
+
+    ``owners`` (ruling G5: a two-team kit game gives each team one clock, running while any of its members must
+    act) names, for each seat, the clock it plays on: a game's :meth:`~app.engine.core.Game.teams`. Partners then
+    share a clock: a seat's :meth:`remaining` is its team's, and passing the turn to a partner leaves the same
+    clock running. Without ``owners`` each seat has a clock of its own.
 
     ``time_source`` defaults to :func:`time.monotonic`; tests and replays pass
     their own. Untimed clocks still measure time used (for records) but never flag.
+
+    >>> now = [0.0]
+    >>> team_clock = ChessClock(TimeControl(60.0, 0.0), 4, lambda: now[0], owners=(0, 0, 1, 1))
+    >>> team_clock.start(0); now[0] = 5.0
+    >>> team_clock.start(1); now[0] = 8.0  # the partner's turn: the same clock goes on
+    >>> team_clock.remaining(0), team_clock.remaining(1), team_clock.remaining(2)
+    (52.0, 52.0, 60.0)
     """
 
     def __init__(self, control: TimeControl, seats: int = 2,
-                 time_source: Callable[[], float] = time.monotonic) -> None:
+                 time_source: Callable[[], float] = time.monotonic, owners: Sequence[int] | None = None) -> None:
         self.control = control
         self._now = time_source
+        if owners is None:
+            owners = range(seats)
+        if len(owners) != seats or any(not isinstance(owner, int) or owner < 0 for owner in owners):
+            raise ValueError(f"owners must give each of the {seats} seats a clock number, not {list(owners)!r}")
+        self._owner = tuple(owners)
+        clocks = max(self._owner, default=-1) + 1
         start = math.inf if control.initial is None else control.initial
-        self._remaining = [start] * seats
-        self._used = [0.0] * seats
+        self._remaining = [start] * clocks
+        self._used = [0.0] * clocks
         self._running: int | None = None
         self._since = 0.0
         self._turn_used = 0.0
@@ -105,6 +138,10 @@ class ChessClock:
     def now(self) -> float:
         """The clock's time source, read now."""
         return self._now()
+
+    def shares_clock(self, seat: int, other: int) -> bool:
+        """True when ``seat`` and ``other`` play on one clock (partners under team clocks, or the same seat)."""
+        return self._owner[seat] == self._owner[other]
 
     @property
     def running(self) -> int | None:
@@ -124,8 +161,9 @@ class ChessClock:
         now = self._now()
         elapsed = max(0.0, now - self._since)
         self._since = now
-        self._remaining[self._running] -= elapsed
-        self._used[self._running] += elapsed
+        clock = self._owner[self._running]
+        self._remaining[clock] -= elapsed
+        self._used[clock] += elapsed
         self._turn_used += elapsed
         return elapsed
 
@@ -150,8 +188,8 @@ class ChessClock:
             self._charge()
         seat = self._running
         used = self._turn_used
-        if seat is not None and self._remaining[seat] > 0:
-            self._remaining[seat] += self.control.increment
+        if seat is not None:
+            self.add_increment(seat)
         self._running, self._turn_used, self._paused = None, 0.0, False
         return used
 
@@ -164,34 +202,39 @@ class ChessClock:
         return used
 
     def charge(self, seat: int, seconds: float) -> None:
-        """Deduct ``seconds`` from ``seat`` directly (used when replaying a record)."""
-        self._remaining[seat] -= seconds
-        self._used[seat] += seconds
+        """Deduct ``seconds`` from ``seat``'s clock directly (used when replaying a record)."""
+        self._remaining[self._owner[seat]] -= seconds
+        self._used[self._owner[seat]] += seconds
 
     def balance(self, seat: int) -> float:
         """``seat``'s time as of its last charge (the running interval since the last :meth:`lap` left out)."""
-        return self._remaining[seat]
+        return self._remaining[self._owner[seat]]
 
     def set_balance(self, seat: int, seconds: float) -> None:
         """Put ``seat``'s time as of its last charge at ``seconds``: a host that charged one record entry in
         several laps sets the sum a replay will charge, so that both reach the same float exactly."""
-        self._used[seat] += self._remaining[seat] - seconds
-        self._remaining[seat] = seconds
+        clock = self._owner[seat]
+        self._used[clock] += self._remaining[clock] - seconds
+        self._remaining[clock] = seconds
 
     def add_increment(self, seat: int) -> None:
-        if self._remaining[seat] > 0:
-            self._remaining[seat] += self.control.increment
+        clock = self._owner[seat]
+        if self._remaining[clock] > 0:
+            self._remaining[clock] += self.control.increment
+
+    def _running_on(self, seat: int) -> bool:
+        return self._running is not None and not self._paused and self._owner[self._running] == self._owner[seat]
 
     def remaining(self, seat: int) -> float:
-        """Seconds left for ``seat`` right now (``inf`` when untimed)."""
-        left = self._remaining[seat]
-        if seat == self._running and not self._paused:
+        """Seconds left on ``seat``'s clock right now (``inf`` when untimed)."""
+        left = self._remaining[self._owner[seat]]
+        if self._running_on(seat):
             left -= max(0.0, self._now() - self._since)
         return left
 
     def used(self, seat: int) -> float:
-        used = self._used[seat]
-        if seat == self._running and not self._paused:
+        used = self._used[self._owner[seat]]
+        if self._running_on(seat):
             used += max(0.0, self._now() - self._since)
         return used
 

@@ -62,7 +62,7 @@ class GameSession:
                  start_clock: bool = True) -> None:
         self.game = game
         control = control or TimeControl(None, 0.0)
-        self.clock = ChessClock(control, len(game.seat_names), time_source)
+        self.clock = ChessClock(control, len(game.seat_names), time_source, owners=game.teams())
         self.record = GameRecord(
             variant=game.variant, options=game.options(),
             players=players or [PlayerInfo(name) for name in game.seat_names],

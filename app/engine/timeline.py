@@ -114,7 +114,7 @@ def replay(record: GameRecord, upto: int | None = None) -> Replay:
     or a result that differs from the recorded one.
     """
     game_type, game = _new_game(record)
-    clock = ChessClock(record.clock, len(game.seat_names), time_source=lambda: 0.0)
+    clock = ChessClock(record.clock, len(game.seat_names), time_source=lambda: 0.0, owners=game.teams())
     entries = record.entries if upto is None else record.entries[:upto]
     flagged = None
     for index, entry in enumerate(entries):
@@ -232,7 +232,7 @@ class Timeline:
         self.seat_names = game.seat_names
         self._view_type = view_type(record.variant)
         self._hidden = game_type.hidden_information
-        clock = ChessClock(record.clock, len(game.seat_names), time_source=lambda: 0.0)
+        clock = ChessClock(record.clock, len(game.seat_names), time_source=lambda: 0.0, owners=game.teams())
         self._frames = [self._state(game, clock)]
         flagged = None
         for index, entry in enumerate(record.entries):

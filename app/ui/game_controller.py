@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app import games
 from app.bots.base import ActionRequest
-from app.engine.clock import TimeControl
+from app.engine.clock import TimeControl, by_clock
 from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat, View
 from app.engine.record import GameRecord, GameSession, PlayerInfo
 from app.engine.variants import game_type
@@ -210,11 +210,11 @@ class GameController(QObject):
             return []
         seats = self.presenter.visible_clocks(self.screen_seat, len(self.seats))
         lines = []
-        for seat in seats:
-            left = self.session.seconds_left(seat)
+        for group in by_clock(seats, self.game.teams()):  # partners share one clock (G5): one line for them
+            left = self.session.seconds_left(group[0])
             timed = left != float("inf")
             text = _format_seconds(left) if timed else "--:--"
-            lines.append((self.game.seat_names[seat], text, timed and left < LOW_TIME))
+            lines.append((" & ".join(self.game.seat_names[seat] for seat in group), text, timed and left < LOW_TIME))
         return lines
 
     def truth_scene(self) -> BoardScene | None:

@@ -18,8 +18,10 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, 
                                QPlainTextEdit, QPushButton, QSizePolicy, QSlider, QVBoxLayout, QWidget)
 
 from app import games
+from app.engine.clock import by_clock
 from app.engine.core import Seat
 from app.engine.record import Frame, GameRecord, RecordError, Timeline, allowed_perspectives
+from app.engine.variants import game_type
 from app.games.chess_kit import sq8
 from app.games.presenter import BELIEF_PANEL, presenter_for
 from app.games.scene import BoardScene
@@ -170,8 +172,10 @@ class ReplayWindow(QMainWindow):
         names = _seat_names(self.record)
         shown = (range(len(frame.remaining)) if perspective is None
                  else self.presenter.visible_clocks(perspective, len(frame.remaining)))
-        self.clocks.setText("   ".join(f"{names[seat]} {_clock(frame.remaining[seat])}" for seat in shown
-                                       if seat < len(frame.remaining)))
+        groups = by_clock([seat for seat in shown if seat < len(frame.remaining)],  # a team's one clock (G5)
+                          game_type(self.record.variant).teams())
+        self.clocks.setText("   ".join(f"{' & '.join(names[seat] for seat in group)} "
+                                       f"{_clock(frame.remaining[group[0]])}" for group in groups))
         self._show_text(frame, perspective)
         self._request_heat(frame, perspective)
         for button, enabled in ((self.first, step > 0), (self.back, step > 0),
