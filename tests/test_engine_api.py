@@ -117,5 +117,5 @@ def test_perft_counters_come_from_the_definitions() -> None:
     from app import games
     from app.engine.minit import MAX_PERFT_DEPTH
     from app.engine.perft import CHESS, MAX_DEPTH, counters
-    assert list(counters()) == [CHESS, *(game.key for game in games.all() if game.perft)]
+    assert list(counters()) == [CHESS, *(game.perft_name for game in games.all() if game.perft)]
     assert MAX_PERFT_DEPTH >= MAX_DEPTH  # a game's own cap never refuses a depth the command line allows
