@@ -65,9 +65,16 @@ class ReplayWindow(QMainWindow):
         self.board.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.board.set_interactive(False)
         self.perspective = QComboBox()
+        names = _seat_names(record)
         for perspective in self.perspectives:
-            label = "The truth (every piece)" if perspective is None else f"What {_seat_names(record)[perspective]} saw"
+            label = "The truth (every piece)" if perspective is None else f"What {names[perspective]} saw"
             self.perspective.addItem(label, perspective)
+        # Partners review a finished game together: a team's perspective follows the partner acting at each step
+        # and tells what each of them was told. (While the game goes on a seat sees its own view only.)
+        self.teams = _team_members(record) if None in self.perspectives else []
+        for members in self.teams:
+            self.perspective.addItem(f"What {' and '.join(names[seat] for seat in members)} saw (their team)",
+                                     f"team:{','.join(map(str, members))}")
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, self.timeline.steps)
         self.first, self.back, self.forward, self.last = (QPushButton(text) for text in ("«", "‹", "›", "»"))
@@ -141,12 +148,30 @@ class ReplayWindow(QMainWindow):
         self.show_step(self.timeline.steps)
 
     @property
-    def current_perspective(self) -> Seat | None:
+    def current_team(self) -> tuple[Seat, ...] | None:
+        """The partners whose team perspective is chosen, or None for the truth or one seat."""
         data: Any = self.perspective.currentData()
-        return None if data is None else int(data)
+        if isinstance(data, str) and data.startswith("team:"):
+            return tuple(int(seat) for seat in data[5:].split(","))
+        return None
+
+    @property
+    def current_perspective(self) -> Seat | None:
+        """The seat whose view is drawn: the chosen seat, or in a team's perspective the partner acting at this
+        step (else the partner who acted last, else the first); None for the truth."""
+        data: Any = self.perspective.currentData()
+        team = self.current_team
+        if team is None:
+            return None if data is None else int(data)
+        entries = self.record.entries
+        for index in range(min(self.step, len(entries)) - 1, -1, -1):
+            if entries[index].seat in team:
+                return entries[index].seat
+        return team[0]
 
     def show_step(self, step: int) -> None:
         step = max(0, min(self.timeline.steps, step))
+        self.step = step
         perspective = self.current_perspective
         frame = self.timeline.frame(step, perspective)
         self.step, self.frame = step, frame
@@ -167,9 +192,10 @@ class ReplayWindow(QMainWindow):
         self.board.set_scene(scene)
         self._show_notes(frame, perspective)
         turn = frame.ply // 2 + 1
-        self.step_label.setText(f"Step {step} of {self.timeline.steps} · turn {turn}"
-                                + (f" · {frame.phase}" if frame.phase not in ("over", "") else ""))
         names = _seat_names(self.record)
+        showing = f" · {names[perspective]}'s board" if self.current_team and perspective is not None else ""
+        self.step_label.setText(f"Step {step} of {self.timeline.steps} · turn {turn}"
+                                + (f" · {frame.phase}" if frame.phase not in ("over", "") else "") + showing)
         shown = (range(len(frame.remaining)) if perspective is None
                  else self.presenter.visible_clocks(perspective, len(frame.remaining)))
         groups = by_clock([seat for seat in shown if seat < len(frame.remaining)],  # a team's one clock (G5)
@@ -244,6 +270,14 @@ class ReplayWindow(QMainWindow):
             lines = [_entry_text(self.record, index) for index in range(frame.step)]
             self.text.setPlainText("\n".join(lines[-40:]))
             self.moves.setPlainText("")
+        elif self.current_team:  # each partner's notices under their name
+            names, blocks = _seat_names(self.record), []
+            for seat in self.current_team:
+                told = self.timeline.frame(frame.step, seat).observations
+                lines = [line for line in (self.presenter.describe(o, seat) for o in told) if line]
+                blocks.append("\n".join([f"{names[seat]} was told:", *(f"  {line}" for line in lines)]))
+            self.text.setPlainText("\n\n".join(blocks))
+            self.moves.setPlainText("\n".join(self.presenter.move_list(frame.view)))
         else:
             lines = [line for line in (self.presenter.describe(o, perspective) for o in frame.observations) if line]
             self.text.setPlainText("\n".join(lines))
@@ -281,6 +315,14 @@ class ReplayWindow(QMainWindow):
                 Path(path).write_bytes(frame_png(self.record.variant, self.frame))
         except OSError as error:
             QMessageBox.warning(self, "Export", f"Could not write {path}: {error.strerror or error}")
+
+
+def _team_members(record: GameRecord) -> list[tuple[Seat, ...]]:
+    """The teams of two seats or more in ``record``'s game, each as its seats in order (none in two-seat games)."""
+    teams: dict[int, list[Seat]] = {}
+    for seat, team in enumerate(game_type(record.variant).teams()):
+        teams.setdefault(team, []).append(seat)
+    return [tuple(members) for members in teams.values() if len(members) > 1]
 
 
 def _clock(seconds: float) -> str:
