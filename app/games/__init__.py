@@ -7,13 +7,13 @@ be named, for experiments and tests, in the environment variable ``SIGHTLINE_GAM
 
 >>> from app import games
 >>> [definition.title for definition in games.all()]
-['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess', 'Cloak and Dagger']
+['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess', 'Cloak and Dagger', 'Split-Brain Chess']
 >>> games.get(games.default().key) is games.default()
 True
 >>> games.get("go")
 Traceback (most recent call last):
 ...
-KeyError: "unknown game 'go' (known: blind, cloak, minit, rbc)"
+KeyError: "unknown game 'go' (known: blind, cloak, minit, rbc, splitbrain)"
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ __all__ = ["ENTRIES", "EXTRA_GAMES_VARIABLE", "ClipboardFormat", "ExportFormat",
            "OptionSpec", "SeatSpec", "all", "default", "extra_game_problems", "format_names", "formats", "get",
            "names"]
 
-ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit", "app.games.cloak")
+ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit", "app.games.cloak",
+                           "app.games.splitbrain")
 """The packages that define a game, in the order the app offers them (the first is the default)."""
 
 EXTRA_GAMES_VARIABLE = "SIGHTLINE_GAMES"
@@ -102,7 +103,7 @@ def extra_game_problems() -> tuple[str, ...]:
 def _named_for_bundlers() -> None:  # pragma: no cover - never called
     """Installers find the modules to bundle by reading import statements; the entries are imported by name, so
     they are also imported here, where nothing runs them."""
-    from . import blind, cloak, minit, rbc  # noqa: F401
+    from . import blind, cloak, minit, rbc, splitbrain  # noqa: F401
 
 
 def get(key: str) -> GameDefinition:

@@ -1,1 +1,46 @@
-"""Split-Brain Chess: the game played on the Los Alamos 6x6 board (its move generator lives in ``losalamos``)."""
+"""Split-Brain Chess: Los Alamos chess (6x6) for two teams of two, where one partner secretly picks the piece and
+the other the square, and the opponents settle a pair that is no move.
+
+What the app needs to know about it, as plain data; the code is named lazily. Its move generator
+(``losalamos``) also answers ``sightline perft --variant losalamos``.
+
+>>> DEFINITION.board, DEFINITION.seat_names, DEFINITION.perft_name
+((6, 6), ('W1', 'W2', 'B1', 'B2'), 'losalamos')
+>>> [name for name, _ in DEFINITION.bots]
+['engine', 'random']
+"""
+
+from __future__ import annotations
+
+from app.games.definition import ExportFormat, GameDefinition, Lazy, SeatSpec
+
+DEFINITION = GameDefinition(
+    key="splitbrain",
+    title="Split-Brain Chess",
+    description="Los Alamos chess on 6x6 for two teams of two: one partner secretly picks the piece, the "
+                "other the square, and the opponents decide what stands when the two do not make a move.",
+    seats=(SeatSpec("W1", team=0), SeatSpec("W2", team=0),
+           SeatSpec("B1", team=1, flipped=True), SeatSpec("B2", team=1, flipped=True)),
+    referee=Lazy("app.games.splitbrain.rules:SplitBrainChess"),
+    view=Lazy("app.games.splitbrain.rules:SplitBrainView"),
+    presenter=Lazy("app.games.splitbrain.presenter:PRESENTER"),
+    board=(6, 6),
+    hidden_information=True,
+    rules_doc="split-brain.md",
+    bots=(("engine", Lazy("app.games.splitbrain.bots:SplitBrainEngineBot")),
+          ("random", Lazy("app.games.splitbrain.bots:SplitBrainRandomBot"))),
+    formats=(ExportFormat("splitbrain", "&Split-Brain moves as text", ".splitbrain",
+                          Lazy("app.games.splitbrain.formats:move_list_text"), text=True, shows_truth=False),),
+    perft=Lazy("app.games.splitbrain.losalamos:perft_counts"),
+    perft_name="losalamos",
+)
+
+
+def _named_for_bundlers() -> None:  # pragma: no cover - never called
+    """Installers find the modules to bundle by reading import statements; the references above are imported
+    by name, so the modules they load are also imported here, where nothing runs them."""
+    import app.games.splitbrain.presenter  # noqa: F401
+    import app.games.splitbrain.rules  # noqa: F401
+    import app.games.splitbrain.bots  # noqa: F401
+    import app.games.splitbrain.formats  # noqa: F401
+    import app.games.splitbrain.losalamos  # noqa: F401
