@@ -140,17 +140,19 @@ class SplitBrainPresenter(PresenterBase):
                 letters = [] if view.phase == "tie" else ["q", "r", "n"]
                 for a, b in view.asked.moves:
                     scene.targets.setdefault(cell(a), {})[cell(b)] = list(letters)
-        coin = 1 if view.coin == "king" else 0
+        positions, coin = ("a-c", "d-f"), 1 if view.coin == "king" else 0
+        if view.seat in (2, 3):  # Black's board is turned: the king side is on its left
+            positions, coin = ("d-f", "a-c"), 1 - coin
         scene.zones.append(TrackZone(id=COIN_ZONE, place="below", label=self._roles_line(view),
-                                     positions=("queen side (a-c)", "king side (d-f)"), marker=coin))
+                                     positions=positions, marker=coin))
         return scene
 
     def _roles_line(self, view: Any) -> str:
+        side = f"Coin: {view.coin} side"
         if view.outcome is not None:
-            return "Coin"
+            return side
         chooser, mover = view.roles
-        team = TEAM_NAMES[view.team]
-        return f"Coin · {team} to move: {SEATS[chooser]} chooses the piece, {SEATS[mover]} the square"
+        return f"{side} · {SEATS[chooser]} piece, {SEATS[mover]} square"
 
     def _valid_picks(self, view: Any) -> set[int]:
         pairs = view.legal_pairs()
@@ -201,7 +203,8 @@ class SplitBrainPresenter(PresenterBase):
             return (f"The opponents' pair {square_name(revealed.piece)} / {square_name(revealed.square)} is not a "
                     "move: choose whether the piece or the square stands")
         if phase == "tie":
-            return "Equally close: play the move you choose"
+            moves = " or ".join(f"{square_name(a)}-{square_name(b)}" for a, b in view.asked.moves)
+            return f"Equally close: play {moves} on the board"
         return "Choose what the pawn becomes"
 
     def entry_hint(self, view: Any) -> str:
