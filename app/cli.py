@@ -207,9 +207,14 @@ def _match(args: argparse.Namespace) -> int:
 _IMAGE_SUFFIXES = {".svg": "svg", ".png": "png"}
 
 
-def _suffix_formats() -> dict[str, str]:
-    """File name ending -> the export format it means (the games' formats, then the images)."""
-    return {fmt.suffix: fmt.name for fmt in games.formats()} | _IMAGE_SUFFIXES
+def _suffix_formats(variant: str | None = None) -> dict[str, str]:
+    """File name ending -> the export format it means: the formats of the game ``variant`` first (Telepathy's
+    ``.pgn`` is its own PGN), then the other games' (the first game to use an ending keeps it), then images."""
+    found: dict[str, str] = {}
+    own = games.get(variant).formats if variant in games.names() else ()
+    for fmt in (*own, *games.formats()):
+        found.setdefault(fmt.suffix, fmt.name)
+    return found | _IMAGE_SUFFIXES
 
 
 def _text_formats() -> tuple[str, ...]:
@@ -242,8 +247,13 @@ def _export(args: argparse.Namespace) -> int:
         return fail("give the output file once (OUT or -o OUT)", 2)
     out = args.output if args.output is not None else args.out
     fmt = args.format
-    if fmt is None:  # by the output's extension
-        fmt = _suffix_formats().get(Path(out).suffix.lower(), _FALLBACK_FORMAT) if out else _FALLBACK_FORMAT
+    if fmt is None:  # by the output's extension, as the record's game reads it
+        variant = None
+        try:
+            variant = read_record(args.record).variant
+        except (RecordError, OSError):
+            pass  # reported below, where the record is read again
+        fmt = _suffix_formats(variant).get(Path(out).suffix.lower(), _FALLBACK_FORMAT) if out else _FALLBACK_FORMAT
     if fmt not in FORMATS:
         return fail(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})", 2)
     if out is None and fmt not in _text_formats():

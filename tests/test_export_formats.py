@@ -193,9 +193,11 @@ if __name__ == "__main__":
 
 def test_sightline_export_takes_its_extensions_text_formats_and_help_from_the_games() -> None:
     from app.cli import _suffix_formats, _text_formats, build_parser
-    suffixes = _suffix_formats()
-    for fmt in games.formats():
-        assert suffixes[fmt.suffix] == fmt.name
+    for definition in games.all():  # each game's own formats by their endings, whoever else uses the ending
+        suffixes = _suffix_formats(definition.key)
+        for fmt in definition.formats:
+            assert suffixes[fmt.suffix] == fmt.name
+    assert _suffix_formats()[".pgn"] == "pgn"  # an ending two games use means the first game's format
     assert set(_text_formats()) == {fmt.name for fmt in games.formats() if fmt.text}
     parser = build_parser()._subparsers._group_actions[0].choices["export"]  # type: ignore[union-attr]
     text = " ".join(parser.format_help().split())

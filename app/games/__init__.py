@@ -7,13 +7,13 @@ be named, for experiments and tests, in the environment variable ``SIGHTLINE_GAM
 
 >>> from app import games
 >>> [definition.title for definition in games.all()]
-['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess', 'Cloak and Dagger', 'Split-Brain Chess']
+['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess', 'Cloak and Dagger', 'Telepathy Chess', 'Split-Brain Chess']
 >>> games.get(games.default().key) is games.default()
 True
 >>> games.get("go")
 Traceback (most recent call last):
 ...
-KeyError: "unknown game 'go' (known: blind, cloak, minit, rbc, splitbrain)"
+KeyError: "unknown game 'go' (known: blind, cloak, minit, rbc, splitbrain, telepathy)"
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ __all__ = ["ENTRIES", "EXTRA_GAMES_VARIABLE", "ClipboardFormat", "ExportFormat",
            "names"]
 
 ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit", "app.games.cloak",
-                           "app.games.splitbrain")
+                           "app.games.telepathy", "app.games.splitbrain")
 """The packages that define a game, in the order the app offers them (the first is the default)."""
 
 EXTRA_GAMES_VARIABLE = "SIGHTLINE_GAMES"
@@ -103,7 +103,7 @@ def extra_game_problems() -> tuple[str, ...]:
 def _named_for_bundlers() -> None:  # pragma: no cover - never called
     """Installers find the modules to bundle by reading import statements; the entries are imported by name, so
     they are also imported here, where nothing runs them."""
-    from . import blind, cloak, minit, rbc, splitbrain  # noqa: F401
+    from . import blind, cloak, minit, rbc, splitbrain, telepathy  # noqa: F401
 
 
 def get(key: str) -> GameDefinition:

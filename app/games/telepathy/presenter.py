@@ -1,0 +1,223 @@
+"""Telepathy Chess as a person meets it: the chess board, each team's cards on the table, the predictor's hand,
+the coin track, and the removal of a piece by a click.
+
+Cards are drawn as the chess kit's playing cards (White's red, Black's black): the 2 is the pawn card, 8 the
+knight, 9 the bishop, 10 the rook, Q and K the queen and the king, 6 the copy card. A card played face down is
+a back for everyone but the predictor who played it, until it is flipped.
+
+>>> from app.games.telepathy.rules import TelepathyChess, TelepathyView
+>>> game = TelepathyChess()
+>>> view = TelepathyView.from_observations(game.observations(0))
+>>> PRESENTER.prompt(view)
+'Predict: play a card face down for the piece your partner will move'
+>>> PRESENTER.parse_text(view, "knight")
+Predict(card='N')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from app.engine.core import Outcome
+from app.games.chess_kit import ChessPresenter, chess_targets, from_sq8, sq8
+from app.games.presenter import InputError
+from app.games.scene import BoardScene, Card, CardRowZone, Cell, HandZone, MarkerSpec, PileZone, TrackZone, piece_words
+from app.games.telepathy.rules import (CARD_NAMES, CARDS, SEATS, TEAM_NAMES, Ended, Flipped, Moved, Predict, Predicted,
+                                       Remove, RemovalDue, Removed, Seated, TelepathyMove, YourPrediction)
+
+if TYPE_CHECKING:
+    from app.engine.core import Action, Seat
+
+__all__ = ["PRESENTER", "TelepathyPresenter", "card_face", "describe"]
+
+_RANKS = {"P": "2", "N": "8", "B": "9", "R": "10", "Q": "Q", "K": "K", "C": "6"}
+HAND_ZONE = "hand"
+
+
+def card_face(card: str, team: int) -> Card:
+    """The playing card standing for a Telepathy card of ``team`` (White hearts, Black spades).
+
+    >>> card_face("N", 0).code, card_face("C", 1).code
+    ('8H', '6S')
+    """
+    return Card(_RANKS[card], "H" if team == 0 else "S")
+
+
+def _card_words(card: str) -> str:
+    return "the copy card" if card == "C" else f"the {CARD_NAMES[card]} card"
+
+
+def _coin_words(coin: int) -> str:
+    return {-1: "on White's side", 0: "in the middle", 1: "on Black's side"}.get(coin, "past a side")
+
+
+def _outcome_line(outcome: Outcome, seat: Seat) -> str:
+    detail = outcome.detail or outcome.reason.value.replace("_", " ")
+    if outcome.team is None:
+        return f"Game over: draw ({detail})."
+    won = outcome.team == (0 if seat < 2 else 1)
+    return f"Game over: your team {'won' if won else 'lost'} ({detail})."
+
+
+def describe(observation: Any, seat: Seat) -> str | None:
+    """One line of ``seat``'s log, in plain words."""
+    o = observation
+    if isinstance(o, Seated):
+        white, black = o.predictors
+        return (f"You are {SEATS[o.seat]}, playing {TEAM_NAMES[o.seat // 2]}. {SEATS[white]} predicts first for "
+                f"White, {SEATS[black]} for Black.")
+    if isinstance(o, YourPrediction):
+        return f"You played {_card_words(o.card)} face down."
+    if isinstance(o, Predicted):
+        return None if o.seat == seat else f"{SEATS[o.seat]} played a card face down."
+    if isinstance(o, Moved):
+        what = f"{CARD_NAMES[o.card]}" + (f", taking the {piece_words(o.captured)}" if o.captured else "")
+        return f"{SEATS[o.seat]} moved a {what}: {o.san}."
+    if isinstance(o, Flipped):
+        team = o.seat // 2
+        if not o.result:
+            return f"{SEATS[o.seat]} had predicted {_card_words(o.card)}."
+        predicted = CARD_NAMES[o.face_up if o.card == "C" else o.card]
+        head = f"{SEATS[o.seat]} predicted {predicted}" + (" (the copy card)" if o.card == "C" else "")
+        if o.result == "down":
+            tail = f"matched: coin toward {TEAM_NAMES[1 - team]}"
+        elif o.result == "up":
+            tail = f"matched the face-up {CARD_NAMES[o.face_up]}: coin stays"
+        else:
+            tail = f"no match: coin toward {TEAM_NAMES[team]}"
+        return f"{head}; {tail} (now {_coin_words(o.coin)})."
+    if isinstance(o, RemovalDue):
+        if o.nothing:
+            return f"The coin went past {TEAM_NAMES[o.team]}'s side, but {TEAM_NAMES[o.team]} has only its king."
+        who = "you" if o.seat == seat else SEATS[o.seat]
+        return f"The coin went past {TEAM_NAMES[o.team]}'s side: {who} must remove a {TEAM_NAMES[o.team].lower()} piece."
+    if isinstance(o, Removed):
+        return f"{SEATS[o.seat]} removed the {piece_words(o.piece)} on {o.square}; the coin is back in the middle."
+    if isinstance(o, Ended):
+        return _outcome_line(o.outcome, seat)
+    return None
+
+
+class TelepathyPresenter(ChessPresenter):
+    """Predict by a click on a card of the hand, move on the board, remove by a click on one's own piece."""
+
+    key = "telepathy"
+    entry_text = "Type a card (N, copy), a move (Nf3) or a square to remove (b1)"
+
+    def move_action(self, move: chess.Move) -> Action:
+        return TelepathyMove(move.uci())
+
+    # -- drawing ------------------------------------------------------------------------------------------------
+    def scene(self, view: Any) -> BoardScene:
+        board: chess.Board = view.board
+        scene = BoardScene(pieces={sq8(square): piece.symbol() for square, piece in board.piece_map().items()})
+        if view.last_moved is not None:
+            move = chess.Move.from_uci(view.last_moved.uci)
+            scene.last_move = (sq8(move.from_square), sq8(move.to_square))
+        if view.my_turn and view.phase == "move":
+            scene.targets = chess_targets(view.legal_moves())
+        if view.my_turn and view.phase == "remove":
+            removable = self._removable(view)
+            scene.markers.append(MarkerSpec("lost", tuple(removable), opacity=0.6))
+            scene.sense_window = lambda square: [square] if square in removable else []
+        seat = view.seat if view.seat is not None else 0
+        own = seat // 2
+        for team in (1 - own, own):
+            place = "below" if team == own else "above"
+            predictor = view.predictors[team]
+            scene.zones.append(CardRowZone(id=f"up-{team}", place=place,
+                                           label=f"{TEAM_NAMES[team]}: face up · {SEATS[predictor]} predicts, "
+                                                 f"{SEATS[predictor ^ 1]} moves",
+                                           cards=(card_face(view.face_up[team], team),)))
+            down = view.predicted and view.team == team and view.outcome is None
+            if down:
+                mine = view.my_prediction if predictor == seat else None
+                scene.zones.append(PileZone(id=f"down-{team}", place=place, label="face down", beside=True,
+                                            count=1, top=card_face(mine, team) if mine else None,
+                                            private_to=frozenset({seat}) if mine else frozenset()))
+        hand = view.hand()
+        if hand is not None and view.outcome is None:
+            label = "Your cards: 2 pawn, 8 knight, 9 bishop, 10 rook, Q, K, 6 copy"
+            scene.zones.append(HandZone(id=HAND_ZONE, place="below", label=label,
+                                        cards=tuple(card_face(card, own) for card in hand),
+                                        private_to=frozenset({seat})))
+        positions = ("White", "middle", "Black") if own == 0 else ("Black", "middle", "White")
+        marker = view.coin + 1 if own == 0 else 1 - view.coin
+        scene.zones.append(TrackZone(id="coin", place="above", label="Coin", positions=positions, marker=marker,
+                                     beside=True))
+        return scene
+
+    def _removable(self, view: Any) -> set[Cell]:
+        colour = chess.WHITE if view.seat < 2 else chess.BLACK
+        return {sq8(square) for square, piece in view.board.piece_map().items()
+                if piece.color == colour and piece.piece_type != chess.KING}
+
+    def truth_scene(self, truth: Any, last_move: Any = None) -> BoardScene:
+        return super().truth_scene(getattr(truth, "board", truth), last_move)
+
+    # -- words --------------------------------------------------------------------------------------------------
+    def describe(self, observation: Any, seat: Seat) -> str | None:
+        return describe(observation, seat)
+
+    def move_list(self, view: Any) -> list[str]:
+        lines: list[str] = []
+        for index, (moved, flipped) in enumerate(view.history):
+            sign = {"down": "+", "up": "=", "none": "-", "": ""}[flipped.result]
+            text = f"{moved.san} [{flipped.card}{sign}]"
+            if moved.seat < 2:
+                lines.append(f"{len(lines) + 1}. {text}")
+            elif lines:
+                lines[-1] += f"  {text}"
+            else:
+                lines.append(f"1. …  {text}")
+        return lines
+
+    def prompt(self, view: Any) -> str:
+        if view.outcome is not None or not view.my_turn:
+            return "Your move"
+        if view.phase == "predict":
+            return "Predict: play a card face down for the piece your partner will move"
+        if view.phase == "remove":
+            return "Remove one of your team's pieces (not the king): click it"
+        return f"Your move: your partner has predicted it, face down (face up: {CARD_NAMES[view.face_up[view.team]]})"
+
+    # -- input --------------------------------------------------------------------------------------------------
+    def on_zone(self, view: Any, zone_id: str, index: int) -> Action:
+        hand = view.hand()
+        if zone_id != HAND_ZONE or hand is None or view.phase != "predict" or not view.my_turn:
+            raise InputError("no card can be played now")
+        if not 0 <= index < len(hand):
+            raise InputError("there is no such card")
+        return Predict(hand[index])
+
+    def on_square(self, view: Any, square: Cell) -> Action:
+        if view.phase != "remove" or not view.my_turn:
+            raise InputError("there is nothing to pick now")
+        if square not in self._removable(view):
+            raise InputError("pick one of your team's pieces other than the king")
+        return Remove(chess.square_name(from_sq8(square)))
+
+    def parse_text(self, view: Any, text: str) -> Action:
+        cleaned = text.strip()
+        if view.phase == "predict" and view.my_turn:
+            word = cleaned.lower()
+            names = {name: card for card, name in CARD_NAMES.items()}
+            card = names.get(word) or (word.upper() if word.upper() in CARDS else None)
+            hand = view.hand() or ()
+            if card is None:
+                raise InputError("type a card: P, N, B, R, Q, K or C (copy)")
+            if card not in hand:
+                raise InputError(f"{_card_words(card)} is face up, not in your hand")
+            return Predict(card)
+        if view.phase == "remove" and view.my_turn:
+            try:
+                square = chess.parse_square(cleaned.lower())
+            except ValueError:
+                raise InputError("type the square of the piece to remove, such as b1") from None
+            return self.on_square(view, sq8(square))
+        return super().parse_text(view, text)
+
+
+PRESENTER = TelepathyPresenter()
