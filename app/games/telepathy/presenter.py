@@ -23,7 +23,7 @@ import chess
 from app.engine.core import Outcome
 from app.games.chess_kit import ChessPresenter, chess_targets, from_sq8, sq8
 from app.games.presenter import InputError
-from app.games.scene import BoardScene, Card, CardRowZone, Cell, HandZone, MarkerSpec, PileZone, TrackZone, piece_words
+from app.games.scene import BoardScene, Card, Cell, HandZone, MarkerSpec, TrackZone, piece_words
 from app.games.telepathy.rules import (CARD_NAMES, CARDS, SEATS, TEAM_NAMES, Ended, Flipped, Moved, Predict, Predicted,
                                        Remove, RemovalDue, Removed, Seated, TelepathyMove, YourPrediction)
 
@@ -125,28 +125,28 @@ class TelepathyPresenter(ChessPresenter):
         seat = view.seat if view.seat is not None else 0
         own = seat // 2
         for team in (1 - own, own):
-            place = "below" if team == own else "above"
             predictor = view.predictors[team]
-            scene.zones.append(CardRowZone(id=f"up-{team}", place=place,
-                                           label=f"{TEAM_NAMES[team]}: face up · {SEATS[predictor]} predicts, "
-                                                 f"{SEATS[predictor ^ 1]} moves",
-                                           cards=(card_face(view.face_up[team], team),)))
-            down = view.predicted and view.team == team and view.outcome is None
-            if down:
+            cards: tuple[Card | None, ...] = (card_face(view.face_up[team], team),)
+            private: frozenset[int] = frozenset()
+            if view.predicted and view.team == team and view.outcome is None:
                 mine = view.my_prediction if predictor == seat else None
-                scene.zones.append(PileZone(id=f"down-{team}", place=place, label="face down", beside=True,
-                                            count=1, top=card_face(mine, team) if mine else None,
-                                            private_to=frozenset({seat}) if mine else frozenset()))
+                cards += (card_face(mine, team) if mine else None,)  # a back for everyone but its predictor
+                private = frozenset({seat}) if mine else frozenset()
+            words = "face up, face down" if len(cards) == 2 else "face up"
+            scene.zones.append(HandZone(id=f"table-{team}", place="below" if team == own else "above",
+                                        label=f"{TEAM_NAMES[team]} ({words}): {SEATS[predictor]} predicts, "
+                                              f"{SEATS[predictor ^ 1]} moves",
+                                        cards=cards, private_to=private))
         hand = view.hand()
         if hand is not None and view.outcome is None:
             label = "Your cards: 2 pawn, 8 knight, 9 bishop, 10 rook, Q, K, 6 copy"
             scene.zones.append(HandZone(id=HAND_ZONE, place="below", label=label,
                                         cards=tuple(card_face(card, own) for card in hand),
                                         private_to=frozenset({seat})))
-        positions = ("White", "middle", "Black") if own == 0 else ("Black", "middle", "White")
-        marker = view.coin + 1 if own == 0 else 1 - view.coin
-        scene.zones.append(TrackZone(id="coin", place="above", label="Coin", positions=positions, marker=marker,
-                                     beside=True))
+        # The track stands beside the board, top to bottom as the seat sees the sides: the opponents' at the top.
+        positions = ("B", "0", "W") if own == 0 else ("W", "0", "B")
+        marker = 1 - view.coin if own == 0 else view.coin + 1
+        scene.zones.append(TrackZone(id="coin", place="right", label="Coin", positions=positions, marker=marker))
         return scene
 
     def _removable(self, view: Any) -> set[Cell]:
