@@ -29,13 +29,15 @@ DEFINITION = GameDefinition(
     options=(OptionSpec("white_first_predictor", "White's first predictor", choices=("W1", "W2"), default="W1",
                         help="who of the white team predicts on its first move (the other moves)"),
              OptionSpec("black_first_predictor", "Black's first predictor", choices=("B1", "B2"), default="B1",
-                        help="who of the black team predicts on its first move (the other moves)")),
+                        help="who of the black team predicts on its first move (the other moves)"),
+             OptionSpec("fen", "Starting position", hidden=True,
+                        help="the position the game starts from, as a FEN (default: the usual start)")),
     match_defaults={"max_plies": 400},  # moves of both teams: keeps a bot match short even without captures
     rules_doc="telepathy.md",
     bots=(("engine", Lazy("app.games.telepathy.bots:TelepathyEngineBot")),
           ("random", Lazy("app.games.telepathy.bots:TelepathyRandomBot"))),
     formats=(ExportFormat("telepathy-pgn", "Moves as PGN with the &predictions", ".pgn",
-                          Lazy("app.games.telepathy.formats:telepathy_pgn"), text=True),),
+                          Lazy("app.games.telepathy.formats:telepathy_pgn"), text=True, shows_truth=False),),
 )
 
 

@@ -1,4 +1,5 @@
-"""Telepathy Chess's export: PGN, with each prediction, flip and coin step as a comment after its move.
+"""Telepathy Chess's export: PGN, with each prediction, flip and coin step as a comment after its move. It
+holds only what every seat is told (a face-down card only once flipped), so it may be written during a game.
 
 A removal takes a piece off the board, which no PGN move can say. So a game with removals is written as a run of
 PGN games, each a part of the one game: the first from the usual start, every later one from the position left
@@ -46,8 +47,10 @@ def telepathy_pgn(record: GameRecord) -> str:
     base = pgn_headers(record, games.get(record.variant).title)
     names = [player.name or "?" for player in record.players] + ["?"] * 4
     base["White"], base["Black"] = f"{names[0]} & {names[1]}", f"{names[2]} & {names[3]}"
-    parts: list[tuple[str | None, list[str]]] = [(None, [])]
-    board = chess.Board()
+    # The moves are standard chess moves, so no Variant tag (readers would look for a chess variant of that name).
+    base["SightlineVariant"] = base.pop("Variant")
+    parts: list[tuple[str | None, list[str]]] = [(game.start_fen, [])]
+    board = chess.Board(game.start_fen) if game.start_fen else chess.Board()
     for o in game.observations(0):  # the public observations only: seat 0's own cards are never read
         tokens = parts[-1][1]
         if isinstance(o, Moved):

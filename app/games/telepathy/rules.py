@@ -137,10 +137,12 @@ class Remove(Action):
 # ---- observations ----------------------------------------------------------------------------------------------
 
 class Seated(NamedTuple):
-    """Told to each seat at the start, privately: which seat it is, and each team's first predictor."""
+    """Told to each seat at the start, privately: which seat it is, each team's first predictor and the starting
+    position (a FEN)."""
 
     seat: Seat
     predictors: tuple[Seat, Seat]
+    fen: str = chess.STARTING_FEN
 
 
 class YourPrediction(NamedTuple):
@@ -224,12 +226,15 @@ class TelepathyChess(Game):
     seat_teams: ClassVar[tuple[int, ...] | None] = TEAMS
     hidden_information: ClassVar[bool] = True
 
-    def __init__(self, white_first: Seat = 0, black_first: Seat = 2) -> None:
+    def __init__(self, white_first: Seat = 0, black_first: Seat = 2, fen: str | None = None) -> None:
         super().__init__()
         if white_first not in (0, 1) or black_first not in (2, 3):
             raise ValueError("White's first predictor is W1 or W2, Black's B1 or B2")
         self.first_predictors = (white_first, black_first)
-        self.board = chess.Board()
+        self.start_fen = fen
+        self.board = chess.Board(fen) if fen else chess.Board()
+        if self.board.king(chess.WHITE) is None or self.board.king(chess.BLACK) is None:
+            raise ValueError("each side needs a king")
         self.coin = 0
         self.face_up: tuple[str, str] = ("P", "P")
         self.predictors: list[Seat] = [white_first, black_first]
@@ -238,7 +243,7 @@ class TelepathyChess(Game):
         self._remover: Seat | None = None
         self._ply = 0
         for seat in range(len(SEATS)):
-            self._tell(seat, Seated(seat, (white_first, black_first)))
+            self._tell(seat, Seated(seat, (white_first, black_first), self.board.fen()))
 
     # -- who acts ---------------------------------------------------------------------------------------------
     @property
@@ -394,11 +399,14 @@ class TelepathyChess(Game):
     # -- records ----------------------------------------------------------------------------------------------
     def options(self) -> dict[str, Any]:
         white, black = self.first_predictors
-        return {"white_first_predictor": SEATS[white], "black_first_predictor": SEATS[black]}
+        options: dict[str, Any] = {"white_first_predictor": SEATS[white], "black_first_predictor": SEATS[black]}
+        if self.start_fen:
+            options["fen"] = self.start_fen
+        return options
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> TelepathyChess:
-        unknown = sorted(set(map(str, options)) - {"white_first_predictor", "black_first_predictor"})
+        unknown = sorted(set(map(str, options)) - {"white_first_predictor", "black_first_predictor", "fen"})
         if unknown:
             raise ValueError(f"Telepathy Chess has no option {', '.join(unknown)[:60]}")
         white = options.get("white_first_predictor") or "W1"
@@ -407,7 +415,13 @@ class TelepathyChess(Game):
             raise ValueError(f"White's first predictor is W1 or W2, not {str(white)[:10]!r}")
         if black not in ("B1", "B2"):
             raise ValueError(f"Black's first predictor is B1 or B2, not {str(black)[:10]!r}")
-        return cls(SEATS.index(white), SEATS.index(black))
+        fen = options.get("fen") or None
+        if fen is not None and (not isinstance(fen, str) or len(fen) > 200):
+            raise ValueError("the starting position must be a FEN")
+        try:
+            return cls(SEATS.index(white), SEATS.index(black), fen)
+        except ValueError as error:
+            raise ValueError(f"bad starting position: {error}") from None
 
     @classmethod
     def action_from_json(cls, data: Mapping[str, Any]) -> Action:
@@ -491,6 +505,7 @@ class TelepathyView(View):
         o = observation
         if isinstance(o, Seated):
             self.seat, self.predictors = o.seat, list(o.predictors)
+            self.board = chess.Board(o.fen)
         elif isinstance(o, YourPrediction):
             self.my_prediction = o.card
         elif isinstance(o, Predicted):

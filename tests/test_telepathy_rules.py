@@ -1,0 +1,364 @@
+"""Telepathy Chess: every ruling (TP1-TP6), the face-down card kept from everyone else until its flip, records,
+the PGN export, the presenter and the bots."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.pgn
+import pytest
+
+from app.bots.base import ActionRequest
+from app.engine.clock import TimeControl
+from app.engine.core import IllegalAction, Reason
+from app.engine.record import GameSession, Timeline
+from app.games.presenter import InputError
+from app.games.telepathy.bots import TelepathyEngineBot, TelepathyRandomBot
+from app.games.telepathy.presenter import PRESENTER
+from app.games.telepathy.rules import (Flipped, Predict, Remove, RemovalDue, TelepathyChess, TelepathyMove,
+                                       TelepathyView, YourPrediction)
+
+W1, W2, B1, B2 = range(4)
+
+
+def flat(choices: dict[str, Any]) -> list[Any]:
+    return [action for actions in choices.values() for action in actions]
+
+
+def view(game: TelepathyChess, seat: int) -> TelepathyView:
+    return TelepathyView.from_observations(game.observations(seat))
+
+
+def turn(game: TelepathyChess, card: str, uci: str) -> Flipped:
+    """The team to move predicts ``card`` and moves ``uci``; the flip every seat was told."""
+    game.play(game.to_move, Predict(card))
+    game.play(game.to_move, TelepathyMove(uci))
+    return [o for o in game.observations(0) if isinstance(o, Flipped)][-1]
+
+
+def at(fen: str, coin: int = 0, face_up: tuple[str, str] = ("P", "P"), **options: str) -> TelepathyChess:
+    """A game from a position, with the coin and the face-up cards set as a test fixture (the game starts them in
+    the middle and with the pawns; seats' views are told the position only)."""
+    game = TelepathyChess.from_options({"fen": fen, **options})
+    game.coin, game.face_up = coin, face_up
+    return game
+
+
+# ---- TP1, TP2, TP6: roles and cards --------------------------------------------------------------------------
+
+def test_roles_alternate_inside_each_team_and_the_first_predictors_are_options() -> None:
+    game = TelepathyChess()
+    seats = []
+    for card, uci in (("N", "g1f3"), ("N", "g8f6"), ("P", "e2e4"), ("P", "e7e5"), ("B", "f1c4")):
+        seats.append((game.to_move, game.phase))
+        game.play(game.to_move, Predict(card))
+        seats.append((game.to_move, game.phase))
+        game.play(game.to_move, TelepathyMove(uci))
+    assert seats == [(W1, "predict"), (W2, "move"), (B1, "predict"), (B2, "move"), (W2, "predict"), (W1, "move"),
+                     (B2, "predict"), (B1, "move"), (W1, "predict"), (W2, "move")]
+    other = TelepathyChess.from_options({"white_first_predictor": "W2", "black_first_predictor": "B2"})
+    assert other.to_move == W2 and other.options() == {"white_first_predictor": "W2",
+                                                       "black_first_predictor": "B2"}
+    with pytest.raises(ValueError, match="W1 or W2"):
+        TelepathyChess.from_options({"white_first_predictor": "B1"})
+
+
+def test_the_predictor_holds_the_six_cards_not_face_up() -> None:
+    game = TelepathyChess()
+    assert game.hand() == ("N", "B", "R", "Q", "K", "C")  # the pawn lies face up
+    with pytest.raises(IllegalAction, match="not a card in W1's hand"):
+        game.play(W1, Predict("P"))
+    with pytest.raises(IllegalAction, match="must first play a card"):
+        game.play(W1, TelepathyMove("e2e4"))
+    assert view(game, W1).hand() == ("N", "B", "R", "Q", "K", "C") and view(game, W2).hand() is None
+
+
+@pytest.mark.parametrize("card, uci, up_after", [
+    ("N", "g1f3", "N"),  # the face-down card stays face up; the pawn card goes back to hand
+    ("C", "e2e4", "P"),  # the copy card goes back to hand; the pawn stays face up
+    ("C", "g1f3", "P"),
+    ("Q", "e2e4", "Q"),
+])
+def test_the_copy_card_goes_back_first_else_the_face_up_card(card: str, uci: str, up_after: str) -> None:
+    game = TelepathyChess()
+    flip = turn(game, card, uci)
+    assert game.face_up[0] == up_after == flip.next_face_up
+    assert "C" in game.hand(0) and up_after not in game.hand(0)
+
+
+# ---- TP3, TP4: the coin -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("team", [0, 1])
+@pytest.mark.parametrize("start", [-1, 0, 1])
+@pytest.mark.parametrize("card, kind, result", [("N", "knight", "down"), ("N", "pawn", "up"), ("B", "knight", "none"),
+                                                ("C", "pawn", "down")])
+def test_the_coin_at_each_place_for_each_team(team: int, start: int, card: str, kind: str, result: str) -> None:
+    fen = chess.STARTING_FEN if team == 0 else "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    game = at(fen, coin=start)  # the pawn card lies face up; the copy card counts as the pawn
+    uci = {(0, "knight"): "g1f3", (0, "pawn"): "a2a3", (1, "knight"): "g8f6", (1, "pawn"): "a7a6"}[(team, kind)]
+    flip = turn(game, card, uci)
+    assert flip.result == result
+    toward_opponents = 1 if team == 0 else -1
+    step = {"down": toward_opponents, "up": 0, "none": -toward_opponents}[result]
+    if abs(start + step) <= 1:
+        assert game.coin == start + step == flip.coin and game.phase == "predict"
+    else:
+        losing = 1 if start + step > 1 else 0  # the team on the side the coin went past
+        due = [o for o in game.observations(0) if isinstance(o, RemovalDue)][-1]
+        assert game.coin == 0 and due.team == losing and game.phase == "remove" and game.to_move == due.seat
+
+
+def test_the_face_up_card_matching_leaves_the_coin() -> None:
+    game = at(chess.STARTING_FEN, coin=1)
+    flip = turn(game, "N", "e2e4")  # a pawn moved: the face-up pawn matched
+    assert (flip.result, game.coin) == ("up", 1)
+
+
+def test_castling_is_a_king_move_and_a_promotion_a_pawn_move() -> None:
+    game = at("r3k3/6P1/8/8/8/8/8/R3K2R w KQq - 0 1")
+    flip = turn(game, "K", "e1g1")
+    assert flip.result == "down"
+    game = at("4k3/6P1/8/8/8/8/8/R3K3 w Q - 0 1", face_up=("P", "P"))
+    flip = turn(game, "Q", "g7g8q")  # becomes a queen, but a pawn moved: the face-up pawn matched
+    assert flip.result == "up" and game.board.piece_at(chess.G8) == chess.Piece(chess.QUEEN, chess.WHITE)
+
+
+def test_a_push_past_makes_the_opponents_next_mover_remove_and_never_the_king() -> None:
+    game = at(chess.STARTING_FEN, coin=1)  # the coin already on Black's side
+    turn(game, "N", "g1f3")  # matched: pushed past Black's side
+    assert game.phase == "remove" and game.to_move == B2  # B1 predicts Black's next move, so B2 moves next
+    with pytest.raises(IllegalAction, match="king never is"):
+        game.play(B2, Remove("e8"))
+    with pytest.raises(IllegalAction, match="king never is"):
+        game.play(B2, Remove("e1"))  # not Black's piece
+    game.play(B2, Remove("b8"))
+    assert game.board.piece_at(chess.B8) is None and game.coin == 0 and game.to_move == B1
+    assert game.board.halfmove_clock == 0
+
+
+def test_a_pull_past_makes_the_movers_own_team_remove_by_its_next_mover() -> None:
+    game = at(chess.STARTING_FEN, coin=-1)  # on White's side
+    turn(game, "B", "g1f3")  # missed: pulled past White's side
+    assert game.phase == "remove" and game.to_move == W1  # W1 predicted; it moves White's next move
+    game.play(W1, Remove("a2"))
+    assert game.to_move == B1 and game.phase == "predict"
+
+
+def test_a_team_with_only_its_king_removes_nothing() -> None:
+    game = at("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", coin=1)  # Black has its king only; the coin on Black's side
+    game.play(B1, Predict("Q"))
+    game.play(B2, TelepathyMove("e8d8"))  # a king move, predicted queen: missed, pulled past Black's side
+    due = [o for o in game.observations(0) if isinstance(o, RemovalDue)][-1]
+    assert due.team == 1 and due.nothing and game.coin == 0 and game.phase == "predict" and game.to_move == W1
+    assert view(game, W2).phase == "predict" and view(game, W2).coin == 0
+
+
+# ---- TP5: the end --------------------------------------------------------------------------------------------
+
+def test_a_king_left_open_by_a_removal_can_be_taken_and_that_wins_at_once() -> None:
+    # White's rook on e2 shields its king from the black rook on e8. A missed prediction with the coin on White's
+    # side makes White remove a piece, and W1 removes that rook: Black may take the king.
+    game = at("4r1k1/8/8/8/8/8/4R3/1N2K3 w - - 0 1", coin=-1)
+    turn(game, "B", "b1c3")  # a knight move, predicted bishop: missed, pulled past White's side
+    assert (game.phase, game.to_move) == ("remove", W1)
+    game.play(W1, Remove("e2"))
+    assert not game.is_over and game.to_move == B1
+    game.play(B1, Predict("R"))
+    assert TelepathyMove("e8e1") in game.choices()["moves"]
+    game.play(B2, TelepathyMove("e8e1"))
+    assert game.outcome is not None and game.outcome.reason == Reason.KING_CAPTURE and game.outcome.team == 1
+
+
+def test_a_king_capture_is_allowed_even_when_it_leaves_the_own_king_attacked() -> None:
+    # Black to move is in check from the white queen; the white king stands open to the black rook.
+    game = at("3k4/8/8/8/8/8/3Q4/r3K3 b - - 0 1")
+    game.play(B1, Predict("R"))
+    assert TelepathyMove("a1e1") in game.choices()["moves"]
+    game.play(B2, TelepathyMove("a1e1"))
+    assert game.outcome is not None and game.outcome.team == 1
+    flip = [o for o in game.observations(W1) if isinstance(o, Flipped)][-1]
+    assert flip.card == "R" and flip.result == ""  # shown for the record, nothing resolved
+
+
+def test_mate_loses_stalemate_and_bare_kings_draw_and_fifty_moves_count_removals() -> None:
+    game = at("7k/8/6K1/8/8/8/8/Q7 w - - 0 1")
+    turn(game, "Q", "a1a8")
+    assert game.outcome is not None and game.outcome.reason == Reason.NO_MOVES and game.outcome.team == 0
+    game = at("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1")
+    turn(game, "Q", "c1c7")
+    assert game.outcome is not None and game.outcome.team is None and "stalemate" in game.outcome.detail
+    game = at("k7/8/1K6/8/8/8/8/2N5 w - - 0 1")
+    turn(game, "N", "c1d3")
+    assert game.outcome is not None and game.outcome.reason == Reason.INSUFFICIENT_MATERIAL
+    game = at("k7/8/2K5/8/8/8/8/1R6 w - - 99 80")
+    turn(game, "R", "b1b2")
+    assert game.outcome is not None and game.outcome.reason == Reason.MOVE_LIMIT
+    game = at("k7/8/2K5/8/8/8/P7/1R6 w - - 98 80", coin=-1)
+    turn(game, "N", "b1b3")  # missed: White removes, and a removal starts the count again
+    game.play(W1, Remove("a2"))
+    assert game.board.halfmove_clock == 0 and game.outcome is None
+
+
+def test_the_end_is_judged_after_the_removal() -> None:
+    # The queen's move would stalemate Black, but it misses with the coin on White's side: White removes first.
+    game = at("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", coin=-1)
+    turn(game, "N", "c1c7")
+    assert game.outcome is None and game.phase == "remove"
+    game.play(W1, Remove("c7"))  # the queen goes: kings alone
+    assert game.outcome is not None and game.outcome.reason == Reason.INSUFFICIENT_MATERIAL
+
+
+# ---- privacy -------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nobody_but_the_predictor_can_tell_the_face_down_card_before_the_flip(seed: int) -> None:
+    """At every prediction of a random game, the other three seats' observations, views and choices are the same
+    whichever card the predictor played, until the mover has moved."""
+    rng = random.Random(seed)
+    game = TelepathyChess()
+    for _ in range(60):
+        if game.outcome is not None:
+            break
+        seat, options = game.to_move, flat(game.choices())
+        if game.phase == "predict":
+            first, second = rng.sample(options, 2)
+            a, b = copy.deepcopy(game), copy.deepcopy(game)
+            a.play(seat, first)
+            b.play(seat, second)
+            for other in set(range(4)) - {seat}:
+                assert a.observations(other) == b.observations(other)
+                assert view(a, other) == view(b, other)
+                assert PRESENTER.scene(view(a, other)).zones == PRESENTER.scene(view(b, other)).zones
+            assert a.choices() == b.choices()  # the mover's choices do not depend on the card
+            assert not any(isinstance(o, YourPrediction) for other in set(range(4)) - {seat}
+                           for o in a.observations(other)[len(game.observations(other)):])
+        game.play(seat, rng.choice(options))
+
+
+# ---- records and exports ----------------------------------------------------------------------------------------
+
+def _bot_game(seed: int, kinds: tuple[type, ...] = (TelepathyEngineBot, TelepathyEngineBot, TelepathyRandomBot,
+                                                     TelepathyRandomBot), max_ply: int = 200) -> GameSession:
+    game = TelepathyChess()
+    session = GameSession(game, TimeControl(None, 0))
+    players = [kind(seed=seed * 4 + seat) for seat, kind in enumerate(kinds)]
+    seen = [0] * 4
+    for seat, player in enumerate(players):
+        player.start(seat, game.options())
+    while game.outcome is None and game.ply < max_ply:
+        for seat, player in enumerate(players):
+            for observation in game.observations(seat)[seen[seat]:]:
+                player.observe(observation)
+            seen[seat] = len(game.observations(seat))
+        seat = game.to_move
+        action = players[seat].act(ActionRequest(seat, game.phase, game.choices()))
+        assert action in flat(game.choices())
+        session.play(seat, action)
+    return session
+
+
+def _with_removals(max_tries: int = 20) -> GameSession:
+    for seed in range(max_tries):
+        session = _bot_game(seed, (TelepathyRandomBot,) * 4, max_ply=60)
+        if any(entry["action"]["type"] == "remove" for entry in session.record.to_json()["actions"]):
+            return session
+    raise AssertionError("no random game had a removal")
+
+
+def test_a_record_replays_to_the_same_game(tmp_path: Path) -> None:
+    session = _with_removals()
+    path = tmp_path / "game.json"
+    session.record.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert {entry["action"]["type"] for entry in data["actions"]} == {"predict", "move", "remove"}
+    replayed = Timeline(session.record).game
+    assert replayed.truth() == session.game.truth()
+    for entry in data["actions"]:
+        assert TelepathyChess.action_from_json(entry["action"]).to_json() == entry["action"]
+    with pytest.raises(ValueError, match="not a Telepathy"):
+        TelepathyChess.action_from_json({"type": "predict", "card": 5})
+
+
+def test_the_pgn_reads_back_part_by_part_to_the_position_of_the_game(tmp_path: Path) -> None:
+    from app.cli import main
+    session = _with_removals()
+    path = tmp_path / "game.json"
+    session.record.save(path)
+    assert main(["export", str(path), "-o", str(tmp_path / "game.pgn")]) == 0  # .pgn: Telepathy's own PGN
+    text = (tmp_path / "game.pgn").read_text(encoding="utf-8")
+    assert "predicted" in text and "removed" in text and '[SetUp "1"]' in text
+    stream, boards = io.StringIO(text), []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        assert not game.errors, game.errors
+        boards.append(game.end().board())
+    assert len(boards) >= 2
+    truth = session.game.board
+    assert boards[-1].board_fen() == truth.board_fen()
+
+
+# ---- the presenter -----------------------------------------------------------------------------------------
+
+def test_a_card_is_played_by_a_click_on_the_hand_and_typed_by_name() -> None:
+    game = TelepathyChess()
+    predictor = view(game, W1)
+    scene = PRESENTER.scene(predictor)
+    hand = next(zone for zone in scene.zones if zone.id == "hand")
+    assert [card.code for card in hand.cards] == ["8H", "9H", "10H", "QH", "KH", "6H"] and hand.private_to == {W1}
+    assert PRESENTER.on_zone(predictor, "hand", 0) == Predict("N")
+    assert PRESENTER.parse_text(predictor, "copy") == Predict("C")
+    with pytest.raises(InputError, match="face up"):
+        PRESENTER.parse_text(predictor, "P")
+    game.play(W1, Predict("N"))
+    mover = view(game, W2)
+    table = next(zone for zone in PRESENTER.scene(mover).zones if zone.id == "table-0")
+    assert table.cards[1] is None  # a back for the partner
+    own = next(zone for zone in PRESENTER.scene(view(game, W1)).zones if zone.id == "table-0")
+    assert own.cards[1].code == "8H" and own.private_to == {W1}
+    assert PRESENTER.parse_text(mover, "Nf3") == TelepathyMove("g1f3")
+    with pytest.raises(InputError):
+        PRESENTER.on_zone(mover, "hand", 0)
+
+
+def test_a_removal_is_a_click_on_an_own_piece_and_the_log_says_what_happened() -> None:
+    game = at(chess.STARTING_FEN, coin=1)
+    turn(game, "N", "g1f3")
+    remover = view(game, B2)
+    scene = PRESENTER.scene(remover)
+    assert scene.sense_window is not None and scene.sense_window((1, 7)) == [(1, 7)]
+    assert scene.sense_window((4, 7)) == []  # the king
+    with pytest.raises(InputError, match="other than the king"):
+        PRESENTER.on_square(remover, (4, 7))
+    assert PRESENTER.on_square(remover, (1, 7)) == Remove("b8")
+    lines = [PRESENTER.describe(o, W2) for o in game.observations(W2)]
+    assert "W1 predicted knight; matched: coin toward Black (now past a side)." in lines
+    assert "The coin went past Black's side: B2 must remove a black piece." in lines
+
+
+# ---- bots ----------------------------------------------------------------------------------------------------------
+
+def test_the_engine_team_beats_the_random_team() -> None:
+    for seed in range(2):
+        outcome = _bot_game(seed).game.outcome
+        assert outcome is not None and outcome.team == 0, outcome
+
+
+def test_two_engines_agree_on_the_card_without_a_word() -> None:
+    session = _bot_game(3, (TelepathyEngineBot, TelepathyEngineBot, TelepathyRandomBot, TelepathyRandomBot))
+    flips = [o for o in session.game.observations(0) if isinstance(o, Flipped) and o.seat < 2 and o.result]
+    assert flips and sum(flip.result == "down" for flip in flips) >= 0.9 * len(flips)
+
+
+def test_the_engine_takes_a_king_that_stands_open() -> None:
+    game = at("4r1k1/8/8/8/8/8/8/4K3 b - - 0 1")
+    game.play(B1, Predict("R"))
+    bot = TelepathyEngineBot(seed=0)
+    bot.start(B2, {})
+    for observation in game.observations(B2):
+        bot.observe(observation)
+    assert bot.act(ActionRequest(B2, "move", game.choices())) == TelepathyMove("e8e1")
