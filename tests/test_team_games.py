@@ -183,3 +183,21 @@ def test_an_unfinished_game_offers_no_team_perspective(monkeypatch: pytest.Monke
     replay = ReplayWindow(record, asking_seat=1)
     assert [replay.perspective.itemText(i) for i in range(replay.perspective.count())] == ["What A2 saw"]
     replay.close()
+
+
+@pytest.mark.parametrize("key", ["telepathy", "splitbrain"])
+def test_a_match_of_four_random_bots_and_its_replay_by_team(tmp_path: Path, key: str, qtbot: object) -> None:
+    from app.cli import main
+    from app.engine.record import read_record
+    from app.ui.replay_window import ReplayWindow
+    seats = [arg for seat in ("W1", "W2", "B1", "B2") for arg in ("--seat", f"{seat}=random")]
+    assert main(["match", "--variant", key, *seats, "--games", "1", "--out", str(tmp_path)]) == 0
+    record = read_record(next(tmp_path.glob("*.json")))
+    assert record.variant == key and len(record.players) == 4 and record.result is not None
+    replay = ReplayWindow(record)
+    labels = [replay.perspective.itemText(index) for index in range(replay.perspective.count())]
+    assert labels[-2:] == ["What W1 and W2 saw (their team)", "What B1 and B2 saw (their team)"]
+    replay.perspective.setCurrentIndex(len(labels) - 2)
+    replay.show_step(2)
+    assert replay.current_perspective == record.entries[1].seat and "W1 was told:" in replay.text.toPlainText()
+    replay.close()
