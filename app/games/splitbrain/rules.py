@@ -310,6 +310,8 @@ class SplitBrainChess(Game):
         self._candidates: list[Pair] = []
         self._how = "as picked"
         self._ply = 0
+        self.moves: list[Move] = []
+        """The moves made, in order (the replay marks the last one)."""
         for seat in range(len(SEATS)):
             self._tell(seat, Seated(seat, self.position.fen(), coin))
         self._judge()
@@ -443,6 +445,7 @@ class SplitBrainChess(Game):
         team = self.team
         captured, letter = self.position.board[move.to_sq], self.position.board[move.from_sq]
         self.position = self.position.push(move)
+        self.moves.append(move)
         self._ply += 1
         self.piece = self.square = None
         self._phase, self._asked, self._candidates = "pick", None, []
