@@ -205,6 +205,15 @@ def test_mate_loses_stalemate_and_bare_kings_draw_and_fifty_moves_count_removals
     assert game.board.halfmove_clock == 0 and game.outcome is None
 
 
+def test_a_starting_position_that_is_already_over_ends_the_game_at_once() -> None:
+    game = TelepathyChess.from_options({"fen": "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"})  # Black is stalemated
+    assert game.outcome is not None and game.to_move is None and game.choices() == {}
+    with pytest.raises(ValueError, match="needs a king"):
+        TelepathyChess.from_options({"fen": "8/8/8/8/8/8/8/K7 w - - 0 1"})
+    with pytest.raises(ValueError, match="bad starting position"):
+        TelepathyChess.from_options({"fen": "not a fen"})
+
+
 def test_the_end_is_judged_after_the_removal() -> None:
     # The queen's move would stalemate Black, but it misses with the coin on White's side: White removes first.
     game = at("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", coin=-1)

@@ -244,6 +244,7 @@ class TelepathyChess(Game):
         self._ply = 0
         for seat in range(len(SEATS)):
             self._tell(seat, Seated(seat, (white_first, black_first), self.board.fen()))
+        self._judge()  # a starting position may already be over (mated, stalemated, bare kings)
 
     # -- who acts ---------------------------------------------------------------------------------------------
     @property
