@@ -193,8 +193,8 @@ def test_mate_loses_stalemate_and_bare_kings_draw_and_fifty_moves_count_removals
     game = at("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1")
     turn(game, "Q", "c1c7")
     assert game.outcome is not None and game.outcome.team is None and "stalemate" in game.outcome.detail
-    game = at("k7/8/1K6/8/8/8/8/2N5 w - - 0 1")
-    turn(game, "N", "c1d3")
+    game = at("k7/8/1K6/8/8/8/p7/2N5 w - - 0 1")
+    turn(game, "N", "c1a2")  # takes the last pawn: a knight alone cannot mate
     assert game.outcome is not None and game.outcome.reason == Reason.INSUFFICIENT_MATERIAL
     game = at("k7/8/2K5/8/8/8/8/1R6 w - - 99 80")
     turn(game, "R", "b1b2")
