@@ -93,24 +93,31 @@ def test_telepathy_four_people_the_mover_sees_nothing_of_the_face_down_card(wind
     assert window.board.pieces()[cell("g8")] == "n"
 
 
-def test_telepathy_a_person_with_a_bot_partner_against_two_bots(window: Any, qtbot: Any) -> None:
-    controller = start(window, "telepathy", {"W2": "sightline:engine:medium", "B1": "sightline:random:medium", "B2": "sightline:random:medium"})
-    assert controller.screen_seat == 0 or controller.curtain_for == 0
-    if controller.curtain_for is not None:
-        controller.lift_curtain()
-    for _ in range(2):  # W1 predicts; its bot partner moves; the bots play Black; W1 predicts again ...
+def _play_to_the_end(window: Any, qtbot: Any, controller: Any, person_acts: Any, limit: int = 400) -> None:
+    """The person in seat 0 acts through ``person_acts`` whenever it is its turn, the bots in their worker
+    processes the rest of the time, until the game ends."""
+    for _ in range(limit):
         qtbot.waitUntil(lambda: controller.game.to_move == 0 or controller.outcome is not None, timeout=30000)
         if controller.outcome is not None:
-            break
+            return
+        person_acts()
+    raise AssertionError("the game did not end")
+
+
+def test_telepathy_a_person_with_a_bot_partner_against_two_bots_to_the_end(window: Any, qtbot: Any) -> None:
+    controller = start(window, "telepathy", {"W2": "sightline:engine:medium", "B1": "sightline:random:medium",
+                                             "B2": "sightline:random:medium"})
+    assert controller.curtain_for is None  # one person: no curtain between a person and the bots
+
+    def person() -> None:  # W1 predicts by a click on its first card, moves or removes as the engine would
         if controller.game.phase == "predict":
             click_zone(window, qtbot, "hand", 0)
-        else:  # W1's turn to move (the roles swap) or to remove
-            action = controller.game.choices()
-            first = next(iter(action.values()))[0]
-            controller.act(first)
-    qtbot.waitUntil(lambda: controller.game.to_move == 0 or controller.outcome is not None, timeout=30000)
-    assert len(controller.session.record.entries) >= 6
-    assert controller.curtain_for is None  # one person: no curtain between a person and the bots
+        else:
+            controller.act(next(iter(controller.game.choices().values()))[0])
+
+    _play_to_the_end(window, qtbot, controller, person)
+    assert controller.outcome is not None and "Game over" in controller.log()[-1]
+    assert {entry.seat for entry in controller.session.record.entries} == {0, 1, 2, 3}
 
 
 # ---- Split-Brain -----------------------------------------------------------------------------------------------
@@ -148,13 +155,17 @@ def test_splitbrain_four_people_the_partner_sees_nothing_of_the_pick(window: Any
     assert controller.game.position.board[2 * 6 + 5] == "N"  # the knight stands on f3
 
 
-def test_splitbrain_a_person_with_a_bot_partner_against_two_bots(window: Any, qtbot: Any) -> None:
-    controller = start(window, "splitbrain", {"W2": "sightline:engine:medium", "B1": "sightline:engine:medium", "B2": "sightline:engine:medium"})
-    if controller.curtain_for is not None:
-        controller.lift_curtain()
-    for _ in range(3):
-        qtbot.waitUntil(lambda: controller.game.to_move == 0 or controller.outcome is not None, timeout=30000)
-        if controller.outcome is not None:
-            break
-        controller.act(next(iter(controller.game.choices().values()))[0])
-    assert len(controller.session.record.entries) >= 6 and controller.curtain_for is None
+def test_splitbrain_a_person_with_a_bot_partner_against_two_bots_to_the_end(window: Any, qtbot: Any) -> None:
+    controller = start(window, "splitbrain", {"W2": "sightline:engine:medium", "B1": "sightline:engine:medium",
+                                              "B2": "sightline:engine:medium"})
+    assert controller.curtain_for is None
+
+    def person() -> None:  # W1 picks by a click on the first square offered, or answers with the first choice
+        if controller.game.phase == "pick":
+            square = next(iter(controller.game.choices().values()))[0].square
+            click_square(window, qtbot, (ord(square[0]) - ord("a"), int(square[1]) - 1))
+        else:
+            controller.act(next(iter(controller.game.choices().values()))[0])
+
+    _play_to_the_end(window, qtbot, controller, person)
+    assert controller.outcome is not None and "Game over" in controller.log()[-1]
