@@ -14,7 +14,7 @@ The engine numbers squares as python-chess does (a1 = 0, b1 = 1 ... h8 = 63); a 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import chess
 
@@ -66,12 +66,20 @@ def chess_targets(moves: Iterable[chess.Move]) -> dict[Cell, dict[Cell, list[str
     return targets
 
 
-def outcome_sentence(outcome: Outcome, seat: Seat) -> str:
-    """The log's last line for ``seat``: who won (from that seat's side) and why."""
-    if outcome.winner is None:
-        return f"Game over: draw ({outcome.detail or outcome.reason.value})."
-    won = outcome.winner == seat
-    return f"Game over: you {'won' if won else 'lost'} ({outcome.detail or outcome.reason.value})."
+def outcome_sentence(outcome: Outcome, seat: Seat, teams: Sequence[int] | None = None) -> str:
+    """The log's last line for ``seat``: who won (from that seat's side) and why. With ``teams`` (each seat's
+    team), a win of a team of partners is told as the team's.
+
+    >>> from app.engine.core import Outcome, Reason
+    >>> outcome_sentence(Outcome(None, Reason.NO_MOVES, "White checkmated Black", team=0), 1, (0, 0, 1, 1))
+    'Game over: your team won (White checkmated Black).'
+    """
+    detail = outcome.detail or outcome.reason.value.replace("_", " ")
+    if outcome.winner is not None:
+        return f"Game over: you {'won' if outcome.winner == seat else 'lost'} ({detail})."
+    if outcome.team is None or teams is None:
+        return f"Game over: draw ({detail})."
+    return f"Game over: your team {'won' if teams[seat] == outcome.team else 'lost'} ({detail})."
 
 
 def you_play(color: chess.Color) -> str:

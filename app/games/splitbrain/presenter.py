@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from app.engine.core import Outcome
+from app.games.chess_kit import outcome_sentence
 from app.games.presenter import Command, InputError, PresenterBase
 from app.games.scene import BoardScene, Cell, MarkerSpec, TrackZone, piece_words
 from app.games.splitbrain.losalamos import SIZE, parse_square, square_name
-from app.games.splitbrain.rules import (SEATS, TEAM_NAMES, Asked, CoinSwitched, Decide, Decided, Ended, Moved, Picked,
-                                        PickPiece, PickSquare, Promote, Revealed, Seated, Settle, YourPick, roles)
+from app.games.splitbrain.rules import (SEATS, TEAM_NAMES, TEAMS, Asked, CoinSwitched, Decide, Decided, Ended,
+                                        Moved, Picked, PickPiece, PickSquare, Promote, Revealed, Seated, Settle,
+                                        YourPick, roles)
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -58,14 +59,6 @@ def move_words(move: str, letter: str) -> str:
     if len(move) == 5:
         words += f", becoming a {piece_words(move[4]).split()[-1]}"
     return words
-
-
-def _outcome_line(outcome: Outcome, seat: Seat) -> str:
-    detail = outcome.detail or outcome.reason.value.replace("_", " ")
-    if outcome.team is None:
-        return f"Game over: draw ({detail})."
-    won = outcome.team == (0 if seat in (0, 1) else 1)
-    return f"Game over: your team {'won' if won else 'lost'} ({detail})."
 
 
 def describe(observation: Any, seat: Seat) -> str | None:
@@ -104,7 +97,7 @@ def describe(observation: Any, seat: Seat) -> str | None:
     if isinstance(o, CoinSwitched):
         return f"The coin moves to {_side_words(o.side)}."
     if isinstance(o, Ended):
-        return _outcome_line(o.outcome, seat)
+        return outcome_sentence(o.outcome, seat, TEAMS)
     return None
 
 

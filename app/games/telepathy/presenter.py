@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
-from app.engine.core import Outcome
-from app.games.chess_kit import ChessPresenter, chess_targets, from_sq8, sq8
+from app.games.chess_kit import ChessPresenter, chess_targets, from_sq8, outcome_sentence, sq8
 from app.games.presenter import InputError
 from app.games.scene import BoardScene, Card, Cell, HandZone, MarkerSpec, TrackZone, piece_words
-from app.games.telepathy.rules import (CARD_NAMES, CARDS, SEATS, TEAM_NAMES, Ended, Flipped, Moved, Predict, Predicted,
-                                       Remove, RemovalDue, Removed, Seated, TelepathyMove, YourPrediction)
+from app.games.telepathy.rules import (CARD_NAMES, CARDS, SEATS, TEAM_NAMES, TEAMS, Ended, Flipped, Moved,
+                                       Predict, Predicted, Remove, RemovalDue, Removed, Seated, TelepathyMove,
+                                       YourPrediction)
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -51,14 +51,6 @@ def _card_words(card: str) -> str:
 
 def _coin_words(coin: int) -> str:
     return {-1: "on White's side", 0: "in the middle", 1: "on Black's side"}.get(coin, "past a side")
-
-
-def _outcome_line(outcome: Outcome, seat: Seat) -> str:
-    detail = outcome.detail or outcome.reason.value.replace("_", " ")
-    if outcome.team is None:
-        return f"Game over: draw ({detail})."
-    won = outcome.team == (0 if seat < 2 else 1)
-    return f"Game over: your team {'won' if won else 'lost'} ({detail})."
 
 
 def describe(observation: Any, seat: Seat) -> str | None:
@@ -92,11 +84,12 @@ def describe(observation: Any, seat: Seat) -> str | None:
         if o.nothing:
             return f"The coin went past {TEAM_NAMES[o.team]}'s side, but {TEAM_NAMES[o.team]} has only its king."
         who = "you" if o.seat == seat else SEATS[o.seat]
-        return f"The coin went past {TEAM_NAMES[o.team]}'s side: {who} must remove a {TEAM_NAMES[o.team].lower()} piece."
+        side = TEAM_NAMES[o.team]
+        return f"The coin went past {side}'s side: {who} must remove a {side.lower()} piece."
     if isinstance(o, Removed):
         return f"{SEATS[o.seat]} removed the {piece_words(o.piece)} on {o.square}; the coin is back in the middle."
     if isinstance(o, Ended):
-        return _outcome_line(o.outcome, seat)
+        return outcome_sentence(o.outcome, seat, TEAMS)
     return None
 
 
