@@ -85,8 +85,9 @@ def move_scores(position: LosAlamosPosition, depth: int = 2) -> dict[Move, int]:
 
     >>> mate = LosAlamosPosition.from_fen("k5/2K3/1Q4/6/6/6 w - - 0 1")
     >>> scores = move_scores(mate, 1)
-    >>> max(scores, key=scores.get).uci()
-    'b4b5'
+    >>> mates = [move for move, score in scores.items() if score > MATE // 2]
+    >>> len(mates), all(mate.push(move).is_checkmate() for move in mates)
+    (4, True)
     """
     return {move: -_search(position.push(move), depth - 1, -MATE * 2, MATE * 2, 1)
             for move in position.legal_moves()} if depth > 0 else {}
