@@ -115,6 +115,10 @@ class Presenter(Protocol):
     def visible_clocks(self, seat: Seat, seat_count: int) -> list[Seat]:
         """The seats whose clocks ``seat`` may see."""
 
+    def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
+        """The sound cues (``app.ui.sounds.CUES``) an observation of ``seat`` means to that seat, such as "move",
+        "capture", "captured", "failed", "sense", "check", "card", "start" and "end"."""
+
     def panels(self) -> frozenset[str]:
         """The extra panels this game offers a person (:data:`BELIEF_PANEL`)."""
 
@@ -168,6 +172,10 @@ class PresenterBase:
 
     def visible_clocks(self, seat: Seat, seat_count: int) -> list[Seat]:
         return list(range(seat_count))
+
+    def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
+        # Every game ends: its last observation is named so ("GameEnded", "Ended") in every game so far.
+        return ("end",) if type(observation).__name__ in ("GameEnded", "Ended") else ()
 
     def panels(self) -> frozenset[str]:
         return frozenset()

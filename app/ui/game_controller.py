@@ -55,6 +55,7 @@ class GameController(QObject):
     curtainChanged = Signal()
     gameOver = Signal(object)  # Outcome
     thinkingChanged = Signal(bool)
+    soundCue = Signal(str)  # a cue (app.ui.sounds.CUES) for the person at the screen, to be played now
 
     def __init__(self, variant: str, seats: list[SeatConfig], control: TimeControl,
                  options: dict[str, Any] | None = None, seed: int | None = None,
@@ -95,6 +96,10 @@ class GameController(QObject):
         self._timer.setInterval(100)
         self._timer.timeout.connect(self._tick)
         self._ticks = 0
+        # Sound cues wait with their seat until its person is at the screen: a sound must not tell the person at
+        # the screen what happened to another seat (heard by that seat's person when they lift the curtain).
+        self._cues: dict[Seat, list[str]] = {seat: [] for seat in humans}
+        self._low_time_told: set[tuple[Seat, float]] = set()
 
     @classmethod
     def from_record(cls, record: GameRecord, parent: QObject | None = None) -> "GameController":
@@ -146,7 +151,12 @@ class GameController(QObject):
                 bot.start()
                 self.bots[index] = bot
         self._started = True
-        self._update_views()
+        fresh = not self.session.record.entries
+        self._update_views(with_sounds=False)  # a resumed game's past is not played again
+        if fresh and self.game.outcome is None:
+            for cues in self._cues.values():
+                cues.append("start")
+        self._play_cues()
         if not self.hot_seat:
             self.session.start_clock()  # hot-seat: the first clock starts when the curtain lifts
         self._timer.start()
@@ -367,6 +377,7 @@ class GameController(QObject):
         self.session.resume()
         self.curtainChanged.emit()
         self.changed.emit()
+        self._play_cues()  # what this seat's person has not heard yet: it happened while they were away
 
     def _lower_curtain(self, seat: Seat) -> None:
         self.session.pause()
@@ -460,6 +471,7 @@ class GameController(QObject):
         if self.game.outcome is None and self.session.check_time():
             self._after()
         elif self.game.outcome is None:
+            self._warn_low_time()
             self.clocksChanged.emit()  # a tick moves the clocks, nothing else: no need to rebuild the board
             self._ticks += 1
             if self._ticks % 50 == 0 and not self.session.paused:
@@ -467,6 +479,7 @@ class GameController(QObject):
 
     def _after(self) -> None:
         self._update_views()
+        self._play_cues()  # before the curtain may fall: the person who acted hears what came of it
         self._save()
         if self.game.outcome is not None:
             self._finish()
@@ -492,15 +505,40 @@ class GameController(QObject):
             self.session.resume()
         self.changed.emit()
 
-    def _update_views(self) -> None:
+    def _update_views(self, with_sounds: bool = True) -> None:
         for seat, view in enumerate(self.views):
             log = self.game.observations(seat)
+            cues = self._cues.get(seat) if with_sounds else None
             for observation in log[self._seen[seat]:]:
                 view.apply(observation)
                 line = self.presenter.describe(observation, seat)
                 if line:
                     self.logs[seat].append(line)
+                if cues is not None:
+                    cues.extend(self.presenter.sounds(observation, seat))
             self._seen[seat] = len(log)
+
+    def _play_cues(self) -> None:
+        """Play the cues of the seat whose person is at the screen (each cue once, in order)."""
+        seat = self.screen_seat
+        if seat is None or self.curtain_for is not None or seat not in self._cues:
+            return
+        cues, self._cues[seat] = self._cues[seat], []
+        for cue in dict.fromkeys(cues):
+            self.soundCue.emit(cue)
+
+    def _warn_low_time(self) -> None:
+        """"low_time" once when the person at the screen has under 30 s left on their turn, and again under 10."""
+        seat = self.game.to_move
+        if seat is None or seat != self.screen_seat or self.curtain_for is not None or seat not in self._cues:
+            return
+        left = self.session.seconds_left(seat)
+        for mark in (10.0, LOW_TIME):  # the lowest mark passed: a clock found under 10 s warns once, not twice
+            if left < mark:
+                if (seat, mark) not in self._low_time_told:
+                    self._low_time_told.update((seat, higher) for higher in (10.0, LOW_TIME) if higher >= mark)
+                    self.soundCue.emit("low_time")
+                break
 
     def _finish(self) -> None:
         self._timer.stop()
@@ -511,6 +549,7 @@ class GameController(QObject):
         if self.hot_seat:
             self.curtain_for = None
             self.screen_seat = self.screen_seat if self.screen_seat is not None else 0
+        self._play_cues()  # the end, and what came before it, for whoever is at the screen now
         self.curtainChanged.emit()
         self.changed.emit()
         self.gameOver.emit(outcome)

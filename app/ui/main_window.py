@@ -273,6 +273,7 @@ class MainWindow(QMainWindow):
             action = QAction(name.capitalize(), self)
             action.triggered.connect(lambda _checked=False, n=name: self._piece_set(n))
             pieces.addAction(action)
+        self._add_sound_menu(view)
         view.addSeparator()
         view.addAction(self.panel_dock.toggleViewAction())
         self._view_menu = view
@@ -280,6 +281,39 @@ class MainWindow(QMainWindow):
         self._help_menu = help_
         help_.aboutToShow.connect(self._fill_help)
         self._fill_help()
+
+    def _add_sound_menu(self, view: Any) -> None:
+        """View > Sound: mute, and the volume, both remembered."""
+        from PySide6.QtGui import QActionGroup
+        from app.ui.sounds import LazySink, Sounds
+        self.sounds = Sounds(LazySink(), QSettings())
+        menu = view.addMenu("&Sound")
+        mute = QAction("&Mute sounds", self)
+        mute.setCheckable(True)
+        mute.setChecked(self.sounds.muted)
+        mute.toggled.connect(self.sounds.set_muted)
+        menu.addAction(mute)
+        menu.addSeparator()
+        group = QActionGroup(self)
+        for volume in (25, 50, 80, 100):
+            action = QAction(f"Volume {volume}%", self)
+            action.setCheckable(True)
+            action.setChecked(self.sounds.volume == volume)
+            action.triggered.connect(lambda _checked=False, v=volume: self.sounds.set_volume(v))
+            group.addAction(action)
+            menu.addAction(action)
+        note = QAction("", self)
+        note.setEnabled(False)
+        menu.addSeparator()
+        menu.addAction(note)
+        note.setVisible(False)
+
+        def tell_when_silent() -> None:  # the sound system is looked for only when the menu first opens
+            if not self.sounds.sink.available:
+                note.setText("No sound: this Qt has no Qt Multimedia")
+                note.setVisible(True)
+        menu.aboutToShow.connect(tell_when_silent)
+        self._sound_menu = menu
 
     def _fill_help(self) -> None:
         """One rules entry per game the registry holds when the menu opens (a game registered after the window
@@ -396,6 +430,7 @@ class MainWindow(QMainWindow):
         controller.curtainChanged.connect(self._curtain)
         controller.gameOver.connect(self._game_over)
         controller.thinkingChanged.connect(self.panel.thinking.setVisible)
+        controller.soundCue.connect(self.sounds.play)
         controller.autosave = self._autosave
         if self.inference is not None:
             self.inference.shutdown()

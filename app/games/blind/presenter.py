@@ -100,6 +100,16 @@ class BlindPresenter(ChessPresenter):
     def scene(self, view: Any) -> BoardScene:
         return blind_scene(view)
 
+    def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
+        kind, o = type(observation).__name__, observation
+        if kind == "AttemptResult":
+            if not o.success:
+                return ("failed",)
+            return ("capture",) if o.capture is not None else ("move",)
+        if kind == "PieceLost":
+            return ("captured",)
+        return super().sounds(observation, seat)
+
     def describe(self, observation: Any, seat: Seat) -> str | None:
         return describe_blind(observation, seat)
 

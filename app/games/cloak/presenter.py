@@ -794,6 +794,13 @@ class CloakPresenter(PresenterBase):
             return "Type your arrangement, 8 letters (RNBQKBNR)"
         return _ENTRY_HINTS.get(view.phase, self.entry_text) if _my_turn(view) else self.entry_text
 
+    def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
+        if type(observation).__name__ == "Moved":
+            if observation.captured:
+                return ("capture",) if observation.seat == seat else ("captured",)
+            return ("move",)
+        return super().sounds(observation, seat)
+
     def describe(self, observation: Any, seat: Seat) -> str | None:
         return describe_cloak(observation, seat)
 

@@ -93,6 +93,14 @@ class MinitPresenter(PresenterBase):
             scene.last_move = (cell(last_move.from_square), cell(last_move.to_square))
         return scene
 
+    def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
+        if type(observation).__name__ == "MovePlayed":
+            mine = observation.ply % 2 == seat
+            if observation.captured:
+                return ("capture",) if mine else ("captured",)
+            return ("move",)
+        return super().sounds(observation, seat)
+
     def describe(self, observation: Any, seat: Seat) -> str | None:
         return describe_minit(observation, seat)
 

@@ -134,6 +134,19 @@ class RbcPresenter(ChessPresenter):
     def scene(self, view: Any) -> BoardScene:
         return rbc_scene(view)
 
+    def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
+        kind, o = type(observation).__name__, observation
+        if kind == "TurnStarted" and o.capture_square is not None:
+            return ("captured",)
+        if kind == "SenseResult" and o.square is not None:
+            return ("sense",)
+        if kind == "MoveResult" and o.requested is not None:
+            if o.taken is None:
+                return ("failed",)
+            played = "capture" if o.capture_square is not None else "move"
+            return (played,) if o.taken == o.requested else ("failed", played)  # changed: say so, then what
+        return super().sounds(observation, seat)
+
     def describe(self, observation: Any, seat: Seat) -> str | None:
         return describe_rbc(observation, seat)
 

@@ -162,6 +162,16 @@ class SplitBrainPresenter(PresenterBase):
         return scene
 
     # -- words --------------------------------------------------------------------------------------------------
+    def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
+        o = observation
+        if isinstance(o, YourPick):
+            return ("sense",)
+        if isinstance(o, Moved):
+            ours = o.team == seat // 2
+            cue = ("capture" if ours else "captured") if o.captured else "move"
+            return (cue, "check") if o.check else (cue,)
+        return super().sounds(observation, seat)
+
     def describe(self, observation: Any, seat: Seat) -> str | None:
         return describe(observation, seat)
 

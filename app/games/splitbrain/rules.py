@@ -244,6 +244,8 @@ class Moved(NamedTuple):
     how: str
     captured: str
     letter: str
+    check: bool = False
+    """Whether the move gives check."""
 
 
 class CoinSwitched(NamedTuple):
@@ -449,7 +451,8 @@ class SplitBrainChess(Game):
         self._ply += 1
         self.piece = self.square = None
         self._phase, self._asked, self._candidates = "pick", None, []
-        self._tell_all(Moved(team, move.uci(), self._how, "" if captured == "." else captured, letter))
+        self._tell_all(Moved(team, move.uci(), self._how, "" if captured == "." else captured, letter,
+                             self.position.in_check()))
         if team == 1:
             self.coin = "queen" if self.coin == "king" else "king"
             self._tell_all(CoinSwitched(self.coin))

@@ -151,6 +151,18 @@ class TelepathyPresenter(ChessPresenter):
         return super().truth_scene(getattr(truth, "board", truth), last_move)
 
     # -- words --------------------------------------------------------------------------------------------------
+    def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
+        o = observation
+        if isinstance(o, Moved):
+            ours = o.seat // 2 == seat // 2
+            cue = ("capture" if ours else "captured") if o.captured else "move"
+            return (cue, "check") if o.san.endswith(("+", "#")) else (cue,)
+        if isinstance(o, (YourPrediction, Flipped)) or (isinstance(o, Predicted) and o.seat != seat):
+            return ("card",)
+        if isinstance(o, Removed):
+            return ("captured",) if o.seat // 2 == seat // 2 else ("capture",)
+        return super().sounds(observation, seat)
+
     def describe(self, observation: Any, seat: Seat) -> str | None:
         return describe(observation, seat)
 

@@ -1,0 +1,144 @@
+"""Sounds: short cues for what happens in a game, played at the volume the player chose, or not at all.
+
+A game's presenter says which cues an observation of a seat means (``sounds(observation, seat)``: "move",
+"capture", "captured", "failed", "sense", "check", "card", "start", "end"); the game controller keeps them with
+their seat and plays a seat's cues only while that seat's person is at the screen, so a sound never tells the
+person at the screen what happened to someone else (a piece of the other player's taken, heard once that player
+lifts the curtain). "low_time" comes from the clock. The files are the project's own, synthesised by
+``app/assets/sounds/make_sounds.py``.
+
+Playing goes to a *sink*: Qt Multimedia's ``QSoundEffect`` where this PySide6 has it, else nothing (the menu
+says so). Tests put a recording sink in its place.
+
+>>> sounds = Sounds(SilentSink(), settings={})
+>>> sounds.play("move"), sounds.volume, sounds.muted
+(True, 80, False)
+>>> sounds.set_muted(True); sounds.play("move")
+False
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, MutableMapping, Protocol
+
+__all__ = ["CUES", "SOUND_DIR", "LazySink", "QtSoundSink", "SilentSink", "SoundSink", "Sounds", "default_sink"]
+
+CUES = ("move", "capture", "captured", "failed", "sense", "check", "card", "low_time", "start", "end")
+"""Every cue a game or the clock can ask for; each has its ``<cue>.wav`` in :data:`SOUND_DIR`."""
+SOUND_DIR = Path(__file__).resolve().parent.parent / "assets" / "sounds"
+DEFAULT_VOLUME = 80
+
+
+class SoundSink(Protocol):
+    """Where cues are played: ``play(cue, volume)`` with ``volume`` from 0.0 to 1.0, returning at once."""
+
+    @property
+    def available(self) -> bool:
+        """Whether this sink makes any sound (the menu tells the player when it cannot)."""
+
+    def play(self, cue: str, volume: float) -> None: ...
+
+
+class SilentSink:
+    """Plays nothing: no sound system, or sound not wanted."""
+
+    available = False
+
+    def play(self, cue: str, volume: float) -> None:
+        pass
+
+
+class QtSoundSink:
+    """Qt Multimedia's ``QSoundEffect``, one per cue, made the first time the cue plays (low latency: the file
+    is decoded once and kept)."""
+
+    available = True
+
+    def __init__(self) -> None:
+        from PySide6.QtMultimedia import QSoundEffect  # noqa: F401 - fails here, not on first play, if absent
+        self._effects: dict[str, Any] = {}
+
+    def play(self, cue: str, volume: float) -> None:
+        from PySide6.QtCore import QUrl
+        from PySide6.QtMultimedia import QSoundEffect
+        effect = self._effects.get(cue)
+        if effect is None:
+            effect = QSoundEffect()
+            effect.setSource(QUrl.fromLocalFile(str(SOUND_DIR / f"{cue}.wav")))
+            self._effects[cue] = effect
+        effect.setVolume(volume)
+        effect.play()
+
+
+def default_sink() -> SoundSink:
+    """Qt Multimedia where this PySide6 has it, else a silent sink."""
+    try:
+        return QtSoundSink()
+    except ImportError:
+        return SilentSink()
+
+
+class LazySink:
+    """:func:`default_sink`, made when first needed: the window's first frame does not wait for the sound
+    system to load."""
+
+    def __init__(self) -> None:
+        self._sink: SoundSink | None = None
+
+    @property
+    def sink(self) -> SoundSink:
+        if self._sink is None:
+            self._sink = default_sink()
+        return self._sink
+
+    @property
+    def available(self) -> bool:
+        return self.sink.available
+
+    def play(self, cue: str, volume: float) -> None:
+        self.sink.play(cue, volume)
+
+
+class Sounds:
+    """The player's sound settings (volume 0-100, muted) kept in ``settings`` (QSettings in the app; a dict in
+    tests), and the sink that plays."""
+
+    def __init__(self, sink: SoundSink, settings: MutableMapping[str, Any] | Any) -> None:
+        self.sink = sink
+        self._settings = settings
+        self.volume = _whole(self._read("sound/volume", DEFAULT_VOLUME), DEFAULT_VOLUME)
+        self.muted = str(self._read("sound/muted", "false")).lower() in ("true", "1")
+
+    def _read(self, key: str, default: Any) -> Any:
+        if isinstance(self._settings, MutableMapping):
+            return self._settings.get(key, default)
+        return self._settings.value(key, default)
+
+    def _write(self, key: str, value: Any) -> None:
+        if isinstance(self._settings, MutableMapping):
+            self._settings[key] = value
+        else:
+            self._settings.setValue(key, value)
+
+    def set_volume(self, volume: int) -> None:
+        self.volume = max(0, min(100, int(volume)))
+        self._write("sound/volume", self.volume)
+
+    def set_muted(self, muted: bool) -> None:
+        self.muted = bool(muted)
+        self._write("sound/muted", "true" if self.muted else "false")
+
+    def play(self, cue: str) -> bool:
+        """Play ``cue`` unless muted or at volume 0 (or not a cue); True when it went to the sink."""
+        if self.muted or self.volume <= 0 or cue not in CUES:
+            return False
+        self.sink.play(cue, self.volume / 100)
+        return True
+
+
+def _whole(value: Any, default: int) -> int:
+    try:
+        return max(0, min(100, int(value)))
+    except (TypeError, ValueError):
+        return default

@@ -1,0 +1,116 @@
+"""Sounds: every cue has the project's own file, made by its recipe; a seat's cues are heard only while its person
+is at the screen (never across the curtain); a resumed game does not replay its past; low time warns twice;
+mute and volume are kept."""
+
+from __future__ import annotations
+
+import importlib.util
+import wave
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.engine.clock import TimeControl
+from app.ui.sounds import CUES, SOUND_DIR, SilentSink, Sounds
+
+
+def test_every_cue_has_a_short_file_that_its_recipe_makes_again(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("make_sounds", SOUND_DIR / "make_sounds.py")
+    assert spec is not None and spec.loader is not None
+    recipe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recipe)
+    recipe.main(tmp_path)
+    for cue in CUES:
+        with wave.open(str(SOUND_DIR / f"{cue}.wav"), "rb") as sound:
+            assert (sound.getnchannels(), sound.getsampwidth(), sound.getframerate()) == (1, 2, 22050)
+            assert 0.05 < sound.getnframes() / 22050 <= 0.4
+        assert (tmp_path / f"{cue}.wav").read_bytes() == (SOUND_DIR / f"{cue}.wav").read_bytes(), cue
+
+
+def test_mute_and_volume_are_kept_and_silence_the_sink() -> None:
+    played: list[tuple[str, float]] = []
+
+    class Recording(SilentSink):
+        def play(self, cue: str, volume: float) -> None:
+            played.append((cue, volume))
+
+    settings: dict[str, Any] = {}
+    sounds = Sounds(Recording(), settings)
+    sounds.set_volume(50)
+    assert sounds.play("capture") and played == [("capture", 0.5)]
+    sounds.set_muted(True)
+    assert not sounds.play("move") and len(played) == 1
+    again = Sounds(Recording(), settings)
+    assert (again.volume, again.muted) == (50, True)
+    assert not Sounds(Recording(), {"sound/volume": "loud"}).play("nothing such")
+
+
+def _minit(window: Any, position: str | None = None) -> tuple[Any, list[tuple[int | None, str]]]:
+    from app.ui.game_controller import GameController, SeatConfig
+    controller = GameController("minit", [SeatConfig("Ann"), SeatConfig("Bob")], TimeControl(60, 0),
+                                {"position": position} if position else {}, parent=window)
+    heard: list[tuple[int | None, str]] = []
+    controller.soundCue.connect(lambda cue: heard.append((controller.screen_seat, cue)))
+    window._install(controller)
+    return controller, heard
+
+
+def test_a_seat_hears_its_cues_only_when_its_person_is_at_the_screen(window: Any) -> None:
+    from app.engine.minit import MinitMove
+    controller, heard = _minit(window, "1 W kqbnr ppppp ..... .p... PPPPP RNBQK")
+    assert heard == []  # the curtain is up for White: nobody at the screen
+    controller.lift_curtain()
+    assert heard == [(0, "start")]
+    controller.act(MinitMove.parse("a2-b3"))  # White takes the pawn on b3
+    assert heard == [(0, "start"), (0, "capture")]  # Black's "captured" waits behind the curtain
+    assert controller.curtain_for == 1
+    controller.lift_curtain()
+    assert heard[2:] == [(1, "start"), (1, "captured")]
+    controller.resign()
+    assert heard[-1] == (1, "end")
+
+
+def test_a_resumed_game_does_not_play_its_past_again(window: Any) -> None:
+    from app.engine.minit import MinitMove
+    from app.ui.game_controller import GameController
+    controller, heard = _minit(window)
+    controller.lift_curtain()
+    controller.act(MinitMove.parse("b2-b3"))
+    again = GameController.from_record(controller.session.snapshot(), parent=window)
+    replayed: list[str] = []
+    again.soundCue.connect(replayed.append)
+    window._install(again)
+    again.lift_curtain()
+    assert replayed == []  # neither "start" nor the moves of before
+
+
+def test_low_time_warns_under_30_and_again_under_10_seconds(window: Any) -> None:
+    controller, heard = _minit(window)
+    controller.lift_curtain()
+    clock = controller.session.clock
+    clock.charge(0, 25.0)  # 35 s left
+    controller._tick()
+    clock.charge(0, 6.0)  # 29 s
+    controller._tick()
+    controller._tick()
+    clock.charge(0, 20.0)  # 9 s
+    controller._tick()
+    controller._tick()
+    assert [cue for _, cue in heard].count("low_time") == 2
+
+
+@pytest.mark.parametrize("key", ["telepathy", "splitbrain"])
+def test_a_kit_team_game_cues_come_from_the_seats_own_observations(key: str) -> None:
+    from app import games
+    from app.games.presenter import presenter_for
+    presenter = presenter_for(key)
+    game = games.get(key).referee()()
+    rules = __import__(f"app.games.{key}.rules", fromlist=["x"])
+    if key == "telepathy":
+        game.play(0, rules.Predict("N"))
+        assert presenter.sounds(game.observations(0)[-2], 0) == ("card",)  # its own card, face down
+    else:
+        game.play(0, rules.PickPiece("b1"))
+        assert presenter.sounds(game.observations(0)[-2], 0) == ("sense",)  # its own pick
+        assert presenter.sounds(game.observations(1)[-1], 1) == ()  # the partner only hears nothing
