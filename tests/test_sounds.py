@@ -114,3 +114,21 @@ def test_a_kit_team_game_cues_come_from_the_seats_own_observations(key: str) -> 
         game.play(0, rules.PickPiece("b1"))
         assert presenter.sounds(game.observations(0)[-2], 0) == ("sense",)  # its own pick
         assert presenter.sounds(game.observations(1)[-1], 1) == ()  # the partner only hears nothing
+
+
+def test_the_miniaudio_sink_mixes_cues_into_the_device() -> None:
+    """On miniaudio's null backend (a device without a sound card, consuming samples at the real rate)."""
+    import time
+    miniaudio = pytest.importorskip("miniaudio")
+    from app.ui.sounds import MiniaudioSink
+    sink = MiniaudioSink(backends=[miniaudio.Backend.NULL])
+    try:
+        sink.play("move", 0.8)
+        sink.play("capture", 0.5)  # overlapping: both are mixed in
+        expected = sum(len(sink._samples[cue]) for cue in ("move", "capture"))
+        deadline = time.monotonic() + 5
+        while sink.frames_mixed < expected and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert sink.frames_mixed == expected
+    finally:
+        sink.close()

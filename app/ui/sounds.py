@@ -7,8 +7,8 @@ person at the screen what happened to someone else (a piece of the other player'
 lifts the curtain). "low_time" comes from the clock. The files are the project's own, synthesised by
 ``app/assets/sounds/make_sounds.py``.
 
-Playing goes to a *sink*: Qt Multimedia's ``QSoundEffect`` where this PySide6 has it, else nothing (the menu
-says so). Tests put a recording sink in its place.
+Playing goes to a *sink*: miniaudio on the system's default output, else Qt Multimedia's ``QSoundEffect`` where
+this PySide6 has it, else nothing (no sound card: the menu says so). Tests put a recording sink in its place.
 
 >>> sounds = Sounds(SilentSink(), settings={})
 >>> sounds.play("move"), sounds.volume, sounds.muted
@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, MutableMapping, Protocol
 
-__all__ = ["CUES", "SOUND_DIR", "LazySink", "QtSoundSink", "SilentSink", "SoundSink", "Sounds", "default_sink"]
+__all__ = ["CUES", "SOUND_DIR", "LazySink", "MiniaudioSink", "QtSoundSink", "SilentSink", "SoundSink", "Sounds", "default_sink"]
 
 CUES = ("move", "capture", "captured", "failed", "sense", "check", "card", "low_time", "start", "end")
 """Every cue a game or the clock can ask for; each has its ``<cue>.wav`` in :data:`SOUND_DIR`."""
@@ -71,8 +71,71 @@ class QtSoundSink:
         effect.play()
 
 
+class MiniaudioSink:
+    """miniaudio (a small, self-contained audio library with wheels for every desktop) playing through the
+    system's default output: the cues are read once, and a mixer fed to the device adds each cue played to what
+    is sounding, so cues overlap instead of cutting each other off. ``backends`` picks the audio system
+    (miniaudio's null backend in tests: it consumes samples at the real rate without a sound card).
+    Raises ``ImportError`` or miniaudio's error when there is no library or no device."""
+
+    available = True
+    RATE = 22050
+
+    def __init__(self, backends: list[Any] | None = None) -> None:
+        import array
+        import collections
+        import wave
+
+        import miniaudio
+        self._samples: dict[str, array.array[int]] = {}
+        for cue in CUES:
+            with wave.open(str(SOUND_DIR / f"{cue}.wav"), "rb") as sound:
+                data = array.array("h")
+                data.frombytes(sound.readframes(sound.getnframes()))
+                self._samples[cue] = data
+        self._queue: collections.deque[tuple[array.array[int], float]] = collections.deque()
+        self.frames_mixed = 0
+        """Frames of cues (not silence) handed to the device so far (tests read it)."""
+        self._device = miniaudio.PlaybackDevice(output_format=miniaudio.SampleFormat.SIGNED16, nchannels=1,
+                                                sample_rate=self.RATE, backends=backends)
+        mixer = self._mix()
+        next(mixer)
+        self._device.start(mixer)
+
+    def _mix(self) -> Any:
+        """The device's generator: asked for ``frames`` samples at a time, it answers with the cues sounding."""
+        import array
+        playing: list[list[Any]] = []  # [samples, position, volume]
+        frames = yield b""
+        while True:
+            while self._queue:  # cues played since the last call (appended by the window's thread)
+                samples, volume = self._queue.popleft()
+                playing.append([samples, 0, volume])
+            out = [0.0] * frames
+            for sound in playing:
+                samples, start, volume = sound
+                chunk = samples[start:start + frames]
+                for index, value in enumerate(chunk):
+                    out[index] += value * volume
+                sound[1] = start + len(chunk)
+                self.frames_mixed += len(chunk)
+            playing = [sound for sound in playing if sound[1] < len(sound[0])]
+            frames = yield array.array("h", (max(-32768, min(32767, int(value))) for value in out))
+
+    def play(self, cue: str, volume: float) -> None:
+        self._queue.append((self._samples[cue], volume))
+
+    def close(self) -> None:
+        self._device.close()
+
+
 def default_sink() -> SoundSink:
-    """Qt Multimedia where this PySide6 has it, else a silent sink."""
+    """miniaudio on the system's output, else Qt Multimedia where this PySide6 has it, else a silent sink (no
+    sound library, no sound card)."""
+    try:
+        return MiniaudioSink()
+    except Exception:  # noqa: BLE001 - no library or no device: try the next way, never fail the window
+        pass
     try:
         return QtSoundSink()
     except ImportError:
