@@ -150,3 +150,23 @@ def test_remembered_choices_still_come_back(qtbot, settings) -> None:
     dialog = NewGameDialog()
     qtbot.addWidget(dialog)
     assert dialog.choice().control == TimeControl(42 * 60, 2.5) and dialog.choice().variant == "blind"
+
+
+def test_the_theme_piece_set_and_sound_menus_show_the_current_choice(qtbot, settings) -> None:
+    settings.setValue("view/theme", "green")
+    settings.setValue("sound/volume", 50)
+    settings.setValue("sound/muted", "true")
+    window = make_window(qtbot)
+    view = next(action.menu() for action in window.menuBar().actions() if action.text() == "&View")
+    menus = {action.text(): action.menu() for action in view.actions() if action.menu() is not None}
+
+    def checked(menu) -> list[str]:
+        menu.aboutToShow.emit()
+        return [action.text() for action in menu.actions() if action.isChecked()]
+
+    assert checked(menus["Board &theme"]) == ["Green"] and checked(menus["&Piece set"]) == ["Cburnett"]
+    assert checked(menus["&Sound"]) == ["&Mute sounds", "Volume 50%"]
+    next(a for a in menus["&Piece set"].actions() if a.text() != "Cburnett").trigger()
+    assert len(checked(menus["&Piece set"])) == 1 and checked(menus["&Piece set"]) != ["Cburnett"]
+    next(a for a in menus["&Sound"].actions() if a.text() == "Volume 100%").trigger()
+    assert settings.value("sound/volume") in (100, "100") and window.sounds.volume == 100

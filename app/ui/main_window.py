@@ -8,7 +8,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from PySide6.QtCore import QByteArray, QRect, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence
@@ -263,16 +263,9 @@ class MainWindow(QMainWindow):
         coords.setChecked(True)
         coords.toggled.connect(self.board.set_coordinates_visible)
         view.addAction(coords)
-        themes = view.addMenu("Board &theme")
-        for name in THEMES:
-            action = QAction(name.capitalize(), self)
-            action.triggered.connect(lambda _checked=False, n=name: self._theme(n))
-            themes.addAction(action)
-        pieces = view.addMenu("&Piece set")
-        for name in PIECE_SETS:
-            action = QAction(name.capitalize(), self)
-            action.triggered.connect(lambda _checked=False, n=name: self._piece_set(n))
-            pieces.addAction(action)
+        # Each menu shows the current choice checked (read when it opens: the settings may be restored later).
+        self._choice_menu(view.addMenu("Board &theme"), THEMES, self._theme, "view/theme", "brown")
+        self._choice_menu(view.addMenu("&Piece set"), tuple(PIECE_SETS), self._piece_set, "view/pieces", "cburnett")
         self._add_sound_menu(view)
         view.addSeparator()
         view.addAction(self.panel_dock.toggleViewAction())
@@ -281,6 +274,26 @@ class MainWindow(QMainWindow):
         self._help_menu = help_
         help_.aboutToShow.connect(self._fill_help)
         self._fill_help()
+
+    def _choice_menu(self, menu: Any, names: Sequence[str], choose: Callable[[str], None], key: str,
+                     default: str) -> None:
+        """A menu of exclusive choices, the current one (the setting ``key``) checked whenever it opens."""
+        from PySide6.QtGui import QActionGroup
+        group = QActionGroup(menu)
+        actions = {}
+        for name in names:
+            action = QAction(name.capitalize(), menu)
+            action.setCheckable(True)
+            action.triggered.connect(lambda _checked=False, n=name: choose(n))
+            group.addAction(action)
+            menu.addAction(action)
+            actions[name] = action
+
+        def show_current() -> None:
+            current = setting_choice(QSettings(), key, tuple(names), default)
+            actions[current].setChecked(True)
+        menu.aboutToShow.connect(show_current)
+        show_current()
 
     def _add_sound_menu(self, view: Any) -> None:
         """View > Sound: mute, and the volume, both remembered."""
