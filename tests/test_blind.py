@@ -197,7 +197,7 @@ def test_b2_the_log_says_only_that_the_attempt_failed(pieces: str, uci: str) -> 
     from app.ui.describe import describe, move_list
     game = make(pieces, castling="KQ")
     result, _, _ = attempt(game, uci)
-    assert describe(result, chess.WHITE) == f"Your move {uci} failed."
+    assert describe(result, chess.WHITE) == f"Your move {uci[:2]} to {uci[2:4]} failed."
     view = BlindChessView.from_observations(game.observations(WHITE_SEAT))
     assert move_list("blind", view) == [f"1. {uci} failed"]
 

@@ -175,6 +175,14 @@ def reference_describe(observation: Any, color: chess.Color) -> str | None:
     return None
 
 
+_LETTERS = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}
+
+
+def _words(move: chess.Move) -> str:
+    text = f"{_square(move.from_square)} to {_square(move.to_square)}"
+    return text + (f", becoming a {_NAMES[move.promotion]}" if move.promotion else "")
+
+
 def _describe_rbc(kind: str, o: Any, color: chess.Color) -> str | None:
     if kind == "GameStarted":
         return f"You play {'White' if o.color else 'Black'}."
@@ -185,17 +193,17 @@ def _describe_rbc(kind: str, o: Any, color: chess.Color) -> str | None:
     if kind == "SenseResult":
         if o.square is None:
             return "You did not sense."
-        found = [f"{piece.symbol()}{_square(square)}" for square, piece in o.window
-                 if piece is not None and piece.color != color]
+        found = [f"{'white' if piece.color else 'black'} {_NAMES[piece.piece_type]} on {_square(square)}"
+                 for square, piece in o.window if piece is not None and piece.color != color]
         seen = ", ".join(found) if found else "no enemy piece"
         return f"Sensed around {_square(o.square)}: {seen}."
     if kind == "MoveResult":
         if o.requested is None:
             return "You passed."
         if o.taken is None:
-            return f"You asked for {o.requested.uci()}; it could not be played (nothing moved)."
-        text = (f"You played {o.taken.uci()}" if o.taken == o.requested
-                else f"You asked for {o.requested.uci()}; {o.taken.uci()} was played")
+            return f"You asked for {_words(o.requested)}; it could not be played (nothing moved)."
+        text = (f"You played {_words(o.taken)}" if o.taken == o.requested
+                else f"You asked for {_words(o.requested)}; {_words(o.taken)} was played")
         if o.capture_square is not None:
             text += f" and captured a piece on {_square(o.capture_square)}"
         return text + "."
@@ -211,8 +219,8 @@ def _describe_blind(kind: str, o: Any, color: chess.Color) -> str | None:
         if not o.success:
             # Ruling B2: the mover learns only that it failed, not why (a pawn's diagonal step onto an empty
             # square fails with nothing in the way), so the sentence must not guess at a cause.
-            return f"Your move {o.move.uci()} failed."
-        text = f"You played {o.move.uci()}"
+            return f"Your move {_words(o.move)} failed."
+        text = f"You played {_words(o.move)}"
         if o.capture is not None:
             text += f" and captured a {_NAMES[o.capture[0]]} on {_square(o.capture[1])}"
         if o.reveals:
@@ -234,7 +242,8 @@ def _describe_minit(kind: str, o: Any, color: chess.Color) -> str | None:
     if kind == "MovePlayed":
         mover = "White" if o.ply % 2 == 0 else "Black"
         text = f"{mover} played {o.move}"
-        return text + (f", taking {o.captured}." if o.captured else ".")
+        taken = f"{'white' if o.captured.isupper() else 'black'} {_LETTERS[o.captured.upper()]}" if o.captured else ""
+        return text + (f", taking the {taken}." if o.captured else ".")
     return None
 
 

@@ -66,6 +66,16 @@ def chess_targets(moves: Iterable[chess.Move]) -> dict[Cell, dict[Cell, list[str
     return targets
 
 
+def move_words(move: chess.Move) -> str:
+    """A move in plain words for the log: ``"e2 to e4"``, ``"e7 to e8, becoming a queen"``.
+
+    >>> move_words(chess.Move.from_uci("e7e8q"))
+    'e7 to e8, becoming a queen'
+    """
+    text = f"{chess.square_name(move.from_square)} to {chess.square_name(move.to_square)}"
+    return text + (f", becoming a {PIECE_NAMES[move.promotion]}" if move.promotion else "")
+
+
 def outcome_sentence(outcome: Outcome, seat: Seat, teams: Sequence[int] | None = None) -> str:
     """The log's last line for ``seat``: who won (from that seat's side) and why. With ``teams`` (each seat's
     team), a win of a team of partners is told as the team's.

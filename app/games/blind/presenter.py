@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
-from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, outcome_sentence, sq8, square_name,
-                                 turn_number, you_play)
+from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, move_words, outcome_sentence, sq8,
+                                 square_name, turn_number, you_play)
 from app.games.presenter import BELIEF_PANEL, Command, MarksChange
 from app.games.scene import BoardScene, MarkerSpec
 
@@ -55,8 +55,8 @@ def describe_blind(observation: Any, seat: Seat) -> str | None:
         if not o.success:
             # Ruling B2: the mover learns only that it failed, not why (a pawn's diagonal step onto an empty
             # square fails with nothing in the way), so the sentence must not guess at a cause.
-            return f"Your move {o.move.uci()} failed."
-        text = f"You played {o.move.uci()}"
+            return f"Your move {move_words(o.move)} failed."
+        text = f"You played {move_words(o.move)}"
         if o.capture is not None:
             text += f" and captured a {PIECE_NAMES[o.capture[0]]} on {square_name(o.capture[1])}"
         if o.reveals:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.games.chess_kit import outcome_sentence, you_play
 from app.games.presenter import PresenterBase
-from app.games.scene import BoardScene, Cell
+from app.games.scene import BoardScene, Cell, piece_words
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -60,7 +60,7 @@ def describe_minit(observation: Any, seat: Seat) -> str | None:
     if kind == "MovePlayed":
         mover = "White" if o.ply % 2 == 0 else "Black"
         text = f"{mover} played {o.move}"
-        return text + (f", taking {o.captured}." if o.captured else ".")
+        return text + (f", taking the {piece_words(o.captured)}." if o.captured else ".")
     return None
 
 

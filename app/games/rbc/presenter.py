@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
-from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, outcome_sentence, sq8,
+from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, move_words, outcome_sentence, sq8,
                                  square_name, turn_number, you_play)
 from app.games.move_input import parse_square_text
 from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange
-from app.games.scene import BoardScene, MarkerSpec, Cell
+from app.games.scene import BoardScene, Cell, MarkerSpec, piece_words
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -86,7 +86,7 @@ def describe_rbc(observation: Any, seat: Seat) -> str | None:
     if kind == "SenseResult":
         if o.square is None:
             return "You did not sense."
-        found = [f"{piece.symbol()}{square_name(square)}" for square, piece in o.window
+        found = [f"{piece_words(piece.symbol())} on {square_name(square)}" for square, piece in o.window
                  if piece is not None and piece.color != color]
         seen = ", ".join(found) if found else "no enemy piece"
         return f"Sensed around {square_name(o.square)}: {seen}."
@@ -94,9 +94,9 @@ def describe_rbc(observation: Any, seat: Seat) -> str | None:
         if o.requested is None:
             return "You passed."
         if o.taken is None:
-            return f"You asked for {o.requested.uci()}; it could not be played (nothing moved)."
-        text = (f"You played {o.taken.uci()}" if o.taken == o.requested
-                else f"You asked for {o.requested.uci()}; {o.taken.uci()} was played")
+            return f"You asked for {move_words(o.requested)}; it could not be played (nothing moved)."
+        text = (f"You played {move_words(o.taken)}" if o.taken == o.requested
+                else f"You asked for {move_words(o.requested)}; {move_words(o.taken)} was played")
         if o.capture_square is not None:
             text += f" and captured a piece on {square_name(o.capture_square)}"
         return text + "."
