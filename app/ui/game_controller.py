@@ -448,13 +448,24 @@ class GameController(QObject):
             self.logs[seat].append(f"Not possible: {error}.")
             self.changed.emit()
             return
+        self._clear_marks_of_opponents(seat)
         self._after()
+
+    def _clear_marks_of_opponents(self, mover: Seat) -> None:
+        """When a seat acts, its opponents' arrows and circles go (as on Lichess, where a move clears the board's
+        drawings): they were drawn for the position before it. Partners keep theirs."""
+        teams = self.game.teams()
+        for seat, (arrows, circles) in list(self.annotations.items()):
+            if teams[seat] != teams[mover] and (arrows or circles):
+                self.annotations[seat] = ([], [])
+                self.annotations_changed(seat)
 
     def _bot_answered(self, seat: Seat, action: Action) -> None:
         if self.game.outcome is not None or self.game.to_move != seat:
             return
         try:
             self.session.play(seat, action)
+            self._clear_marks_of_opponents(seat)
         except IllegalAction as error:
             self.session.adjudicate(Adjudication(seat, Reason.FORFEIT,
                                                  f"{self.seats[seat].name} answered an illegal action: {error}"))

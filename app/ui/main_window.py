@@ -621,14 +621,14 @@ class MainWindow(QMainWindow):
         """Give the board the arrows and circles of the seat at the screen (each seat keeps its own); none for
         nobody."""
         seat = screen.seat
-        if seat == self._shown_seat:
-            return
+        notes = self.controller.annotations.get(seat) if self.controller is not None and seat is not None else None
+        arrows, circles = notes or ([], [])
+        if seat == self._shown_seat and (list(arrows), list(circles)) == self.board.annotations():
+            return  # the same seat's marks, unchanged (the controller clears them when the opponent moves)
         self._shown_seat = seat
         self._restoring_notes = True
         try:
-            notes = self.controller.annotations.get(seat) if self.controller is not None and seat is not None \
-                else None
-            self.board.set_annotations(*(notes or ([], [])))
+            self.board.set_annotations(arrows, circles)
         finally:
             self._restoring_notes = False
 

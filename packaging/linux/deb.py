@@ -42,6 +42,7 @@ SONAME_PACKAGES: dict[str, str] = {
     # glibc
     "libc.so.6": _GLIBC, "libm.so.6": _GLIBC, "libdl.so.2": _GLIBC, "libpthread.so.0": _GLIBC, "librt.so.1": _GLIBC,
     "libutil.so.1": _GLIBC, "ld-linux-x86-64.so.2": _GLIBC, "ld-linux-aarch64.so.1": _GLIBC,
+    "libmvec.so.1": _GLIBC,  # glibc's vector maths, which miniaudio's library (sound) links
     "libcrypt.so.1": "libcrypt1",
     # C++ runtime (Qt, PySide6)
     "libstdc++.so.6": "libstdc++6", "libgcc_s.so.1": "libgcc-s1",
