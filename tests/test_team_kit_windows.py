@@ -18,10 +18,10 @@ from app.engine.clock import TimeControl  # noqa: E402
 from tests.test_curtain_leaks import assert_same, behind_the_curtain, curtain_pictures  # noqa: E402
 
 
-def start(window: Any, key: str, bots: dict[str, str] | None = None) -> Any:
+def start(window: Any, key: str, bots: dict[str, str] | None = None, fen: str | None = None) -> Any:
     from app.ui.game_controller import GameController, SeatConfig
     seats = [SeatConfig(name, (bots or {}).get(name)) for name in games.get(key).seat_names]
-    controller = GameController(key, seats, TimeControl(600, 5), {}, parent=window)
+    controller = GameController(key, seats, TimeControl(600, 5), {"fen": fen} if fen else {}, parent=window)
     window._install(controller)
     return controller
 
@@ -105,8 +105,9 @@ def _play_to_the_end(window: Any, qtbot: Any, controller: Any, person_acts: Any,
 
 
 def test_telepathy_a_person_with_a_bot_partner_against_two_bots_to_the_end(window: Any, qtbot: Any) -> None:
+    # From an ending (queen and rook against the king), so that the game ends soon.
     controller = start(window, "telepathy", {"W2": "sightline:engine:medium", "B1": "sightline:random:medium",
-                                             "B2": "sightline:random:medium"})
+                                             "B2": "sightline:random:medium"}, fen="8/8/8/3k4/8/8/8/QR2K3 w - - 0 1")
     assert controller.curtain_for is None  # one person: no curtain between a person and the bots
 
     def person() -> None:  # W1 predicts by a click on its first card, moves or removes as the engine would
@@ -157,7 +158,7 @@ def test_splitbrain_four_people_the_partner_sees_nothing_of_the_pick(window: Any
 
 def test_splitbrain_a_person_with_a_bot_partner_against_two_bots_to_the_end(window: Any, qtbot: Any) -> None:
     controller = start(window, "splitbrain", {"W2": "sightline:engine:medium", "B1": "sightline:engine:medium",
-                                              "B2": "sightline:engine:medium"})
+                                              "B2": "sightline:engine:medium"}, fen="k5/6/6/6/6/1QR1K1 w - - 0 1")
     assert controller.curtain_for is None
 
     def person() -> None:  # W1 picks by a click on the first square offered, or answers with the first choice
