@@ -631,7 +631,7 @@ def random_game(rng: random.Random, max_steps: int = 300, *, check_views: bool =
 def test_views_match_the_referees_choices_and_never_hold_the_opponents_arrangement() -> None:
     rng = random.Random(1234)
     endings: dict[Any, int] = {}
-    for number in range(200):
+    for number in range(120):
         game, _ = random_game(rng, 240 if number % 4 else 400)
         ending = None if game.outcome is None else game.outcome.reason
         endings[ending] = endings.get(ending, 0) + 1
