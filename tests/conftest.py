@@ -32,12 +32,14 @@ for _variable, _folder in (("XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".l
 
 @pytest.fixture(autouse=True)
 def _instant_curtain(request, monkeypatch):
-    """Scripted players press Space the moment the curtain falls; people get a short grace time (tested apart)."""
+    """Scripted players press Space the moment the curtain falls; people get a short grace time (tested apart).
+    Likewise the screen passes at once at the end of a turn, unless a test chose otherwise (tested apart)."""
     if "qtbot" in request.fixturenames:
         import app.ui.main_window  # noqa: F401 - a window test run alone must be patched too
     main_window = sys.modules.get("app.ui.main_window")
     if main_window is not None:
         monkeypatch.setattr(main_window, "CURTAIN_GRACE", 0.0)
+        monkeypatch.setattr(main_window, "END_OF_TURN_DEFAULT", "at once")
 
 
 @pytest.fixture(autouse=True)

@@ -70,6 +70,8 @@ def _play_some(window) -> None:
 def test_save_and_open_continue_the_same_game(make_window, tmp_path) -> None:
     first = make_window()
     _play_some(first)
+    first.board.set_annotations([((4, 6), (4, 4))], [(3, 3)])  # Black, at the screen, draws (White's went when
+    first._annotations_changed()  # Black sensed: an opponent's action clears a seat's arrows and circles)
     path = tmp_path / "game.json"
     assert first.save_to(str(path))
     left = [first.controller.session.seconds_left(seat) for seat in (0, 1)]
@@ -80,7 +82,7 @@ def test_save_and_open_continue_the_same_game(make_window, tmp_path) -> None:
     assert controller.curtain_for == 1  # hot-seat: the curtain comes first
     assert [controller.session.seconds_left(seat) for seat in (0, 1)] == pytest.approx(left, abs=0.2)
     controller.lift_curtain()
-    assert controller.annotations[0] == ([((4, 1), (4, 3))], [(3, 4)])
+    assert controller.annotations[0] == ([], []) and controller.annotations[1] == ([((4, 6), (4, 4))], [(3, 3)])
     assert controller.beliefs[0].pieces() == {chess.D5: chess.KNIGHT}
     assert second.recent_files()[0] == str(path)
 

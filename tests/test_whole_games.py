@@ -174,7 +174,7 @@ def test_a_whole_minitchess_game_by_typed_moves(window, qtbot, monkeypatch) -> N
     assert window.moves.toPlainText().startswith("1. ")
 
 
-def test_each_hot_seat_player_keeps_their_own_annotations(window, qtbot) -> None:
+def test_each_hot_seat_player_keeps_their_own_annotations_until_the_opponent_acts(window, qtbot) -> None:
     window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(600, 5), "50-move"))
     controller = window.controller
     _lift_if_needed(qtbot, window)
@@ -189,9 +189,12 @@ def test_each_hot_seat_player_keeps_their_own_annotations(window, qtbot) -> None
     _click(qtbot, window, (4, 1))
     _click(qtbot, window, (2, 2), Qt.MouseButton.RightButton)
     _type(qtbot, window, "e5")
+    assert controller.annotations[1] == ([], [(2, 2)])  # Black's own circle stays while Black plays
     _lift_if_needed(qtbot, window)
-    assert window.board.annotations() == ([], [(5, 5)])  # White's circle is back, Black's is not shown
-    assert controller.annotations[1] == ([], [(2, 2)])
+    # Black has played since White drew: White's circle went with it (as on Lichess); Black's is not shown.
+    assert window.board.annotations() == ([], []) and controller.annotations[0] == ([], [])
+    _click(qtbot, window, (2, 5), Qt.MouseButton.RightButton)
+    assert window.board.annotations() == ([], [(2, 5)])
 
 
 def test_typed_moves_understand_san_and_explain_mistakes(window, qtbot) -> None:

@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from app.ui.belief_panel import SeatBelief
 
 LOW_TIME = 30.0  # seconds: below this a clock is shown as running low
+PASS_SCREEN = "pass_screen"
+"""The command that hands the screen on at the end of a turn in hot-seat (:attr:`GameController.end_of_turn`)."""
+END_OF_TURN_SECONDS = 1.5
+"""How long the mover sees the end of their turn before the curtain falls, when they chose "moment"."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,14 @@ class GameController(QObject):
         # Sound cues wait with their seat until its person is at the screen: a sound must not tell the person at
         # the screen what happened to another seat (heard by that seat's person when they lift the curtain).
         self._cues: dict[Seat, list[str]] = {seat: [] for seat in humans}
+        self.end_of_turn = "at once"
+        """How a turn ends in hot-seat: "moment" (the mover sees its result for :data:`END_OF_TURN_SECONDS`),
+        "button" (until "Pass the screen") or "at once"; the window sets the player's choice."""
+        self.passing_to: Seat | None = None
+        """In hot-seat, the seat the screen passes to once the mover has seen the end of their turn."""
+        self._pass_timer = QTimer(self)
+        self._pass_timer.setSingleShot(True)
+        self._pass_timer.timeout.connect(self.pass_screen)
         self._low_time_told: set[tuple[Seat, float]] = set()
 
     @classmethod
@@ -164,6 +176,7 @@ class GameController(QObject):
 
     def stop(self) -> None:
         self._timer.stop()
+        self._pass_timer.stop()
         for bot in self.bots.values():
             bot.stop()
         self.bots.clear()
@@ -250,6 +263,8 @@ class GameController(QObject):
         assert mover is not None
         if self.seats[mover].is_bot:
             return f"{self.seats[mover].name} is thinking"
+        if self.passing_to is not None:
+            return f"Your turn is over: pass the screen to {self.game.seat_names[self.passing_to]}"
         if mover != self.screen_seat:
             return "Waiting for the opponent"
         return self.presenter_of(mover).prompt(self.views[mover])
@@ -262,8 +277,11 @@ class GameController(QObject):
         """The game's commands (buttons) for the seat at the screen, enabled only while that seat may act (an
         ``anytime`` command, which changes only the seat's own marks, while the seat is at the screen)."""
         allowed, present = self._may_act(), self._at_screen()
-        return [command._replace(enabled=command.enabled and (allowed or (command.anytime and present)))
-                for command in self._screen_presenter().commands(self.screen_view())]
+        commands = [command._replace(enabled=command.enabled and (allowed or (command.anytime and present)))
+                    for command in self._screen_presenter().commands(self.screen_view())]
+        if self.passing_to is not None:
+            commands.append(Command(PASS_SCREEN, "Pass the screen", True))
+        return commands
 
     def presenter_of(self, seat: Seat) -> Presenter:
         """The game's presenter reading ``seat``'s private marks (the game's own notes, e.g. a deduction grid)."""
@@ -368,7 +386,10 @@ class GameController(QObject):
 
     # -- the curtain ---------------------------------------------------------------------------------
     def lift_curtain(self) -> None:
-        """The player named on the curtain is at the screen: show their view and start their clock."""
+        """The player named on the curtain is at the screen: show their view and start their clock. (At the end
+        of a turn, before the curtain fell, the screen is passed first.)"""
+        if self.passing_to is not None:
+            self.pass_screen()
         if self.curtain_for is None:
             return
         self.screen_seat, self.curtain_for = self.curtain_for, None
@@ -378,6 +399,13 @@ class GameController(QObject):
         self.curtainChanged.emit()
         self.changed.emit()
         self._play_cues()  # what this seat's person has not heard yet: it happened while they were away
+
+    def pass_screen(self) -> None:
+        """The mover has seen the end of their turn: the curtain falls for the next person."""
+        self._pass_timer.stop()
+        seat, self.passing_to = self.passing_to, None
+        if seat is not None and self.game.outcome is None:
+            self._lower_curtain(seat)
 
     def _lower_curtain(self, seat: Seat) -> None:
         self.session.pause()
@@ -400,7 +428,9 @@ class GameController(QObject):
 
     def act_on_command(self, command_id: str) -> None:
         """The person used one of the game's :meth:`commands` (a button: pass, offer a draw ...)."""
-        if self.can(command_id):
+        if command_id == PASS_SCREEN:
+            self.pass_screen()
+        elif self.can(command_id):
             self._human_input(lambda presenter, view: presenter.command(view, command_id))
 
     def parse_text(self, text: str) -> Action:
@@ -510,7 +540,15 @@ class GameController(QObject):
             request = ActionRequest(mover, self.game.phase, self.game.choices(), left)
             bot.ask(request, None if left == float("inf") else max(0.0, left))
         elif self.hot_seat and mover != self.screen_seat:
-            self._lower_curtain(mover)
+            if self.screen_seat is None or self.end_of_turn == "at once":
+                self._lower_curtain(mover)
+                return
+            # The mover sees what came of their turn before the screen passes; nobody's clock runs meanwhile.
+            self.session.pause()
+            self.passing_to = mover
+            if self.end_of_turn == "moment":
+                self._pass_timer.start(int(END_OF_TURN_SECONDS * 1000))
+            self.changed.emit()
             return
         else:
             self.session.resume()
@@ -553,6 +591,8 @@ class GameController(QObject):
 
     def _finish(self) -> None:
         self._timer.stop()
+        self._pass_timer.stop()
+        self.passing_to = None
         outcome = self.game.outcome
         for seat, bot in self.bots.items():
             bot.observe(list(self.game.observations(seat)[self._bot_fed[seat]:]))

@@ -267,6 +267,10 @@ class MainWindow(QMainWindow):
         self._choice_menu(view.addMenu("Board &theme"), THEMES, self._theme, "view/theme", "brown")
         self._choice_menu(view.addMenu("&Piece set"), tuple(PIECE_SETS), self._piece_set, "view/pieces", "cburnett")
         self._add_sound_menu(view)
+        self._choice_menu(view.addMenu("&End of turn at one computer"), END_OF_TURN, self._end_of_turn,
+                          "play/end_of_turn", END_OF_TURN_DEFAULT,
+                          labels={"moment": "Show its result for a moment", "button": "Wait for Pass the screen",
+                                  "at once": "Pass the screen at once"})
         view.addSeparator()
         view.addAction(self.panel_dock.toggleViewAction())
         self._view_menu = view
@@ -275,14 +279,19 @@ class MainWindow(QMainWindow):
         help_.aboutToShow.connect(self._fill_help)
         self._fill_help()
 
+    def _end_of_turn(self, name: str) -> None:
+        QSettings().setValue("play/end_of_turn", name)
+        if self.controller is not None:
+            self.controller.end_of_turn = name
+
     def _choice_menu(self, menu: Any, names: Sequence[str], choose: Callable[[str], None], key: str,
-                     default: str) -> None:
+                     default: str, labels: dict[str, str] | None = None) -> None:
         """A menu of exclusive choices, the current one (the setting ``key``) checked whenever it opens."""
         from PySide6.QtGui import QActionGroup
         group = QActionGroup(menu)
         actions = {}
         for name in names:
-            action = QAction(name.capitalize(), menu)
+            action = QAction((labels or {}).get(name, name.capitalize()), menu)
             action.setCheckable(True)
             action.triggered.connect(lambda _checked=False, n=name: choose(n))
             group.addAction(action)
@@ -444,6 +453,7 @@ class MainWindow(QMainWindow):
         controller.gameOver.connect(self._game_over)
         controller.thinkingChanged.connect(self.panel.thinking.setVisible)
         controller.soundCue.connect(self.sounds.play)
+        controller.end_of_turn = setting_choice(QSettings(), "play/end_of_turn", END_OF_TURN, END_OF_TURN_DEFAULT)
         controller.autosave = self._autosave
         if self.inference is not None:
             self.inference.shutdown()
@@ -1441,6 +1451,12 @@ def _write_autosave(slot: AutosaveSlot, record: GameRecord) -> str | None:
         log.warning("autosave failed: %s", error)
         return "the game could not be written (see the log)"
     return None
+
+
+END_OF_TURN = ("moment", "button", "at once")
+"""How a turn ends at one computer (View > End of turn): the mover sees what came of it for a moment, or until
+"Pass the screen" is pressed, or the curtain falls at once (the controller's ``end_of_turn``)."""
+END_OF_TURN_DEFAULT = "moment"
 
 
 def setting_choice(settings: QSettings, key: str, allowed: tuple[str, ...], default: str) -> str:
