@@ -149,10 +149,15 @@ class LazySink:
     def __init__(self) -> None:
         self._sink: SoundSink | None = None
 
+    _shared: SoundSink | None = None
+    """One sink for the whole process: every window plays through the same device."""
+
     @property
     def sink(self) -> SoundSink:
         if self._sink is None:
-            self._sink = default_sink()
+            if LazySink._shared is None:
+                LazySink._shared = default_sink()
+            self._sink = LazySink._shared
         return self._sink
 
     @property
