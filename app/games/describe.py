@@ -9,7 +9,7 @@ functions here find the presenter for callers that hold an observation or a game
 >>> describe(TurnStarted(4, chess.E4), chess.WHITE)
 'Turn 3: your piece on e4 was captured.'
 >>> describe(MoveResult(4, chess.Move.from_uci("a1a8"), chess.Move.from_uci("a1a5"), chess.A5), chess.WHITE)
-'You asked for a1a8; a1a5 was played and captured a piece on a5.'
+'You asked for a1 to a8; a1 to a5 was played and captured a piece on a5.'
 """
 
 from __future__ import annotations
