@@ -158,3 +158,20 @@ def test_no_heat_map_is_shown_from_older_observations(window, qtbot) -> None:
     assert window.board.heat() == {} and panel.shown_heat() is None
     assert "updating" in panel.status_label.text()
     qtbot.waitUntil(lambda: _fresh(window, 0) and bool(window.board.heat()), timeout=20000)
+
+
+def test_no_heat_map_is_drawn_over_the_true_position_after_the_game(window, qtbot) -> None:
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(900, 5), "50-move"))
+    controller, panel = window.controller, window.belief_panel
+    controller.lift_curtain()
+    panel.heat_box.setChecked(True)
+    qtbot.waitUntil(lambda: _fresh(window, 0), timeout=20000)
+    assert window.board.heat()
+    controller.resign()  # the game is over: the true position is shown
+    qtbot.waitUntil(lambda: _fresh(window, 0), timeout=20000)  # whatever the inference answers after the end
+    panel.heat_box.setChecked(False)
+    panel.heat_box.setChecked(True)  # and the heat map asked for again, on the true position
+    qtbot.wait(100)
+    assert window.panel.truth_button.isVisible() and window.board.heat() == {} and window.board.ghosts() == {}
+    window.panel.truth_button.click()  # back to what the seat saw: its heat map again
+    qtbot.waitUntil(lambda: bool(window.board.heat()), timeout=20000)

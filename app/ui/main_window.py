@@ -139,6 +139,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.controller: GameController | None = None
         self._shown_seat: int | None = None  # whose annotations the board holds now
+        self._truth_shown = False  # the board shows the true position (after the game): no belief overlay on it
         self._restoring_notes = False
         self._hidden_floating: list[QDockWidget] = []
         self.board = BoardWidget()
@@ -620,7 +621,8 @@ class MainWindow(QMainWindow):
         self._apply_overlay()
 
     def _apply_overlay(self) -> None:
-        if self.belief_panel is not None and self._has_belief_panel(self.controller) and self._shown_seat is not None:
+        if self.belief_panel is not None and self._has_belief_panel(self.controller) and self._shown_seat is not None \
+                and not self._truth_shown:
             self.belief_panel.apply_overlay(self.board)
         else:
             self.board.set_ghosts({})
@@ -706,7 +708,10 @@ class MainWindow(QMainWindow):
             panel.truth_button.setText("Show what you saw" if show_truth else "Show the true position")
             truth = truth if show_truth else None
             self._request_inference()
+        self._truth_shown = truth is not None
         self.private.show(controller.seat_screen(truth))
+        if self._truth_shown:
+            self._apply_overlay()  # the seat's guesses and heat belong on its own view, not on the true position
         self.resign_button.setEnabled(controller.can("resign"))
         self.entry.setEnabled(controller.screen_seat is not None and controller.outcome is None)
         self._refresh_actions()
