@@ -362,3 +362,6 @@ def test_typed_picks_and_tie_moves() -> None:
         PRESENTER.parse_text(mover, "b2b3")
     assert set(PRESENTER.scene(mover).targets[cell(parse_square("b1"))]) == {cell(parse_square("a3")),
                                                                                cell(parse_square("c3"))}
+    outlined = [m.squares for m in PRESENTER.scene(mover).markers if m.kind == "sense_old"]
+    assert outlined == [tuple(cell(parse_square(name)) for name in ("b1", "a3", "c3"))]  # the tie, seen at once
+    assert not any(m.kind == "sense_old" for m in PRESENTER.scene(view(game, W1)).markers)  # not W1's to settle

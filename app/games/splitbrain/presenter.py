@@ -133,6 +133,9 @@ class SplitBrainPresenter(PresenterBase):
                 letters = [] if view.phase == "tie" else ["q", "r", "n"]
                 for a, b in view.asked.moves:
                     scene.targets.setdefault(cell(a), {})[cell(b)] = list(letters)
+                if view.phase == "tie":  # outline the tied moves' pieces and squares, so the choice is seen at once
+                    ends = sorted({square for pair in view.asked.moves for square in pair})
+                    scene.markers.append(MarkerSpec("sense_old", tuple(cell(s) for s in ends), opacity=0.7))
         positions, coin = ("a-c", "d-f"), 1 if view.coin == "king" else 0
         if view.seat in (2, 3):  # Black's board is turned: the king side is on its left
             positions, coin = ("d-f", "a-c"), 1 - coin
