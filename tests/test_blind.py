@@ -186,20 +186,20 @@ def test_b2_failed_attempts(pieces: str, uci: str) -> None:
     assert view.failed == [result] and view.reveals == [] and view.captures == []
 
 
-@pytest.mark.parametrize("pieces, uci", [
-    ("Ke1 Ra1 ke8 pa5", "a1a8"),  # a piece in the way
-    ("Ke1 Pe2 ke8 ne3", "e2e3"),  # a pawn step onto an occupied square
-    ("Ke1 Pe2 ke8 pa7", "e2d3"),  # a pawn capture onto an empty square: nothing blocked it
-    ("Ke1 Rh1 ke8 pa7 ng1", "e1g1"),  # castling through an opponent piece
+@pytest.mark.parametrize("pieces, uci, written", [
+    ("Ke1 Ra1 ke8 pa5", "a1a8", "Ra8"),  # a piece in the way
+    ("Ke1 Pe2 ke8 ne3", "e2e3", "e3"),  # a pawn step onto an occupied square
+    ("Ke1 Pe2 ke8 pa7", "e2d3", "exd3"),  # a pawn capture onto an empty square: nothing blocked it
+    ("Ke1 Rh1 ke8 pa7 ng1", "e1g1", "O-O"),  # castling through an opponent piece
 ])
-def test_b2_the_log_says_only_that_the_attempt_failed(pieces: str, uci: str) -> None:
+def test_b2_the_log_says_only_that_the_attempt_failed(pieces: str, uci: str, written: str) -> None:
     """Whatever the cause, the event log and the move list tell the mover the same thing: it failed."""
     from app.ui.describe import describe, move_list
     game = make(pieces, castling="KQ")
     result, _, _ = attempt(game, uci)
     assert describe(result, chess.WHITE) == f"Your move {uci[:2]} to {uci[2:4]} failed."
     view = BlindChessView.from_observations(game.observations(WHITE_SEAT))
-    assert move_list("blind", view) == [f"1. {uci} failed"]
+    assert move_list("blind", view) == [f"1. {written} (failed)"]
 
 
 def test_b2_failure_looks_like_a_quiet_move_to_the_opponent() -> None:

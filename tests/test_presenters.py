@@ -257,35 +257,39 @@ def reference_move_list(variant: str, view: Any) -> list[str]:
 
 def _rbc_moves(view: Any) -> list[str]:
     senses = {sense.ply: sense for sense in view.senses}
+    lost = {ply + 1: square for ply, square in view.lost}
     lines = []
-    for result in view.moves:
+    for result, (asked, taken) in zip(view.moves, view.written):
         sense = senses.get(result.ply)
         sensed = "no sense" if sense is None or sense.square is None else f"sense {_square(sense.square)}"
-        if result.requested is None:
+        if asked is None:
             played = "pass"
-        elif result.taken is None:
-            played = f"{result.requested.uci()} (nothing moved)"
+        elif taken is None:
+            played = f"{asked} (failed)"
         elif result.taken != result.requested:
-            played = f"{result.requested.uci()} → {result.taken.uci()}"
+            played = f"{asked} → {taken} (changed)"
         else:
-            played = result.taken.uci()
-        if result.capture_square is not None:
-            played += f" ×{_square(result.capture_square)}"
-        lines.append(f"{_turn(result.ply)}. {sensed} · {played}")
+            played = taken
+        before = f"lost {_square(lost[result.ply])} · " if result.ply in lost else ""
+        lines.append(f"{_turn(result.ply)}. {before}{sensed} · {played}")
     return lines
 
 
 def _blind_moves(view: Any) -> list[str]:
+    def piece_on(piece_type: int, square: int) -> str:
+        return ("pawn " if piece_type == chess.PAWN else chess.piece_symbol(piece_type).upper()) + _square(square)
+
     lines = []
-    for result in view.results:
-        text = f"{_turn(result.ply)}. {result.move.uci()}"
+    for index, (result, written) in enumerate(zip(view.results, view.written)):
+        text = f"{_turn(result.ply)}. {written}"
         if not result.success:
-            text += " failed"
-        else:
-            if result.capture is not None:
-                text += f" ×{_NAMES[result.capture[0]]}"
-            if result.reveals:
-                text += " saw " + ", ".join(f"{piece.symbol()}{_square(square)}" for square, piece in result.reveals)
+            text += " (failed)"
+        elif result.reveals:
+            text += " · saw " + ", ".join(piece_on(piece.piece_type, square) for square, piece in result.reveals)
+        following = view.results[index + 1].ply if index + 1 < len(view.results) else 10**9
+        for piece in view.lost:
+            if result.ply < piece.ply < following:
+                text += f" · lost {piece_on(piece.piece_type, piece.square)}"
         lines.append(text)
     return lines
 

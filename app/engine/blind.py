@@ -681,6 +681,9 @@ class BlindChessView(View):
     lost: list[PieceLost] = field(default_factory=list)
     failed: list[AttemptResult] = field(default_factory=list)
     results: list[AttemptResult] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    """Each of :attr:`results` as the seat writes its move (SAN from its own pieces,
+    :func:`~app.engine.notation.own_san`)."""
     sightings: dict[Square, Reveal] = field(default_factory=dict)
     outcome: Outcome | None = None
     my_turn: bool = False
@@ -719,7 +722,9 @@ class BlindChessView(View):
             self.my_turn, self.phase = False, "over"
 
     def _apply_result(self, result: AttemptResult) -> None:
+        from .notation import own_san
         self.results.append(result)
+        self.written.append(own_san(self.own_board, result.move, capture=result.capture is not None))
         self.my_turn, self.phase = False, "wait"
         if not result.success:
             self.failed.append(result)

@@ -351,6 +351,9 @@ class ReconChessView(View):
     moves: list[MoveResult] = field(default_factory=list)
     lost: list[tuple[int, int]] = field(default_factory=list)  # (ply, square) where own pieces were captured
     captures: list[tuple[int, int]] = field(default_factory=list)  # (ply, square) where this seat captured
+    written: list[tuple[str | None, str | None]] = field(default_factory=list)
+    """Each of :attr:`moves` as the seat writes it (SAN from its own pieces, :func:`~app.engine.notation.own_san`):
+    the move asked for and the move taken, None for a pass or for nothing moved."""
     known: dict[int, SquareInfo] = field(default_factory=dict)
     outcome: Outcome | None = None
     my_turn: bool = False
@@ -385,6 +388,7 @@ class ReconChessView(View):
             self.moves.append(observation)
             self.my_turn, self.phase = False, "wait"
             taken = observation.taken
+            self.written.append(_written(self.own_board, observation))
             if taken is not None:
                 board = self.own_board
                 board.turn = self.color
@@ -403,6 +407,14 @@ class ReconChessView(View):
     def move_actions(self) -> MoveActions:
         """This seat's move actions, from its own pieces (equal to the referee's)."""
         return move_actions(self.own_board, self.color)
+
+
+def _written(own_board: chess.Board, result: MoveResult) -> tuple[str | None, str | None]:
+    from .notation import own_san
+    requested = None if result.requested is None else own_san(own_board, result.requested, capture=False)
+    taken = None if result.taken is None else own_san(own_board, result.taken,
+                                                      capture=result.capture_square is not None)
+    return requested, taken
 
 
 ReconChess.view_type = ReconChessView

@@ -54,7 +54,7 @@ def move_list(variant: str, view: Any) -> list[str]:
     >>> game.play(0, Sense.parse("e7"))
     >>> game.play(0, MoveAction.parse("e2e4"))
     >>> move_list(games.default().key, ReconChessView.from_observations(game.observations(0)))
-    ['1. sense e7 · e2e4']
+    ['1. sense e7 · e4']
     """
     return presenter_for(variant).move_list(view)
 

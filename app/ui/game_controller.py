@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 LOW_TIME = 30.0  # seconds: below this a clock is shown as running low
 PASS_SCREEN = "pass_screen"
 """The command that hands the screen on at the end of a turn in hot-seat (:attr:`GameController.end_of_turn`)."""
+BACK_TO_GAME = "back_to_game"
+"""The command that ends looking back through the move list (:meth:`GameController.look_back`)."""
 END_OF_TURN_SECONDS = 1.5
 """How long the mover sees the end of their turn before the curtain falls, when they chose "moment"."""
 
@@ -85,6 +87,14 @@ class GameController(QObject):
         self.views: list[Any] = [view_type() for _ in seats]
         self._seen = [0] * len(seats)
         self.logs: list[list[str]] = [[] for _ in seats]
+        # For stepping back through a person's own past views: each move-list line with the number of the seat's
+        # observations after which it read as it does now, and the log's length after each observation.
+        self._move_lines: list[list[str]] = [[] for _ in seats]
+        self._move_marks: list[list[int]] = [[] for _ in seats]
+        self._log_lengths: list[list[int]] = [[0] for _ in seats]
+        self.looking_back: int | None = None
+        """The move-list line whose moment the seat at the screen is looking back at (its board and log as they
+        were then); None: the present. Any news for that seat, or a change of seat, returns to the present."""
         # Each seat's own arrows and circles and belief board (with its panel switches), kept while the other
         # seat is at the screen.
         self.annotations: dict[Seat, tuple[list[tuple[Cell, Cell]], list[Cell]]] = {}
@@ -210,9 +220,60 @@ class GameController(QObject):
         seat = self.screen_seat
         if seat is None:
             return self.nobody_screen()
+        if self.looking_back is not None and scene is None:
+            return self._past_screen(seat, self.looking_back)
         return SeatScreen(seat, self.scene() if scene is None else scene, self.views[seat], self.status(),
                           tuple(self.logs[seat]), tuple(self.move_list()), tuple(self.clock_text()),
                           tuple(self.commands()), self.entry_hint())
+
+    def _past_screen(self, seat: Seat, line: int) -> SeatScreen:
+        """The seat's screen as it was when move-list line ``line`` was written: its board and log rebuilt from
+        its own first observations (nothing else), today's clocks, no move to make; "Back to the game" the only
+        command."""
+        seen = self._move_marks[seat][line]
+        past = _view_type(self.variant).from_observations(self.game.observations(seat)[:seen])
+        scene = self.presenter_of(seat).scene(past)
+        scene.targets, scene.sense_window = {}, None
+        commands = [command._replace(enabled=False) for command in self.presenter_of(seat).commands(self.views[seat])]
+        number = self._move_lines[seat][line].split(".", 1)[0]
+        status = (f"Looking back at move {number}, as you knew it then: the game goes on meanwhile "
+                  "(End or Esc: back to the game)")
+        return SeatScreen(seat, scene, self.views[seat], status, tuple(self.logs[seat][:self._log_lengths[seat][seen]]),
+                          tuple(self.move_list()), tuple(self.clock_text()),
+                          (Command(BACK_TO_GAME, "Back to the game", True), *commands), self.entry_hint(),
+                          looking_at=line)
+
+    def look_back(self, line: int | None) -> None:
+        """Show the seat at the screen its board and log as they were at move-list line ``line`` (None, or the
+        newest line when nothing came after it: the present). The game is not changed."""
+        seat = self.screen_seat
+        if seat is None or self.curtain_for is not None:
+            return
+        lines = self._move_marks[seat]
+        if line is not None and not 0 <= line < len(lines):
+            return
+        if line is not None and line == len(lines) - 1 and lines[line] == self._seen[seat]:
+            line = None  # the newest line, with nothing told since: that is the present
+        if line != self.looking_back:
+            self.looking_back = line
+            self.changed.emit()
+
+    def step_back(self, how: str) -> None:
+        """Step through the seat's move list: "back", "forward", "first" or "present"."""
+        seat = self.screen_seat
+        if seat is None:
+            return
+        count = len(self._move_marks[seat])
+        if not count or how == "present":
+            self.look_back(None)
+            return
+        at = self.looking_back
+        if how == "first":
+            self.look_back(0)
+        elif how == "back":
+            self.look_back(max(0, (count if at is None else at) - 1))
+        elif how == "forward" and at is not None:
+            self.look_back(at + 1 if at + 1 < count else None)
 
     def nobody_screen(self) -> SeatScreen:
         """What the window shows while no seat is at the screen: nothing private of any seat."""
@@ -393,6 +454,7 @@ class GameController(QObject):
         if self.curtain_for is None:
             return
         self.screen_seat, self.curtain_for = self.curtain_for, None
+        self.looking_back = None
         if self.session.clock.running is None:
             self.session.start_clock()
         self.session.resume()
@@ -408,6 +470,7 @@ class GameController(QObject):
             self._lower_curtain(seat)
 
     def _lower_curtain(self, seat: Seat) -> None:
+        self.looking_back = None
         self.session.pause()
         self.screen_seat, self.curtain_for = None, seat
         self.curtainChanged.emit()
@@ -430,6 +493,8 @@ class GameController(QObject):
         """The person used one of the game's :meth:`commands` (a button: pass, offer a draw ...)."""
         if command_id == PASS_SCREEN:
             self.pass_screen()
+        elif command_id == BACK_TO_GAME:
+            self.look_back(None)
         elif self.can(command_id):
             self._human_input(lambda presenter, view: presenter.command(view, command_id))
 
@@ -447,6 +512,9 @@ class GameController(QObject):
         input that changes only the seat's own marks is kept in the record instead, whoever's turn it is."""
         seat = self.screen_seat
         if seat is None or not self._at_screen():
+            return
+        if self.looking_back is not None:  # the board shows the past: a click there brings back the present
+            self.look_back(None)
             return
         to_move = self.game.to_move == seat
         try:
@@ -469,6 +537,7 @@ class GameController(QObject):
         seat = self.screen_seat
         if seat is None or self.curtain_for is not None or self.game.to_move != seat:
             return
+        self.looking_back = None  # a typed move is played on the present board, and shown there
         self._play(seat, action)
 
     def _play(self, seat: Seat, action: Action) -> None:
@@ -558,14 +627,34 @@ class GameController(QObject):
         for seat, view in enumerate(self.views):
             log = self.game.observations(seat)
             cues = self._cues.get(seat) if with_sounds else None
-            for observation in log[self._seen[seat]:]:
+            person = seat in self._cues
+            if len(log) > self._seen[seat] and seat == self.screen_seat:
+                self.looking_back = None  # news for the seat at the screen: back to the present
+            for seen, observation in enumerate(log[self._seen[seat]:], start=self._seen[seat] + 1):
                 view.apply(observation)
                 line = self.presenter.describe(observation, seat)
                 if line:
                     self.logs[seat].append(line)
                 if cues is not None:
                     cues.extend(self.presenter.sounds(observation, seat))
+                if person:  # (a bot's seat is never looked back at in the window)
+                    self._mark_move_lines(seat, seen)
             self._seen[seat] = len(log)
+
+    def _mark_move_lines(self, seat: Seat, seen: int) -> None:
+        """Note, after the seat's observation number ``seen``, which move-list lines now read differently: each
+        line leads back to the moment it was last changed."""
+        self._log_lengths[seat].append(len(self.logs[seat]))
+        lines = self.presenter.move_list(self.views[seat])
+        known, marks = self._move_lines[seat], self._move_marks[seat]
+        del marks[len(lines):]
+        for index, line in enumerate(lines):
+            if index >= len(known) or known[index] != line:
+                if index < len(marks):
+                    marks[index] = seen
+                else:
+                    marks.append(seen)
+        self._move_lines[seat] = lines
 
     def _play_cues(self) -> None:
         """Play the cues of the seat whose person is at the screen (each cue once, in order)."""

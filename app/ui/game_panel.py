@@ -267,8 +267,8 @@ class GamePanel(QWidget):
         column.addLayout(answers)
         column.addWidget(self.truth_button)
         self.tabs = QTabWidget()
-        self.moves = QPlainTextEdit()
-        self.moves.setReadOnly(True)
+        from app.ui.move_list import MoveList
+        self.moves = MoveList()
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
         self.tabs.addTab(self.log, "What you were told")
@@ -342,7 +342,7 @@ class GamePanel(QWidget):
     def clock_is_low(self) -> bool:
         return "#d03030" in self.clocks.text()
 
-    def show_lines(self, widget: QPlainTextEdit, lines: list[str]) -> None:
+    def show_lines(self, widget: QPlainTextEdit, lines: list[str]) -> None:  # (the log)
         """Replace a text list, keeping it scrolled to the newest line."""
         widget.setPlainText("\n".join(lines))
         bar = widget.verticalScrollBar()

@@ -140,6 +140,7 @@ class MainWindow(QMainWindow):
         self.controller: GameController | None = None
         self._shown_seat: int | None = None  # whose annotations the board holds now
         self._truth_shown = False  # the board shows the true position (after the game): no belief overlay on it
+        self._looking_back = False  # the board shows a past moment of the seat's view: no overlay of today's either
         self._restoring_notes = False
         self._hidden_floating: list[QDockWidget] = []
         self.board = BoardWidget()
@@ -204,6 +205,7 @@ class MainWindow(QMainWindow):
         self.board.annotationsChanged.connect(self._annotations_changed)
         self.entry.returnPressed.connect(self._typed)
         panel.commandClicked.connect(self._command)
+        self.moves.rowChosen.connect(self._look_back)
         self.resign_button.clicked.connect(self._resign)
         panel.flip_button.clicked.connect(self.board.flip)
         panel.truth_button.toggled.connect(lambda _checked: self._refresh())
@@ -272,6 +274,7 @@ class MainWindow(QMainWindow):
                           "play/end_of_turn", END_OF_TURN_DEFAULT,
                           labels={"moment": "Show its result for a moment", "button": "Wait for Pass the screen",
                                   "at once": "Pass the screen at once"})
+        self._add_look_back_menu(view.addMenu("&Look back at your moves"))
         view.addSeparator()
         view.addAction(self.panel_dock.toggleViewAction())
         self._view_menu = view
@@ -279,6 +282,33 @@ class MainWindow(QMainWindow):
         self._help_menu = help_
         help_.aboutToShow.connect(self._fill_help)
         self._fill_help()
+
+    def _add_look_back_menu(self, menu: Any) -> None:
+        """Stepping through the seat's own past moments (the move list): the keys of every chess GUI. The typing
+        field and the board keep these keys while they have the focus."""
+        self._look_back_actions = []
+        for text, how, key in (("&Previous move", "back", "Left"), ("&Next move", "forward", "Right"),
+                               ("&First move", "first", "Home"), ("&Back to the game", "present", "End")):
+            action = self._action(text, partial(self._step, how), key)
+            menu.addAction(action)
+            self._look_back_actions.append(action)
+        escape = QAction("Back to the game", self)  # Esc too (no menu line of its own; see _escape)
+        escape.setShortcut(QKeySequence("Esc"))
+        escape.triggered.connect(self._escape)
+        self.addAction(escape)
+
+    def _step(self, how: str) -> None:
+        if self.controller is not None:
+            self.controller.step_back(how)
+
+    def _look_back(self, row: int) -> None:
+        if self.controller is not None:
+            self.controller.look_back(row)
+
+    def _escape(self) -> None:
+        """Esc: back to the game from looking back."""
+        if self.controller is not None:
+            self.controller.look_back(None)
 
     def _end_of_turn(self, name: str) -> None:
         QSettings().setValue("play/end_of_turn", name)
@@ -333,7 +363,7 @@ class MainWindow(QMainWindow):
 
         def tell_when_silent() -> None:  # the sound system is looked for only when the menu first opens
             if not self.sounds.sink.available:
-                note.setText("No sound: this Qt has no Qt Multimedia")
+                note.setText("No sound: no sound device was found")
                 note.setVisible(True)
         menu.aboutToShow.connect(tell_when_silent)
         self._sound_menu = menu
@@ -622,7 +652,7 @@ class MainWindow(QMainWindow):
 
     def _apply_overlay(self) -> None:
         if self.belief_panel is not None and self._has_belief_panel(self.controller) and self._shown_seat is not None \
-                and not self._truth_shown:
+                and not self._truth_shown and not self._looking_back:
             self.belief_panel.apply_overlay(self.board)
         else:
             self.board.set_ghosts({})
@@ -666,9 +696,9 @@ class MainWindow(QMainWindow):
         if screen.seat is None:
             self.entry.setText("")  # not clear(): its undo history would keep the last player's typing
             panel.entry_error.hide()
-        for widget, lines in ((self.log, list(screen.log)), (self.moves, list(screen.moves))):
-            if lines != self._lines(widget):
-                panel.show_lines(widget, lines)
+        if list(screen.log) != self._lines(self.log):
+            panel.show_lines(self.log, list(screen.log))
+        self.moves.show_lines(list(screen.moves), screen.looking_at)
         panel.set_clocks(list(screen.clocks))
         panel.show_commands(list(screen.commands))
 
@@ -706,11 +736,12 @@ class MainWindow(QMainWindow):
             panel.truth_button.setVisible(truth is not None)
             show_truth = truth is not None and not panel.truth_button.isChecked()
             panel.truth_button.setText("Show what you saw" if show_truth else "Show the true position")
-            truth = truth if show_truth else None
+            truth = truth if show_truth and controller.looking_back is None else None
             self._request_inference()
         self._truth_shown = truth is not None
+        self._looking_back = controller.looking_back is not None
         self.private.show(controller.seat_screen(truth))
-        if self._truth_shown:
+        if self._truth_shown or self._looking_back:
             self._apply_overlay()  # the seat's guesses and heat belong on its own view, not on the true position
         self.resign_button.setEnabled(controller.can("resign"))
         self.entry.setEnabled(controller.screen_seat is not None and controller.outcome is None)

@@ -42,6 +42,8 @@ class SeatScreen:
     clocks: tuple[ClockLine, ...] = ()
     commands: tuple[Command, ...] = ()
     entry_hint: str = ""
+    looking_at: int | None = None
+    """The line of ``moves`` whose moment the screen shows (the seat looking back); None: the present."""
 
     @classmethod
     def nobody(cls, scene: BoardScene, view: Any, status: str = "", commands: tuple[Command, ...] = (),

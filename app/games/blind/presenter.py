@@ -74,20 +74,27 @@ def describe_blind(observation: Any, seat: Seat) -> str | None:
 
 
 def blind_moves(view: Any) -> list[str]:
-    """One line per attempt: the move, whether it failed, what it took and what it showed."""
+    """One line per attempt, numbered by move: the move as the seat writes it (SAN from its own pieces), whether it
+    failed, what it showed, and the pieces lost before the seat's next turn."""
+    lost: dict[int, list[str]] = {}
+    for piece in view.lost:
+        lost.setdefault(piece.ply, []).append(f"lost {_piece_on(piece.piece_type, piece.square)}")
     lines = []
-    for result in view.results:
-        text = f"{turn_number(result.ply)}. {result.move.uci()}"
-        if not result.success:
-            text += " failed"
-        else:
-            if result.capture is not None:
-                text += f" ×{PIECE_NAMES[result.capture[0]]}"
-            if result.reveals:
-                text += " saw " + ", ".join(f"{piece.symbol()}{square_name(square)}"
-                                            for square, piece in result.reveals)
-        lines.append(text)
+    for index, (result, written) in enumerate(zip(view.results, view.written)):
+        parts = [f"{written} (failed)" if not result.success else written]
+        if result.success and result.reveals:
+            parts.append("saw " + ", ".join(_piece_on(piece.piece_type, square) for square, piece in result.reveals))
+        following = view.results[index + 1].ply if index + 1 < len(view.results) else None
+        parts.extend(text for ply, texts in lost.items() if result.ply < ply and (following is None or ply < following)
+                     for text in texts)
+        lines.append(f"{turn_number(result.ply)}. {' · '.join(parts)}")
     return lines
+
+
+def _piece_on(piece_type: int, square: int) -> str:
+    """A piece and its square as a score sheet writes them: ``Qd8``, ``pawn d5``."""
+    letter = "pawn " if piece_type == chess.PAWN else chess.piece_symbol(piece_type).upper()
+    return f"{letter}{square_name(square)}"
 
 
 class BlindPresenter(ChessPresenter):

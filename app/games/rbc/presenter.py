@@ -104,23 +104,25 @@ def describe_rbc(observation: Any, seat: Seat) -> str | None:
 
 
 def rbc_moves(view: Any) -> list[str]:
-    """One line per turn: the sense, the move asked for and what was played, a capture."""
+    """One line per turn, numbered by move: a piece lost since the last turn, the sense, and the move as the seat
+    writes it (SAN from its own pieces), with what came of it: ``(failed)`` when nothing moved, ``→ Bxc6
+    (changed)`` when the referee played another move, ``pass``."""
     senses = {sense.ply: sense for sense in view.senses}
+    lost = {ply + 1: square for ply, square in view.lost}
     lines = []
-    for result in view.moves:
+    for result, (asked, taken) in zip(view.moves, view.written):
         sense = senses.get(result.ply)
-        sensed = "no sense" if sense is None or sense.square is None else f"sense {square_name(sense.square)}"
-        if result.requested is None:
-            played = "pass"
-        elif result.taken is None:
-            played = f"{result.requested.uci()} (nothing moved)"
+        parts = [] if result.ply not in lost else [f"lost {square_name(lost[result.ply])}"]
+        parts.append("no sense" if sense is None or sense.square is None else f"sense {square_name(sense.square)}")
+        if asked is None:
+            parts.append("pass")
+        elif taken is None:
+            parts.append(f"{asked} (failed)")
         elif result.taken != result.requested:
-            played = f"{result.requested.uci()} → {result.taken.uci()}"
+            parts.append(f"{asked} → {taken} (changed)")
         else:
-            played = result.taken.uci()
-        if result.capture_square is not None:
-            played += f" ×{square_name(result.capture_square)}"
-        lines.append(f"{turn_number(result.ply)}. {sensed} · {played}")
+            parts.append(str(taken))
+        lines.append(f"{turn_number(result.ply)}. {' · '.join(parts)}")
     return lines
 
 
