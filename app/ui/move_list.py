@@ -8,7 +8,7 @@ window's, so they work wherever the focus is, except in the typing field and on 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QListWidget, QListWidgetItem, QWidget
 
 
@@ -78,7 +78,7 @@ class MoveList(QListWidget):
         finally:
             self._filling = False
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         # Up and Down move the current row themselves (as a click); Left, Right, Home, End are the window's.
         if event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End):
             event.ignore()
