@@ -100,6 +100,12 @@ class Presenter(Protocol):
     def parse_text(self, view: Any, text: str) -> Action:
         """The action typed as ``text``; raises :class:`InputError` saying why it is none."""
 
+    def premove_scene(self, view: Any) -> BoardScene | None:
+        """While another seat acts: the seat's board with the moves (``targets``) and senses (``sense_window``)
+        it may queue for its next turn, as if that turn had begun (None: this game queues nothing). A queued move
+        is given to :meth:`on_move` (a sense to :meth:`on_square`) with the seat's view once its turn comes, and
+        played if the game then allows it."""
+
     def commands(self, view: Any) -> list[Command]:
         """The buttons this game shows now, besides resigning (each seat may resign in every game)."""
 
@@ -160,6 +166,9 @@ class PresenterBase:
 
     def commands(self, view: Any) -> list[Command]:
         return []
+
+    def premove_scene(self, view: Any) -> BoardScene | None:
+        return None
 
     def command(self, view: Any, command_id: str) -> Action | MarksChange:
         raise InputError(f"this game has no command {command_id!r}")

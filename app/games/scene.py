@@ -118,7 +118,8 @@ _PIECE_WORDS = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "kni
 
 @dataclass(frozen=True)
 class MarkerSpec:
-    """A highlighted group of squares: ``kind`` is sense, sense_old, reveal, lost or captured."""
+    """A highlighted group of squares: ``kind`` is sense, sense_old, reveal, lost, captured or premove (a move or
+    sense queued while another seat acts)."""
 
     kind: str
     squares: tuple[Cell, ...]

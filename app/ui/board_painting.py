@@ -70,13 +70,16 @@ _HOVER_EDGE = QColor("#0288d1")
 _REVEAL = QColor("#ef7d00")
 _LOST = QColor("#d32f2f")
 _CAPTURED = QColor("#8e24aa")
-_MARKER_COLOURS = {"sense": _SENSE, "sense_old": _SENSE, "reveal": _REVEAL, "lost": _LOST, "captured": _CAPTURED}
+_PREMOVE = QColor("#14551e")  # Lichess's premove: the move's squares tinted, darker than a destination
+_MARKER_COLOURS = {"sense": _SENSE, "sense_old": _SENSE, "reveal": _REVEAL, "lost": _LOST, "captured": _CAPTURED,
+                   "premove": _PREMOVE}
 _MARKER_WORDS = {
     "sense": "sensed",
     "sense_old": "sensed earlier",
     "reveal": "enemy piece seen",
     "lost": "piece lost",
     "captured": "captured",
+    "premove": "queued",
 }
 
 # Hypotheses and inference.
@@ -231,6 +234,9 @@ class BoardPicture:
             elif marker.kind == "reveal":
                 for square in squares:
                     painter.fillRect(self.geometry.square_rect(square), _with_alpha(colour, 0.18 * marker.opacity))
+            elif marker.kind == "premove":
+                for square in squares:
+                    painter.fillRect(self.geometry.square_rect(square), _with_alpha(colour, 0.45 * marker.opacity))
 
     def _paint_sense_hover(self, painter: QPainter, size: int) -> None:
         if not self.hover_window:
@@ -346,6 +352,9 @@ class BoardPicture:
                 elif marker.kind == "lost":
                     pen = QPen(_with_alpha(colour, marker.opacity), width)
                     painter.strokePath(self._rounded(rect, width / 2, 0), pen)
+                elif marker.kind == "premove":
+                    pen = QPen(_with_alpha(colour, 0.9 * marker.opacity), width, Qt.PenStyle.DashLine)
+                    painter.strokePath(self._rounded(rect, width / 2 + size * 0.02, width), pen)
                 if marker.label:
                     self._paint_label(painter, square, marker.label, colour, marker.opacity, labels, size)
 

@@ -73,7 +73,7 @@ MoveTargets = dict[Cell, dict[Cell, list[str]]]
 SenseWindow = Callable[[Cell], list[Cell]]
 """Given the hovered square, the squares a sense there would show."""
 
-MARKER_KINDS = ("sense", "sense_old", "reveal", "lost", "captured")
+MARKER_KINDS = ("sense", "sense_old", "reveal", "lost", "captured", "premove")
 """What a :class:`Marker` can show (see :class:`Marker`)."""
 
 
@@ -110,7 +110,8 @@ class Marker:
     - ``"sense_old"``: an older sense window, dashed and faded;
     - ``"reveal"``: squares where an enemy piece was seen;
     - ``"lost"``: squares where this seat lost a piece;
-    - ``"captured"``: squares where this seat captured.
+    - ``"captured"``: squares where this seat captured;
+    - ``"premove"``: a move or sense queued while a bot thinks (a right click on the board cancels it).
 
     ``opacity`` (0 to 1) fades the whole marker. Squares may be any sequence; they are
     stored as a tuple.
@@ -158,6 +159,7 @@ _MARKER_WORDS = {
     "reveal": "enemy piece seen",
     "lost": "piece lost",
     "captured": "captured",
+    "premove": "queued",
 }
 
 _MIN_SQUARE = 20
@@ -193,6 +195,7 @@ class BoardWidget(QWidget):
     squareClicked = Signal(object)
     annotationsChanged = Signal()
     zoneClicked = Signal(str, int)
+    premoveCancelled = Signal()  # a right click while a premove is shown (it cancels it, drawing nothing)
 
     def __init__(self, parent: QWidget | None = None, files: int = 8, ranks: int = 8) -> None:
         super().__init__(parent)
@@ -733,6 +736,12 @@ class BoardWidget(QWidget):
         square = self.square_at(pos)
         if event.button() == Qt.MouseButton.RightButton:
             event.accept()
+            if any(marker.kind == "premove" for marker in self._markers):
+                self._selected = None
+                self._drag.end()
+                self._notes.cancel()
+                self.premoveCancelled.emit()  # as on Lichess: the right click takes the premove back, nothing else
+                return
             if self._drag.origin is not None or self._selected is not None:
                 self._selected = None
                 self._drag.end()

@@ -21,7 +21,7 @@ from app.engine.record import GameRecord, GameSession, PlayerInfo
 from app.engine.variants import game_type
 from app.games.describe import outcome_headline
 from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange, Presenter, presenter_for
-from app.games.scene import BoardScene, Cell
+from app.games.scene import BoardScene, Cell, MarkerSpec
 from app.ui.bot_seat import BotSeat
 from app.ui.seat_screen import SeatScreen
 
@@ -92,6 +92,9 @@ class GameController(QObject):
         self._move_lines: list[list[str]] = [[] for _ in seats]
         self._move_marks: list[list[int]] = [[] for _ in seats]
         self._log_lengths: list[list[int]] = [[0] for _ in seats]
+        self.premoves: list[tuple[str, Any, str, tuple[Cell, ...]]] = []
+        """Moves and senses a person queued while a bot thinks (kind "move" or "sense", what, words, squares):
+        at most one of each, played when the person's turn comes if the game still allows them."""
         self.looking_back: int | None = None
         """The move-list line whose moment the seat at the screen is looking back at (its board and log as they
         were then); None: the present. Any news for that seat, or a change of seat, returns to the present."""
@@ -202,8 +205,79 @@ class GameController(QObject):
             return self.empty_scene()
         scene = self.presenter_of(self.screen_seat).scene(self.views[self.screen_seat])
         if self.game.to_move != self.screen_seat or self.curtain_for is not None:
-            scene.targets, scene.sense_window = {}, None
+            ahead = self._premove_scene()
+            if ahead is None:
+                scene.targets, scene.sense_window = {}, None
+            else:
+                scene = ahead
+                if any(kind == "sense" for kind, *_rest in self.premoves):
+                    scene.sense_window = None  # one sense a turn: the queued one (a right click takes it back)
+        scene.markers.extend(MarkerSpec("premove", squares) for *_rest, squares in self.premoves)
         return scene
+
+    # -- premoves ----------------------------------------------------------------------------------
+    def _premove_scene(self) -> BoardScene | None:
+        """The board on which the person at the screen may queue a move or sense for its next turn: only against
+        bots (never at one computer), while a bot is to act; None otherwise."""
+        seat = self.screen_seat
+        if seat is None or self.hot_seat or not self._at_screen() or self.looking_back is not None \
+                or self.game.to_move is None or self.game.to_move == seat:
+            return None
+        return self.presenter_of(seat).premove_scene(self.views[seat])
+
+    def _queue_premove(self, kind: str, what: Any) -> bool:
+        """Queue the person's move (``what`` = (from, to, promotion)) or sense (a square) while a bot thinks, in
+        place of one of that kind queued before; False when nothing may be queued now."""
+        ahead = self._premove_scene()
+        if ahead is None:
+            return False
+        if kind == "sense":
+            if ahead.sense_window is None:
+                return False
+            squares = tuple(square for square in ahead.sense_window(what)
+                            if 0 <= square[0] < ahead.files and 0 <= square[1] < ahead.ranks)
+            words = f"sense {_cell_name(what)}"
+        else:
+            origin, target, _promotion = what
+            if target not in ahead.targets.get(origin, {}):
+                return False
+            squares, words = (origin, target), f"{_cell_name(origin)}-{_cell_name(target)}"
+        self.premoves = [queued for queued in self.premoves if queued[0] != kind]
+        self.premoves.append((kind, what, words, squares))
+        self.premoves.sort(key=lambda queued: queued[0] != "sense")  # a turn senses before it moves
+        self.changed.emit()
+        return True
+
+    def cancel_premoves(self) -> bool:
+        """Forget the queued moves and senses (a right click, Esc); False when there were none."""
+        if not self.premoves:
+            return False
+        self.premoves = []
+        self.changed.emit()
+        return True
+
+    def _play_premove(self) -> None:
+        """The person's turn has come: play the first queued item the turn takes now (a sense in a sense phase, a
+        move once moves are asked for); a move the game no longer allows is dropped, with a line in the log."""
+        seat = self.screen_seat
+        if not self.premoves or seat is None or self.game.to_move != seat or self.hot_seat:
+            return
+        now = self.scene()
+        for index, (kind, what, words, _squares) in enumerate(self.premoves):
+            if kind == "sense" and now.sense_window is not None:
+                del self.premoves[index]
+                self._human_input(lambda presenter, view: presenter.on_square(view, what))
+                return
+            if kind == "move" and now.targets:
+                del self.premoves[index]
+                origin, target, promotion = what
+                if target in now.targets.get(origin, {}):
+                    self._human_input(lambda presenter, view: presenter.on_move(view, origin, target, promotion))
+                else:
+                    self.logs[seat].append(f"Premove {words} dropped: it is no longer possible.")
+                    self.soundCue.emit("failed")
+                    self.changed.emit()
+                return
 
     def empty_scene(self) -> BoardScene:
         """The board of nobody: the game's squares with nothing on or beside them (the size is public: the
@@ -323,7 +397,9 @@ class GameController(QObject):
         mover = self.game.to_move
         assert mover is not None
         if self.seats[mover].is_bot:
-            return f"{self.seats[mover].name} is thinking"
+            queued = " and ".join(words for _kind, _what, words, _squares in self.premoves)
+            return f"{self.seats[mover].name} is thinking" + (
+                f"; queued: {queued} (a right click or Esc cancels)" if queued else "")
         if self.passing_to is not None:
             return f"Your turn is over: pass the screen to {self.game.seat_names[self.passing_to]}"
         if mover != self.screen_seat:
@@ -478,11 +554,16 @@ class GameController(QObject):
 
     # -- acting ------------------------------------------------------------------------------------
     def sense(self, square: Cell) -> None:
-        """The person picked ``square`` (a sense, in RBC)."""
+        """The person picked ``square`` (a sense, in RBC); queued while a bot thinks."""
+        if self._queue_premove("sense", square):
+            return
         self._human_input(lambda presenter, view: presenter.on_square(view, square))
 
     def move(self, from_sq: Cell, to_sq: Cell, promotion: str | None) -> None:
-        """The person moved a piece (a click, a drag), ``promotion`` the chosen piece letter or None."""
+        """The person moved a piece (a click, a drag), ``promotion`` the chosen piece letter or None; queued while a
+        bot thinks."""
+        if self._queue_premove("move", (from_sq, to_sq, promotion)):
+            return
         self._human_input(lambda presenter, view: presenter.on_move(view, from_sq, to_sq, promotion))
 
     def zone(self, zone_id: str, index: int) -> None:
@@ -622,6 +703,7 @@ class GameController(QObject):
         else:
             self.session.resume()
         self.changed.emit()
+        self._play_premove()
 
     def _update_views(self, with_sounds: bool = True) -> None:
         for seat, view in enumerate(self.views):
@@ -679,6 +761,7 @@ class GameController(QObject):
                 break
 
     def _finish(self) -> None:
+        self.premoves = []
         self._timer.stop()
         self._pass_timer.stop()
         self.passing_to = None
@@ -720,6 +803,11 @@ def annotations_from_json(data: Any) -> tuple[list[tuple[Cell, Cell]], list[Cell
             if circle is not None:
                 circles.append(circle)
     return arrows, circles
+
+
+def _cell_name(square: Cell) -> str:
+    """A board square's name, ``a1`` style, on a board of any size."""
+    return f"{chr(ord('a') + square[0])}{square[1] + 1}"
 
 
 def _format_seconds(seconds: float) -> str:

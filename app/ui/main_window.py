@@ -203,6 +203,7 @@ class MainWindow(QMainWindow):
         self.board.senseRequested.connect(self._sense)
         self.board.zoneClicked.connect(self._zone)
         self.board.annotationsChanged.connect(self._annotations_changed)
+        self.board.premoveCancelled.connect(self._cancel_premoves)
         self.entry.returnPressed.connect(self._typed)
         panel.commandClicked.connect(self._command)
         self.moves.rowChosen.connect(self._look_back)
@@ -306,9 +307,17 @@ class MainWindow(QMainWindow):
             self.controller.look_back(row)
 
     def _escape(self) -> None:
-        """Esc: back to the game from looking back."""
+        """Esc: back to the game from looking back, else take back the queued premoves."""
+        controller = self.controller
+        if controller is not None:
+            if controller.looking_back is not None:
+                controller.look_back(None)
+            else:
+                controller.cancel_premoves()
+
+    def _cancel_premoves(self) -> None:
         if self.controller is not None:
-            self.controller.look_back(None)
+            self.controller.cancel_premoves()
 
     def _end_of_turn(self, name: str) -> None:
         QSettings().setValue("play/end_of_turn", name)

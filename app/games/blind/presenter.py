@@ -123,6 +123,13 @@ class BlindPresenter(ChessPresenter):
     def move_list(self, view: Any) -> list[str]:
         return blind_moves(view)
 
+    def premove_scene(self, view: Any) -> BoardScene | None:
+        if view.outcome is not None or view.my_turn or view.phase != "wait":
+            return None
+        scene = blind_scene(view)
+        scene.targets = chess_targets(view.attempts())
+        return scene
+
     def move_action(self, move: chess.Move) -> Action:
         from app.engine.blind import Attempt
         return Attempt(move)

@@ -107,6 +107,15 @@ class MinitPresenter(PresenterBase):
     def move_list(self, view: Any) -> list[str]:
         return minit_moves(view)
 
+    def premove_scene(self, view: Any) -> BoardScene | None:
+        if view.outcome is not None or view.my_turn:
+            return None
+        import dataclasses
+        scene = minit_scene(view)
+        for move in dataclasses.replace(view.position, turn=view.color).legal_moves():
+            scene.targets.setdefault(cell(move.from_square), {})[cell(move.to_square)] = []
+        return scene
+
     def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
         from app.engine.minit import MinitMove, Move
         return MinitMove(Move(square_number(from_square), square_number(to_square)))

@@ -155,6 +155,14 @@ class RbcPresenter(ChessPresenter):
     def move_list(self, view: Any) -> list[str]:
         return rbc_moves(view)
 
+    def premove_scene(self, view: Any) -> BoardScene | None:
+        if view.outcome is not None or view.phase != "wait":
+            return None
+        scene = rbc_scene(view)
+        scene.targets = chess_targets(view.move_actions())
+        scene.sense_window = rbc_window
+        return scene
+
     def move_action(self, move: chess.Move) -> Action:
         from app.engine.rbc import MoveAction
         return MoveAction(move)

@@ -1,0 +1,119 @@
+"""Premoves against a bot: queued while the bot thinks, shown, played at once when the turn comes if the game
+still allows them, dropped with a line in the log otherwise, cancelled by a right click or Esc; never at one
+computer. The bot here is a stand-in the test answers for (no worker process), so the timing is the test's own.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import chess  # noqa: E402
+import pytest  # noqa: E402
+from PySide6.QtCore import QObject, Qt, Signal  # noqa: E402
+
+from app.engine.clock import TimeControl  # noqa: E402
+from app.engine.rbc import MoveAction, Sense  # noqa: E402
+
+
+class StandInBot(QObject):
+    """Takes a seat like a BotSeat and answers only when the test says."""
+
+    actionReady = Signal(object, float)
+    failed = Signal(str)
+    thinkingChanged = Signal(bool)
+    ready = Signal()
+    timed_out = False
+
+    def __init__(self, spec: str, variant: str, seat: int, *args: Any, **kwargs: Any) -> None:
+        super().__init__(kwargs.get("parent"))
+        self.asked = 0
+
+    def start(self) -> None: ...
+    def observe(self, observations: list[Any]) -> None: ...
+    def stop(self, *args: Any) -> None: ...
+
+    def ask(self, request: Any, deadline: float | None = None) -> None:
+        self.asked += 1
+
+
+@pytest.fixture
+def rbc_vs_bot(window: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """RBC: the person White against a stand-in bot as Black."""
+    from app.ui.new_game_dialog import NewGame
+    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
+    return window
+
+
+def _bot(controller: Any, *actions: Any) -> None:
+    for action in actions:
+        controller._bot_answered(1, action)
+
+
+def test_a_queued_sense_and_move_are_played_at_once_when_the_turn_comes(rbc_vs_bot: Any) -> None:
+    window, controller = rbc_vs_bot, rbc_vs_bot.controller
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)  # e4
+    assert controller.game.to_move == 1
+    controller.sense((3, 5))  # queued: sense d6 ...
+    controller.move((6, 0), (5, 2), None)  # ... and Nf3
+    assert [words for _kind, _what, words, _squares in controller.premoves] == ["sense d6", "g1-f3"]
+    kinds = [marker.kind for marker in window.board._markers]
+    assert kinds.count("premove") == 2 and "queued: sense d6 and g1-f3" in window.status.text()
+    assert controller.game.ply == 1  # nothing was played yet
+    _bot(controller, Sense(chess.E2), MoveAction(chess.Move.from_uci("b8c6")))
+    assert controller.premoves == [] and controller.game.to_move == 1  # both played, at once
+    view = controller.views[0]
+    assert view.senses[-1].square == chess.D6 and view.moves[-1].taken == chess.Move.from_uci("g1f3")
+
+
+def test_a_premove_the_game_no_longer_allows_is_dropped_with_a_notice(rbc_vs_bot: Any) -> None:
+    window, controller = rbc_vs_bot, rbc_vs_bot.controller
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)  # e4
+    _bot(controller, Sense(chess.E2), MoveAction(chess.Move.from_uci("d7d5")))
+    controller.sense((3, 6))
+    controller.move((1, 0), (2, 2), None)  # Nc3
+    controller.move((4, 3), (4, 4), None)  # queued: e4-e5
+    assert len(controller.premoves) == 1
+    _bot(controller, Sense(chess.E2), MoveAction(chess.Move.from_uci("d5e4")))  # the pawn on e4 is taken
+    assert controller.premoves == [("move", ((4, 3), (4, 4), None), "e4-e5", ((4, 3), (4, 4)))]
+    assert controller.game.phase == "sense"  # a queued move waits for the sense the person still makes ...
+    controller.sense((3, 6))
+    assert controller.premoves == [] and controller.game.to_move == 0  # ... and is then dropped, not played
+    assert window.log.toPlainText().splitlines()[-1] == "Premove e4-e5 dropped: it is no longer possible."
+
+
+def test_a_right_click_or_esc_cancels_the_premove(rbc_vs_bot: Any, qtbot: Any) -> None:
+    window, controller = rbc_vs_bot, rbc_vs_bot.controller
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)
+    controller.move((6, 0), (5, 2), None)
+    assert controller.premoves
+    arrows_before = window.board.annotations()
+    qtbot.mouseClick(window.board, Qt.MouseButton.RightButton,
+                     pos=window.board.square_rect((2, 2)).center())
+    assert controller.premoves == [] and window.board.annotations() == arrows_before  # no circle drawn
+    assert not any(marker.kind == "premove" for marker in window.board._markers)
+    controller.sense((3, 5))
+    window._escape()
+    assert controller.premoves == []
+    _bot(controller, Sense(chess.E2), MoveAction(chess.Move.from_uci("b8c6")))
+    assert controller.game.phase == "sense" and controller.game.to_move == 0  # nothing was played for the person
+
+
+def test_no_premove_at_one_computer(window: Any) -> None:
+    from app.ui.new_game_dialog import NewGame
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    controller = window.controller
+    controller.end_of_turn = "button"  # White still at the screen after its move
+    controller.lift_curtain()
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)
+    assert controller.passing_to == 1 and controller.screen_seat == 0
+    controller.move((6, 0), (5, 2), None)
+    controller.sense((3, 5))
+    assert controller.premoves == [] and controller.scene().targets == {}
