@@ -121,7 +121,9 @@ class BoardPicture:
     ``hover_square`` the square a dragged piece is over, ``hover_window`` / ``sense_hover`` the squares a sense
     would show, ``pending`` a move waiting for its promotion choice, ``right_from`` / ``right_to`` an arrow being
     drawn, ``zone_layout`` where the off-board zones go (None without zones), ``label_colour``
-    the colour of their labels.
+    the colour of their labels. ``glides`` are pieces on their way (letter, from, to) that are drawn
+    ``glide_progress`` (0 to 1) of the way, not yet on their new squares; ``card_slide`` likewise a card on its
+    way from one zone to another.
     """
 
     geometry: BoardGeometry
@@ -152,6 +154,9 @@ class BoardPicture:
     zones: Sequence[Zone]
     zone_layout: zone_parts.ZoneLayout | None
     label_colour: QColor
+    glides: Sequence[tuple[str, Cell, Cell]] = ()
+    glide_progress: float = 1.0
+    card_slide: zone_parts.CardSlide | None = None
 
     def paint(self, painter: QPainter, dpr: float) -> None:
         """Draws the frame, layer by layer (see the module documentation)."""
@@ -181,7 +186,11 @@ class BoardPicture:
             painter.fillRect(self.geometry.board_rect(), QColor(0, 0, 0, 60))
         if self.zone_layout is not None:
             from app.ui import zones as zone_parts
-            zone_parts.paint_zones(painter, self.zone_layout, self.font, dpr, self.label_colour)
+            slide = self.card_slide if self.glide_progress < 1 else None
+            zone_parts.paint_zones(painter, self.zone_layout, self.font, dpr, self.label_colour,
+                                   arriving=None if slide is None else (slide[3], slide[4]))
+            if slide is not None:
+                zone_parts.paint_card_slide(painter, slide, 1 - (1 - self.glide_progress) ** 3, dpr)
         self._paint_drag(painter, size, dpr)
 
     def _square_colour(self, square: Cell) -> QColor:
@@ -285,14 +294,25 @@ class BoardPicture:
             painter.setBrush(Qt.BrushStyle.NoBrush)
             inset = size * 0.07
             painter.drawEllipse(QRectF(rect).adjusted(inset, inset, -inset, -inset))
+        arriving = {target for _letter, _origin, target in self.glides} if self.glide_progress < 1 else set()
         for square, letter in self.pieces.items():
             rect = self.geometry.square_rect(square)
+            if square in arriving:
+                continue  # drawn on its way below
             if square == dragged:
                 painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.3))
             elif self.pending is not None and square == self.pending[0]:
                 painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.3))
             else:
                 painter.drawPixmap(rect.topLeft(), pieces.piece_pixmap(letter, size, dpr))
+
+        if arriving:
+            # Ease out (a cubic): quick at first, settling onto the square, as chessground's pieces do.
+            t = 1 - (1 - self.glide_progress) ** 3
+            for letter, origin, target in self.glides:
+                start, end = self.geometry.square_rect(origin).topLeft(), self.geometry.square_rect(target).topLeft()
+                point = QPointF(start.x() + (end.x() - start.x()) * t, start.y() + (end.y() - start.y()) * t)
+                painter.drawPixmap(point, pieces.piece_pixmap(letter, size, dpr))
 
     def _paint_targets(self, painter: QPainter, size: int) -> None:
         origin = self.selected

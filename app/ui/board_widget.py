@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCursor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -61,6 +61,7 @@ __all__ = [
     "Cell",
     "SenseWindow",
     "clipped_window",
+    "moved_pieces",
     "square_name",
 ]
 
@@ -75,6 +76,38 @@ SenseWindow = Callable[[Cell], list[Cell]]
 
 MARKER_KINDS = ("sense", "sense_old", "reveal", "lost", "captured", "premove")
 """What a :class:`Marker` can show (see :class:`Marker`)."""
+
+
+GLIDE_MS = 180
+"""How long a moved piece glides to its new square by default, in milliseconds (as Lichess's 0.2 s)."""
+MOST_GLIDES = 4
+"""More pieces than this changing place at once is no move (a new game, another view): they are not animated."""
+
+
+def moved_pieces(old: Mapping[Cell, str], new: Mapping[Cell, str]) -> list[tuple[str, Cell, Cell]]:
+    """The pieces that moved between two boards (letter, from, to): each piece that appeared on a square,
+    matched with the nearest square the same piece left. Nothing when too much changed to be a move.
+
+    >>> moved_pieces({(4, 1): "P", (6, 0): "N"}, {(4, 3): "P", (6, 0): "N"})
+    [('P', (4, 1), (4, 3))]
+    >>> moved_pieces({(4, 0): "K", (7, 0): "R"}, {(6, 0): "K", (5, 0): "R"})
+    [('R', (7, 0), (5, 0)), ('K', (4, 0), (6, 0))]
+    >>> moved_pieces({}, {(0, 0): "R"})
+    []
+    """
+    left = {square: letter for square, letter in old.items() if new.get(square) != letter}
+    arrived = [(square, letter) for square, letter in new.items() if old.get(square) != letter]
+    if len(arrived) > MOST_GLIDES:
+        return []
+    glides = []
+    for target, letter in sorted(arrived):
+        origins = [square for square, piece in left.items() if piece == letter]
+        if origins:
+            origin = min(origins, key=lambda square: (abs(square[0] - target[0]) + abs(square[1] - target[1]),
+                                                      square))
+            del left[origin]
+            glides.append((letter, origin, target))
+    return glides
 
 
 def square_name(square: Cell) -> str:
@@ -232,6 +265,14 @@ class BoardWidget(QWidget):
         self._zones: list[Zone] = []
         self._layout: tuple[tuple[int, int], zone_parts.ZoneLayout] | None = None
         self._geometry_cache: tuple[tuple[int, int, int, int, bool], BoardGeometry] | None = None
+        # Pieces gliding to their new squares (letter, from, to): drawn on their way for _glide_ms, while the
+        # board's state (what a click means) is already the new one, so a glide never delays input.
+        self._glide_ms = GLIDE_MS
+        self._glides: list[tuple[str, Cell, Cell]] = []
+        self._glide_started = 0.0
+        self._glide_timer: QTimer | None = None
+        self._dropped: tuple[Cell, Cell] | None = None  # the move of the last drag: it is already where it goes
+        self._card_slide: zone_parts.CardSlide | None = None  # a card on its way from one zone to another
 
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
@@ -254,6 +295,7 @@ class BoardWidget(QWidget):
             self._files, self._ranks = files, ranks
             self._cancel_interaction()
             self._pieces.clear()
+            self._glides = []
             self._ghosts.clear()
             self._heat.clear()
             self._flags.clear()
@@ -385,9 +427,63 @@ class BoardWidget(QWidget):
         return result
 
     def set_pieces(self, pieces_by_square: Mapping[Cell, str]) -> None:
-        """Sets the pieces to draw: FEN letters by square. Only these are drawn."""
-        self._pieces = self._checked_pieces(pieces_by_square, "piece")
+        """Sets the pieces to draw: FEN letters by square. Only these are drawn. A piece that moved (it left one
+        square and the same piece appeared on another) glides there (see :meth:`set_glide_ms`)."""
+        new = self._checked_pieces(pieces_by_square, "piece")
+        glides = moved_pieces(self._pieces, new) if self._glide_ms > 0 and self.isVisible() else []
+        glides = [glide for glide in glides if (glide[1], glide[2]) != self._dropped]
+        self._dropped = None
+        self._pieces = new
+        if glides:
+            self._start_glides(glides)
         self._update_accessible()
+        self.update()
+
+    def glide_ms(self) -> int:
+        """How long a moved piece takes to glide to its square, in milliseconds (0: no animation)."""
+        return self._glide_ms
+
+    def set_glide_ms(self, milliseconds: int) -> None:
+        """Sets how long a moved piece glides (0 turns animation off; a glide under way ends at once)."""
+        self._glide_ms = max(0, int(milliseconds))
+        if not self._glide_ms:
+            self._end_glides()
+
+    def gliding(self) -> list[tuple[str, Cell, Cell]]:
+        """The pieces on their way now (letter, from, to)."""
+        return list(self._glides)
+
+    def sliding_card(self) -> zone_parts.CardSlide | None:
+        """The card on its way between zones now (face, from, to, zone id, index), if one is."""
+        return self._card_slide
+
+    def _start_glides(self, glides: list[tuple[str, Cell, Cell]]) -> None:
+        import time
+        self._glides = glides
+        self._glide_started = time.monotonic()
+        if self._glide_timer is None:
+            self._glide_timer = QTimer(self)
+            self._glide_timer.setInterval(15)  # about one frame
+            self._glide_timer.setTimerType(Qt.TimerType.PreciseTimer)
+            self._glide_timer.timeout.connect(self._glide_step)
+        self._glide_timer.start()
+
+    def _glide_progress(self) -> float:
+        import time
+        if not self._glides and self._card_slide is None:
+            return 1.0
+        return min(1.0, (time.monotonic() - self._glide_started) * 1000 / max(1, self._glide_ms))
+
+    def _glide_step(self) -> None:
+        if self._glide_progress() >= 1.0:
+            self._end_glides()
+        self.update()
+
+    def _end_glides(self) -> None:
+        self._glides = []
+        self._card_slide = None
+        if self._glide_timer is not None:
+            self._glide_timer.stop()
         self.update()
 
     def ghosts(self) -> dict[Cell, str]:
@@ -513,8 +609,16 @@ class BoardWidget(QWidget):
             raise ValueError(f"zone ids must differ: {', '.join(ids)}")
         if new == self._zones:
             return
+        before = self.zone_layout() if self._glide_ms > 0 and self.isVisible() and self._zones and new else None
         resized = _extra_squares(new) != _extra_squares(self._zones)
         self._zones, self._layout, self._geometry_cache = new, None, None
+        if before is not None:
+            from app.ui import zones as zone_parts
+            after = self.zone_layout()
+            slide = zone_parts.moved_card(before, after) if after is not None else None
+            if slide is not None:
+                self._card_slide = slide
+                self._start_glides(self._glides)
         self._update_accessible()
         if resized:
             self.updateGeometry()
@@ -822,6 +926,7 @@ class BoardWidget(QWidget):
             return
         if dragging:
             if square is not None and square != origin and square in self._targets.get(origin, {}):
+                self._dropped = (origin, square)  # the piece is already there: it does not glide again
                 self._request_move(origin, square)
             elif square != origin:
                 self._selected = None
@@ -898,6 +1003,7 @@ class BoardWidget(QWidget):
             sense_enabled=self._sense_enabled, pending=self._pending, zones=self._zones,
             zone_layout=self.zone_layout(),
             label_colour=self.palette().color(QPalette.ColorRole.WindowText),
+            glides=self._glides, glide_progress=self._glide_progress(), card_slide=self._card_slide,
         )
         painter = QPainter(self)
         picture.paint(painter, self.devicePixelRatioF())

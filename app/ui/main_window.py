@@ -270,6 +270,8 @@ class MainWindow(QMainWindow):
         # Each menu shows the current choice checked (read when it opens: the settings may be restored later).
         self._choice_menu(view.addMenu("Board &theme"), THEMES, self._theme, "view/theme", "brown")
         self._choice_menu(view.addMenu("&Piece set"), tuple(PIECE_SETS), self._piece_set, "view/pieces", "cburnett")
+        self._choice_menu(view.addMenu("Piece &animation"), ANIMATION, self._animation, "view/animation", "glide",
+                          labels={"glide": "Pieces glide to their squares", "off": "Off"})
         self._add_sound_menu(view)
         self._choice_menu(view.addMenu("&End of turn at one computer"), END_OF_TURN, self._end_of_turn,
                           "play/end_of_turn", END_OF_TURN_DEFAULT,
@@ -318,6 +320,12 @@ class MainWindow(QMainWindow):
     def _cancel_premoves(self) -> None:
         if self.controller is not None:
             self.controller.cancel_premoves()
+
+    def _animation(self, name: str) -> None:
+        QSettings().setValue("view/animation", name)
+        self.board.set_glide_ms(glide_ms_for(name))
+        if self.belief_panel is not None:
+            self.belief_panel.board.set_glide_ms(glide_ms_for(name))
 
     def _end_of_turn(self, name: str) -> None:
         QSettings().setValue("play/end_of_turn", name)
@@ -1342,6 +1350,7 @@ class MainWindow(QMainWindow):
             self.resizeDocks([self.panel_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.board.set_theme(setting_choice(settings, "view/theme", THEMES, "brown"))
         set_piece_set(setting_choice(settings, "view/pieces", tuple(PIECE_SETS), "cburnett"))
+        self.board.set_glide_ms(glide_ms_for(setting_choice(settings, "view/animation", ANIMATION, "glide")))
 
     def _fit_to_screen(self) -> None:
         """No bigger than the screen's free area, and on it."""
@@ -1502,6 +1511,17 @@ END_OF_TURN = ("moment", "button", "at once")
 """How a turn ends at one computer (View > End of turn): the mover sees what came of it for a moment, or until
 "Pass the screen" is pressed, or the curtain falls at once (the controller's ``end_of_turn``)."""
 END_OF_TURN_DEFAULT = "moment"
+
+
+ANIMATION = ("glide", "off")
+"""View > Piece animation: moved pieces glide to their squares, or jump."""
+
+
+def glide_ms_for(choice: str) -> int:
+    """The glide time of a View > Piece animation choice (read from the board module when asked: tests may set
+    it to 0 for still pictures)."""
+    from app.ui import board_widget
+    return board_widget.GLIDE_MS if choice == "glide" else 0
 
 
 def setting_choice(settings: QSettings, key: str, allowed: tuple[str, ...], default: str) -> str:

@@ -64,6 +64,10 @@ class ReplayWindow(QMainWindow):
         self.board = BoardWidget()
         self.board.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.board.set_interactive(False)
+        from PySide6.QtCore import QSettings
+
+        from app.ui.main_window import ANIMATION, glide_ms_for, setting_choice
+        self.board.set_glide_ms(glide_ms_for(setting_choice(QSettings(), "view/animation", ANIMATION, "glide")))
         self.perspective = QComboBox()
         names = _seat_names(record)
         for perspective in self.perspectives:

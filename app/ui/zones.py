@@ -12,7 +12,7 @@ Counters stacked on squares (:class:`~app.games.scene.StackZone`) are drawn on t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QRadialGradient
@@ -289,10 +289,63 @@ def _font(base: QFont, pixels: float, bold: bool = True) -> QFont:
     return font
 
 
+CardSlide = tuple[ShownCard, QRectF, QRectF, str, int]
+"""A card on its way between zones: its face (None: a back), where it was, where it goes, and the zone id and
+item index it goes to (not drawn there until it arrives)."""
+
+
+def _held_cards(placed: PlacedZone) -> tuple[list[ShownCard], Sequence[QRectF]]:
+    """A zone's cards and the rectangle each is drawn in (a pile: its count, all in the pile's one rectangle)."""
+    zone = placed.zone
+    if isinstance(zone, (HandZone, CardRowZone)):
+        return list(zone.cards), placed.items
+    if isinstance(zone, PileZone):
+        return [zone.top] * zone.count, [placed.items[0]] * zone.count
+    return [], ()
+
+
+def moved_card(old: ZoneLayout, new: ZoneLayout) -> CardSlide | None:
+    """The card that went from one zone to another between two layouts: when exactly one zone holds one card
+    fewer and exactly one other zone one card more (a card played, drawn or discarded); None otherwise (a
+    deal, a new game, another seat's view).
+
+    It leaves from the first place where the losing zone's cards differ, and arrives at the first place where
+    the gaining zone's do (the end of a hand, the top of a pile).
+    """
+    before = {placed.zone.id: _held_cards(placed) for placed in old.zones}
+    after = {placed.zone.id: _held_cards(placed) for placed in new.zones}
+    if set(before) != set(after):
+        return None
+    changed = {zone_id: len(after[zone_id][0]) - len(before[zone_id][0]) for zone_id in after
+               if after[zone_id][0] != before[zone_id][0]}
+    losing = [zone_id for zone_id, change in changed.items() if change == -1]
+    gaining = [zone_id for zone_id, change in changed.items() if change == 1]
+    if len(losing) != 1 or len(gaining) != 1 or len(changed) != 2:
+        return None
+
+    def first_difference(longer: list[ShownCard], shorter: list[ShownCard]) -> int:
+        return next((index for index, card in enumerate(shorter) if card != longer[index]), len(shorter))
+
+    (old_cards, old_rects), (new_cards, new_rects) = before[losing[0]], after[gaining[0]]
+    leaving = first_difference(old_cards, after[losing[0]][0])
+    arriving = first_difference(new_cards, before[gaining[0]][0])
+    return new_cards[arriving], old_rects[leaving], new_rects[arriving], gaining[0], arriving
+
+
+def paint_card_slide(painter: QPainter, slide: CardSlide, progress: float, dpr: float) -> None:
+    """The card of ``slide`` drawn ``progress`` (0 to 1, eased by the caller) of the way."""
+    card, start, end, _zone_id, _index = slide
+    rect = QRectF(start.x() + (end.x() - start.x()) * progress, start.y() + (end.y() - start.y()) * progress,
+                  start.width() + (end.width() - start.width()) * progress,
+                  start.height() + (end.height() - start.height()) * progress)
+    _paint_card(painter, card, rect, dpr)
+
+
 def paint_zones(painter: QPainter, layout: ZoneLayout, base_font: QFont, dpr: float,
-                ink: QColor = _TEXT) -> None:
+                ink: QColor = _TEXT, arriving: tuple[str, int] | None = None) -> None:
     """Draws every banded zone: a faint panel, its label, its items. ``ink`` is the colour of words written on
-    the widget's background (the window's text colour, so labels stay readable on a dark desktop too)."""
+    the widget's background (the window's text colour, so labels stay readable on a dark desktop too).
+    ``arriving`` (zone id, item index) is a card still on its way there: its place is left empty."""
     panel = QColor(ink)
     panel.setAlpha(16)  # a tint of the text colour: darker on a light window, lighter on a dark one
     size = layout.square
@@ -312,8 +365,11 @@ def paint_zones(painter: QPainter, layout: ZoneLayout, base_font: QFont, dpr: fl
             painter.drawText(label, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
         if isinstance(zone, (HandZone, CardRowZone)):
             chosen = zone.selected if isinstance(zone, HandZone) else ()
-            _paint_cards(painter, zone.cards, placed.items, chosen, size, dpr)
+            skip = arriving[1] if arriving is not None and arriving[0] == zone.id else None
+            _paint_cards(painter, zone.cards, placed.items, chosen, size, dpr, skip)
         elif isinstance(zone, PileZone):
+            if arriving is not None and arriving[0] == zone.id:  # the pile as it was, one card lower
+                zone = replace(zone, count=zone.count - 1, top=None if zone.count == 1 else zone.top)
             _paint_pile(painter, zone, placed.items[0], base_font, size, dpr)
         elif isinstance(zone, TrackZone):
             _paint_track(painter, zone, placed.items, base_font, size)
@@ -330,8 +386,10 @@ def _paint_card(painter: QPainter, card: ShownCard, rect: QRectF, dpr: float) ->
 
 
 def _paint_cards(painter: QPainter, shown: Sequence[ShownCard], rects: Sequence[QRectF], selected: Sequence[int],
-                 size: int, dpr: float) -> None:
+                 size: int, dpr: float, skip: int | None = None) -> None:
     for index, (card, rect) in enumerate(zip(shown, rects)):
+        if index == skip:
+            continue
         _paint_card(painter, card, rect, dpr)
         if index in selected:
             painter.setPen(QPen(_SELECTED, max(2.0, size * 0.05)))

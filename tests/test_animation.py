@@ -1,0 +1,93 @@
+"""Pieces glide to their squares (about 0.18 s), and a glide never delays input or the clock: the board's state
+is the new one at once; only the drawing catches up."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import chess  # noqa: E402
+import pytest  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
+
+from app.engine.clock import TimeControl  # noqa: E402
+from app.engine.rbc import MoveAction, Sense  # noqa: E402
+from test_premove import StandInBot  # noqa: E402
+
+
+@pytest.fixture
+def gliding_window(window: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    from app.ui.new_game_dialog import NewGame
+    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.board_widget.GLIDE_MS", 180)  # (the other tests draw still pictures)
+    window._animation("glide")
+    window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
+    return window
+
+
+def _click(qtbot: Any, board: Any, square: tuple[int, int]) -> None:
+    qtbot.mouseClick(board, Qt.MouseButton.LeftButton, pos=board.square_rect(square).center())
+
+
+def test_a_moved_piece_glides_while_input_and_the_clock_go_on(gliding_window: Any, qtbot: Any) -> None:
+    window, controller, board = gliding_window, gliding_window.controller, gliding_window.board
+    _click(qtbot, board, (3, 6))  # sense d7
+    _click(qtbot, board, (4, 1))
+    _click(qtbot, board, (4, 3))  # e2, then e4: a clicked move glides
+    assert board.gliding() == [("P", (4, 1), (4, 3))]
+    assert board.pieces()[(4, 3)] == "P" and (4, 1) not in board.pieces()  # the state is already the new one
+    controller._bot_answered(1, Sense(chess.E2))
+    controller._bot_answered(1, MoveAction(chess.Move.from_uci("b8c6")))
+    assert board.gliding()  # still on its way ...
+    assert controller.session.clock.running == 0  # ... while the person's clock already runs
+    _click(qtbot, board, (4, 5))  # ... and the person's sense is taken at once
+    assert controller.views[0].senses[-1].square == chess.E6
+    _click(qtbot, board, (6, 0))
+    _click(qtbot, board, (5, 2))  # g1, then f3: the move is played, mid-glide or not
+    assert controller.views[0].moves[-1].taken == chess.Move.from_uci("g1f3")
+    qtbot.waitUntil(lambda: not board.gliding(), timeout=2000)
+
+
+def test_a_dragged_piece_does_not_glide_again_and_animation_can_be_switched_off(gliding_window: Any,
+                                                                                 qtbot: Any) -> None:
+    window, board = gliding_window, gliding_window.board
+    _click(qtbot, board, (3, 6))
+    start, end = board.square_rect((4, 1)).center(), board.square_rect((4, 3)).center()
+    qtbot.mousePress(board, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(board, pos=start + (end - start) / 2)
+    qtbot.mouseMove(board, pos=end)
+    qtbot.mouseRelease(board, Qt.MouseButton.LeftButton, pos=end)
+    assert window.controller.views[0].moves[-1].taken == chess.Move.from_uci("e2e4")
+    assert board.gliding() == []  # it was dropped where it goes
+    window._animation("off")
+    assert board.glide_ms() == 0
+    board.set_pieces({(0, 0): "R"})
+    board.set_pieces({(0, 5): "R"})
+    assert board.gliding() == []
+    window._animation("glide")
+    board.set_pieces({(0, 0): "R"})
+    assert board.gliding() == [("R", (0, 5), (0, 0))]
+
+
+def test_a_card_played_from_a_hand_slides_to_its_pile(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.games.scene import Card, HandZone, PileZone
+    from app.ui.board_widget import BoardWidget
+    board = BoardWidget(files=5, ranks=5)
+    qtbot.addWidget(board)
+    board.resize(500, 600)
+    board.show()
+    board.set_glide_ms(180)
+    hand = [Card("2", "H"), Card("K", "S"), Card("9", "D")]
+    board.set_zones([HandZone(id="hand", cards=tuple(hand)),
+                     PileZone(id="pile", place="above", count=4, top=Card("3", "C"))])
+    board.set_zones([HandZone(id="hand", cards=(hand[0], hand[2])),
+                     PileZone(id="pile", place="above", count=5, top=hand[1])])
+    slide = board.sliding_card()
+    assert slide is not None and slide[0] == hand[1] and slide[3:] == ("pile", 0)
+    assert slide[1].center().y() > slide[2].center().y()  # from the hand below the board to the pile above it
+    board.grab()  # drawn on its way without trouble
+    qtbot.waitUntil(lambda: board.sliding_card() is None, timeout=2000)
+    board.set_zones([HandZone(id="hand", cards=(hand[0],)), HandZone(id="other", place="above", cards=(hand[2],))])
+    assert board.sliding_card() is None  # another set of zones altogether: nothing slides
