@@ -1,5 +1,6 @@
 """Pieces glide to their squares (about 0.18 s), and a glide never delays input or the clock: the board's state
-is the new one at once; only the drawing catches up."""
+is the new one at once; only the drawing catches up. Cards slide between zones. And a sense is chosen as the
+player chose: one click, a second click on the same square, or holding the button down."""
 
 from __future__ import annotations
 
@@ -91,3 +92,40 @@ def test_a_card_played_from_a_hand_slides_to_its_pile(qtbot: Any, monkeypatch: p
     qtbot.waitUntil(lambda: board.sliding_card() is None, timeout=2000)
     board.set_zones([HandZone(id="hand", cards=(hand[0],)), HandZone(id="other", place="above", cards=(hand[2],))])
     assert board.sliding_card() is None  # another set of zones altogether: nothing slides
+
+
+def test_a_sense_waits_for_its_confirmation_as_the_player_chose(window: Any, qtbot: Any,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stray click must not spend RBC's one sense a turn: by default it takes a second click on the same square
+    (or, as chosen, holding the button down)."""
+    from app import ui
+    from app.ui.new_game_dialog import NewGame
+    assert ui.main_window.SENSE_CONFIRM_DEFAULT == "one click"  # (the tests' own; the app's is "second click")
+    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    window._sense_confirm("second click")
+    window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
+    controller, board = window.controller, window.board
+    _click(qtbot, board, (3, 6))  # d7: proposed only
+    assert controller.game.phase == "sense" and board.proposed_sense() == (3, 6)
+    _click(qtbot, board, (4, 6))  # another square: the proposal moves
+    assert board.proposed_sense() == (4, 6) and controller.game.phase == "sense"
+    _click(qtbot, board, (4, 6))  # the same again: sensed
+    assert controller.game.phase == "move" and controller.views[0].senses[-1].square == chess.E7
+    assert board.proposed_sense() is None
+
+
+def test_holding_the_button_senses_and_a_quick_click_does_not(window: Any, qtbot: Any,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.ui.new_game_dialog import NewGame
+    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    window._sense_confirm("hold")
+    window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
+    controller, board = window.controller, window.board
+    _click(qtbot, board, (3, 6))  # a quick click: shown, not sensed
+    qtbot.wait(450)
+    assert controller.game.phase == "sense" and board.proposed_sense() == (3, 6)
+    qtbot.mousePress(board, Qt.MouseButton.LeftButton, pos=board.square_rect((3, 6)).center())
+    qtbot.waitUntil(lambda: controller.game.phase == "move", timeout=2000)
+    qtbot.mouseRelease(board, Qt.MouseButton.LeftButton, pos=board.square_rect((3, 6)).center())
+    assert controller.views[0].senses[-1].square == chess.D7
+

@@ -157,6 +157,8 @@ class BoardPicture:
     glides: Sequence[tuple[str, Cell, Cell]] = ()
     glide_progress: float = 1.0
     card_slide: zone_parts.CardSlide | None = None
+    proposed_window: Sequence[Cell] = ()
+    proposal_label: str = ""
 
     def paint(self, painter: QPainter, dpr: float) -> None:
         """Draws the frame, layer by layer (see the module documentation)."""
@@ -168,6 +170,7 @@ class BoardPicture:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         self._paint_marker_fills(painter, size)
         self._paint_sense_hover(painter, size)
+        self._paint_proposal(painter, size)
         self._paint_pieces(painter, size, dpr)
         if self.zones:
             from app.ui import zones as zone_parts  # loaded only for a scene with zones
@@ -258,6 +261,20 @@ class BoardPicture:
         pen = QPen(_with_alpha(_HOVER_EDGE, 0.9), width)
         pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
         painter.strokePath(self.geometry.region_path(self.hover_window, width / 2, width), pen)
+
+    def _paint_proposal(self, painter: QPainter, size: int) -> None:
+        """A sense clicked once, waiting for its confirmation: its window tinted and dashed, with a word saying how
+        to confirm ("again": click the same square again; "hold": hold the button down on it)."""
+        if not self.proposed_window:
+            return
+        painter.fillPath(self.geometry.region_path(self.proposed_window, 0, 0), _with_alpha(_SENSE, 0.22))
+        width = max(2.0, size * 0.045)
+        pen = QPen(_SENSE, width, Qt.PenStyle.DashLine)
+        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        painter.strokePath(self.geometry.region_path(self.proposed_window, width / 2, width), pen)
+        if self.proposal_label:
+            corner = min(self.proposed_window, key=lambda s: (self.geometry.cell(s)[1], -self.geometry.cell(s)[0]))
+            self._paint_label(painter, corner, self.proposal_label, _SENSE, 1.0, {}, size)
 
     def _paint_coordinates(self, painter: QPainter, size: int) -> None:
         if size < 18:

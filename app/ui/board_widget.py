@@ -80,6 +80,10 @@ MARKER_KINDS = ("sense", "sense_old", "reveal", "lost", "captured", "premove")
 
 GLIDE_MS = 180
 """How long a moved piece glides to its new square by default, in milliseconds (as Lichess's 0.2 s)."""
+SENSE_CONFIRM = ("one click", "second click", "hold")
+"""How a sense is chosen on the board: at the first click, at a second click on the same square (the first only
+shows the window chosen), or by holding the button down for :data:`HOLD_MS`."""
+HOLD_MS = 350
 MOST_GLIDES = 4
 """More pieces than this changing place at once is no move (a new game, another view): they are not animated."""
 
@@ -253,6 +257,9 @@ class BoardWidget(QWidget):
         self._sense_window: SenseWindow | None = None
         self._sense_hover: Cell | None = None
         self._hover_window: list[Cell] = []
+        self._sense_confirm = "one click"
+        self._proposed: Cell | None = None  # a sense waiting for its confirmation (second click or hold)
+        self._hold: QTimer | None = None
         # Selection and dragging.
         self._selected: Cell | None = None
         self._press_was_selected = False
@@ -683,6 +690,7 @@ class BoardWidget(QWidget):
         """
         self._sense_enabled = bool(enabled)
         self._sense_window = window
+        self._forget_proposal()
         self._selected = None
         self._drag.end()
         hovered = self._sense_hover
@@ -694,6 +702,58 @@ class BoardWidget(QWidget):
             self._update_sense_hover(self.square_at(self.mapFromGlobal(QCursor.pos())))
         self._update_cursor(None)
         self.update()
+
+    def sense_confirmation(self) -> str:
+        """How a sense is confirmed: one of :data:`SENSE_CONFIRM`."""
+        return self._sense_confirm
+
+    def set_sense_confirmation(self, how: str) -> None:
+        """Choose how a left click asks for a sense (:data:`SENSE_CONFIRM`): a stray click then loses nothing."""
+        if how not in SENSE_CONFIRM:
+            raise ValueError(f"unknown sense confirmation {how!r}")
+        self._sense_confirm = how
+        self._forget_proposal()
+
+    def proposed_sense(self) -> Cell | None:
+        """The square of a sense clicked once and waiting for its confirmation, if any."""
+        return self._proposed
+
+    def _forget_proposal(self) -> None:
+        if self._hold is not None:
+            self._hold.stop()
+        if self._proposed is not None:
+            self._proposed = None
+            self.update()
+
+    def _proposed_window(self) -> list[Cell]:
+        square = self._proposed
+        if square is None:
+            return []
+        squares = self._sense_window(square) if self._sense_window is not None else clipped_window(
+            square, self._files, self._ranks)
+        return [s for s in squares if self.on_board(s)]
+
+    def _sense_pressed(self, square: Cell) -> None:
+        """A left press in sense mode: sense now, or once confirmed (see :meth:`set_sense_confirmation`)."""
+        how = self._sense_confirm
+        if how == "one click" or (how == "second click" and square == self._proposed):
+            self._forget_proposal()
+            self.senseRequested.emit(square)
+            return
+        self._proposed = square
+        if how == "hold":
+            if self._hold is None:
+                self._hold = QTimer(self)
+                self._hold.setSingleShot(True)
+                self._hold.timeout.connect(self._held)
+            self._hold.start(HOLD_MS)
+        self.update()
+
+    def _held(self) -> None:
+        square = self._proposed
+        self._forget_proposal()
+        if square is not None and self._sense_enabled and self._interactive:
+            self.senseRequested.emit(square)
 
     def hovered_window(self) -> list[Cell]:
         """The squares highlighted by the sense hover (empty when none)."""
@@ -875,7 +935,7 @@ class BoardWidget(QWidget):
             return
         self.squareClicked.emit(square)
         if self._sense_enabled:
-            self.senseRequested.emit(square)
+            self._sense_pressed(square)
             return
         selected = self._selected
         if selected is not None and square != selected and square in self._targets.get(selected, {}):
@@ -919,6 +979,9 @@ class BoardWidget(QWidget):
             super().mouseReleaseEvent(event)
             return
         event.accept()
+        if self._hold is not None and self._hold.isActive():
+            self._hold.stop()  # let go too soon: the window stays shown, saying "hold"
+            self.update()
         origin, dragging = self._drag.end()
         if origin is None or not self._interactive:
             self._update_cursor(square)
@@ -1004,6 +1067,8 @@ class BoardWidget(QWidget):
             zone_layout=self.zone_layout(),
             label_colour=self.palette().color(QPalette.ColorRole.WindowText),
             glides=self._glides, glide_progress=self._glide_progress(), card_slide=self._card_slide,
+            proposed_window=self._proposed_window(),
+            proposal_label="hold" if self._sense_confirm == "hold" else "again",
         )
         painter = QPainter(self)
         picture.paint(painter, self.devicePixelRatioF())

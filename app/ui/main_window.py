@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QLabel, QMain
                                QVBoxLayout, QWidget)
 
 from app import games
-from app.ui.board_widget import BoardWidget
+from app.ui.board_widget import SENSE_CONFIRM, BoardWidget
 from app.ui.game_panel import GamePanel
 from app.ui.pieces import PIECE_SETS, set_piece_set
 from app.ui.seat_screen import PrivateSurfaces, SeatScreen
@@ -272,6 +272,10 @@ class MainWindow(QMainWindow):
         self._choice_menu(view.addMenu("&Piece set"), tuple(PIECE_SETS), self._piece_set, "view/pieces", "cburnett")
         self._choice_menu(view.addMenu("Piece &animation"), ANIMATION, self._animation, "view/animation", "glide",
                           labels={"glide": "Pieces glide to their squares", "off": "Off"})
+        self._choice_menu(view.addMenu("Choosing a &sense"), SENSE_CONFIRM, self._sense_confirm, "play/sense_confirm",
+                          SENSE_CONFIRM_DEFAULT,
+                          labels={"one click": "One click senses", "second click": "Click the square twice",
+                                  "hold": "Hold the button down on the square"})
         self._add_sound_menu(view)
         self._choice_menu(view.addMenu("&End of turn at one computer"), END_OF_TURN, self._end_of_turn,
                           "play/end_of_turn", END_OF_TURN_DEFAULT,
@@ -320,6 +324,10 @@ class MainWindow(QMainWindow):
     def _cancel_premoves(self) -> None:
         if self.controller is not None:
             self.controller.cancel_premoves()
+
+    def _sense_confirm(self, how: str) -> None:
+        QSettings().setValue("play/sense_confirm", how)
+        self.board.set_sense_confirmation(how)
 
     def _animation(self, name: str) -> None:
         QSettings().setValue("view/animation", name)
@@ -1351,6 +1359,8 @@ class MainWindow(QMainWindow):
         self.board.set_theme(setting_choice(settings, "view/theme", THEMES, "brown"))
         set_piece_set(setting_choice(settings, "view/pieces", tuple(PIECE_SETS), "cburnett"))
         self.board.set_glide_ms(glide_ms_for(setting_choice(settings, "view/animation", ANIMATION, "glide")))
+        self.board.set_sense_confirmation(setting_choice(settings, "play/sense_confirm", SENSE_CONFIRM,
+                                                         SENSE_CONFIRM_DEFAULT))
 
     def _fit_to_screen(self) -> None:
         """No bigger than the screen's free area, and on it."""
@@ -1513,6 +1523,9 @@ END_OF_TURN = ("moment", "button", "at once")
 END_OF_TURN_DEFAULT = "moment"
 
 
+SENSE_CONFIRM_DEFAULT = "second click"
+"""A sense is chosen by clicking its square twice unless the player chose otherwise: a stray click must not spend
+the turn's only sense (it cannot be taken back)."""
 ANIMATION = ("glide", "off")
 """View > Piece animation: moved pieces glide to their squares, or jump."""
 
