@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -159,6 +159,7 @@ class BoardPicture:
     card_slide: zone_parts.CardSlide | None = None
     proposed_window: Sequence[Cell] = ()
     proposal_label: str = ""
+    cursor: Cell | None = None
 
     def paint(self, painter: QPainter, dpr: float) -> None:
         """Draws the frame, layer by layer (see the module documentation)."""
@@ -185,6 +186,13 @@ class BoardPicture:
         if self.heat and self.heat_values:
             self._paint_heat_values(painter, size)
         self._paint_annotations(painter, size)
+        if self.cursor is not None and self.geometry.on_board(self.cursor):  # the keyboard's square cursor
+            width = max(2.0, size * 0.06)
+            pen = QPen(QColor("#f9a825"), width)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            inset = width / 2
+            painter.drawRect(QRectF(self.geometry.square_rect(self.cursor)).adjusted(inset, inset, -inset, -inset))
         if self.pending is not None:
             painter.fillRect(self.geometry.board_rect(), QColor(0, 0, 0, 60))
         if self.zone_layout is not None:
@@ -267,7 +275,7 @@ class BoardPicture:
         to confirm ("again": click the same square again; "hold": hold the button down on it)."""
         if not self.proposed_window:
             return
-        painter.fillPath(self.geometry.region_path(self.proposed_window, 0, 0), _with_alpha(_SENSE, 0.22))
+        painter.fillPath(self.geometry.region_path(self.proposed_window, 0, 0), _with_alpha(_HOVER, 0.4))
         width = max(2.0, size * 0.045)
         pen = QPen(_SENSE, width, Qt.PenStyle.DashLine)
         pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
@@ -276,25 +284,40 @@ class BoardPicture:
             corner = min(self.proposed_window, key=lambda s: (self.geometry.cell(s)[1], -self.geometry.cell(s)[0]))
             self._paint_label(painter, corner, self.proposal_label, _SENSE, 1.0, {}, size)
 
-    def _paint_coordinates(self, painter: QPainter, size: int) -> None:
-        if size < 18:
-            return
+    def _coordinate_font(self, size: int) -> QFont:
         font = QFont(self.font)
         font.setPixelSize(max(8, round(size * 0.17)))
         font.setBold(True)
-        painter.setFont(font)
+        return font
+
+    def coordinate_labels(self, size: int) -> list[tuple[Cell, QRect, Qt.AlignmentFlag, str]]:
+        """Where each coordinate is written: (square, the rectangle it is aligned in, the alignment, the text).
+        File letters in the bottom-right corner of the bottom row, rank numbers in the top-left corner of the left
+        column, as on Lichess."""
+        if size < 18 or not self.coordinates:
+            return []
         pad = max(1, round(size * 0.035))
-        light, dark = QColor(self.theme.light), QColor(self.theme.dark)
-        for column in range(self.geometry.files):  # file letters: bottom-right of the bottom row
+        labels = []
+        for column in range(self.geometry.files):
             square = self.geometry.square_of_cell(column, self.geometry.ranks - 1)
             rect = self.geometry.square_rect(square).adjusted(pad, pad // 2, -pad, -pad // 2)
-            painter.setPen(dark if self._square_colour(square) == light else light)
-            painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, chr(97 + square[0]))
-        for row in range(self.geometry.ranks):  # rank numbers: top-left of the left column
+            labels.append((square, rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
+                           chr(97 + square[0])))
+        for row in range(self.geometry.ranks):
             square = self.geometry.square_of_cell(0, row)
             rect = self.geometry.square_rect(square).adjusted(pad, pad // 2, -pad, -pad // 2)
+            labels.append((square, rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, str(square[1] + 1)))
+        return labels
+
+    def _paint_coordinates(self, painter: QPainter, size: int) -> None:
+        labels = self.coordinate_labels(size)
+        if not labels:
+            return
+        painter.setFont(self._coordinate_font(size))
+        light, dark = QColor(self.theme.light), QColor(self.theme.dark)
+        for square, rect, align, text in labels:
             painter.setPen(dark if self._square_colour(square) == light else light)
-            painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, str(square[1] + 1))
+            painter.drawText(rect, align, text)
 
     def _paint_pieces(self, painter: QPainter, size: int, dpr: float) -> None:
         dragged = self.drag_from if self.dragging else None
@@ -493,24 +516,40 @@ class BoardPicture:
             if value > 0 and self.geometry.on_board(square):
                 painter.fillRect(self.geometry.square_rect(square), heat_colour(value))
 
-    def _paint_heat_values(self, painter: QPainter, size: int) -> None:
-        if size < 36:
-            return
-        font = QFont(self.font)
-        font.setPixelSize(max(8, round(size * 0.17)))
-        font.setBold(True)
-        painter.setFont(font)
+    def heat_labels(self, size: int) -> list[tuple[Cell, QRectF, Qt.AlignmentFlag, str, QFont]]:
+        """Where each heat value is written: (square, band, alignment, text, font). A band runs along the bottom of
+        its square, clear of the flag badge (bottom left) and of the file letter (bottom right, on the bottom row);
+        a number too wide for its band is written smaller, or not at all (its tooltip still says it), so a number
+        never hides a coordinate."""
+        if size < 36 or not self.heat_values:
+            return []
+        from PySide6.QtGui import QFontMetricsF
+        labels = []
+        letter_row = self.geometry.ranks - 1
+        normal = self._coordinate_font(size)
         for square, value in self.heat.items():
             if value <= 0 or not self.geometry.on_board(square):
                 continue
             rect = QRectF(self.geometry.square_rect(square))
             band = QRectF(rect.left(), rect.bottom() - size * 0.26, rect.width(), size * 0.24)
-            text = percent(value)
-            # Right-aligned beside a flag badge (bottom-left), centred otherwise.
-            align = Qt.AlignmentFlag.AlignCenter
             if square in self.flags:
-                band.adjust(0, 0, -size * 0.06, 0)
-                align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                band.adjust(size * 0.31, 0, 0, 0)
+            if self.coordinates and self.geometry.cell(square)[1] == letter_row:
+                band.adjust(0, 0, -size * 0.2, 0)
+            text, font, fits = percent(value), normal, True
+            while QFontMetricsF(font).horizontalAdvance(text) + 2 > band.width():
+                if font.pixelSize() <= 7:
+                    fits = False
+                    break
+                font = QFont(font)
+                font.setPixelSize(font.pixelSize() - 1)
+            if fits:
+                labels.append((square, band, Qt.AlignmentFlag.AlignCenter, text, font))
+        return labels
+
+    def _paint_heat_values(self, painter: QPainter, size: int) -> None:
+        for _square, band, align, text, font in self.heat_labels(size):
+            painter.setFont(font)
             painter.setPen(QColor(255, 255, 255, 200))  # a light halo keeps the text readable on any square
             painter.drawText(band.translated(1, 1), align, text)
             painter.setPen(QColor(60, 0, 0))

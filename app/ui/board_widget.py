@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QCursor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QCursor, QFocusEvent, QHelpEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from app.ui import pieces
@@ -285,6 +285,10 @@ class BoardWidget(QWidget):
         self.setMouseTracking(True)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, False)
         self.setAccessibleName("Chess board")
+        # The keyboard: Tab reaches the board (a click does not take the focus from the typing field); then the
+        # arrow keys move a square cursor and Enter or Space does what a click on that square does.
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        self._cursor: Cell | None = None
         self.set_board_size(files, ranks)
 
     # ------------------------------------------------------------------ geometry
@@ -1003,7 +1007,7 @@ class BoardWidget(QWidget):
         self._update_sense_hover(None)
         super().leaveEvent(event)
 
-    def event(self, event: QEvent) -> bool:
+    def _tooltip_event(self, event: QEvent) -> bool:
         """Tooltips: the square's name, its piece or ghost and its markers."""
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             square = self.square_at(event.pos())
@@ -1050,6 +1054,84 @@ class BoardWidget(QWidget):
             zones = "".join(" " + zone_parts.describe_zone(zone) for zone in self._zones)
         self.setAccessibleDescription(f"{self._files} by {self._ranks} board. {shown or 'No pieces shown.'}{zones}")
 
+    # ------------------------------------------------------------------ keyboard
+
+    def cursor_square(self) -> Cell | None:
+        """The keyboard's square cursor (shown while the board has the focus), or None."""
+        return self._cursor
+
+    def set_cursor_square(self, square: Cell | None) -> None:
+        """Put the keyboard's square cursor on ``square``, and tell a screen reader what is there."""
+        if square is not None and not self.on_board(square):
+            return
+        self._cursor = square
+        if square is not None:
+            self.setAccessibleName(f"Chess board, {self._describe(square)}")
+            from PySide6.QtGui import QAccessible, QAccessibleEvent
+            QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
+        self.update()
+
+    def event(self, event: QEvent) -> bool:  # noqa: D102 - see below
+        if event.type() == QEvent.Type.ShortcutOverride and self._cursor_key(event):
+            event.accept()  # the arrow keys move the square cursor here, not through the move list
+            return True
+        return self._tooltip_event(event)
+
+    @staticmethod
+    def _cursor_key(event: QEvent) -> bool:
+        from PySide6.QtGui import QKeyEvent
+        return isinstance(event, QKeyEvent) and event.key() in (
+            Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter,
+            Qt.Key.Key_Space)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        """Arrow keys move the square cursor (up is up on the screen, whichever way the board is turned); Enter
+        or Space acts on its square as a left click does (select, move there, sense); Escape drops a selection."""
+        key = event.key()
+        steps = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
+        step = steps.get(Qt.Key(key))
+        if step is not None:
+            if self._cursor is None:
+                start = (self._files // 2, self._ranks - 1 if self._flipped else 0)  # the middle of the near edge
+                self.set_cursor_square(self._selected or start)
+                return
+            if self._flipped:
+                step = (-step[0], -step[1])
+            self.set_cursor_square((min(self._files - 1, max(0, self._cursor[0] + step[0])),
+                                    min(self._ranks - 1, max(0, self._cursor[1] + step[1]))))
+            return
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and self._cursor is not None:
+            self._activate(self._cursor)
+            return
+        if key == Qt.Key.Key_Escape and self._selected is not None:
+            self._selected = None
+            self.update()
+            return
+        super().keyPressEvent(event)
+
+    def _activate(self, square: Cell) -> None:
+        """What a left click on ``square`` does, from the keyboard (a sense is asked at once: Enter is no stray
+        click)."""
+        if not self._interactive:
+            return
+        self.squareClicked.emit(square)
+        if self._sense_enabled:
+            self._forget_proposal()
+            self.senseRequested.emit(square)
+            return
+        selected = self._selected
+        if selected is not None and square != selected and square in self._targets.get(selected, {}):
+            self._request_move(selected, square)
+        elif square in self._targets and square != selected:
+            self._selected = square
+        else:
+            self._selected = None
+        self.update()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
+        super().focusOutEvent(event)
+        self.update()  # the cursor is drawn only while the board has the focus
+
     # ------------------------------------------------------------------ painting
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -1068,6 +1150,7 @@ class BoardWidget(QWidget):
             label_colour=self.palette().color(QPalette.ColorRole.WindowText),
             glides=self._glides, glide_progress=self._glide_progress(), card_slide=self._card_slide,
             proposed_window=self._proposed_window(),
+            cursor=self._cursor if self.hasFocus() else None,
             proposal_label="hold" if self._sense_confirm == "hold" else "again",
         )
         painter = QPainter(self)

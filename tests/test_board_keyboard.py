@@ -1,0 +1,106 @@
+"""The board from the keyboard: the arrow keys move a square cursor, Enter or Space does what a click does there,
+and a screen reader is told the square's name and what stands on it."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QEvent, Qt  # noqa: E402
+from PySide6.QtGui import QKeyEvent  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from app.ui.board_widget import BoardWidget  # noqa: E402
+
+
+def _board(qtbot: Any) -> BoardWidget:
+    board = BoardWidget()
+    qtbot.addWidget(board)
+    board.resize(400, 400)
+    board.show()
+    board.set_pieces({(4, 1): "P", (6, 0): "N", (4, 6): "p"})
+    board.set_move_targets({(4, 1): {(4, 2): [], (4, 3): []}, (6, 0): {(5, 2): [], (7, 2): []}})
+    return board
+
+
+def test_arrows_move_the_cursor_and_enter_moves_a_piece(qtbot: Any) -> None:
+    board = _board(qtbot)
+    moves: list[Any] = []
+    board.moveRequested.connect(lambda *move: moves.append(move))
+    qtbot.keyClick(board, Qt.Key.Key_Up)  # the first arrow shows the cursor: the middle of the near edge
+    assert board.cursor_square() == (4, 0)
+    qtbot.keyClick(board, Qt.Key.Key_Up)
+    assert board.cursor_square() == (4, 1) and board.accessibleName() == "Chess board, e2: white pawn"
+    qtbot.keyClick(board, Qt.Key.Key_Return)
+    assert board.selected_square() == (4, 1)
+    qtbot.keyClick(board, Qt.Key.Key_Up)
+    qtbot.keyClick(board, Qt.Key.Key_Up)
+    qtbot.keyClick(board, Qt.Key.Key_Space)
+    assert moves == [((4, 1), (4, 3), None)]
+    for _ in range(12):
+        qtbot.keyClick(board, Qt.Key.Key_Up)
+    assert board.cursor_square() == (4, 7)  # stops at the edge
+    board.flip()
+    qtbot.keyClick(board, Qt.Key.Key_Up)  # up on the screen: towards rank 1 on a turned board
+    assert board.cursor_square() == (4, 6)
+    assert "black pawn" in board.accessibleName()
+
+
+def test_enter_senses_at_once_and_the_board_keeps_its_arrow_keys(qtbot: Any) -> None:
+    board = _board(qtbot)
+    board.set_sense_confirmation("second click")
+    board.set_sense_mode(True)
+    senses: list[Any] = []
+    board.senseRequested.connect(senses.append)
+    board.set_cursor_square((3, 6))
+    qtbot.keyClick(board, Qt.Key.Key_Enter)
+    assert senses == [(3, 6)]  # a key pressed on purpose: no second press asked for
+    override = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_Left, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(board, override)
+    assert override.isAccepted()  # the window's Left (the move list's step back) waits while the board has focus
+    other = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_Home, Qt.KeyboardModifier.NoModifier)
+    other.ignore()
+    QApplication.sendEvent(board, other)
+    assert not other.isAccepted()
+
+
+def test_heat_map_numbers_never_cover_a_coordinate(qtbot: Any) -> None:
+    """Every square at 100%, flags on some, both ways up, at several sizes: no number's text touches a file letter
+    or rank number (the rectangles the text really takes, measured with the board's own font)."""
+    from PySide6.QtGui import QFontMetricsF, QPainter, QPixmap
+    from app.ui.board_painting import BoardPicture
+    board = _board(qtbot)
+    every = {(f, r): 1.0 for f in range(8) for r in range(8)}
+    board.set_heat(every, show_values=True)
+    board.set_flags({(0, 0): "x", (7, 0): "x", (0, 7): "x", (3, 0): "x"})
+    pictures = []
+    original = BoardPicture.paint
+
+    def keep(picture: BoardPicture, painter: QPainter, dpr: float) -> None:
+        pictures.append(picture)
+        original(picture, painter, dpr)
+
+    BoardPicture.paint = keep  # type: ignore[method-assign]
+    try:
+        for width, flipped in ((360, False), (520, True), (800, False)):
+            board.resize(width, width)
+            if board.is_flipped() != flipped:
+                board.flip()
+            pixmap = QPixmap(board.size())
+            board.render(pixmap)
+            picture = pictures[-1]
+            size = picture.geometry.size
+            font = picture._coordinate_font(size)
+            metrics = QFontMetricsF(font)
+            taken = [metrics.boundingRect(rect.toRectF() if hasattr(rect, "toRectF") else rect, int(align), text)
+                     for _square, rect, align, text in picture.coordinate_labels(size)]
+            numbers = picture.heat_labels(size)
+            assert len(numbers) >= 60 and len(taken) == 16  # (a number with no room left is not written)
+            for square, band, align, text, number_font in numbers:
+                drawn = QFontMetricsF(number_font).boundingRect(band, int(align), text).translated(1, 1)
+                drawn = drawn.united(QFontMetricsF(number_font).boundingRect(band, int(align), text))  # and its halo
+                assert not any(drawn.intersects(label) for label in taken), (width, square, text)
+    finally:
+        BoardPicture.paint = original  # type: ignore[method-assign]
