@@ -62,6 +62,10 @@ def window(qtbot):
     from app.ui.main_window import MainWindow
     QCoreApplication.setOrganizationName("SightlineTests")
     QCoreApplication.setApplicationName(f"tests-{os.getpid()}")
+    from PySide6.QtCore import QSettings
+    settings = QSettings()
+    for how_play_goes in ("play", "view/animation"):  # chosen by an earlier test: every test starts from defaults
+        settings.remove(how_play_goes)
     win = MainWindow()
     qtbot.addWidget(win)
     win.resize(1000, 700)

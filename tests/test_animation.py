@@ -129,3 +129,19 @@ def test_holding_the_button_senses_and_a_quick_click_does_not(window: Any, qtbot
     qtbot.mouseRelease(board, Qt.MouseButton.LeftButton, pos=board.square_rect((3, 6)).center())
     assert controller.views[0].senses[-1].square == chess.D7
 
+
+
+def test_a_bots_answer_is_drawn_in_a_pass_of_its_own_and_a_click_first_brings_it_in(gliding_window: Any,
+                                                                                    qtbot: Any) -> None:
+    """Taking in a bot's answer and redrawing the window are two passes of the event loop (a bot answering at
+    once would otherwise hold it for both); a click that comes between is judged on the board as it is now."""
+    window, controller, board = gliding_window, gliding_window.controller, gliding_window.board
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)
+    controller._bot_answered(1, Sense(chess.E2))
+    controller._bot_answered(1, MoveAction(chess.Move.from_uci("b8c6")))
+    assert window._refresh_pending and "thinking" in window.status.text()  # the window still shows the bot's turn
+    _click(qtbot, board, (4, 5))
+    assert controller.views[0].senses[-1].square == chess.E6  # the redraw came first, then the sense
+    assert controller.premoves == []  # (not queued as a premove on the board of the bot's turn)
+    qtbot.waitUntil(lambda: not window._refresh_pending, timeout=1000)

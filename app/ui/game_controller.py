@@ -125,6 +125,10 @@ class GameController(QObject):
         self._pass_timer.setSingleShot(True)
         self._pass_timer.timeout.connect(self.pass_screen)
         self._low_time_told: set[tuple[Seat, float]] = set()
+        self.answering_bot = False
+        """True while a bot's answer is being taken in: the window may then redraw a moment later, in a pass of
+        the event loop of its own (a bot answering at once would otherwise hold the loop for the referee's work
+        and the whole redraw in one go)."""
 
     @classmethod
     def from_record(cls, record: GameRecord, parent: QObject | None = None) -> "GameController":
@@ -649,7 +653,11 @@ class GameController(QObject):
         except IllegalAction as error:
             self.session.adjudicate(Adjudication(seat, Reason.FORFEIT,
                                                  f"{self.seats[seat].name} answered an illegal action: {error}"))
-        self._after()
+        self.answering_bot = True
+        try:
+            self._after()
+        finally:
+            self.answering_bot = False
 
     def _bot_failed(self, seat: Seat, message: str) -> None:
         if self.game.outcome is None:

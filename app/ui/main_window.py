@@ -10,7 +10,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from PySide6.QtCore import QByteArray, QRect, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QLabel, QMainWindow, QPushButton, QSizePolicy,
                                QVBoxLayout, QWidget)
@@ -140,6 +140,7 @@ class MainWindow(QMainWindow):
         self.controller: GameController | None = None
         self._shown_seat: int | None = None  # whose annotations the board holds now
         self._truth_shown = False  # the board shows the true position (after the game): no belief overlay on it
+        self._refresh_pending = False  # a redraw asked for in the event loop's next pass (see _changed)
         self._looking_back = False  # the board shows a past moment of the seat's view: no overlay of today's either
         self._restoring_notes = False
         self._hidden_floating: list[QDockWidget] = []
@@ -204,6 +205,7 @@ class MainWindow(QMainWindow):
         self.board.zoneClicked.connect(self._zone)
         self.board.annotationsChanged.connect(self._annotations_changed)
         self.board.premoveCancelled.connect(self._cancel_premoves)
+        self.board.installEventFilter(self)  # a click or key on the board first brings a pending redraw in
         self.entry.returnPressed.connect(self._typed)
         panel.commandClicked.connect(self._command)
         self.moves.rowChosen.connect(self._look_back)
@@ -503,7 +505,7 @@ class MainWindow(QMainWindow):
             self.private.show(self.controller.nobody_screen())  # the last game's seat leaves the screen first
             self.controller.stop()
             self.controller.deleteLater()
-        controller.changed.connect(self._refresh)
+        controller.changed.connect(self._changed)
         controller.clocksChanged.connect(self._refresh_clocks)
         controller.curtainChanged.connect(self._curtain)
         controller.gameOver.connect(self._game_over)
@@ -741,7 +743,32 @@ class MainWindow(QMainWindow):
                 pass  # already closed and deleted by the player
         self._reviews = kept
 
+    def _changed(self) -> None:
+        """The game changed: redraw now, or, while a bot's answer is taken in, in the next pass of the event loop
+        (coalesced: a sense and a move answered together are drawn once). The redraw reads the controller as it
+        is then, so it can never show what the controller no longer allows (the curtain is drawn at once)."""
+        controller = self.controller
+        if controller is None or not controller.answering_bot:
+            self._refresh()
+        elif not self._refresh_pending:
+            self._refresh_pending = True
+            QTimer.singleShot(0, self._pending_refresh)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        """Input on the board is judged against the board as the game is now: a redraw still waiting for the
+        event loop's next pass (see _changed) is made first."""
+        if self._refresh_pending and watched is self.board and event.type() in (
+                QEvent.Type.MouseButtonPress, QEvent.Type.KeyPress):
+            self._pending_refresh()
+        return super().eventFilter(watched, event)
+
+    def _pending_refresh(self) -> None:
+        if self._refresh_pending:
+            self._refresh_pending = False
+            self._refresh()
+
     def _refresh(self) -> None:
+        self._refresh_pending = False
         controller = self.controller
         panel = self.panel
         if controller is None:

@@ -82,18 +82,16 @@ class MiniaudioSink:
     RATE = 22050
 
     def __init__(self, backends: list[Any] | None = None) -> None:
-        import array
         import collections
         import wave
 
         import miniaudio
-        self._samples: dict[str, array.array[int]] = {}
+        import numpy
+        self._samples: dict[str, Any] = {}
         for cue in CUES:
             with wave.open(str(SOUND_DIR / f"{cue}.wav"), "rb") as sound:
-                data = array.array("h")
-                data.frombytes(sound.readframes(sound.getnframes()))
-                self._samples[cue] = data
-        self._queue: collections.deque[tuple[array.array[int], float]] = collections.deque()
+                self._samples[cue] = numpy.frombuffer(sound.readframes(sound.getnframes()), dtype="<i2")
+        self._queue: collections.deque[tuple[Any, float]] = collections.deque()
         self.frames_mixed = 0
         """Frames of cues (not silence) handed to the device so far (tests read it)."""
         self._device = miniaudio.PlaybackDevice(output_format=miniaudio.SampleFormat.SIGNED16, nchannels=1,
@@ -103,24 +101,32 @@ class MiniaudioSink:
         self._device.start(mixer)
 
     def _mix(self) -> Any:
-        """The device's generator: asked for ``frames`` samples at a time, it answers with the cues sounding."""
-        import array
+        """The device's generator: asked for ``frames`` samples at a time, it answers with the cues sounding.
+
+        It runs on miniaudio's audio thread and holds Python's lock while it runs, so it does no work per sample
+        in Python: silence is one ready-made buffer, and cues are added with numpy."""
+        import numpy
         playing: list[list[Any]] = []  # [samples, position, volume]
+        silence: dict[int, bytes] = {}
         frames = yield b""
         while True:
             while self._queue:  # cues played since the last call (appended by the window's thread)
                 samples, volume = self._queue.popleft()
                 playing.append([samples, 0, volume])
-            out = [0.0] * frames
+            if not playing:
+                if frames not in silence:
+                    silence[frames] = bytes(2 * frames)
+                frames = yield silence[frames]
+                continue
+            out = numpy.zeros(frames, dtype=numpy.float32)
             for sound in playing:
                 samples, start, volume = sound
                 chunk = samples[start:start + frames]
-                for index, value in enumerate(chunk):
-                    out[index] += value * volume
+                out[:len(chunk)] += chunk * volume
                 sound[1] = start + len(chunk)
                 self.frames_mixed += len(chunk)
             playing = [sound for sound in playing if sound[1] < len(sound[0])]
-            frames = yield array.array("h", (max(-32768, min(32767, int(value))) for value in out))
+            frames = yield numpy.clip(out, -32768, 32767).astype("<i2").tobytes()
 
     def play(self, cue: str, volume: float) -> None:
         self._queue.append((self._samples[cue], volume))
