@@ -48,6 +48,17 @@ def test_the_board_and_the_log_get_room_with_the_belief_board(qtbot, fresh_setti
     lines = window.log.height() // window.log.fontMetrics().lineSpacing()
     assert lines >= 5
     assert window.board.width() >= window.width() // 2  # the board is the larger part
+    tabs = window.panel.tabs
+    tabs.setCurrentWidget(window.moves)
+    qtbot.wait(10)
+    rows = window.moves.viewport().height() // window.moves.fontMetrics().lineSpacing()
+    assert rows >= 5  # the move list keeps as many lines in sight as the log
+    bar = tabs.tabBar()
+    for index in range(bar.count()):  # whole tab labels, never "What you w..."
+        assert bar.tabRect(index).width() >= bar.fontMetrics().horizontalAdvance(bar.tabText(index))
+        assert bar.tabRect(index).right() <= bar.width()
+    for dock in (window.panel_dock, window.belief_dock):  # the docks lie inside the window
+        assert window.rect().contains(dock.geometry())
 
 
 def test_at_its_smallest_the_window_keeps_a_playable_board_and_five_lines_of_log(qtbot, fresh_settings) -> None:
