@@ -104,3 +104,26 @@ def test_heat_map_numbers_never_cover_a_coordinate(qtbot: Any) -> None:
                 assert not any(drawn.intersects(label) for label in taken), (width, square, text)
     finally:
         BoardPicture.paint = original  # type: ignore[method-assign]
+
+
+def test_page_down_reaches_the_items_beside_the_board_and_enter_picks_one(qtbot: Any) -> None:
+    from app.games.scene import Card, HandZone, PileZone
+    board = _board(qtbot)
+    board.set_zones([HandZone(id="hand", cards=(Card("2", "H"), Card("K", "S"))),
+                     PileZone(id="pile", place="above", count=3)])
+    clicked: list[Any] = []
+    board.zoneClicked.connect(lambda zone, index: clicked.append((zone, index)))
+    qtbot.keyClick(board, Qt.Key.Key_PageDown)
+    first = board.zone_cursor()
+    qtbot.keyClick(board, Qt.Key.Key_PageDown)
+    qtbot.keyClick(board, Qt.Key.Key_PageDown)
+    assert {first, board.zone_cursor()} <= {("pile", 0), ("hand", 0), ("hand", 1)}
+    assert board.accessibleName().startswith("Beside the board, ")
+    qtbot.keyClick(board, Qt.Key.Key_Return)
+    assert clicked == [board.zone_cursor()]
+    qtbot.keyClick(board, Qt.Key.Key_PageDown)  # past the last item: back onto the board
+    assert board.zone_cursor() is None and board.cursor_square() is not None
+    qtbot.keyClick(board, Qt.Key.Key_PageUp)
+    assert board.zone_cursor() is not None
+    qtbot.keyClick(board, Qt.Key.Key_Left)  # an arrow key: back to the square cursor
+    assert board.zone_cursor() is None

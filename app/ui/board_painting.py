@@ -160,6 +160,7 @@ class BoardPicture:
     proposed_window: Sequence[Cell] = ()
     proposal_label: str = ""
     cursor: Cell | None = None
+    zone_cursor: QRectF | None = None
 
     def paint(self, painter: QPainter, dpr: float) -> None:
         """Draws the frame, layer by layer (see the module documentation)."""
@@ -195,6 +196,7 @@ class BoardPicture:
             painter.drawRect(QRectF(self.geometry.square_rect(self.cursor)).adjusted(inset, inset, -inset, -inset))
         if self.pending is not None:
             painter.fillRect(self.geometry.board_rect(), QColor(0, 0, 0, 60))
+
         if self.zone_layout is not None:
             from app.ui import zones as zone_parts
             slide = self.card_slide if self.glide_progress < 1 else None
@@ -202,6 +204,11 @@ class BoardPicture:
                                    arriving=None if slide is None else (slide[3], slide[4]))
             if slide is not None:
                 zone_parts.paint_card_slide(painter, slide, 1 - (1 - self.glide_progress) ** 3, dpr)
+        if self.zone_cursor is not None:  # the keyboard's cursor on an item beside the board, over the zones
+            width = max(2.0, size * 0.05)
+            painter.setPen(QPen(QColor("#f9a825"), width))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(self.zone_cursor.adjusted(width / 2, width / 2, -width / 2, -width / 2))
         self._paint_drag(painter, size, dpr)
 
     def _square_colour(self, square: Cell) -> QColor:

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCursor, QFocusEvent, QHelpEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -289,6 +289,7 @@ class BoardWidget(QWidget):
         # arrow keys move a square cursor and Enter or Space does what a click on that square does.
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self._cursor: Cell | None = None
+        self._zone_cursor: tuple[str, int] | None = None  # an item beside the board (a card, a cell of a grid)
         self.set_board_size(files, ranks)
 
     # ------------------------------------------------------------------ geometry
@@ -315,6 +316,7 @@ class BoardWidget(QWidget):
             self._last_move = None
             self._notes = Annotations()
             self._zones, self._layout, self._geometry_cache = [], None, None
+            self._zone_cursor = None
             self._update_accessible()
             self.updateGeometry()
             self.update()
@@ -1071,6 +1073,41 @@ class BoardWidget(QWidget):
             QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
         self.update()
 
+    def zone_cursor(self) -> tuple[str, int] | None:
+        """The keyboard's cursor on an item beside the board (zone id, item index), or None."""
+        return self._zone_cursor
+
+    def _step_zone_cursor(self, step: int) -> None:
+        """Page Down / Page Up: the cursor goes through the items of the zones beside the board, in the order they
+        are laid out (and back onto the board after the last)."""
+        layout = self.zone_layout()
+        items = [(placed.zone.id, index) for placed in (layout.zones if layout is not None else ())
+                 for index in range(len(placed.items))]
+        if not items:
+            return
+        at = items.index(self._zone_cursor) if self._zone_cursor in items else (-1 if step > 0 else len(items))
+        at += step
+        if not 0 <= at < len(items):
+            self._zone_cursor = None
+            self.set_cursor_square(self._cursor or (self._files // 2, 0))
+            return
+        self._zone_cursor = items[at]
+        from app.ui import zones as zone_parts
+        zone = next(z for z in self._zones if z.id == items[at][0])
+        self.setAccessibleName(f"Beside the board, {zone_parts.describe_item(zone, items[at][1])}")
+        from PySide6.QtGui import QAccessible, QAccessibleEvent
+        QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
+        self.update()
+
+    def _zone_cursor_rect(self) -> QRectF | None:
+        layout = self.zone_layout()
+        if self._zone_cursor is None or layout is None:
+            return None
+        for placed in layout.zones:
+            if placed.zone.id == self._zone_cursor[0] and self._zone_cursor[1] < len(placed.items):
+                return placed.items[self._zone_cursor[1]]
+        return None
+
     def event(self, event: QEvent) -> bool:  # noqa: D102 - see below
         if event.type() == QEvent.Type.ShortcutOverride and self._cursor_key(event):
             event.accept()  # the arrow keys move the square cursor here, not through the move list
@@ -1082,14 +1119,27 @@ class BoardWidget(QWidget):
         from PySide6.QtGui import QKeyEvent
         return isinstance(event, QKeyEvent) and event.key() in (
             Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter,
-            Qt.Key.Key_Space)
+            Qt.Key.Key_Space, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         """Arrow keys move the square cursor (up is up on the screen, whichever way the board is turned); Enter
-        or Space acts on its square as a left click does (select, move there, sense); Escape drops a selection."""
+        or Space acts on its square as a left click does (select, move there, sense); Page Down and Page Up go
+        through the items beside the board (cards, piles, grid cells), Enter picking one as a click does; Escape
+        drops a selection."""
         key = event.key()
         steps = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
         step = steps.get(Qt.Key(key))
+        if key in (Qt.Key.Key_PageDown, Qt.Key.Key_PageUp):
+            self._step_zone_cursor(1 if key == Qt.Key.Key_PageDown else -1)
+            return
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and self._zone_cursor is not None:
+            if self._interactive and self._zone_cursor_rect() is not None:
+                self.zoneClicked.emit(*self._zone_cursor)
+            return
+        if step is not None and self._zone_cursor is not None:
+            self._zone_cursor = None  # back onto the board, where the square cursor was
+            self.set_cursor_square(self._cursor or (self._files // 2, 0))
+            return
         if step is not None:
             if self._cursor is None:
                 start = (self._files // 2, self._ranks - 1 if self._flipped else 0)  # the middle of the near edge
@@ -1150,7 +1200,8 @@ class BoardWidget(QWidget):
             label_colour=self.palette().color(QPalette.ColorRole.WindowText),
             glides=self._glides, glide_progress=self._glide_progress(), card_slide=self._card_slide,
             proposed_window=self._proposed_window(),
-            cursor=self._cursor if self.hasFocus() else None,
+            cursor=self._cursor if self.hasFocus() and self._zone_cursor is None else None,
+            zone_cursor=self._zone_cursor_rect() if self.hasFocus() else None,
             proposal_label="hold" if self._sense_confirm == "hold" else "again",
         )
         painter = QPainter(self)
