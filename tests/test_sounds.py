@@ -132,3 +132,15 @@ def test_the_miniaudio_sink_mixes_cues_into_the_device() -> None:
         assert sink.frames_mixed == expected
     finally:
         sink.close()
+
+
+def test_looking_for_a_sound_device_prints_nothing_on_a_machine_without_one() -> None:
+    """ALSA would print a dozen lines to the terminal where there is no sound card (as on this test machine):
+    a missing card is no error for Sightline, which then plays silently."""
+    import subprocess
+    import sys
+    script = "from app.ui.sounds import default_sink; print(type(default_sink()).__name__)"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          cwd=str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+    assert done.returncode == 0, done.stderr
+    assert "ALSA" not in done.stderr and done.stdout.strip() in ("MiniaudioSink", "QtSoundSink", "SilentSink")

@@ -19,6 +19,8 @@ False
 
 from __future__ import annotations
 
+import sys
+
 from pathlib import Path
 from typing import Any, MutableMapping, Protocol
 
@@ -135,9 +137,30 @@ class MiniaudioSink:
         self._device.close()
 
 
+_ALSA_QUIET: list[Any] = []  # the no-op error handler given to ALSA, kept alive as long as the process
+
+
+def _quiet_alsa() -> None:
+    """ALSA (under miniaudio on Linux) prints a dozen lines to the terminal when a machine has no sound card; a
+    missing card is no error for Sightline (the window plays silently), so its messages are not printed."""
+    if _ALSA_QUIET or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    try:
+        asound = ctypes.cdll.LoadLibrary("libasound.so.2")
+    except OSError:
+        return  # no ALSA: nothing to quieten
+    handler_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
+                                    ctypes.c_char_p)
+    handler = handler_type(lambda *_args: None)
+    asound.snd_lib_error_set_handler(handler)
+    _ALSA_QUIET.append(handler)
+
+
 def default_sink() -> SoundSink:
     """miniaudio on the system's output, else Qt Multimedia where this PySide6 has it, else a silent sink (no
     sound library, no sound card)."""
+    _quiet_alsa()
     try:
         return MiniaudioSink()
     except Exception:  # noqa: BLE001 - no library or no device: try the next way, never fail the window
