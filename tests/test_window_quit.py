@@ -97,3 +97,24 @@ def test_leave_and_resign_questions_default_to_no(window, monkeypatch) -> None:
                      ("Resign", QMessageBox.StandardButton.No),
                      ("Leave this game?", QMessageBox.StandardButton.No)]
     assert window.isVisible() and window.controller.outcome is None
+
+
+def test_help_shows_each_game_how_to_play_for_players_first_then_the_full_rules(window) -> None:
+    """Every registered game has a page for players (no rule ids, no code words) shown first by Help."""
+    import re
+
+    from app import games
+    from app.ui.main_window import RULES, rules_text
+    for definition in games.all():
+        if definition.presenter is None:
+            continue  # a rules-only test game
+        name = definition.rules_doc or f"{definition.key}.md"
+        page = (RULES / "players" / name).read_text(encoding="utf-8")
+        assert page.startswith("# ") and "how to play" in page.splitlines()[0].lower(), name
+        for word in ("ValueError", "seat 0", "FEN", "reconchess", "python-chess", "ruling"):
+            assert word not in page, (name, word)
+        assert not re.search(r"\b(RBC-\d+|TP\d|SB\d|CD\d|G\d|M\d)\b", page), name  # no rule ids
+        shown = rules_text(name)
+        assert shown.startswith(page) and shown.endswith((RULES / name).read_text(encoding="utf-8"))
+    window._rules("rbc")
+    assert "Playing it in Sightline" in window._rules_windows["rbc"].toPlainText()

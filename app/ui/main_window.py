@@ -429,11 +429,7 @@ class MainWindow(QMainWindow):
                 definition: games.GameDefinition | None = games.get(variant)
             except KeyError:
                 definition = None  # a game that was registered when the menu was made and is not any more
-            path = RULES / ((definition.rules_doc if definition is not None else "") or f"{variant}.md")
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeError):
-                text = "The rules file is missing or damaged; the installation may be incomplete."
+            text = rules_text((definition.rules_doc if definition is not None else "") or f"{variant}.md")
             from PySide6.QtWidgets import QTextBrowser  # not before the first frame (see _LATER_QT_WIDGETS)
             window = QTextBrowser(self)
             window.setWindowFlag(Qt.WindowType.Window, True)  # a window of its own, but owned by this one
@@ -1548,6 +1544,22 @@ END_OF_TURN = ("moment", "button", "at once")
 """How a turn ends at one computer (View > End of turn): the mover sees what came of it for a moment, or until
 "Pass the screen" is pressed, or the curtain falls at once (the controller's ``end_of_turn``)."""
 END_OF_TURN_DEFAULT = "moment"
+
+
+def rules_text(name: str) -> str:
+    """What Help shows for a game's rules page ``name``: the page written for players (how to play, in
+    ``docs/rules/players``) first, then the full rules, rule by rule, as Sightline referees them. A missing
+    page is said, never fatal."""
+    parts = []
+    for path in (RULES / "players" / name, RULES / name):
+        try:
+            parts.append(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeError):
+            continue
+    if not parts:
+        return "The rules file is missing or damaged; the installation may be incomplete."
+    between = "\n\n---\n\n*What follows is the full text of the rules, rule by rule, as Sightline referees them.*\n\n"
+    return between.join(parts)
 
 
 SENSE_CONFIRM_DEFAULT = "second click"
