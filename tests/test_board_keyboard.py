@@ -127,3 +127,16 @@ def test_page_down_reaches_the_items_beside_the_board_and_enter_picks_one(qtbot:
     assert board.zone_cursor() is not None
     qtbot.keyClick(board, Qt.Key.Key_Left)  # an arrow key: back to the square cursor
     assert board.zone_cursor() is None
+
+
+def test_the_keyboard_cursor_does_not_pass_to_the_next_person(window: Any, qtbot: Any) -> None:
+    from app.engine.clock import TimeControl
+    from app.ui.new_game_dialog import NewGame
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    controller = window.controller
+    controller.lift_curtain()
+    window.board.set_cursor_square((3, 6))  # White's keyboard rests on d7, where it means to sense
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)
+    assert controller.curtain_for == 1
+    assert window.board.cursor_square() is None and window.board.accessibleName() == "Chess board"

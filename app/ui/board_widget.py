@@ -1073,6 +1073,13 @@ class BoardWidget(QWidget):
             QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
         self.update()
 
+    def forget_cursor(self) -> None:
+        """Take the keyboard cursors away (the screen passes to another person: where the last one's cursor
+        rested is theirs)."""
+        self._cursor, self._zone_cursor = None, None
+        self.setAccessibleName("Chess board")
+        self.update()
+
     def zone_cursor(self) -> tuple[str, int] | None:
         """The keyboard's cursor on an item beside the board (zone id, item index), or None."""
         return self._zone_cursor

@@ -140,6 +140,7 @@ class MainWindow(QMainWindow):
         self.controller: GameController | None = None
         self._shown_seat: int | None = None  # whose annotations the board holds now
         self._truth_shown = False  # the board shows the true position (after the game): no belief overlay on it
+        self._board_seat: int | None = None  # whose screen the board shows (its keyboard cursor is theirs)
         self._refresh_pending = False  # a redraw asked for in the event loop's next pass (see _changed)
         self._looking_back = False  # the board shows a past moment of the seat's view: no overlay of today's either
         self._restoring_notes = False
@@ -708,7 +709,11 @@ class MainWindow(QMainWindow):
     # -- what the seat at the screen sees: every private surface ----------------------------------------
     def _show_board(self, screen: SeatScreen) -> None:
         """The board of the screen's scene: pieces, marks, the moves or picks it allows, the last move and the
-        off-board zones (nobody's scene has none: behind the curtain no zone is drawn, private or not)."""
+        off-board zones (nobody's scene has none: behind the curtain no zone is drawn, private or not). The
+        keyboard's cursors do not pass from one person to the next."""
+        if screen.seat != self._board_seat:
+            self.board.forget_cursor()
+            self._board_seat = screen.seat
         self.board.set_scene(screen.scene)
 
     def _show_panel(self, screen: SeatScreen) -> None:
