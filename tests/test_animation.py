@@ -145,3 +145,18 @@ def test_a_bots_answer_is_drawn_in_a_pass_of_its_own_and_a_click_first_brings_it
     assert controller.views[0].senses[-1].square == chess.E6  # the redraw came first, then the sense
     assert controller.premoves == []  # (not queued as a premove on the board of the bot's turn)
     qtbot.waitUntil(lambda: not window._refresh_pending, timeout=1000)
+
+
+def test_a_glide_under_way_ends_when_other_pieces_are_shown(qtbot: Any) -> None:
+    """The curtain falls (nobody's empty board) while a piece glides: nothing of it may be drawn any more."""
+    from app.ui.board_widget import BoardWidget
+    board = BoardWidget()
+    qtbot.addWidget(board)
+    board.resize(400, 400)
+    board.show()
+    board.set_glide_ms(5000)
+    board.set_pieces({(6, 0): "N"})
+    board.set_pieces({(5, 2): "N"})
+    assert board.gliding()
+    board.set_pieces({})
+    assert board.gliding() == []

@@ -449,6 +449,8 @@ class BoardWidget(QWidget):
         self._pieces = new
         if glides:
             self._start_glides(glides)
+        else:
+            self._glides = []  # a glide under way belonged to the pieces shown before (maybe another person's)
         self._update_accessible()
         self.update()
 
@@ -625,6 +627,7 @@ class BoardWidget(QWidget):
         before = self.zone_layout() if self._glide_ms > 0 and self.isVisible() and self._zones and new else None
         resized = _extra_squares(new) != _extra_squares(self._zones)
         self._zones, self._layout, self._geometry_cache = new, None, None
+        self._card_slide = None  # a slide under way belonged to the zones shown before
         if before is not None:
             from app.ui import zones as zone_parts
             after = self.zone_layout()
