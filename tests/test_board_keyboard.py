@@ -32,11 +32,13 @@ def test_arrows_move_the_cursor_and_enter_moves_a_piece(qtbot: Any) -> None:
     qtbot.keyClick(board, Qt.Key.Key_Up)  # the first arrow shows the cursor: the middle of the near edge
     assert board.cursor_square() == (4, 0)
     qtbot.keyClick(board, Qt.Key.Key_Up)
-    assert board.cursor_square() == (4, 1) and board.accessibleName() == "Chess board, e2: white pawn"
+    assert board.cursor_square() == (4, 1)
+    assert board.accessibleName() == "Chess board, e2: white pawn; it may move (Enter to choose it)"
     qtbot.keyClick(board, Qt.Key.Key_Return)
     assert board.selected_square() == (4, 1)
     qtbot.keyClick(board, Qt.Key.Key_Up)
     qtbot.keyClick(board, Qt.Key.Key_Up)
+    assert board.accessibleName() == "Chess board, e4, empty; the chosen piece may move here (Enter)"
     qtbot.keyClick(board, Qt.Key.Key_Space)
     assert moves == [((4, 1), (4, 3), None)]
     for _ in range(12):

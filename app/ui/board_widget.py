@@ -1071,7 +1071,14 @@ class BoardWidget(QWidget):
             return
         self._cursor = square
         if square is not None:
-            self.setAccessibleName(f"Chess board, {self._describe(square)}")
+            words = self._describe(square)
+            if square not in self._pieces and square not in self._ghosts:
+                words = words.replace(square_name(square), f"{square_name(square)}, empty", 1)
+            if self._selected is not None and square in self._targets.get(self._selected, {}):
+                words += "; the chosen piece may move here (Enter)"
+            elif square in self._targets:
+                words += "; it may move (Enter to choose it)"
+            self.setAccessibleName(f"Chess board, {words}")
             from PySide6.QtGui import QAccessible, QAccessibleEvent
             QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
         self.update()
