@@ -117,3 +117,25 @@ def test_no_premove_at_one_computer(window: Any) -> None:
     controller.move((6, 0), (5, 2), None)
     controller.sense((3, 5))
     assert controller.premoves == [] and controller.scene().targets == {}
+
+
+def test_cloak_and_dagger_queues_a_regular_move_while_the_bot_acts(window: Any,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.games.cloak.rules import Arrange, Move, Uncloak
+    from app.ui.new_game_dialog import NewGame
+    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    window.start(NewGame("cloak", True, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    controller = window.controller
+    controller.act(Arrange("RNBQKBNR"))
+    controller._bot_answered(1, Arrange("NRBKQBRN"))
+    assert controller.premoves == []
+    controller.move((4, 1), (4, 3), None)  # e4
+    controller.act(Uncloak(()))
+    assert controller.game.to_move == 1
+    controller.move((6, 0), (5, 2), None)  # queued: checker 7 (a knight) to f3
+    assert [words for _kind, _what, words, _squares in controller.premoves] == ["g1-f3"]
+    controller._bot_answered(1, Move("e7e5"))
+    controller._bot_answered(1, Uncloak(()))
+    assert controller.premoves == [] and controller.game.phase == "uncloak" and controller.game.to_move == 0
+    assert controller.views[0].position.piece_at(chess.F3) is not None  # the premove was White's regular move
+    assert controller.views[0].position.piece_at(chess.G1) is None

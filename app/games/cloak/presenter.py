@@ -387,10 +387,22 @@ class CloakPresenter(PresenterBase):
         scene.zones = self.zones(view)
         return scene
 
-    def _move_targets(self, view: Any) -> dict[Cell, dict[Cell, list[str]]]:
-        """The moves of the view's list, with each castling also offered as the king's two-square step (where
-        that square is not already a move of the king's own)."""
-        moves = [chess.Move.from_uci(_uci(move)) for move in view.legal_moves()]
+    def premove_scene(self, view: Any) -> BoardScene | None:
+        """While the opponent acts (its move, guess, bonus or uncloaking): the seat's board with the regular moves
+        it would have if its turn began now, to queue one."""
+        if view.seat is None or view.outcome is not None or _my_turn(view) or not view.own_arrangement \
+                or view.phase == "arrange":
+            return None
+        from app.games.cloak.rules import legal_moves_on
+        scene = self.scene(view)
+        moves = [move.uci() for move in legal_moves_on(view.position, view.seat, view.knowledge(view.seat))]
+        scene.targets = self._move_targets(view, moves)
+        return scene
+
+    def _move_targets(self, view: Any, legal: list[str] | None = None) -> dict[Cell, dict[Cell, list[str]]]:
+        """The moves of the view's list (or ``legal``), with each castling also offered as the king's two-square
+        step (where that square is not already a move of the king's own)."""
+        moves = [chess.Move.from_uci(_uci(move)) for move in (view.legal_moves() if legal is None else legal)]
         targets = _targets(moves)
         for move in moves:
             alias = self._castling_alias(view, move, moves)
