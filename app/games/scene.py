@@ -399,8 +399,9 @@ class GridZone(Zone):
 class BoardScene:
     """One board as the window draws it: ``files`` x ``ranks`` squares, the piece letters on them (upper case
     White), marked squares, the moves that may be made now (``targets``: from -> to -> promotion letters), the
-    last move, ``sense_window`` when the seat must pick a square (it names the squares a pick covers), and the
-    off-board ``zones`` (none for the chess games; ids unique within a scene)."""
+    last move, ``sense_window`` when the seat must pick a square (it names the squares a pick covers; ``pick_word``
+    is what the game calls such a pick, for the words of one queued ahead), and the off-board ``zones`` (none for
+    the chess games; ids unique within a scene)."""
 
     files: int = 8
     ranks: int = 8
@@ -410,6 +411,7 @@ class BoardScene:
     last_move: tuple[Cell, Cell] | None = None
     sense_window: Callable[[Cell], list[Cell]] | None = None
     zones: list[Zone] = field(default_factory=list)
+    pick_word: str = "sense"
 
     def zone(self, zone_id: str) -> Zone:
         """The zone named ``zone_id``; ``KeyError`` if the scene has none."""

@@ -240,7 +240,9 @@ class GameController(QObject):
                 return False
             squares = tuple(square for square in ahead.sense_window(what)
                             if 0 <= square[0] < ahead.files and 0 <= square[1] < ahead.ranks)
-            words = f"sense {_cell_name(what)}"
+            if not squares:
+                return False  # a square the game would refuse for its next pick
+            words = f"{ahead.pick_word} {_cell_name(what)}"
         else:
             origin, target, _promotion = what
             if target not in ahead.targets.get(origin, {}):
@@ -270,7 +272,10 @@ class GameController(QObject):
         for index, (kind, what, words, _squares) in enumerate(self.premoves):
             if kind == "sense" and now.sense_window is not None:
                 del self.premoves[index]
-                self._human_input(lambda presenter, view: presenter.on_square(view, what))
+                if now.sense_window(what):  # (a pick the board now refuses covers no square)
+                    self._human_input(lambda presenter, view: presenter.on_square(view, what))
+                else:
+                    self._drop_premove(seat, words)
                 return
             if kind == "move" and now.targets:
                 del self.premoves[index]
@@ -278,10 +283,13 @@ class GameController(QObject):
                 if target in now.targets.get(origin, {}):
                     self._human_input(lambda presenter, view: presenter.on_move(view, origin, target, promotion))
                 else:
-                    self.logs[seat].append(f"Premove {words} dropped: it is no longer possible.")
-                    self.soundCue.emit("failed")
-                    self.changed.emit()
+                    self._drop_premove(seat, words)
                 return
+
+    def _drop_premove(self, seat: Seat, words: str) -> None:
+        self.logs[seat].append(f"Premove {words} dropped: it is no longer possible.")
+        self.soundCue.emit("failed")
+        self.changed.emit()
 
     def empty_scene(self) -> BoardScene:
         """The board of nobody: the game's squares with nothing on or beside them (the size is public: the

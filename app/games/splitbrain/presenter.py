@@ -17,6 +17,7 @@ PickPiece(square='b1')
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from app.games.chess_kit import outcome_sentence
@@ -25,7 +26,7 @@ from app.games.scene import BoardScene, Cell, MarkerSpec, TrackZone, piece_words
 from app.games.splitbrain.losalamos import SIZE, parse_square, square_name
 from app.games.splitbrain.rules import (SEATS, TEAM_NAMES, TEAMS, Asked, CoinSwitched, Decide, Decided, Ended,
                                         Moved, Picked, PickPiece, PickSquare, Promote, Revealed, Seated, Settle,
-                                        YourPick, roles)
+                                        YourPick, legal_pairs, roles)
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -141,6 +142,28 @@ class SplitBrainPresenter(PresenterBase):
             positions, coin = ("d-f", "a-c"), 1 - coin
         scene.zones.append(TrackZone(id=COIN_ZONE, place="below", label=self._roles_line(view),
                                      positions=positions, marker=coin))
+        return scene
+
+    def premove_scene(self, view: Any) -> BoardScene | None:
+        """While others act: the seat's board with the picks it may queue for its team's next pick, as the board
+        stands (for the opponents' turn, with the seat's side to move and the coin where it will be by then). A
+        seat that has picked already, or whose team's move is being settled, queues nothing."""
+        if view.seat is None or view.outcome is not None or view.my_turn:
+            return None
+        own = 0 if view.seat < 2 else 1
+        if view.team == own:
+            if view.phase != "pick" or view.seat in view.picked:
+                return None
+            position, coin = view.position, view.coin
+        else:
+            position = dataclasses.replace(view.position, white_to_move=own == 0)
+            coin = view.coin if view.team == 0 else ("queen" if view.coin == "king" else "king")  # after Black moves
+        chooser, _mover = roles(own, coin)
+        pairs = legal_pairs(position)
+        valid = {a for a, _ in pairs} if view.seat == chooser else {b for _, b in pairs}
+        scene = self.scene(view)
+        scene.sense_window = lambda square: [square] if square_number(square) in valid else []
+        scene.pick_word = "pick"
         return scene
 
     def _roles_line(self, view: Any) -> str:

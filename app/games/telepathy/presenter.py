@@ -25,7 +25,7 @@ from app.games.presenter import InputError
 from app.games.scene import BoardScene, Card, Cell, HandZone, MarkerSpec, TrackZone, piece_words
 from app.games.telepathy.rules import (CARD_NAMES, CARDS, SEATS, TEAM_NAMES, TEAMS, Ended, Flipped, Moved,
                                        Predict, Predicted, Remove, RemovalDue, Removed, Seated, TelepathyMove,
-                                       YourPrediction)
+                                       YourPrediction, legal_moves)
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -141,6 +141,31 @@ class TelepathyPresenter(ChessPresenter):
         marker = 1 - view.coin if own == 0 else view.coin + 1
         scene.zones.append(TrackZone(id="coin", place="right", label="Coin", positions=positions, marker=marker))
         return scene
+
+    def premove_scene(self, view: Any) -> BoardScene | None:
+        """While others act: the seat's board with the moves its side would have now, when the seat's own next
+        action is its team's next chess move (its partner predicting it, or the opponents' turn before the seat
+        moves). A predictor or remover queues nothing: a card or a removal is no move."""
+        if view.seat is None or view.outcome is not None or view.my_turn:
+            return None
+        if self._next_mover(view) != view.seat:
+            return None
+        own = chess.WHITE if view.seat < 2 else chess.BLACK
+        board = view.board.copy(stack=False)
+        if board.turn != own:
+            board.turn, board.ep_square = own, None  # as if the opponents' move were made: its en passant is gone
+        scene = self.scene(view)
+        scene.targets = chess_targets(legal_moves(board))
+        return scene
+
+    @staticmethod
+    def _next_mover(view: Any) -> Seat | None:
+        """The seat that makes its team's next chess move (roles swap after each flip, so after the opponents'
+        turn the mover is the partner of the predictor named now)."""
+        own = view.seat // 2
+        if view.team == own and view.phase == "move":
+            return None  # the partner is moving now; the seat's next move is two turns away
+        return int(view.predictors[own]) ^ 1
 
     def _removable(self, view: Any) -> set[Cell]:
         colour = chess.WHITE if view.seat < 2 else chess.BLACK
