@@ -127,3 +127,47 @@ def test_looking_back_shows_nothing_the_seat_was_not_told(window, qtbot) -> None
     second, _ = _looked_back(window, qtbot, 1)
     assert len(first) == 2 and first[0] != present and first[0] != first[1]
     assert_same(first, second, "looking-back")
+
+
+def test_left_from_the_present_steps_to_the_newest_earlier_moment_even_when_the_last_line_reads_as_now(
+        window, qtbot, monkeypatch) -> None:
+    import chess
+
+    from app.engine.rbc import MoveAction, Sense
+    from app.ui.new_game_dialog import NewGame
+    from test_premove import StandInBot
+    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
+    controller = window.controller
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)  # e4
+    controller._bot_answered(1, Sense(chess.E2))
+    controller._bot_answered(1, MoveAction(chess.Move.from_uci("b8c6")))
+    controller.sense((2, 5))
+    controller.move((3, 1), (3, 3), None)  # d4: the person now waits for the bot, told nothing since
+    assert len(window.moves.lines()) == 2
+    window._step("back")
+    assert controller.looking_back == 0  # move 1 (the newest line is what the board shows now)
+    window._step("back")
+    assert controller.looking_back == 0
+    window._step("forward")
+    assert controller.looking_back is None
+
+
+def test_left_in_minitchess_steps_back_though_the_opponents_move_wrote_the_last_line(window, qtbot) -> None:
+    controller = _hot_seat(window, "minit")
+    controller.end_of_turn = "button"
+    controller.lift_curtain()
+    controller.move((1, 1), (1, 2), None)  # White: b2-b3
+    controller.pass_screen()
+    controller.lift_curtain()
+    controller.move((1, 4), (1, 3), None)  # Black: b5-b4
+    controller.pass_screen()
+    controller.lift_curtain()  # White, told of Black's move: its newest line is the present
+    assert window.moves.lines() == ["1. b2-b3  b5-b4"]
+    window._step("back")
+    assert controller.looking_back is None  # one line, and it is now: nothing earlier to show
+    controller.move((2, 1), (2, 2), None)  # c2-c3, seen before the screen passes
+    assert window.moves.lines() == ["1. b2-b3  b5-b4", "2. c2-c3"]
+    window._step("back")
+    assert controller.looking_back == 0

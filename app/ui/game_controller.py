@@ -357,7 +357,13 @@ class GameController(QObject):
         if how == "first":
             self.look_back(0)
         elif how == "back":
-            self.look_back(max(0, (count if at is None else at) - 1))
+            if at is None:  # from the present: the newest line, unless it reads as the present does
+                newest_is_now = self._move_marks[seat][-1] == self._seen[seat]
+                target = count - 2 if newest_is_now else count - 1
+            else:
+                target = max(0, at - 1)
+            if target >= 0:
+                self.look_back(target)
         elif how == "forward" and at is not None:
             self.look_back(at + 1 if at + 1 < count else None)
 
