@@ -160,3 +160,61 @@ def test_a_glide_under_way_ends_when_other_pieces_are_shown(qtbot: Any) -> None:
     assert board.gliding()
     board.set_pieces({})
     assert board.gliding() == []
+
+
+def test_a_bots_move_and_a_changed_move_glide_and_an_enemy_piece_seen_elsewhere_does_not(gliding_window: Any,
+                                                                                          qtbot: Any) -> None:
+    controller, board = gliding_window.controller, gliding_window.board
+    controller.sense((2, 6))  # c7
+    controller.move((4, 1), (4, 3), None)  # e4
+    controller._bot_answered(1, Sense(chess.E2))
+    controller._bot_answered(1, MoveAction(chess.Move.from_uci("d7d6")))
+    controller.sense((1, 6))  # b7: the knight on b8 is seen there
+    assert controller.scene().pieces[(1, 7)] == "n" and (1, 7) in controller.scene().last_seen
+    controller.move((0, 1), (0, 2), None)  # a3
+    controller._bot_answered(1, Sense(chess.E2))
+    controller._bot_answered(1, MoveAction(chess.Move.from_uci("c8g4")))
+    qtbot.waitUntil(lambda: not board.gliding(), timeout=2000)
+    controller.sense((2, 4))  # c5: the knight on b8 is no longer shown
+    qtbot.waitUntil(lambda: not board.gliding(), timeout=2000)
+    board.set_pieces({**board.pieces(), (2, 5): "n"}, last_seen={(2, 5)})  # as if a sense now showed it on c6
+    assert board.gliding() == []  # an enemy piece shown where it was last seen was not watched going there
+    controller.move((3, 0), (7, 4), None)  # Qd1-h5: changed by the bishop on g4 into Qxg4
+    assert controller.views[0].moves[-1].taken == chess.Move.from_uci("d1g4")
+    assert board.gliding() == [("Q", (3, 0), (6, 3))]  # the changed move glides where it went
+
+
+def test_a_bots_move_glides_once_drawn(window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.engine.minit import MinitMove, Move
+    from app.games.minit.presenter import square_number
+    from app.ui.new_game_dialog import NewGame
+    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.board_widget.GLIDE_MS", 180)
+    window._animation("glide")
+    window.start(NewGame("minit", True, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    controller, board = window.controller, window.board
+    controller.move((1, 1), (1, 2), None)  # b2-b3
+    qtbot.waitUntil(lambda: not board.gliding(), timeout=2000)
+    controller._bot_answered(1, MinitMove(Move(square_number((1, 4)), square_number((1, 3)))))  # b5-b4
+    qtbot.waitUntil(lambda: board.gliding() != [], timeout=2000)
+    assert board.gliding() == [("p", (1, 4), (1, 3))]
+
+
+def test_a_replay_step_glides(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.engine.record import GameSession, PlayerInfo
+    from app.engine.rbc import ReconChess
+    from app.ui.replay_window import ReplayWindow
+    monkeypatch.setattr("app.ui.board_widget.GLIDE_MS", 180)
+    session = GameSession(ReconChess(), TimeControl(None, 0), [PlayerInfo("a", "human"), PlayerInfo("b", "human")],
+                          seed=1)
+    session.play(0, Sense(chess.E2))
+    session.play(0, MoveAction(chess.Move.from_uci("g1f3")))
+    replay = ReplayWindow(session.record, asking_seat=0)  # (a game in progress: its own seat's view)
+    qtbot.addWidget(replay)
+    replay.board.set_glide_ms(180)
+    replay.resize(900, 700)
+    replay.show()
+    replay.show_step(1)
+    qtbot.waitUntil(lambda: not replay.board.gliding(), timeout=2000)
+    replay.show_step(2)
+    assert replay.board.gliding() == [("N", (6, 0), (5, 2))]

@@ -412,6 +412,9 @@ class BoardScene:
     sense_window: Callable[[Cell], list[Cell]] | None = None
     zones: list[Zone] = field(default_factory=list)
     pick_word: str = "sense"
+    last_seen: frozenset[Cell] = frozenset()
+    """Squares whose pieces are shown where they were last seen (an enemy piece from a sense or a reveal), not
+    followed from move to move: they never glide, since the seat did not see them go there."""
 
     def zone(self, zone_id: str) -> Zone:
         """The zone named ``zone_id``; ``KeyError`` if the scene has none."""

@@ -632,7 +632,7 @@ class BeliefPanel(QWidget):
         self.board.set_flipped(seat_colour == chess.BLACK)
         from app.games.presenter import presenter_for  # no Qt there; imported late to keep this module light
         scene = presenter_for(self._game).scene(view)
-        self.board.set_pieces(scene.pieces)
+        self.board.set_pieces(scene.pieces, scene.last_seen)
         self.board.set_markers([Marker(m.kind, tuple(m.squares), m.label, m.opacity) for m in scene.markers])
         self.board.set_last_move(*(scene.last_move or (None, None)))
         self._changed(emit=False)

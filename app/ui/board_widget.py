@@ -242,6 +242,7 @@ class BoardWidget(QWidget):
         self._flipped = False
         self._coordinates = True
         self._pieces: dict[Cell, str] = {}
+        self._last_seen: frozenset[Cell] = frozenset()  # squares of pieces shown as last seen (they never glide)
         self._ghosts: dict[Cell, str] = {}
         self._heat: dict[Cell, float] = {}
         self._heat_values = False
@@ -439,14 +440,17 @@ class BoardWidget(QWidget):
             result[square] = letter
         return result
 
-    def set_pieces(self, pieces_by_square: Mapping[Cell, str]) -> None:
+    def set_pieces(self, pieces_by_square: Mapping[Cell, str], last_seen: Iterable[Cell] = ()) -> None:
         """Sets the pieces to draw: FEN letters by square. Only these are drawn. A piece that moved (it left one
-        square and the same piece appeared on another) glides there (see :meth:`set_glide_ms`)."""
+        square and the same piece appeared on another) glides there (see :meth:`set_glide_ms`), unless it stands,
+        or stood, on a square of ``last_seen``: a piece shown where it was last seen was not watched on its way."""
         new = self._checked_pieces(pieces_by_square, "piece")
+        seen_now = frozenset(last_seen)
         glides = moved_pieces(self._pieces, new) if self._glide_ms > 0 and self.isVisible() else []
-        glides = [glide for glide in glides if (glide[1], glide[2]) != self._dropped]
+        glides = [glide for glide in glides if (glide[1], glide[2]) != self._dropped
+                  and glide[1] not in self._last_seen and glide[2] not in seen_now]
         self._dropped = None
-        self._pieces = new
+        self._pieces, self._last_seen = new, seen_now
         if glides:
             self._start_glides(glides)
         else:
@@ -644,7 +648,7 @@ class BoardWidget(QWidget):
         """Shows a whole scene: its board size, pieces, marks, the moves or picks it allows, the last move and its
         zones. The one call a window needs per change of what a seat sees."""
         self.set_board_size(scene.files, scene.ranks)
-        self.set_pieces(scene.pieces)
+        self.set_pieces(scene.pieces, scene.last_seen)
         self.set_markers(scene.markers)
         self.set_move_targets(scene.targets)
         self.set_last_move(*(scene.last_move or (None, None)))

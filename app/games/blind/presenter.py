@@ -33,6 +33,7 @@ def blind_scene(view: Any) -> BoardScene:
     for square, reveal in view.believed().items():
         if sq8(square) not in scene.pieces:
             scene.pieces[sq8(square)] = reveal.piece.symbol()
+            scene.last_seen |= {sq8(square)}
             scene.markers.append(MarkerSpec("reveal", (sq8(square),), f"t{turn_number(reveal.ply)}"))
     for capture in view.captures[-RECENT_CAPTURES:]:
         scene.markers.append(MarkerSpec("captured", (sq8(capture.square),), f"t{turn_number(capture.ply)}"))

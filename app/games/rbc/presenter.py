@@ -55,6 +55,7 @@ def rbc_scene(view: Any) -> BoardScene:
             # An own piece that has moved there since is what stands there now.
             if piece is not None and piece.color != view.color and sq8(square) not in scene.pieces:
                 scene.pieces[sq8(square)] = piece.symbol()
+                scene.last_seen |= {sq8(square)}
     for ply, square in view.lost[-RECENT_MARKS:]:
         scene.markers.append(MarkerSpec("lost", (sq8(square),), f"t{turn_number(ply)}"))
     for ply, square in view.captures[-RECENT_MARKS:]:
