@@ -50,15 +50,32 @@ def test_arrows_move_the_cursor_and_enter_moves_a_piece(qtbot: Any) -> None:
     assert "black pawn" in board.accessibleName()
 
 
-def test_enter_senses_at_once_and_the_board_keeps_its_arrow_keys(qtbot: Any) -> None:
+def test_enter_senses_as_the_player_chose_to_confirm_and_the_board_keeps_its_arrow_keys(qtbot: Any) -> None:
     board = _board(qtbot)
     board.set_sense_confirmation("second click")
     board.set_sense_mode(True)
     senses: list[Any] = []
     board.senseRequested.connect(senses.append)
     board.set_cursor_square((3, 6))
+    assert sorted(board.hovered_window()) == [(f, r) for f in (2, 3, 4) for r in (5, 6, 7)]  # shown, as by a mouse
+    assert board.accessibleName().endswith("; Enter twice senses here")
     qtbot.keyClick(board, Qt.Key.Key_Enter)
-    assert senses == [(3, 6)]  # a key pressed on purpose: no second press asked for
+    assert senses == [] and board.proposed_sense() == (3, 6)  # proposed: a stray Enter loses no sense
+    qtbot.keyClick(board, Qt.Key.Key_Escape)
+    assert board.proposed_sense() is None
+    qtbot.keyClick(board, Qt.Key.Key_Enter)
+    qtbot.keyClick(board, Qt.Key.Key_Right)
+    qtbot.keyClick(board, Qt.Key.Key_Enter)
+    assert senses == [] and board.proposed_sense() == (4, 6)  # another square: proposed in its place
+    qtbot.keyClick(board, Qt.Key.Key_Enter)
+    assert senses == [(4, 6)]
+    board.set_sense_confirmation("hold")  # a key cannot be held as a button is: Enter twice
+    qtbot.keyClick(board, Qt.Key.Key_Enter)
+    qtbot.keyClick(board, Qt.Key.Key_Enter)
+    board.set_sense_confirmation("one click")
+    qtbot.keyClick(board, Qt.Key.Key_Enter)
+    assert senses == [(4, 6), (4, 6), (4, 6)]
+    board.set_cursor_square((3, 6))
     override = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_Left, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(board, override)
     assert override.isAccepted()  # the window's Left (the move list's step back) waits while the board has focus
@@ -142,3 +159,45 @@ def test_the_keyboard_cursor_does_not_pass_to_the_next_person(window: Any, qtbot
     controller.move((4, 1), (4, 3), None)
     assert controller.curtain_for == 1
     assert window.board.cursor_square() is None and window.board.accessibleName() == "Chess board"
+
+
+def test_esc_drops_a_chosen_piece_before_the_window_takes_it(window: Any, qtbot: Any) -> None:
+    from app.engine.clock import TimeControl
+    from app.ui.new_game_dialog import NewGame
+    window.start(NewGame("minit", True, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    board = window.board
+    board.setFocus()
+    board.set_cursor_square((1, 1))
+    qtbot.keyClick(board, Qt.Key.Key_Return)
+    assert board.selected_square() == (1, 1)
+    override = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(board, override)
+    assert override.isAccepted()  # the board's Esc, not the window's (back to the game / cancel premoves)
+    qtbot.keyClick(board, Qt.Key.Key_Escape)
+    assert board.selected_square() is None
+    nothing = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier)
+    nothing.ignore()
+    QApplication.sendEvent(board, nothing)
+    assert not nothing.isAccepted()  # nothing of the board's to drop: Esc is the window's again
+
+
+def test_shift_enter_draws_arrows_and_circles_as_the_right_button_does(qtbot: Any) -> None:
+    board = _board(qtbot)
+    changed: list[Any] = []
+    board.annotationsChanged.connect(lambda: changed.append(board.annotations()))
+    board.set_cursor_square((4, 1))
+    qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(board, Qt.Key.Key_Up)
+    qtbot.keyClick(board, Qt.Key.Key_Up)
+    qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert board.annotations() == ([((4, 1), (4, 3))], [])
+    qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert board.annotations() == ([((4, 1), (4, 3))], [(4, 3)])
+    qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(board, Qt.Key.Key_Escape)  # an arrow begun and dropped
+    qtbot.keyClick(board, Qt.Key.Key_Down)
+    qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert board.annotations() == ([((4, 1), (4, 3))], [(4, 3), (4, 2)]) and len(changed) == 3
+    assert board.selected_square() is None  # marks are notes: no piece was chosen meanwhile

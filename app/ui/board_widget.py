@@ -260,6 +260,7 @@ class BoardWidget(QWidget):
         self._hover_window: list[Cell] = []
         self._sense_confirm = "one click"
         self._proposed: Cell | None = None  # a sense waiting for its confirmation (second click or hold)
+        self._proposed_by_key = False  # proposed with Enter: confirmed by Enter again, whatever the mouse's way
         self._hold: QTimer | None = None
         # Selection and dragging.
         self._selected: Cell | None = None
@@ -753,7 +754,7 @@ class BoardWidget(QWidget):
             self._forget_proposal()
             self.senseRequested.emit(square)
             return
-        self._proposed = square
+        self._proposed, self._proposed_by_key = square, False
         if how == "hold":
             if self._hold is None:
                 self._hold = QTimer(self)
@@ -1074,6 +1075,10 @@ class BoardWidget(QWidget):
         if square is not None and not self.on_board(square):
             return
         self._cursor = square
+        if square is not None and self._notes.follow(square):
+            self.update()  # an arrow begun from the keyboard follows the cursor
+        if square is not None and self._sense_enabled:
+            self._update_sense_hover(square)  # the window a sense here would show, as under the mouse
         if square is not None:
             words = self._describe(square)
             if square not in self._pieces and square not in self._ghosts:
@@ -1082,6 +1087,8 @@ class BoardWidget(QWidget):
                 words += "; the chosen piece may move here (Enter)"
             elif square in self._targets:
                 words += "; it may move (Enter to choose it)"
+            elif self._sense_enabled and self._interactive:
+                words += "; Enter twice senses here" if self._sense_confirm != "one click" else "; Enter senses here"
             self.setAccessibleName(f"Chess board, {words}")
             from PySide6.QtGui import QAccessible, QAccessibleEvent
             QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
@@ -1130,10 +1137,17 @@ class BoardWidget(QWidget):
         return None
 
     def event(self, event: QEvent) -> bool:  # noqa: D102 - see below
-        if event.type() == QEvent.Type.ShortcutOverride and self._cursor_key(event):
+        if event.type() == QEvent.Type.ShortcutOverride and (self._cursor_key(event) or self._escape_here(event)):
             event.accept()  # the arrow keys move the square cursor here, not through the move list
             return True
         return self._tooltip_event(event)
+
+    def _escape_here(self, event: QEvent) -> bool:
+        """Esc with something of the board's own to drop (a chosen piece, a sense waiting for its confirmation,
+        an arrow begun from the keyboard): the board takes it before the window's Esc."""
+        from PySide6.QtGui import QKeyEvent
+        return isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape and (
+            self._selected is not None or self._proposed is not None or self._notes.draft_from is not None)
 
     @staticmethod
     def _cursor_key(event: QEvent) -> bool:
@@ -1144,9 +1158,11 @@ class BoardWidget(QWidget):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         """Arrow keys move the square cursor (up is up on the screen, whichever way the board is turned); Enter
-        or Space acts on its square as a left click does (select, move there, sense); Page Down and Page Up go
-        through the items beside the board (cards, piles, grid cells), Enter picking one as a click does; Escape
-        drops a selection."""
+        or Space acts on its square as a left click does (select, move there, sense: the sense waits for Enter
+        again unless one click senses); Shift+Enter on one square and then on another draws an arrow between
+        them (twice on the same square: a circle), as the right button does; Page Down and Page Up go through the
+        items beside the board (cards, piles, grid cells), Enter picking one as a click does; Escape drops a
+        selection, a sense waiting for its confirmation or an arrow begun."""
         key = event.key()
         steps = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
         step = steps.get(Qt.Key(key))
@@ -1171,24 +1187,50 @@ class BoardWidget(QWidget):
             self.set_cursor_square((min(self._files - 1, max(0, self._cursor[0] + step[0])),
                                     min(self._ranks - 1, max(0, self._cursor[1] + step[1]))))
             return
+        shifted = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and shifted and self._cursor is not None:
+            self._mark_from_keyboard(self._cursor)
+            return
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and self._cursor is not None:
             self._activate(self._cursor)
             return
-        if key == Qt.Key.Key_Escape and self._selected is not None:
+        if key == Qt.Key.Key_Escape and (self._selected is not None or self._proposed is not None
+                                         or self._notes.draft_from is not None):
             self._selected = None
+            self._notes.cancel()
+            self._forget_proposal()
             self.update()
             return
         super().keyPressEvent(event)
 
+    def _mark_from_keyboard(self, square: Cell) -> None:
+        """Shift+Enter: begin an arrow on ``square``, or end the one begun (an arrow, or a circle on its own
+        square), as pressing and letting go of the right button does."""
+        if not self._annotations_enabled:
+            return
+        if self._notes.draft_from is None:
+            self._notes.begin(square)
+            self.update()
+            return
+        toggled = self._notes.finish(square)
+        if toggled is not None:
+            self.set_annotations(*toggled)
+        self.update()
+
     def _activate(self, square: Cell) -> None:
-        """What a left click on ``square`` does, from the keyboard (a sense is asked at once: Enter is no stray
-        click)."""
+        """What a left click on ``square`` does, from the keyboard."""
         if not self._interactive:
             return
         self.squareClicked.emit(square)
         if self._sense_enabled:
-            self._forget_proposal()
-            self.senseRequested.emit(square)
+            # As the mouse's second click: a sense is made at the first Enter only when one click senses.
+            if self._sense_confirm == "one click" or square == self._proposed:
+                self._forget_proposal()
+                self.senseRequested.emit(square)
+            else:
+                self._forget_proposal()
+                self._proposed, self._proposed_by_key = square, True
+                self.update()
             return
         selected = self._selected
         if selected is not None and square != selected and square in self._targets.get(selected, {}):
@@ -1223,7 +1265,7 @@ class BoardWidget(QWidget):
             proposed_window=self._proposed_window(),
             cursor=self._cursor if self.hasFocus() and self._zone_cursor is None else None,
             zone_cursor=self._zone_cursor_rect() if self.hasFocus() else None,
-            proposal_label="hold" if self._sense_confirm == "hold" else "again",
+            proposal_label="hold" if self._sense_confirm == "hold" and not self._proposed_by_key else "again",
         )
         painter = QPainter(self)
         picture.paint(painter, self.devicePixelRatioF())
