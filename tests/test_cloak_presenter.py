@@ -714,3 +714,13 @@ def test_a_draw_is_offered_by_the_button_and_answered_by_the_other_seat() -> Non
     with pytest.raises(InputError, match="once a turn"):
         PRESENTER.command(view, cloak.OFFER_DRAW)
     assert PRESENTER.parse_text(view, "e2e4") == Move("e2e4")  # the turn goes on
+
+
+def test_check_is_heard_and_said_and_an_arrangement_is_told_in_words() -> None:
+    from app.games.cloak.presenter import PRESENTER, describe_cloak
+    from app.games.cloak.rules import Arranged, Checked
+    assert PRESENTER.sounds(Checked(1), 0) == ("check",) and PRESENTER.sounds(Checked(1), 1) == ("check",)
+    assert describe_cloak(Checked(1), 0) == "Black is in check." and describe_cloak(Checked(1), 1) == \
+        "You are in check."
+    assert describe_cloak(Arranged(0, "RNBQKBNR"), 0) == ("You arranged your pieces in secret: checkers 1 to 8 are "
+                                                         "rook, knight, bishop, queen, king, bishop, knight, rook.")

@@ -14,7 +14,7 @@ import pytest
 
 from app.engine.core import IllegalAction, Reason
 from app.games.cloak.rules import (
-    BLACK, PLACEHOLDER, WHITE, AnswerDraw, Arrange, Arranged, DrawDeclined, DrawOffered, OfferDraw, Bonus, BonusLost, CloakChess, CloakView, Dropped, Ended, Guess,
+    BLACK, PLACEHOLDER, WHITE, AnswerDraw, Arrange, Arranged, DrawDeclined, DrawOffered, OfferDraw, Bonus, BonusLost, Checked, CloakChess, CloakView, Dropped, Ended, Guess,
     Guessed, Move, Moved, Seated, Token, Uncloak, Uncloaked, all_arrangements, arrangement_problem)
 
 STANDARD = "RNBQKBNR"
@@ -446,7 +446,8 @@ def test_uncloaking_shows_the_piece_to_both_and_a_visible_piece_then_gives_check
     game.play(BLACK, Uncloak((5,)))  # Black's king shows itself
     game.play(WHITE, Move("d1h5"))
     game.play(WHITE, Uncloak((4,)))
-    assert game.observations(BLACK)[-1] == Uncloaked(WHITE, {4: "Q"})
+    assert game.observations(BLACK)[-2:] == [Uncloaked(WHITE, {4: "Q"}), Checked(BLACK)]  # told to both
+    assert game.observations(WHITE)[-1] == Checked(BLACK)
     view = view_of(game, BLACK)
     assert view.board[chess.H5] == Token(WHITE, "Q", 4) and 4 not in view.cloaked[WHITE]
     assert set(game.choices()["moves"]) == {"g7g6"}  # the only answer to the check (e8f7 is covered too)

@@ -144,3 +144,13 @@ def test_looking_for_a_sound_device_prints_nothing_on_a_machine_without_one() ->
                           cwd=str(__import__("pathlib").Path(__file__).resolve().parent.parent))
     assert done.returncode == 0, done.stderr
     assert "ALSA" not in done.stderr and done.stdout.strip() in ("MiniaudioSink", "QtSoundSink", "SilentSink")
+
+
+def test_a_split_brain_pair_settled_otherwise_sounds_changed_to_its_team_only() -> None:
+    from app.games.presenter import presenter_for
+    from app.games.splitbrain.rules import Moved
+    presenter = presenter_for("splitbrain")
+    settled = Moved(0, "b1c3", "by square", "", "N")
+    assert presenter.sounds(settled, 1) == ("failed", "move")  # White's pair was no move: changed
+    assert presenter.sounds(settled, 2) == ("move",)  # the opponents chose how; nothing changed for them
+    assert presenter.sounds(settled._replace(how="as picked"), 1) == ("move",)

@@ -811,6 +811,8 @@ class CloakPresenter(PresenterBase):
             if observation.captured:
                 return ("capture",) if observation.seat == seat else ("captured",)
             return ("move",)
+        if type(observation).__name__ == "Checked":
+            return ("check",)
         return super().sounds(observation, seat)
 
     def describe(self, observation: Any, seat: Seat) -> str | None:
@@ -908,6 +910,11 @@ def _victim_words(colour: int, code: Any, identity: Any) -> str:
     return f"{SIDES[colour]}'s {NAMES.get(text.upper(), text)}"
 
 
+def _arrangement_words(pieces: str) -> str:
+    """``"RNBQKBNR"`` as ``"rook, knight, bishop, queen, king, bishop, knight, rook"``."""
+    return ", ".join(NAMES[letter.upper()] for letter in pieces)
+
+
 def describe_cloak(observation: Any, seat: Seat) -> str | None:
     """One line of the seat's log (saying no more than the observation does).
 
@@ -923,7 +930,7 @@ def describe_cloak(observation: Any, seat: Seat) -> str | None:
         return f"You play {SIDES[o.seat]}." if o.seat == seat else None
     if kind == "Arranged":
         if o.pieces:
-            return f"You arranged your pieces in secret: {' '.join(o.pieces)} (checkers 1 to 8)."
+            return f"You arranged your pieces in secret: checkers 1 to 8 are {_arrangement_words(o.pieces)}."
         return None if o.seat == seat else f"{SIDES[o.seat]} arranged its pieces in secret."
     if kind == "Guessed":
         other = SIDES[1 - o.seat]
@@ -957,14 +964,17 @@ def describe_cloak(observation: Any, seat: Seat) -> str | None:
         shown = ", ".join(f"checker {number}: {NAMES[str(piece).upper()]}"
                           for number, piece in sorted(o.identities.items()))
         return f"{SIDES[o.seat]} uncloaked {shown}."
+    if kind == "Checked":
+        return f"{SIDES[o.seat]} is in check." if o.seat != seat else "You are in check."
     if kind == "DrawOffered":
         return f"{SIDES[o.seat]} offered a draw."
     if kind == "DrawDeclined":
         return f"{SIDES[o.seat]} declined the draw."
     if kind == "Ended":
         line = outcome_sentence(o.outcome, seat)
-        both = [f"{SIDES[side]} {pieces}" for side, pieces in enumerate(o.arrangements) if pieces]
-        return line + (f" Arrangements: {', '.join(both)}." if both else "")
+        both = [f"{SIDES[side]}'s checkers 1 to 8 were {_arrangement_words(pieces)}"
+                for side, pieces in enumerate(o.arrangements) if pieces]
+        return line + "".join(f" {sentence}." for sentence in both)
     return None
 
 

@@ -275,6 +275,15 @@ class Uncloaked:
 
 
 @dataclass(frozen=True)
+class Checked:
+    """Told to both after ``seat``'s opponent ended its turn: ``seat``'s king, uncloaked, stands attacked by a
+    visible enemy piece (check as the rules judge it; a cloaked king is never in check, so this tells nothing
+    the public board does not)."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True)
 class DrawOffered:
     """Told to both: ``seat`` offered a draw; the other seat must answer before play goes on."""
 
@@ -958,6 +967,10 @@ class CloakChess(Game):
         pieces = self.arrangements[seat]
         assert pieces is not None
         self._tell_both(Uncloaked(seat, {number: pieces[number - 1] for number in sorted(chosen)}))
+        known = self.knowledge(1 - seat)
+        if not known.king_cloaked and known.king_square is not None and attacked_by_visible(
+                self.board, 1 - seat, known.king_square, known.visible_enemy):
+            self._tell_both(Checked(1 - seat))
 
     def _settle(self) -> None:
         """After an action: draws by material, lost bonuses, a side left without moves."""

@@ -195,7 +195,8 @@ class SplitBrainPresenter(PresenterBase):
         if isinstance(o, Moved):
             ours = o.team == seat // 2
             cue = ("capture" if ours else "captured") if o.captured else "move"
-            return (cue, "check") if o.check else (cue,)
+            changed = ("failed",) if ours and o.how != "as picked" else ()  # the pair was no move: settled otherwise
+            return changed + ((cue, "check") if o.check else (cue,))
         return super().sounds(observation, seat)
 
     def describe(self, observation: Any, seat: Seat) -> str | None:
