@@ -495,3 +495,23 @@ def test_presenters_need_no_qt_and_the_registry_does_not_import_them() -> None:
     run = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
                          capture_output=True, text=True, check=True)
     assert run.stdout.split() == ["[]", "[]"]
+
+
+def test_the_replays_list_of_every_action_speaks_plain_words() -> None:
+    """The truth's list in the replay viewer: moves as "e2 to e4", no letter codes, no empty brackets."""
+    import re
+
+    from app import games
+    from app.bots.agents import BotSpec
+    from app.runner import run_game
+    from app.ui.replay_window import _entry_text
+    for key in games.names():
+        definition = games.get(key)
+        if definition.presenter is None:
+            continue
+        agents = [BotSpec("random", key).create(seat) for seat in range(len(definition.seats))]
+        record = run_game(definition.referee()(), agents, seed=3, max_plies=30)
+        for index in range(len(record.entries)):
+            text = _entry_text(record, index)
+            assert not re.search(r"\\b[a-h][1-8][a-h][1-8]", text), text  # no UCI
+            assert "[" not in text and "_" not in text and not re.search(r"\\b[KQRBNP]{2,}\\b", text), text

@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from app import games
@@ -128,6 +130,10 @@ class Presenter(Protocol):
     def panels(self) -> frozenset[str]:
         """The extra panels this game offers a person (:data:`BELIEF_PANEL`)."""
 
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        """A recorded action (its JSON) in plain words, for the replay's list of every action ("move e2 to
+        e4")."""
+
     def bound(self, marks: dict[str, Any] | None) -> "Presenter":
         """This presenter reading one seat's private ``marks`` (``None`` before the seat made any): the one the
         window calls for that seat's scene, commands and input. Games without marks return themselves."""
@@ -189,8 +195,46 @@ class PresenterBase:
     def panels(self) -> frozenset[str]:
         return frozenset()
 
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        """Any game's action in words: its kind, then its values, moves as "e2 to e4" and nothing as "none".
+
+        >>> PresenterBase().describe_action({"type": "pick_piece", "square": "e2"})
+        'pick piece e2'
+        >>> PresenterBase().describe_action({"type": "move", "move": "e7e8q"})
+        'move e7 to e8, becoming a queen'
+        >>> PresenterBase().describe_action({"type": "uncloak", "checkers": []})
+        'uncloak none'
+        >>> PresenterBase().describe_action({"type": "move", "move": None})
+        'move: none (a pass)'
+        """
+        data = dict(action)
+        kind = str(data.pop("type", "?")).replace("_", " ")
+        if "detail" in data:  # a game decided from outside (a flag fall, a failing bot, a match's limit)
+            return f"the game was decided: {data['detail']}"
+        words = [_value_words(value) for value in data.values() if value is not None]
+        if data and not words:
+            return f"{kind}: none (a pass)" if kind == "move" else f"{kind}: none"
+        return " ".join([kind, *words])
+
     def bound(self, marks: dict[str, Any] | None) -> Presenter:
         return self  # type: ignore[return-value]  # a subclass completes the protocol
+
+
+_MOVE = re.compile(r"^([a-z][1-9][0-9]?)-?([a-z][1-9][0-9]?)([qrbnk]?)$")
+_PIECE_NAMES = {"q": "queen", "r": "rook", "b": "bishop", "n": "knight", "k": "king"}
+
+
+def _value_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value_words(item) for item in value) if value else "none"
+    text = str(value)
+    move = _MOVE.match(text)
+    if move:
+        origin, target, promotion = move.groups()
+        return f"{origin} to {target}" + (f", becoming a {_PIECE_NAMES[promotion]}" if promotion else "")
+    return text
 
 
 def presenter_for(key: str) -> Presenter:

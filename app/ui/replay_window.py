@@ -37,14 +37,11 @@ def _seat_names(record: GameRecord) -> list[str]:
 
 
 def _entry_text(record: GameRecord, index: int) -> str:
-    """One recorded action in a line: ``12. Black: move e7e5``."""
+    """One recorded action in a line, in the game's words: ``12. Black: move e7 to e5``."""
     entry = record.entries[index]
-    action = dict(entry.action)
-    kind = str(action.pop("type", "?"))
-    details = " ".join(str(value) for value in action.values() if value is not None)
     names = _seat_names(record)
     name = names[entry.seat] if 0 <= entry.seat < len(names) else f"seat {entry.seat}"
-    return f"{index + 1}. {name}: {kind} {details}".rstrip()
+    return f"{index + 1}. {name}: {presenter_for(record.variant).describe_action(entry.action)}"
 
 
 class ReplayWindow(QMainWindow):

@@ -818,6 +818,29 @@ class CloakPresenter(PresenterBase):
     def describe(self, observation: Any, seat: Seat) -> str | None:
         return describe_cloak(observation, seat)
 
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        """Cloak and Dagger's actions in words (checkers by number, pieces by name).
+
+        >>> PRESENTER.describe_action({"type": "guess", "checker": 3, "piece": "N"})
+        'guess checker 3 is a knight'
+        """
+        kind = action.get("type")
+        try:
+            if kind == "arrange":
+                return f"arrange checkers 1 to 8 as {_arrangement_words(str(action['pieces']))}"
+            if kind == "guess":
+                return f"guess checker {action['checker']} is {ARTICLE[str(action['piece']).upper()]}"
+            if kind == "uncloak":
+                checkers = list(action["checkers"])
+                return "uncloak " + (", ".join(f"checker {number}" for number in checkers) if checkers else "nothing")
+            if kind == "bonus" and action.get("uci") is None:
+                return "skip the bonus move"
+            if kind == "answer_draw":
+                return "accept the draw" if action.get("accept") else "decline the draw"
+        except (KeyError, TypeError, AttributeError):
+            pass  # (a record's action the game refused would have failed its replay: words for it anyway)
+        return super().describe_action(action)
+
     def move_list(self, view: Any) -> list[str]:
         return cloak_moves(view)
 

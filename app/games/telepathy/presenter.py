@@ -16,7 +16,7 @@ Predict(card='N')
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 import chess
 
@@ -190,6 +190,18 @@ class TelepathyPresenter(ChessPresenter):
 
     def describe(self, observation: Any, seat: Seat) -> str | None:
         return describe(observation, seat)
+
+    def describe_action(self, action: Mapping[str, Any]) -> str:
+        """Telepathy's actions in words (cards by name).
+
+        >>> PRESENTER.describe_action({"type": "predict", "card": "C"})
+        'predict the copy card, face down'
+        """
+        if action.get("type") == "predict" and action.get("card") in CARD_NAMES:
+            return f"predict {_card_words(str(action['card']))}, face down"
+        if action.get("type") == "remove" and isinstance(action.get("square"), str):
+            return f"remove the piece on {action['square']}"
+        return super().describe_action(action)
 
     def move_list(self, view: Any) -> list[str]:
         lines: list[str] = []
