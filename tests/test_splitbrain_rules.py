@@ -365,3 +365,19 @@ def test_typed_picks_and_tie_moves() -> None:
     outlined = [m.squares for m in PRESENTER.scene(mover).markers if m.kind == "sense_old"]
     assert outlined == [tuple(cell(parse_square(name)) for name in ("b1", "a3", "c3"))]  # the tie, seen at once
     assert not any(m.kind == "sense_old" for m in PRESENTER.scene(view(game, W1)).markers)  # not W1's to settle
+
+
+def test_the_score_sheet_is_written_in_san() -> None:
+    from app.games.splitbrain.losalamos import LosAlamosPosition, Move
+    from app.games.splitbrain.presenter import PRESENTER
+    from app.games.splitbrain.rules import PickPiece, PickSquare, SplitBrainChess, SplitBrainView
+    game = SplitBrainChess()
+    game.play(0, PickPiece("b1"))
+    game.play(1, PickSquare("c3"))
+    game.play(2, PickPiece("b6"))
+    game.play(3, PickSquare("a4"))
+    assert PRESENTER.move_list(SplitBrainView.from_observations(game.observations(1))) == ["1. Nc3  Na4"]
+    rooks = LosAlamosPosition.from_fen("5k/6/6/6/6/R3RK w - - 0 1")
+    assert rooks.san(Move.parse("a1c1")) == "Rac1" and rooks.san(Move.parse("e1e5")) == "Re5"
+    pawn = LosAlamosPosition.from_fen("2r2k/1P4/6/6/6/K5 w - - 0 1")
+    assert pawn.san(Move.parse("b5c6q")) == "bxc6=Q+" and pawn.san(Move.parse("b5b6n")) == "b6=N"

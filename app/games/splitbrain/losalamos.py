@@ -336,6 +336,41 @@ class LosAlamosPosition:
                 legal.append(move)
         return legal
 
+    def san(self, move: Move) -> str:
+        """``move`` (legal here) in standard algebraic notation: the piece letter (none for a pawn), the file
+        or rank needed to tell it from a like piece's move to the same square, ``x`` for a capture, ``=Q`` for a
+        promotion, ``+`` for check and ``#`` for mate.
+
+        >>> start = LosAlamosPosition.start()
+        >>> start.san(Move.parse("b1c3")), start.san(Move.parse("b2b3"))
+        ('Nc3', 'b3')
+        >>> LosAlamosPosition.from_fen("k5/2K3/1Q4/6/6/6 w - - 0 1").san(Move.parse("b4b5"))
+        'Qb5#'
+        """
+        piece = self.board[move.from_sq].upper()
+        capture = self.board[move.to_sq] != "."
+        if piece == "P":
+            text = (square_name(move.from_sq)[0] + "x" if capture else "") + square_name(move.to_sq)
+            if move.promotion:
+                text += "=" + move.promotion.upper()
+        else:
+            rivals = [other.from_sq for other in self.legal_moves() if other.to_sq == move.to_sq
+                      and other.from_sq != move.from_sq and self.board[other.from_sq].upper() == piece]
+            origin = square_name(move.from_sq)
+            if not rivals:
+                which = ""
+            elif all(rival % SIZE != move.from_sq % SIZE for rival in rivals):
+                which = origin[0]
+            elif all(rival // SIZE != move.from_sq // SIZE for rival in rivals):
+                which = origin[1:]
+            else:
+                which = origin
+            text = piece + which + ("x" if capture else "") + square_name(move.to_sq)
+        after = self.push(move)
+        if after.in_check():
+            text += "#" if not after.legal_moves() else "+"
+        return text
+
     def is_checkmate(self) -> bool:
         """In check with no legal move.
 

@@ -204,11 +204,7 @@ class SplitBrainPresenter(PresenterBase):
 
     def move_list(self, view: Any) -> list[str]:
         lines: list[str] = []
-        for index, moved in enumerate(view.history):
-            letter = "" if moved.letter.upper() == "P" else moved.letter.upper()
-            text = f"{letter}{moved.move[:2]}{'x' if moved.captured else '-'}{moved.move[2:4]}"
-            if len(moved.move) == 5:
-                text += "=" + moved.move[4].upper()
+        for index, (moved, text) in enumerate(zip(view.history, view.sans)):
             if moved.how != "as picked":
                 text += f" ({moved.how})"
             if moved.team == 0:

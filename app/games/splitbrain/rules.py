@@ -537,6 +537,8 @@ class SplitBrainView(View):
     history: list[Moved] = field(default_factory=list)
     outcome: Outcome | None = None
     started: bool = False
+    sans: list[str] = field(default_factory=list)
+    """Each move of ``history`` in standard algebraic notation (``Nc3``, ``exd5+``), written as it was made."""
 
     @property
     def team(self) -> int:
@@ -585,7 +587,9 @@ class SplitBrainView(View):
         elif isinstance(observation, Decided):
             self.decided, self.asked = observation.choice, None
         elif isinstance(observation, Moved):
-            self.position = self.position.push(Move.parse(observation.move))
+            move = Move.parse(observation.move)
+            self.sans.append(self.position.san(move))
+            self.position = self.position.push(move)
             self.history.append(observation)
             self.my_pick, self.picked, self.asked = None, set(), None
         elif isinstance(observation, CoinSwitched):
