@@ -154,3 +154,42 @@ def test_a_split_brain_pair_settled_otherwise_sounds_changed_to_its_team_only() 
     assert presenter.sounds(settled, 1) == ("failed", "move")  # White's pair was no move: changed
     assert presenter.sounds(settled, 2) == ("move",)  # the opponents chose how; nothing changed for them
     assert presenter.sounds(settled._replace(how="as picked"), 1) == ("move",)
+
+
+def test_rbc_at_one_computer_a_capture_is_heard_by_each_side_only_behind_its_own_curtain(window: Any) -> None:
+    """White takes a pawn: White hears "capture" at once; Black's "captured" waits until Black lifts the curtain,
+    and White, at the screen after the capture, never hears Black's cue."""
+    import chess
+
+    from app.engine.rbc import MoveAction, Sense
+    from app.ui.game_controller import GameController, SeatConfig
+    controller = GameController("rbc", [SeatConfig("Ann"), SeatConfig("Bob")], TimeControl(None, 0), parent=window)
+    heard: list[tuple[int | None, str]] = []
+    controller.soundCue.connect(lambda cue: heard.append((controller.screen_seat, cue)))
+    window._install(controller)
+    for seat, sense, move in ((0, chess.D7, "e2e4"), (1, chess.D2, "d7d5"), (0, chess.D6, "e4d5")):
+        controller.lift_curtain()
+        controller.act(Sense(sense))
+        controller.act(MoveAction(chess.Move.from_uci(move)))
+    assert (0, "capture") in heard and not any(cue == "captured" for _seat, cue in heard)
+    controller.lift_curtain()  # Black
+    assert heard[-1] == (1, "captured")
+    assert [cue for seat, cue in heard if seat == 0].count("captured") == 0
+
+
+def test_a_game_of_bots_alone_is_heard_from_the_seat_on_the_screen(window: Any) -> None:
+    from app.engine.minit import MinitMove
+    from app.ui.game_controller import GameController, SeatConfig
+    from test_premove import StandInBot
+    import app.ui.game_controller as game_controller
+    original, game_controller.BotSeat = game_controller.BotSeat, StandInBot
+    try:
+        controller = GameController("minit", [SeatConfig("A", "random"), SeatConfig("B", "random")],
+                                    TimeControl(None, 0), parent=window)
+        heard: list[str] = []
+        controller.soundCue.connect(heard.append)
+        window._install(controller)
+        controller._bot_answered(0, MinitMove.parse("b2-b3"))
+    finally:
+        game_controller.BotSeat = original
+    assert heard[:2] == ["start", "move"]

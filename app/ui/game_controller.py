@@ -115,7 +115,8 @@ class GameController(QObject):
         self._ticks = 0
         # Sound cues wait with their seat until its person is at the screen: a sound must not tell the person at
         # the screen what happened to another seat (heard by that seat's person when they lift the curtain).
-        self._cues: dict[Seat, list[str]] = {seat: [] for seat in humans}
+        # (A game of bots alone is watched from the seat on the screen, and heard from it too.)
+        self._cues: dict[Seat, list[str]] = {seat: [] for seat in humans or [self.screen_seat or 0]}
         self.end_of_turn = "at once"
         """How a turn ends in hot-seat: "moment" (the mover sees its result for :data:`END_OF_TURN_SECONDS`),
         "button" (until "Pass the screen") or "at once"; the window sets the player's choice."""
