@@ -136,7 +136,13 @@ case "$mode" in
             apt_install stockfish || say "could not install stockfish; the TroutBot test will be skipped"
         fi
         export QT_QPA_PLATFORM=offscreen
-        exec "$venv/bin/python" -m pytest "$@"
+        # One test process per core (pytest-xdist; the slow packaging build then runs beside the rest): the whole
+        # suite stays within its 10 minutes on two cores. Pass -n 0 (or any -n) to choose otherwise.
+        parallel=(-n auto --dist worksteal)
+        for argument in "$@"; do
+            case "$argument" in -n|-n*|--numprocesses*|no:xdist|-pno:xdist) parallel=() ;; esac
+        done
+        exec "$venv/bin/python" -m pytest "${parallel[@]}" "$@"
         ;;
     *)
         say "usage: scripts/dev.sh run|test [ARGS...]"; exit 2
