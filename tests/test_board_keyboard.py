@@ -201,3 +201,13 @@ def test_shift_enter_draws_arrows_and_circles_as_the_right_button_does(qtbot: An
     qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
     assert board.annotations() == ([((4, 1), (4, 3))], [(4, 3), (4, 2)]) and len(changed) == 3
     assert board.selected_square() is None  # marks are notes: no piece was chosen meanwhile
+
+
+def test_an_arrow_begun_from_the_keyboard_does_not_pass_to_the_next_person(qtbot: Any) -> None:
+    board = _board(qtbot)
+    board.set_cursor_square((4, 1))
+    qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    board.forget_cursor()  # the screen passes
+    board.set_cursor_square((0, 0))
+    qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert board.annotations() == ([], [])  # the next person's first Shift+Enter begins an arrow of their own

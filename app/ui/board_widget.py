@@ -1096,8 +1096,9 @@ class BoardWidget(QWidget):
 
     def forget_cursor(self) -> None:
         """Take the keyboard cursors away (the screen passes to another person: where the last one's cursor
-        rested is theirs)."""
+        rested is theirs, and so is an arrow begun from the keyboard)."""
         self._cursor, self._zone_cursor = None, None
+        self._notes.cancel()
         self.setAccessibleName("Chess board")
         self.update()
 
