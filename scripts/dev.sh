@@ -140,9 +140,10 @@ case "$mode" in
         # suite stays within its 10 minutes on two cores. Pass -n 0 (or any -n) to choose otherwise.
         parallel=(-n auto --dist worksteal)
         for argument in "$@"; do
-            case "$argument" in -n|-n*|--numprocesses*|no:xdist|-pno:xdist) parallel=() ;; esac
+            # (--pdb and --trace need the one process; xdist refuses them.)
+            case "$argument" in -n|-n*|--numprocesses*|no:xdist|-pno:xdist|--pdb|--trace) parallel=() ;; esac
         done
-        exec "$venv/bin/python" -m pytest "${parallel[@]}" "$@"
+        exec "$venv/bin/python" -m pytest ${parallel[@]+"${parallel[@]}"} "$@"
         ;;
     *)
         say "usage: scripts/dev.sh run|test [ARGS...]"; exit 2

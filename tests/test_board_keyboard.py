@@ -211,3 +211,23 @@ def test_an_arrow_begun_from_the_keyboard_does_not_pass_to_the_next_person(qtbot
     board.set_cursor_square((0, 0))
     qtbot.keyClick(board, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
     assert board.annotations() == ([], [])  # the next person's first Shift+Enter begins an arrow of their own
+
+
+def test_a_redraw_in_the_same_mode_keeps_a_proposed_sense_and_a_chosen_piece(qtbot: Any) -> None:
+    board = _board(qtbot)
+    board.set_sense_confirmation("second click")
+    board.set_sense_mode(True)
+    board.set_cursor_square((3, 6))
+    qtbot.keyClick(board, Qt.Key.Key_Enter)
+    board.set_sense_mode(True)  # the scene drawn again (a bot answered, the panel moved on)
+    assert board.proposed_sense() == (3, 6)
+    board.set_sense_mode(False)  # the sense phase is over: the proposal goes
+    assert board.proposed_sense() is None
+    board.set_cursor_square((4, 1))
+    qtbot.keyClick(board, Qt.Key.Key_Enter)
+    assert board.selected_square() == (4, 1)
+    board.set_sense_mode(False)
+    board.set_move_targets({(4, 1): {(4, 2): [], (4, 3): []}, (6, 0): {(5, 2): [], (7, 2): []}})
+    assert board.selected_square() == (4, 1)  # still one of the moves offered: still chosen
+    board.set_move_targets({(6, 0): {(5, 2): []}})
+    assert board.selected_square() is None

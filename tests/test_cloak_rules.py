@@ -455,6 +455,29 @@ def test_uncloaking_shows_the_piece_to_both_and_a_visible_piece_then_gives_check
         game.play(BLACK, Uncloak(()))
 
 
+def test_check_is_told_when_the_turn_ends_with_its_move_because_nothing_is_left_to_uncloak() -> None:
+    game = start()
+    game.play(WHITE, Move("e2e4"))
+    game.play(WHITE, Uncloak(tuple(range(1, 9))))  # White has no cloaked checker left: its turns end with a move
+    game.play(BLACK, Move("f7f6"))
+    game.play(BLACK, Uncloak((5,)))
+    game.play(WHITE, Move("d1h5"))
+    assert game.phase == "move" and game.to_move == BLACK
+    assert game.observations(BLACK)[-1] == Checked(BLACK) and game.observations(WHITE)[-1] == Checked(BLACK)
+    assert set(game.choices()["moves"]) == {"g7g6"}
+
+
+def test_a_cloaked_king_is_never_said_to_be_in_check() -> None:
+    game = start()
+    game.play(WHITE, Move("e2e4"))
+    game.play(WHITE, Uncloak((4,)))
+    game.play(BLACK, Move("f7f6"))
+    game.play(BLACK, Uncloak(()))  # Black's king stays cloaked on e8
+    game.play(WHITE, Move("d1h5"))
+    game.play(WHITE, Uncloak(()))
+    assert not any(isinstance(o, Checked) for seat in (WHITE, BLACK) for o in game.observations(seat))
+
+
 def test_the_uncloak_step_is_skipped_without_cloaked_checkers() -> None:
     game = place({"e1": "w5!", "e8": "b5", "h2": "wP", "a7": "bP"})
     game.play(WHITE, Move("h2h3"))

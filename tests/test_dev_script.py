@@ -51,3 +51,22 @@ def test_run_without_a_display_says_so(tmp_path: Path) -> None:
                          env=env, timeout=120)
     assert run.returncode == 1 and "there is no display" in run.stderr
     assert "started" not in run.stdout
+
+
+@pytest.mark.parametrize("arguments, parallel", [
+    ([], True), (["-k", "differential"], True), (["-n", "0"], False), (["-n0"], False),
+    (["-p", "no:xdist"], False), (["--pdb"], False), (["-p", "no:cacheprovider"], True),
+])
+def test_test_runs_one_process_per_core_unless_told_otherwise(tmp_path: Path, arguments: list[str],
+                                                              parallel: bool) -> None:
+    project = scratch_project(tmp_path)
+    python = project / ".venv" / "bin" / "python"
+    python.unlink()
+    python.write_text("#!/bin/sh\necho \"$@\"\n")  # a stand-in that says how pytest would be started
+    python.chmod(0o755)
+    env = {key: value for key, value in os.environ.items() if key != "CI"}
+    run = subprocess.run(["bash", str(project / "scripts" / "dev.sh"), "test", *arguments], capture_output=True,
+                         text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    expected = ["-m", "pytest", *(["-n", "auto", "--dist", "worksteal"] if parallel else []), *arguments]
+    assert run.stdout.split() == expected

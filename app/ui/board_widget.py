@@ -702,6 +702,17 @@ class BoardWidget(QWidget):
         window clipped at the edges) and a left click emits ``senseRequested(square)``
         instead of selecting pieces.
         """
+        if bool(enabled) == self._sense_enabled:
+            # The same mode redrawn (a bot answered, the clock or the belief panel moved on): a sense waiting for
+            # its confirmation, the window under the pointer and a chosen piece stay, as long as they still fit.
+            self._sense_window = window
+            if self._proposed is not None and not self._proposed_window():
+                self._forget_proposal()
+            if enabled:
+                hovered, self._sense_hover = self._sense_hover, None
+                self._update_sense_hover(hovered)
+            self.update()
+            return
         self._sense_enabled = bool(enabled)
         self._sense_window = window
         self._forget_proposal()
@@ -1160,8 +1171,8 @@ class BoardWidget(QWidget):
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         """Arrow keys move the square cursor (up is up on the screen, whichever way the board is turned); Enter
         or Space acts on its square as a left click does (select, move there, sense: the sense waits for Enter
-        again unless one click senses); Shift+Enter on one square and then on another draws an arrow between
-        them (twice on the same square: a circle), as the right button does; Page Down and Page Up go through the
+        again unless one click senses); Shift+Enter (or Shift+Space) on one square and then on another draws an
+        arrow between them (twice on the same square: a circle), as the right button does; Page Down and Page Up go through the
         items beside the board (cards, piles, grid cells), Enter picking one as a click does; Escape drops a
         selection, a sense waiting for its confirmation or an arrow begun."""
         key = event.key()
@@ -1189,7 +1200,7 @@ class BoardWidget(QWidget):
                                     min(self._ranks - 1, max(0, self._cursor[1] + step[1]))))
             return
         shifted = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and shifted and self._cursor is not None:
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and shifted and self._cursor is not None:
             self._mark_from_keyboard(self._cursor)
             return
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and self._cursor is not None:

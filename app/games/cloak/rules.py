@@ -760,6 +760,7 @@ class CloakChess(Game):
         self.board = chess.Board(None, chess960=True)
         self.public = CloakView()
         """What both sides know, fed with every observation told to both: it runs the order of the turns."""
+        self._check_judged_at = 0  # the public ply whose turn's check was judged (see _judge_check)
         for seat in (WHITE, BLACK):
             self._tell(seat, Seated(seat, deduction))
 
@@ -967,14 +968,23 @@ class CloakChess(Game):
         pieces = self.arrangements[seat]
         assert pieces is not None
         self._tell_both(Uncloaked(seat, {number: pieces[number - 1] for number in sorted(chosen)}))
-        known = self.knowledge(1 - seat)
+
+    def _judge_check(self) -> None:
+        """Once a turn has ended (by uncloaking, or by its last move when nothing is left to uncloak): tell both
+        when the side whose turn begins has its uncloaked king attacked by a visible piece."""
+        if self.public.ply == self._check_judged_at or self.phase == "arrange":
+            return
+        self._check_judged_at = self.public.ply
+        seat = self.public.turn_seat
+        known = self.knowledge(seat)
         if not known.king_cloaked and known.king_square is not None and attacked_by_visible(
-                self.board, 1 - seat, known.king_square, known.visible_enemy):
-            self._tell_both(Checked(1 - seat))
+                self.board, seat, known.king_square, known.visible_enemy):
+            self._tell_both(Checked(seat))
 
     def _settle(self) -> None:
         """After an action: draws by material, lost bonuses, a side left without moves."""
         while self.outcome is None:
+            self._judge_check()
             if self.phase != "arrange" and self.board.is_insufficient_material():
                 self._finish(Outcome(None, Reason.INSUFFICIENT_MATERIAL, "neither side can win: too few pieces left"))
                 return
