@@ -107,3 +107,21 @@ def test_split_brain_a_pick_the_opponents_move_made_impossible_is_dropped(window
     assert controller.premoves == [] and controller.game.to_move == 1
     assert controller.views[1].my_pick is None
     assert controller.logs[1][-1] == "Premove pick c2 dropped: it is no longer possible."
+
+
+def test_split_brain_a_queued_pick_waits_while_the_person_first_decides_the_opponents_pair(
+        window: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.games.splitbrain.rules import Decide, PickPiece, PickSquare
+    # Black moves first. After Black's move the coin is on the queen side: W2 chooses White's piece, W1 (the
+    # person) its square. But first Black's pair is no move, and W1, White's chooser now, decides how it stands.
+    controller = _start(window, monkeypatch, "splitbrain", "W1", {"fen": "rnqknr/pppppp/6/6/PPPPPP/RNQKNR b - - 0 1"})
+    controller.sense(_cell("a3"))
+    assert _queued(controller) == ["pick a3"]
+    controller._bot_answered(2, PickPiece("b6"))
+    controller._bot_answered(3, PickSquare("f4"))
+    assert controller.game.to_move == 0 and controller.game.phase == "decide"
+    assert _queued(controller) == ["pick a3"]  # a pick is not a decision: it waits
+    controller.act(Decide("piece"))  # the knight stands: it goes to the square nearest f4 it can reach, c4
+    assert controller.views[0].history[-1].move == "b6c4" and controller.game.to_move == 1
+    controller._bot_answered(1, PickPiece("b1"))
+    assert controller.premoves == [] and controller.views[0].history[-1].move == "b1a3"
