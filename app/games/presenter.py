@@ -221,7 +221,6 @@ class PresenterBase:
 
 
 _MOVE = re.compile(r"^([a-z][1-9][0-9]?)-?([a-z][1-9][0-9]?)([qrbnk]?)$")
-_PIECE_NAMES = {"q": "queen", "r": "rook", "b": "bishop", "n": "knight", "k": "king"}
 
 
 def _value_words(value: Any) -> str:
@@ -233,7 +232,8 @@ def _value_words(value: Any) -> str:
     move = _MOVE.match(text)
     if move:
         origin, target, promotion = move.groups()
-        return f"{origin} to {target}" + (f", becoming a {_PIECE_NAMES[promotion]}" if promotion else "")
+        from app.games.scene import piece_words
+        return f"{origin} to {target}" + (f", becoming a {piece_words(promotion).split()[-1]}" if promotion else "")
     return text
 
 

@@ -1155,11 +1155,13 @@ class BoardWidget(QWidget):
         return self._tooltip_event(event)
 
     def _escape_here(self, event: QEvent) -> bool:
-        """Esc with something of the board's own to drop (a chosen piece, a sense waiting for its confirmation,
-        an arrow begun from the keyboard): the board takes it before the window's Esc."""
+        """Esc with something of the board's own to drop: the board takes it before the window's Esc."""
         from PySide6.QtGui import QKeyEvent
-        return isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape and (
-            self._selected is not None or self._proposed is not None or self._notes.draft_from is not None)
+        return isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape and self._something_to_drop()
+
+    def _something_to_drop(self) -> bool:
+        """A chosen piece, a sense waiting for its confirmation or an arrow begun from the keyboard."""
+        return self._selected is not None or self._proposed is not None or self._notes.draft_from is not None
 
     @staticmethod
     def _cursor_key(event: QEvent) -> bool:
@@ -1172,9 +1174,9 @@ class BoardWidget(QWidget):
         """Arrow keys move the square cursor (up is up on the screen, whichever way the board is turned); Enter
         or Space acts on its square as a left click does (select, move there, sense: the sense waits for Enter
         again unless one click senses); Shift+Enter (or Shift+Space) on one square and then on another draws an
-        arrow between them (twice on the same square: a circle), as the right button does; Page Down and Page Up go through the
-        items beside the board (cards, piles, grid cells), Enter picking one as a click does; Escape drops a
-        selection, a sense waiting for its confirmation or an arrow begun."""
+        arrow between them (twice on the same square: a circle), as the right button does; Page Down and Page Up
+        go through the items beside the board (cards, piles, grid cells), Enter picking one as a click does;
+        Escape drops a selection, a sense waiting for its confirmation or an arrow begun."""
         key = event.key()
         steps = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, 1), Qt.Key.Key_Down: (0, -1)}
         step = steps.get(Qt.Key(key))
@@ -1206,8 +1208,7 @@ class BoardWidget(QWidget):
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and self._cursor is not None:
             self._activate(self._cursor)
             return
-        if key == Qt.Key.Key_Escape and (self._selected is not None or self._proposed is not None
-                                         or self._notes.draft_from is not None):
+        if key == Qt.Key.Key_Escape and self._something_to_drop():
             self._selected = None
             self._notes.cancel()
             self._forget_proposal()
