@@ -58,7 +58,7 @@ def test_enter_senses_as_the_player_chose_to_confirm_and_the_board_keeps_its_arr
     board.senseRequested.connect(senses.append)
     board.set_cursor_square((3, 6))
     assert sorted(board.hovered_window()) == [(f, r) for f in (2, 3, 4) for r in (5, 6, 7)]  # shown, as by a mouse
-    assert board.accessibleName().endswith("; Enter twice senses here")
+    assert board.accessibleName().endswith("; Enter twice picks here")
     qtbot.keyClick(board, Qt.Key.Key_Enter)
     assert senses == [] and board.proposed_sense() == (3, 6)  # proposed: a stray Enter loses no sense
     qtbot.keyClick(board, Qt.Key.Key_Escape)

@@ -81,8 +81,9 @@ MARKER_KINDS = ("sense", "sense_old", "reveal", "lost", "captured", "premove")
 GLIDE_MS = 180
 """How long a moved piece glides to its new square by default, in milliseconds (as Lichess's 0.2 s)."""
 SENSE_CONFIRM = ("one click", "second click", "hold")
-"""How a sense is chosen on the board: at the first click, at a second click on the same square (the first only
-shows the window chosen), or by holding the button down for :data:`HOLD_MS`."""
+"""How a square is picked on the board whenever the scene asks for a pick (RBC's sense, a removal, a Split-Brain
+pick, a checker to uncloak): at the first click, at a second click on the same square (the first only shows the
+window chosen, labelled "again"), or by holding the button down for :data:`HOLD_MS` (labelled "hold")."""
 HOLD_MS = 350
 MOST_GLIDES = 4
 """More pieces than this changing place at once is no move (a new game, another view): they are not animated."""
@@ -1099,7 +1100,7 @@ class BoardWidget(QWidget):
             elif square in self._targets:
                 words += "; it may move (Enter to choose it)"
             elif self._sense_enabled and self._interactive:
-                words += "; Enter twice senses here" if self._sense_confirm != "one click" else "; Enter senses here"
+                words += "; Enter twice picks here" if self._sense_confirm != "one click" else "; Enter picks here"
             self.setAccessibleName(f"Chess board, {words}")
             from PySide6.QtGui import QAccessible, QAccessibleEvent
             QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
@@ -1262,7 +1263,14 @@ class BoardWidget(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Draws what the board shows now (:class:`~app.ui.board_painting.BoardPicture` does the drawing)."""
-        picture = BoardPicture(
+        picture = self.picture()
+        painter = QPainter(self)
+        picture.paint(painter, self.devicePixelRatioF())
+        painter.end()
+
+    def picture(self) -> BoardPicture:
+        """What the board shows now, as the picture that draws it (where its labels go, for instance)."""
+        return BoardPicture(
             geometry=self._geometry(), theme=self._theme, font=self.font(), coordinates=self._coordinates,
             pieces=self._pieces, ghosts=self._ghosts, heat=self._heat, heat_values=self._heat_values,
             flags=self._flags, targets=self._targets, last_move=self._last_move, markers=self._markers,
@@ -1280,6 +1288,3 @@ class BoardWidget(QWidget):
             zone_cursor=self._zone_cursor_rect() if self.hasFocus() else None,
             proposal_label="hold" if self._sense_confirm == "hold" and not self._proposed_by_key else "again",
         )
-        painter = QPainter(self)
-        picture.paint(painter, self.devicePixelRatioF())
-        painter.end()

@@ -275,9 +275,9 @@ class MainWindow(QMainWindow):
         self._choice_menu(view.addMenu("&Piece set"), tuple(PIECE_SETS), self._piece_set, "view/pieces", "cburnett")
         self._choice_menu(view.addMenu("Piece &animation"), ANIMATION, self._animation, "view/animation", "glide",
                           labels={"glide": "Pieces glide to their squares", "off": "Off"})
-        self._choice_menu(view.addMenu("Choosing a &sense"), SENSE_CONFIRM, self._sense_confirm, "play/sense_confirm",
+        self._choice_menu(view.addMenu("Picking a &square"), SENSE_CONFIRM, self._sense_confirm, "play/sense_confirm",
                           SENSE_CONFIRM_DEFAULT,
-                          labels={"one click": "One click senses", "second click": "Click the square twice",
+                          labels={"one click": "One click picks it", "second click": "Click the square twice",
                                   "hold": "Hold the button down on the square"})
         self._add_sound_menu(view)
         self._choice_menu(view.addMenu("&End of turn at one computer"), END_OF_TURN, self._end_of_turn,
@@ -1567,9 +1567,10 @@ def rules_text(name: str) -> str:
     return between.join(parts)
 
 
-SENSE_CONFIRM_DEFAULT = "second click"
-"""A sense is chosen by clicking its square twice unless the player chose otherwise: a stray click must not spend
-the turn's only sense (it cannot be taken back)."""
+SENSE_CONFIRM_DEFAULT = "one click"
+"""View > Picking a square: how every pick of a square on the board is made (RBC's sense, a removal, a Split-Brain
+pick, a checker to uncloak, a pawn's drop). One click does it, as every prompt says, unless the player asked for a
+confirmation (a second click on the same square, or holding the button down)."""
 ANIMATION = ("glide", "off")
 """View > Piece animation: moved pieces glide to their squares, or jump."""
 
