@@ -139,3 +139,60 @@ def test_cloak_and_dagger_queues_a_regular_move_while_the_bot_acts(window: Any,
     assert controller.premoves == [] and controller.game.phase == "uncloak" and controller.game.to_move == 0
     assert controller.views[0].position.piece_at(chess.F3) is not None  # the premove was White's regular move
     assert controller.views[0].position.piece_at(chess.G1) is None
+
+
+def _press(window: Any, qtbot: Any, name: str) -> None:
+    square = chess.parse_square(name)
+    cell = (chess.square_file(square), chess.square_rank(square))
+    qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=window.board.square_rect(cell).center())
+
+
+def test_rbc_a_click_on_an_own_piece_while_the_bot_thinks_queues_a_move_and_elsewhere_a_sense(rbc_vs_bot: Any,
+                                                                                            qtbot: Any) -> None:
+    """As a chess player expects: an own piece clicked while the bot thinks is the start of a move (then its
+    square); an empty or enemy square clicked is the sense to make first."""
+    window, controller = rbc_vs_bot, rbc_vs_bot.controller
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)  # e4
+    assert controller.game.to_move == 1 and window.board.sense_mode()
+    _press(window, qtbot, "g1")  # the knight: chosen, not sensed around
+    assert controller.premoves == [] and window.board.selected_square() == (6, 0)
+    _press(window, qtbot, "f3")
+    assert [words for _kind, _what, words, _squares in controller.premoves] == ["g1-f3"]
+    _press(window, qtbot, "d6")  # an empty square: the sense
+    _press(window, qtbot, "b2")  # (one sense a turn: the board now takes moves only, and b2 alone is no move)
+    assert [words for _kind, _what, words, _squares in controller.premoves] == ["sense d6", "g1-f3"]
+    _bot(controller, Sense(chess.E2), MoveAction(chess.Move.from_uci("b8c6")))
+    assert controller.premoves == [] and controller.game.to_move == 1
+    assert controller.views[0].senses[-1].square == chess.D6
+    assert controller.views[0].moves[-1].taken == chess.Move.from_uci("g1f3")
+
+
+def test_rbc_a_queued_move_is_played_right_after_the_sense_the_turn_asks_for(rbc_vs_bot: Any, qtbot: Any) -> None:
+    window, controller = rbc_vs_bot, rbc_vs_bot.controller
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)  # e4
+    _press(window, qtbot, "d2")
+    _press(window, qtbot, "d4")  # queued: d2-d4, no sense queued
+    assert [words for _kind, _what, words, _squares in controller.premoves] == ["d2-d4"]
+    _bot(controller, Sense(chess.E2), MoveAction(chess.Move.from_uci("b8c6")))
+    assert controller.game.to_move == 0 and controller.game.phase == "sense"  # the sense is asked first
+    qtbot.waitUntil(lambda: "then the queued d2-d4" in window.status.text())
+    _press(window, qtbot, "c6")  # the sense (the board senses: it is the sense phase) ...
+    assert controller.views[0].senses[-1].square == chess.C6
+    assert controller.premoves == [] and controller.game.to_move == 1  # ... and the queued move right after it
+    assert controller.views[0].moves[-1].taken == chess.Move.from_uci("d2d4")
+
+
+def test_rbc_a_queued_move_cancelled_before_the_sense_is_not_played(rbc_vs_bot: Any, qtbot: Any) -> None:
+    window, controller = rbc_vs_bot, rbc_vs_bot.controller
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)
+    _press(window, qtbot, "d2")
+    _press(window, qtbot, "d4")
+    _bot(controller, Sense(chess.E2), MoveAction(chess.Move.from_uci("b8c6")))
+    qtbot.waitUntil(lambda: "then the queued" in window.status.text())
+    window._escape()  # changed the plan after all
+    assert controller.premoves == []
+    _press(window, qtbot, "c6")
+    assert controller.game.to_move == 0 and controller.game.phase == "move"  # the person moves as they now wish

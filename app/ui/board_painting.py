@@ -361,8 +361,8 @@ class BoardPicture:
                 painter.drawPixmap(point, pieces.piece_pixmap(letter, size, dpr))
 
     def _paint_targets(self, painter: QPainter, size: int) -> None:
-        origin = self.selected
-        if origin is None or self.sense_enabled:
+        origin = self.selected  # (also while picks are taken: RBC's queue offers moves and a sense together)
+        if origin is None:
             return
         painter.setPen(Qt.PenStyle.NoPen)
         for dest in self.targets.get(origin, {}):

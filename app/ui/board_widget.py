@@ -829,8 +829,9 @@ class BoardWidget(QWidget):
         self._hover_window = []
 
     def _update_sense_hover(self, square: Cell | None) -> None:
-        if not (self._sense_enabled and self._interactive) or square is None or not self.on_board(square):
-            square = None
+        if not (self._sense_enabled and self._interactive) or square is None or not self.on_board(square) \
+                or self._move_press(square):
+            square = None  # (over a piece that may move, or while one is chosen, a click is a move's)
         if square == self._sense_hover:
             return
         self._sense_hover = square
@@ -849,12 +850,12 @@ class BoardWidget(QWidget):
             shape = Qt.CursorShape.PointingHandCursor
         elif not self._interactive or square is None:
             shape = Qt.CursorShape.ArrowCursor
-        elif self._sense_enabled:
-            shape = Qt.CursorShape.CrossCursor
         elif square in self._targets or (
             self._selected is not None and square in self._targets.get(self._selected, {})
         ):
             shape = Qt.CursorShape.PointingHandCursor
+        elif self._sense_enabled and not self._move_press(square):
+            shape = Qt.CursorShape.CrossCursor
         else:
             shape = Qt.CursorShape.ArrowCursor
         if self.cursor().shape() != shape:
@@ -960,9 +961,10 @@ class BoardWidget(QWidget):
                 self.update()
             return
         self.squareClicked.emit(square)
-        if self._sense_enabled:
+        if self._sense_enabled and not self._move_press(square):
             self._sense_pressed(square)
             return
+        self._forget_proposal()  # (a pick proposed before a piece was chosen)
         selected = self._selected
         if selected is not None and square != selected and square in self._targets.get(selected, {}):
             self._request_move(selected, square)
@@ -973,8 +975,15 @@ class BoardWidget(QWidget):
             self._drag.press(square, pos)
         else:
             self._selected = None
+        self._update_sense_hover(square)
         self._update_cursor(square)
         self.update()
+
+    def _move_press(self, square: Cell) -> bool:
+        """Whether a left press on ``square`` belongs to a move while the board also takes picks (a scene with
+        both, as RBC's queue while the bot thinks): a press on a piece that may move, or any press while a piece is
+        chosen (a square it cannot go to drops the choice, as in a move). Elsewhere the press is a pick."""
+        return bool(self._targets) and (square in self._targets or self._selected is not None)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         """Drags a piece, previews an arrow, follows the sense window."""
@@ -1236,7 +1245,7 @@ class BoardWidget(QWidget):
         if not self._interactive:
             return
         self.squareClicked.emit(square)
-        if self._sense_enabled:
+        if self._sense_enabled and not self._move_press(square):
             # As the mouse's second click: a sense is made at the first Enter only when one click senses.
             if self._sense_confirm == "one click" or square == self._proposed:
                 self._forget_proposal()

@@ -423,7 +423,11 @@ class GameController(QObject):
             return f"Your turn is over: pass the screen to {self.game.seat_names[self.passing_to]}"
         if mover != self.screen_seat:
             return "Waiting for the opponent"
-        return self.presenter_of(mover).prompt(self.views[mover])
+        prompt = self.presenter_of(mover).prompt(self.views[mover])
+        if self.premoves:  # a move queued while the bot thought waits for the pick the turn asks first
+            queued = " and ".join(words for _kind, _what, words, _squares in self.premoves)
+            return f"{prompt}; then the queued {queued} (a right click or Esc cancels)"
+        return prompt
 
     def entry_hint(self) -> str:
         """What the typing field says while empty, for this game."""
