@@ -255,6 +255,40 @@ class GameController(QObject):
         self.changed.emit()
         return True
 
+    def queue_typed(self, text: str) -> bool:
+        """Typed ``text`` while a bot is to act: queued as a premove, as the same move or pick made on the board
+        would be. A move is read against the moves the next turn may queue (coordinates or SAN, own pieces only);
+        a bare square is the pick the next turn starts with while none is queued (RBC's sense, as typed in the
+        sense phase; a Split-Brain pick), and ``sense e2`` / ``pick e2`` always names one. False when nothing may
+        be queued now (the game then reads the text itself); raises :class:`InputError` saying why the text names
+        nothing the next turn could take."""
+        ahead = self._premove_scene()
+        if ahead is None:
+            return False
+        from app.games.move_input import parse_move_text
+        raw = text.strip()
+        words = raw.lower().split()
+        picking = ahead.sense_window is not None
+        pick_words = {ahead.pick_word, "sense", "pick"}
+        named = len(words) == 2 and words[0] in pick_words
+        bare = len(words) == 1 and _typed_square(raw, ahead.files, ahead.ranks) is not None
+        if named or (bare and picking and not any(kind == "sense" for kind, *_rest in self.premoves)):
+            square = _typed_square(words[-1], ahead.files, ahead.ranks)
+            if not picking:
+                raise InputError(f"nothing can be queued to {ahead.pick_word} now: type a move")
+            if square is None:
+                raise InputError(f"not a square: {words[-1]!r}")
+            if not self._queue_premove("sense", square):
+                raise InputError(f"{_cell_name(square)} cannot be picked at the start of your next turn")
+            return True
+        if not ahead.targets:
+            raise InputError(f"type a square to {ahead.pick_word}, for example c3")
+        letters = {cell: _piece_letter(code) for cell, code in ahead.pieces.items()}
+        move = parse_move_text(raw, letters, ahead.targets, ahead.files, ahead.ranks)
+        if not self._queue_premove("move", move):
+            raise InputError("that move cannot be queued now")
+        return True
+
     def cancel_premoves(self) -> bool:
         """Forget the queued moves and senses (a right click, Esc); False when there were none."""
         if not self.premoves:
@@ -830,6 +864,28 @@ def annotations_from_json(data: Any) -> tuple[list[tuple[Cell, Cell]], list[Cell
             if circle is not None:
                 circles.append(circle)
     return arrows, circles
+
+
+def _typed_square(text: str, files: int, ranks: int) -> Cell | None:
+    """A square typed as ``d7`` on a board of ``files`` x ``ranks``, or None."""
+    import re
+    match = re.fullmatch(r"([a-z])([1-9][0-9]?)", text.strip().lower())
+    if match is None:
+        return None
+    square = (ord(match[1]) - 97, int(match[2]) - 1)
+    return square if square[0] < files and 0 <= square[1] < ranks else None
+
+
+def _piece_letter(code: str) -> str:
+    """A scene's piece as a piece letter for typed moves: a checker token as the piece it stands for, when the
+    seat knows it (its own always), else nothing."""
+    from app.games.scene import read_checker
+    checker = read_checker(code)
+    if checker is None:
+        return code
+    if checker.piece is None:
+        return ""
+    return checker.piece.upper() if checker.white else checker.piece.lower()
 
 
 def _cell_name(square: Cell) -> str:

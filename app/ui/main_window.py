@@ -139,6 +139,8 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.controller: GameController | None = None
         self._shown_seat: int | None = None  # whose annotations the board holds now
+        self._said: tuple[Any, ...] = ()  # what the panel says now (seat, status, log length)
+        self._refused: tuple[str, tuple[Any, ...]] | None = None  # typed text refused, and what was said then
         self._truth_shown = False  # the board shows the true position (after the game): no belief overlay on it
         self._board_seat: int | None = None  # whose screen the board shows (its keyboard cursor is theirs)
         self._refresh_pending = False  # a redraw asked for in the event loop's next pass (see _changed)
@@ -724,6 +726,13 @@ class MainWindow(QMainWindow):
         if screen.seat is None:
             self.entry.setText("")  # not clear(): its undo history would keep the last player's typing
             panel.entry_error.hide()
+        self._said = (screen.seat, screen.status, len(screen.log))
+        if self._refused is not None and self._refused[1] != self._said:
+            # The game moved on: a refusal of typed text is stale, and so is the text (typing on would add to it).
+            if self.entry.text().strip() == self._refused[0]:
+                self.entry.setText("")
+            panel.entry_error.hide()
+            self._refused = None
         if list(screen.log) != self._lines(self.log):
             panel.show_lines(self.log, list(screen.log))
         self.moves.show_lines(list(screen.moves), screen.looking_at)
@@ -868,16 +877,18 @@ class MainWindow(QMainWindow):
             return
         error = self.panel.entry_error
         from app.games.presenter import InputError
-        try:
-            action = controller.parse_text(text)
+        try:  # while a bot is to act, typing queues a premove as a click does; else the game reads the text
+            action = None if controller.queue_typed(text) else controller.parse_text(text)
         except InputError as problem:
             message = bounded(str(problem), 300)
             error.setText(message[:1].upper() + message[1:] + ".")
             error.show()
+            self._refused = (text, self._said)  # said until the game says something new (see _show_panel)
             return
         self.entry.setText("")  # not clear(): Ctrl+Z would bring the move back for the next player to read
         error.hide()
-        controller.act(action)
+        if action is not None:
+            controller.act(action)
 
     def _resign(self) -> None:
         if self.controller is not None and self.controller.can("resign"):
