@@ -273,7 +273,7 @@ class BoardWidget(QWidget):
         self._pending: tuple[Cell, Cell] | None = None
         # Off-board zones, and their layout for the last widget size asked about.
         self._zones: list[Zone] = []
-        self._layout: tuple[tuple[int, int], zone_parts.ZoneLayout] | None = None
+        self._layout: tuple[tuple[int, int, bool], zone_parts.ZoneLayout] | None = None
         self._geometry_cache: tuple[tuple[int, int, int, int, bool], BoardGeometry] | None = None
         # Pieces gliding to their new squares (letter, from, to): drawn on their way for _glide_ms, while the
         # board's state (what a click means) is already the new one, so a glide never delays input.
@@ -340,10 +340,11 @@ class BoardWidget(QWidget):
         """Where the board and each off-board zone are drawn now; None when the scene has no zones."""
         if not self._zones:
             return None
-        size = (self.width(), self.height())
-        if self._layout is None or self._layout[0] != size:
+        key = (self.width(), self.height(), self._flipped)
+        if self._layout is None or self._layout[0] != key:
             from app.ui import zones as zone_parts
-            self._layout = size, zone_parts.lay_out(self._zones, self._files, self._ranks, *size)
+            self._layout = key, zone_parts.lay_out(self._zones, self._files, self._ranks, self.width(),
+                                                   self.height(), self._flipped)
         return self._layout[1]
 
     def _geometry(self) -> BoardGeometry:
