@@ -245,3 +245,24 @@ def test_a_refusal_of_typed_text_goes_when_the_turn_comes(window: Any, qtbot: An
     assert window.entry.text() == ""
     _type(window, qtbot, "e4")
     assert controller.views[0].position.piece_at(chess.E4) is not None
+
+
+def test_rbc_a_queued_move_may_be_changed_on_the_board_before_the_sense(rbc_vs_bot: Any, qtbot: Any) -> None:
+    """The turn has come and asks for the sense first: a click on an own piece (with a move queued) changes the
+    queued move rather than sensing there; the new one is played right after the sense."""
+    window, controller = rbc_vs_bot, rbc_vs_bot.controller
+    controller.sense((3, 6))
+    controller.move((4, 1), (4, 3), None)
+    _press(window, qtbot, "d2")
+    _press(window, qtbot, "d4")
+    _bot(controller, Sense(chess.E2), MoveAction(chess.Move.from_uci("b8c6")))
+    qtbot.waitUntil(lambda: "then the queued d2-d4" in window.status.text())
+    _press(window, qtbot, "g1")
+    _press(window, qtbot, "f3")
+    assert [words for _kind, _what, words, _squares in controller.premoves] == ["g1-f3"]
+    assert controller.game.phase == "sense" and controller.game.to_move == 0  # nothing played yet
+    assert "then the queued g1-f3" in window.status.text()
+    _press(window, qtbot, "c6")
+    assert controller.views[0].senses[-1].square == chess.C6
+    assert controller.views[0].moves[-1].taken == chess.Move.from_uci("g1f3") and controller.game.to_move == 1
+    assert controller.premoves == []

@@ -217,6 +217,10 @@ class GameController(QObject):
                 scene = ahead
                 if any(kind == "sense" for kind, *_rest in self.premoves):
                     scene.sense_window = None  # one sense a turn: the queued one (a right click takes it back)
+        else:
+            after = self._after_pick_scene()
+            if after is not None:  # the queued move may still be changed on the board before the pick
+                scene.targets = after.targets
         scene.markers.extend(MarkerSpec("premove", squares) for *_rest, squares in self.premoves)
         return scene
 
@@ -230,10 +234,26 @@ class GameController(QObject):
             return None
         return self.presenter_of(seat).premove_scene(self.views[seat])
 
+    def _after_pick_scene(self) -> BoardScene | None:
+        """On the person's own turn, while a move queued during the bot's turn waits for the pick the turn asks
+        first (RBC's sense): the board of the moves that may replace it (the game's premove scene), else None."""
+        seat = self.screen_seat
+        if seat is None or self.game.to_move != seat or self.curtain_for is not None or self.looking_back is not None \
+                or not any(kind == "move" for kind, *_rest in self.premoves):
+            return None
+        presenter, view = self.presenter_of(seat), self.views[seat]
+        now = presenter.scene(view)
+        if now.sense_window is None or now.targets:
+            return None
+        return presenter.premove_scene(view)
+
     def _queue_premove(self, kind: str, what: Any) -> bool:
         """Queue the person's move (``what`` = (from, to, promotion)) or sense (a square) while a bot thinks, in
-        place of one of that kind queued before; False when nothing may be queued now."""
+        place of one of that kind queued before; False when nothing may be queued now. A queued move may also be
+        replaced on the person's own turn, before the pick it waits for."""
         ahead = self._premove_scene()
+        if ahead is None and kind == "move":
+            ahead = self._after_pick_scene()
         if ahead is None:
             return False
         if kind == "sense":
@@ -303,7 +323,7 @@ class GameController(QObject):
         seat = self.screen_seat
         if not self.premoves or seat is None or self.game.to_move != seat or self.hot_seat:
             return
-        now = self.scene()
+        now = self.presenter_of(seat).scene(self.views[seat])  # what the turn takes now (no queued move's board)
         for index, (kind, what, words, _squares) in enumerate(self.premoves):
             if kind == "sense" and now.sense_window is not None:
                 del self.premoves[index]
