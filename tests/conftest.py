@@ -33,7 +33,7 @@ for _variable, _folder in (("XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".l
 @pytest.fixture(autouse=True)
 def _instant_curtain(request, monkeypatch):
     """Scripted players press Space the moment the curtain falls; people get a short grace time (tested apart).
-    Likewise the screen passes at once at the end of a turn, one click senses, and pieces do not glide, unless a
+    Likewise the screen passes at once at the end of a turn and pieces do not glide, unless a
     test chose otherwise (tested apart)."""
     if "qtbot" in request.fixturenames:
         import app.ui.main_window  # noqa: F401 - a window test run alone must be patched too
@@ -41,7 +41,6 @@ def _instant_curtain(request, monkeypatch):
     if main_window is not None:
         monkeypatch.setattr(main_window, "CURTAIN_GRACE", 0.0)
         monkeypatch.setattr(main_window, "END_OF_TURN_DEFAULT", "at once")
-        monkeypatch.setattr(main_window, "SENSE_CONFIRM_DEFAULT", "one click")
     board_widget = sys.modules.get("app.ui.board_widget")
     if board_widget is not None:  # still pictures: pieces jump to their squares (the glide is tested apart)
         monkeypatch.setattr(board_widget, "GLIDE_MS", 0)

@@ -96,11 +96,11 @@ def test_a_card_played_from_a_hand_slides_to_its_pile(qtbot: Any, monkeypatch: p
 
 def test_a_sense_waits_for_its_confirmation_as_the_player_chose(window: Any, qtbot: Any,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """A stray click must not spend RBC's one sense a turn: by default it takes a second click on the same square
-    (or, as chosen, holding the button down)."""
+    """A player who asks for it (View > Picking a square) makes a sense with a second click on the same square
+    (or by holding the button down), so a stray click cannot spend RBC's one sense a turn."""
     from app import ui
     from app.ui.new_game_dialog import NewGame
-    assert ui.main_window.SENSE_CONFIRM_DEFAULT == "one click"  # (the tests' own; the app's is "second click")
+    assert ui.main_window.SENSE_CONFIRM_DEFAULT == "one click"  # (the app's default: one click picks)
     monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
     window._sense_confirm("second click")
     window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))

@@ -58,7 +58,7 @@ def test_enter_senses_as_the_player_chose_to_confirm_and_the_board_keeps_its_arr
     board.senseRequested.connect(senses.append)
     board.set_cursor_square((3, 6))
     assert sorted(board.hovered_window()) == [(f, r) for f in (2, 3, 4) for r in (5, 6, 7)]  # shown, as by a mouse
-    assert board.accessibleName().endswith("; Enter twice senses here")
+    assert board.accessibleName().endswith("; Enter twice picks here")
     qtbot.keyClick(board, Qt.Key.Key_Enter)
     assert senses == [] and board.proposed_sense() == (3, 6)  # proposed: a stray Enter loses no sense
     qtbot.keyClick(board, Qt.Key.Key_Escape)
@@ -231,3 +231,24 @@ def test_a_redraw_in_the_same_mode_keeps_a_proposed_sense_and_a_chosen_piece(qtb
     assert board.selected_square() == (4, 1)  # still one of the moves offered: still chosen
     board.set_move_targets({(6, 0): {(5, 2): []}})
     assert board.selected_square() is None
+
+
+def test_with_moves_and_picks_together_enter_on_a_piece_that_may_move_chooses_it(qtbot: Any) -> None:
+    """RBC's premove board offers moves and a sense at once: Enter on a piece that may move is a move's, as a
+    click is; Enter elsewhere senses."""
+    board = _board(qtbot)
+    board.set_sense_mode(True)
+    moves: list[Any] = []
+    senses: list[Any] = []
+    board.moveRequested.connect(lambda *move: moves.append(move))
+    board.senseRequested.connect(senses.append)
+    board.set_cursor_square((6, 0))
+    assert board.hovered_window() == []  # no sense window over the knight
+    qtbot.keyClick(board, Qt.Key.Key_Return)
+    assert board.selected_square() == (6, 0) and senses == []
+    board.set_cursor_square((5, 2))
+    qtbot.keyClick(board, Qt.Key.Key_Return)
+    assert moves == [((6, 0), (5, 2), None)] and senses == []
+    board.set_cursor_square((3, 5))
+    qtbot.keyClick(board, Qt.Key.Key_Return)
+    assert senses == [(3, 5)]

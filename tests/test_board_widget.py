@@ -248,10 +248,14 @@ def test_sense_mode_hover_and_click(qtbot) -> None:
     with qtbot.waitSignal(board.senseRequested, timeout=1000) as blocker:
         click(qtbot, board, (3, 3))
     assert blocker.args == [(3, 3)]
-    with qtbot.assertNotEmitted(board.moveRequested):
+    # Moves offered beside the picks (RBC's queue while the bot thinks): a piece that may move is clicked for a move
+    # (no window over it), any other square for a pick.
+    qtbot.mouseMove(board, centre(board, (4, 1)))
+    assert board.hovered_window() == []
+    with qtbot.assertNotEmitted(board.senseRequested), qtbot.waitSignal(board.moveRequested, timeout=1000) as moved:
         click(qtbot, board, (4, 1))
         click(qtbot, board, (4, 3))
-    assert board.selected_square() is None
+    assert moved.args == [(4, 1), (4, 3), None] and board.selected_square() is None
     # Edges are clipped; a custom window decides the squares.
     qtbot.mouseMove(board, centre(board, (0, 7)))
     assert sorted(board.hovered_window()) == [(0, 6), (0, 7), (1, 6), (1, 7)]

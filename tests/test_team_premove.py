@@ -125,3 +125,22 @@ def test_split_brain_a_queued_pick_waits_while_the_person_first_decides_the_oppo
     assert controller.views[0].history[-1].move == "b6c4" and controller.game.to_move == 1
     controller._bot_answered(1, PickPiece("b1"))
     assert controller.premoves == [] and controller.views[0].history[-1].move == "b1a3"
+
+
+def test_typed_while_others_act_a_split_brain_pick_and_a_telepathy_move_are_queued(
+        window: Any, monkeypatch: pytest.MonkeyPatch, qtbot: Any) -> None:
+    from PySide6.QtCore import Qt
+    from app.games.telepathy.rules import Predict
+
+    def type_in(text: str) -> None:
+        qtbot.keyClicks(window.entry, text)
+        qtbot.keyClick(window.entry, Qt.Key.Key_Return)
+
+    controller = _start(window, monkeypatch, "splitbrain", "W2")  # W1, a stand-in, picks first
+    type_in("c3")
+    assert _queued(controller) == ["pick c3"] and window.entry.text() == ""
+    controller = _start(window, monkeypatch, "telepathy", "W2")  # W1 predicts; the person moves next
+    type_in("Nf3")
+    assert _queued(controller) == ["g1-f3"] and window.entry.text() == ""
+    controller._bot_answered(0, Predict("N"))
+    assert controller.premoves == [] and controller.views[1].board.piece_at(chess.F3) is not None

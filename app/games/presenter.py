@@ -106,7 +106,8 @@ class Presenter(Protocol):
         """While another seat acts: the seat's board with the moves (``targets``) and senses (``sense_window``)
         it may queue for its next turn, as if that turn had begun (None: this game queues nothing). A queued move
         is given to :meth:`on_move` (a sense to :meth:`on_square`) with the seat's view once its turn comes, and
-        played if the game then allows it."""
+        played if the game then allows it. A game whose turn asks a pick before the move (RBC) may also answer
+        during that pick: its ``targets`` are then the moves that may replace the one queued, played after it."""
 
     def commands(self, view: Any) -> list[Command]:
         """The buttons this game shows now, besides resigning (each seat may resign in every game)."""

@@ -352,6 +352,10 @@ class GridZone(Zone):
     - ``flags``: a reason the cell's mark is wrong (``""``: none); a flagged cell is outlined in red and its
       reason is the cell's tooltip.
 
+    ``along_files``: the columns stand for the board's files, first column the first file (Cloak and Dagger's
+    checker 1 starts on the a-file), so the window draws them in the board's order: right to left while the board
+    is turned. Item numbers do not change.
+
     >>> grid = GridZone(id="g", rows=("K", "Q"), columns=("1", "2"), shades=((1.0, 0.0), (0.0, None)),
     ...                 flags=(("", ""), ("", "the queen is known")))
     >>> grid.shade(0, 1), grid.flag(1, 1), grid.note(0, 0)
@@ -364,6 +368,7 @@ class GridZone(Zone):
     notes: tuple[tuple[str, ...], ...] = ()
     shades: tuple[tuple[float | None, ...], ...] = ()
     flags: tuple[tuple[str, ...], ...] = ()
+    along_files: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()

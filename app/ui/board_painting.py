@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
+    QFontMetrics,
     QPainter,
     QPainterPath,
     QPen,
@@ -181,7 +182,8 @@ class BoardPicture:
         if self.coordinates:  # above the pieces, as on Lichess: a knight's base would hide a letter
             self._paint_coordinates(painter, size)
         self._paint_targets(painter, size)
-        self._paint_marker_outlines(painter, size)
+        labels = self._paint_marker_outlines(painter, size)
+        self._paint_proposal_label(painter, size, labels)
         if self.flags:
             self._paint_flags(painter, size)
         if self.heat and self.heat_values:
@@ -278,8 +280,8 @@ class BoardPicture:
         painter.strokePath(self.geometry.region_path(self.hover_window, width / 2, width), pen)
 
     def _paint_proposal(self, painter: QPainter, size: int) -> None:
-        """A sense clicked once, waiting for its confirmation: its window tinted and dashed, with a word saying how
-        to confirm ("again": click the same square again; "hold": hold the button down on it)."""
+        """A pick clicked once, waiting for its confirmation: its window tinted and dashed, under the pieces (its
+        label, saying how to confirm, is drawn over them with the markers' labels: :meth:`_paint_proposal_label`)."""
         if not self.proposed_window:
             return
         painter.fillPath(self.geometry.region_path(self.proposed_window, 0, 0), _with_alpha(_HOVER, 0.4))
@@ -287,9 +289,6 @@ class BoardPicture:
         pen = QPen(_SENSE, width, Qt.PenStyle.DashLine)
         pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
         painter.strokePath(self.geometry.region_path(self.proposed_window, width / 2, width), pen)
-        if self.proposal_label:
-            corner = min(self.proposed_window, key=lambda s: (self.geometry.cell(s)[1], -self.geometry.cell(s)[0]))
-            self._paint_label(painter, corner, self.proposal_label, _SENSE, 1.0, {}, size)
 
     def _coordinate_font(self, size: int) -> QFont:
         font = QFont(self.font)
@@ -362,8 +361,8 @@ class BoardPicture:
                 painter.drawPixmap(point, pieces.piece_pixmap(letter, size, dpr))
 
     def _paint_targets(self, painter: QPainter, size: int) -> None:
-        origin = self.selected
-        if origin is None or self.sense_enabled:
+        origin = self.selected  # (also while picks are taken: RBC's queue offers moves and a sense together)
+        if origin is None:
             return
         painter.setPen(Qt.PenStyle.NoPen)
         for dest in self.targets.get(origin, {}):
@@ -384,7 +383,8 @@ class BoardPicture:
                 painter.drawEllipse(rect.center(), radius, radius)
         painter.setBrush(Qt.BrushStyle.NoBrush)
 
-    def _paint_marker_outlines(self, painter: QPainter, size: int) -> None:
+    def _paint_marker_outlines(self, painter: QPainter, size: int) -> dict[Cell, int]:
+        """The markers' outlines and labels, over the pieces; returns how many labels each square got."""
         labels: dict[Cell, int] = {}
         for marker in self.markers:
             squares = [s for s in marker.squares if self.geometry.on_board(s)]
@@ -424,6 +424,28 @@ class BoardPicture:
                     painter.strokePath(self._rounded(rect, width / 2 + size * 0.02, width), pen)
                 if marker.label:
                     self._paint_label(painter, square, marker.label, colour, marker.opacity, labels, size)
+        return labels
+
+    def _paint_proposal_label(self, painter: QPainter, size: int, labels: dict[Cell, int]) -> None:
+        """The word saying how to confirm a pick waiting for it ("again": click the same square again; "hold":
+        hold the button down on it), over the pieces (a disc or a piece would cut it) and under any label the
+        square already has."""
+        if self.proposal_label and self.proposed_window:
+            corner = min(self.proposed_window, key=lambda s: (self.geometry.cell(s)[1], -self.geometry.cell(s)[0]))
+            self._paint_label(painter, corner, self.proposal_label, _SENSE, 1.0, labels, size)
+
+    def label_rect(self, square: Cell, text: str, index: int, size: int) -> QRectF:
+        """Where the ``index``-th label (counted from 0) of ``square`` is drawn, as a rectangle: a small pill in the
+        square's top-right corner, the next one below it."""
+        font = QFont(self.font)
+        font.setPixelSize(max(7, round(size * 0.14)))
+        font.setBold(True)
+        metrics = QFontMetrics(font)
+        height = metrics.height() + 1
+        width = metrics.horizontalAdvance(text) + height * 0.6
+        rect = QRectF(self.geometry.square_rect(square))
+        margin = max(1.0, size * 0.02)
+        return QRectF(rect.right() + 1 - margin - width, rect.top() + margin + index * (height + 1), width, height)
 
     @staticmethod
     def _rounded(rect: QRectF, inset: float, radius: float) -> QPainterPath:
@@ -448,14 +470,10 @@ class BoardPicture:
         font.setPixelSize(max(7, round(size * 0.14)))
         font.setBold(True)
         painter.setFont(font)
-        metrics = painter.fontMetrics()
-        height = metrics.height() + 1
-        width = metrics.horizontalAdvance(text) + height * 0.6
         index = stacked.get(square, 0)
         stacked[square] = index + 1
-        rect = QRectF(self.geometry.square_rect(square))
-        margin = max(1.0, size * 0.02)
-        pill = QRectF(rect.right() + 1 - margin - width, rect.top() + margin + index * (height + 1), width, height)
+        pill = self.label_rect(square, text, index, size)
+        height = pill.height()
         painter.setPen(Qt.PenStyle.NoPen)
         # Faded markers keep readable labels: the pill fades less than the marker.
         painter.setBrush(_with_alpha(colour, 0.95 * (0.6 + 0.4 * opacity)))

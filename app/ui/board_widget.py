@@ -81,8 +81,9 @@ MARKER_KINDS = ("sense", "sense_old", "reveal", "lost", "captured", "premove")
 GLIDE_MS = 180
 """How long a moved piece glides to its new square by default, in milliseconds (as Lichess's 0.2 s)."""
 SENSE_CONFIRM = ("one click", "second click", "hold")
-"""How a sense is chosen on the board: at the first click, at a second click on the same square (the first only
-shows the window chosen), or by holding the button down for :data:`HOLD_MS`."""
+"""How a square is picked on the board whenever the scene asks for a pick (RBC's sense, a removal, a Split-Brain
+pick, a checker to uncloak): at the first click, at a second click on the same square (the first only shows the
+window chosen, labelled "again"), or by holding the button down for :data:`HOLD_MS` (labelled "hold")."""
 HOLD_MS = 350
 MOST_GLIDES = 4
 """More pieces than this changing place at once is no move (a new game, another view): they are not animated."""
@@ -272,7 +273,7 @@ class BoardWidget(QWidget):
         self._pending: tuple[Cell, Cell] | None = None
         # Off-board zones, and their layout for the last widget size asked about.
         self._zones: list[Zone] = []
-        self._layout: tuple[tuple[int, int], zone_parts.ZoneLayout] | None = None
+        self._layout: tuple[tuple[int, int, bool], zone_parts.ZoneLayout] | None = None
         self._geometry_cache: tuple[tuple[int, int, int, int, bool], BoardGeometry] | None = None
         # Pieces gliding to their new squares (letter, from, to): drawn on their way for _glide_ms, while the
         # board's state (what a click means) is already the new one, so a glide never delays input.
@@ -339,10 +340,11 @@ class BoardWidget(QWidget):
         """Where the board and each off-board zone are drawn now; None when the scene has no zones."""
         if not self._zones:
             return None
-        size = (self.width(), self.height())
-        if self._layout is None or self._layout[0] != size:
+        key = (self.width(), self.height(), self._flipped)
+        if self._layout is None or self._layout[0] != key:
             from app.ui import zones as zone_parts
-            self._layout = size, zone_parts.lay_out(self._zones, self._files, self._ranks, *size)
+            self._layout = key, zone_parts.lay_out(self._zones, self._files, self._ranks, self.width(),
+                                                   self.height(), self._flipped)
         return self._layout[1]
 
     def _geometry(self) -> BoardGeometry:
@@ -828,8 +830,9 @@ class BoardWidget(QWidget):
         self._hover_window = []
 
     def _update_sense_hover(self, square: Cell | None) -> None:
-        if not (self._sense_enabled and self._interactive) or square is None or not self.on_board(square):
-            square = None
+        if not (self._sense_enabled and self._interactive) or square is None or not self.on_board(square) \
+                or self._move_press(square):
+            square = None  # (over a piece that may move, or while one is chosen, a click is a move's)
         if square == self._sense_hover:
             return
         self._sense_hover = square
@@ -848,12 +851,12 @@ class BoardWidget(QWidget):
             shape = Qt.CursorShape.PointingHandCursor
         elif not self._interactive or square is None:
             shape = Qt.CursorShape.ArrowCursor
-        elif self._sense_enabled:
-            shape = Qt.CursorShape.CrossCursor
         elif square in self._targets or (
             self._selected is not None and square in self._targets.get(self._selected, {})
         ):
             shape = Qt.CursorShape.PointingHandCursor
+        elif self._sense_enabled and not self._move_press(square):
+            shape = Qt.CursorShape.CrossCursor
         else:
             shape = Qt.CursorShape.ArrowCursor
         if self.cursor().shape() != shape:
@@ -959,9 +962,10 @@ class BoardWidget(QWidget):
                 self.update()
             return
         self.squareClicked.emit(square)
-        if self._sense_enabled:
+        if self._sense_enabled and not self._move_press(square):
             self._sense_pressed(square)
             return
+        self._forget_proposal()  # (a pick proposed before a piece was chosen)
         selected = self._selected
         if selected is not None and square != selected and square in self._targets.get(selected, {}):
             self._request_move(selected, square)
@@ -972,8 +976,15 @@ class BoardWidget(QWidget):
             self._drag.press(square, pos)
         else:
             self._selected = None
+        self._update_sense_hover(square)
         self._update_cursor(square)
         self.update()
+
+    def _move_press(self, square: Cell) -> bool:
+        """Whether a left press on ``square`` belongs to a move while the board also takes picks (a scene with
+        both, as RBC's queue while the bot thinks): a press on a piece that may move, or any press while a piece is
+        chosen (a square it cannot go to drops the choice, as in a move). Elsewhere the press is a pick."""
+        return bool(self._targets) and (square in self._targets or self._selected is not None)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         """Drags a piece, previews an arrow, follows the sense window."""
@@ -1099,7 +1110,7 @@ class BoardWidget(QWidget):
             elif square in self._targets:
                 words += "; it may move (Enter to choose it)"
             elif self._sense_enabled and self._interactive:
-                words += "; Enter twice senses here" if self._sense_confirm != "one click" else "; Enter senses here"
+                words += "; Enter twice picks here" if self._sense_confirm != "one click" else "; Enter picks here"
             self.setAccessibleName(f"Chess board, {words}")
             from PySide6.QtGui import QAccessible, QAccessibleEvent
             QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
@@ -1235,7 +1246,7 @@ class BoardWidget(QWidget):
         if not self._interactive:
             return
         self.squareClicked.emit(square)
-        if self._sense_enabled:
+        if self._sense_enabled and not self._move_press(square):
             # As the mouse's second click: a sense is made at the first Enter only when one click senses.
             if self._sense_confirm == "one click" or square == self._proposed:
                 self._forget_proposal()
@@ -1262,7 +1273,14 @@ class BoardWidget(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Draws what the board shows now (:class:`~app.ui.board_painting.BoardPicture` does the drawing)."""
-        picture = BoardPicture(
+        picture = self.picture()
+        painter = QPainter(self)
+        picture.paint(painter, self.devicePixelRatioF())
+        painter.end()
+
+    def picture(self) -> BoardPicture:
+        """What the board shows now, as the picture that draws it (where its labels go, for instance)."""
+        return BoardPicture(
             geometry=self._geometry(), theme=self._theme, font=self.font(), coordinates=self._coordinates,
             pieces=self._pieces, ghosts=self._ghosts, heat=self._heat, heat_values=self._heat_values,
             flags=self._flags, targets=self._targets, last_move=self._last_move, markers=self._markers,
@@ -1280,6 +1298,3 @@ class BoardWidget(QWidget):
             zone_cursor=self._zone_cursor_rect() if self.hasFocus() else None,
             proposal_label="hold" if self._sense_confirm == "hold" and not self._proposed_by_key else "again",
         )
-        painter = QPainter(self)
-        picture.paint(painter, self.devicePixelRatioF())
-        painter.end()

@@ -217,6 +217,10 @@ class GameController(QObject):
                 scene = ahead
                 if any(kind == "sense" for kind, *_rest in self.premoves):
                     scene.sense_window = None  # one sense a turn: the queued one (a right click takes it back)
+        else:
+            after = self._after_pick_scene()
+            if after is not None:  # the queued move may still be changed on the board before the pick
+                scene.targets = after.targets
         scene.markers.extend(MarkerSpec("premove", squares) for *_rest, squares in self.premoves)
         return scene
 
@@ -230,10 +234,26 @@ class GameController(QObject):
             return None
         return self.presenter_of(seat).premove_scene(self.views[seat])
 
+    def _after_pick_scene(self) -> BoardScene | None:
+        """On the person's own turn, while a move queued during the bot's turn waits for the pick the turn asks
+        first (RBC's sense): the board of the moves that may replace it (the game's premove scene), else None."""
+        seat = self.screen_seat
+        if seat is None or self.game.to_move != seat or self.curtain_for is not None or self.looking_back is not None \
+                or not any(kind == "move" for kind, *_rest in self.premoves):
+            return None
+        presenter, view = self.presenter_of(seat), self.views[seat]
+        now = presenter.scene(view)
+        if now.sense_window is None or now.targets:
+            return None
+        return presenter.premove_scene(view)
+
     def _queue_premove(self, kind: str, what: Any) -> bool:
         """Queue the person's move (``what`` = (from, to, promotion)) or sense (a square) while a bot thinks, in
-        place of one of that kind queued before; False when nothing may be queued now."""
+        place of one of that kind queued before; False when nothing may be queued now. A queued move may also be
+        replaced on the person's own turn, before the pick it waits for."""
         ahead = self._premove_scene()
+        if ahead is None and kind == "move":
+            ahead = self._after_pick_scene()
         if ahead is None:
             return False
         if kind == "sense":
@@ -255,6 +275,40 @@ class GameController(QObject):
         self.changed.emit()
         return True
 
+    def queue_typed(self, text: str) -> bool:
+        """Typed ``text`` while a bot is to act: queued as a premove, as the same move or pick made on the board
+        would be. A move is read against the moves the next turn may queue (coordinates or SAN, own pieces only);
+        a bare square is the pick the next turn starts with while none is queued (RBC's sense, as typed in the
+        sense phase; a Split-Brain pick), and ``sense e2`` / ``pick e2`` always names one. False when nothing may
+        be queued now (the game then reads the text itself); raises :class:`InputError` saying why the text names
+        nothing the next turn could take."""
+        ahead = self._premove_scene()
+        if ahead is None:
+            return False
+        from app.games.move_input import parse_move_text
+        raw = text.strip()
+        words = raw.lower().split()
+        picking = ahead.sense_window is not None
+        pick_words = {ahead.pick_word, "sense", "pick"}
+        named = len(words) == 2 and words[0] in pick_words
+        bare = len(words) == 1 and _typed_square(raw, ahead.files, ahead.ranks) is not None
+        if named or (bare and picking and not any(kind == "sense" for kind, *_rest in self.premoves)):
+            square = _typed_square(words[-1], ahead.files, ahead.ranks)
+            if not picking:
+                raise InputError(f"nothing can be queued to {ahead.pick_word} now: type a move")
+            if square is None:
+                raise InputError(f"not a square: {words[-1]!r}")
+            if not self._queue_premove("sense", square):
+                raise InputError(f"{_cell_name(square)} cannot be picked at the start of your next turn")
+            return True
+        if not ahead.targets:
+            raise InputError(f"type a square to {ahead.pick_word}, for example c3")
+        letters = {cell: _piece_letter(code) for cell, code in ahead.pieces.items()}
+        move = parse_move_text(raw, letters, ahead.targets, ahead.files, ahead.ranks)
+        if not self._queue_premove("move", move):
+            raise InputError("that move cannot be queued now")
+        return True
+
     def cancel_premoves(self) -> bool:
         """Forget the queued moves and senses (a right click, Esc); False when there were none."""
         if not self.premoves:
@@ -269,7 +323,7 @@ class GameController(QObject):
         seat = self.screen_seat
         if not self.premoves or seat is None or self.game.to_move != seat or self.hot_seat:
             return
-        now = self.scene()
+        now = self.presenter_of(seat).scene(self.views[seat])  # what the turn takes now (no queued move's board)
         for index, (kind, what, words, _squares) in enumerate(self.premoves):
             if kind == "sense" and now.sense_window is not None:
                 del self.premoves[index]
@@ -423,7 +477,11 @@ class GameController(QObject):
             return f"Your turn is over: pass the screen to {self.game.seat_names[self.passing_to]}"
         if mover != self.screen_seat:
             return "Waiting for the opponent"
-        return self.presenter_of(mover).prompt(self.views[mover])
+        prompt = self.presenter_of(mover).prompt(self.views[mover])
+        if self.premoves:  # a move queued while the bot thought waits for the pick the turn asks first
+            queued = " and ".join(words for _kind, _what, words, _squares in self.premoves)
+            return f"{prompt}; then the queued {queued} (a right click or Esc cancels)"
+        return prompt
 
     def entry_hint(self) -> str:
         """What the typing field says while empty, for this game."""
@@ -826,6 +884,28 @@ def annotations_from_json(data: Any) -> tuple[list[tuple[Cell, Cell]], list[Cell
             if circle is not None:
                 circles.append(circle)
     return arrows, circles
+
+
+def _typed_square(text: str, files: int, ranks: int) -> Cell | None:
+    """A square typed as ``d7`` on a board of ``files`` x ``ranks``, or None."""
+    import re
+    match = re.fullmatch(r"([a-z])([1-9][0-9]?)", text.strip().lower())
+    if match is None:
+        return None
+    square = (ord(match[1]) - 97, int(match[2]) - 1)
+    return square if square[0] < files and 0 <= square[1] < ranks else None
+
+
+def _piece_letter(code: str) -> str:
+    """A scene's piece as a piece letter for typed moves: a checker token as the piece it stands for, when the
+    seat knows it (its own always), else nothing."""
+    from app.games.scene import read_checker
+    checker = read_checker(code)
+    if checker is None:
+        return code
+    if checker.piece is None:
+        return ""
+    return checker.piece.upper() if checker.white else checker.piece.lower()
 
 
 def _cell_name(square: Cell) -> str:

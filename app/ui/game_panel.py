@@ -6,6 +6,7 @@ which only ever hands over what the seat at the screen may see.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt, Signal
@@ -73,6 +74,30 @@ class FlowLayout(QLayout):
     def widgets(self) -> list[QWidget]:
         """The widgets in layout order (which is also their keyboard focus order)."""
         return [widget for item in self._items if (widget := item.widget()) is not None]
+
+    def put_in_order(self, widgets: Sequence[QWidget]) -> bool:
+        """Put ``widgets`` (some of this layout's) in the given order, in the places they hold between them; the
+        others stay where they are. True when anything moved.
+
+        >>> from PySide6.QtWidgets import QApplication
+        >>> app = QApplication.instance() or QApplication([])
+        >>> holder = QWidget()
+        >>> flow = FlowLayout(holder)
+        >>> one, two, three = QPushButton("1"), QPushButton("2"), QPushButton("3")
+        >>> for button in (one, two, three):
+        ...     flow.addWidget(button)
+        >>> flow.put_in_order([three, one]), [button.text() for button in flow.widgets()]
+        (True, ['3', '2', '1'])
+        """
+        places = [index for index, item in enumerate(self._items) if item.widget() in widgets]
+        items = {id(item.widget()): item for item in self._items if item.widget() in widgets}
+        ordered = [items[id(widget)] for widget in widgets if id(widget) in items]
+        if [self._items[index] for index in places] == ordered:
+            return False
+        for index, item in zip(places, ordered):
+            self._items[index] = item
+        self.invalidate()
+        return True
 
     def count(self) -> int:
         return len(self._items)
@@ -257,6 +282,7 @@ class GamePanel(QWidget):
         for command_id, button in (("pass", self.pass_button), ("offer_draw", self.draw_button),
                                    ("accept_draw", self.accept_button), ("decline_draw", self.decline_button)):
             self._adopt_command_button(command_id, button)
+        self._fixed_buttons = frozenset(self.command_buttons)
         self.truth_button = QPushButton("Show my view")
         self.truth_button.setCheckable(True)
         self.truth_button.setToolTip("The game is over: switch between the true final position and what you saw")
@@ -311,6 +337,12 @@ class GamePanel(QWidget):
                 self._buttons_row.insertWidget(self._buttons_row.count() - 1, button)  # before Flip
                 self._adopt_command_button(command.id, button)
                 self._tab_through_buttons()
+        # The buttons made for the game in the order it lists them (its phase's own action first, anytime ones
+        # after), in the places of the row they hold: one made in an earlier phase would otherwise stay in front.
+        # (Pass, Resign, Offer draw and Flip keep their places.)
+        made = [self.command_buttons[command.id] for command in commands if command.id not in self._fixed_buttons]
+        if self._buttons_row.put_in_order(made):
+            self._tab_through_buttons()
         for command_id, button in self.command_buttons.items():
             shown = offered.get(command_id)
             button.setVisible(shown is not None)

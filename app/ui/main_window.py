@@ -139,6 +139,8 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.controller: GameController | None = None
         self._shown_seat: int | None = None  # whose annotations the board holds now
+        self._said: tuple[Any, ...] = ()  # what the panel says now (seat, status, log length)
+        self._refused: tuple[str, tuple[Any, ...]] | None = None  # typed text refused, and what was said then
         self._truth_shown = False  # the board shows the true position (after the game): no belief overlay on it
         self._board_seat: int | None = None  # whose screen the board shows (its keyboard cursor is theirs)
         self._refresh_pending = False  # a redraw asked for in the event loop's next pass (see _changed)
@@ -275,9 +277,9 @@ class MainWindow(QMainWindow):
         self._choice_menu(view.addMenu("&Piece set"), tuple(PIECE_SETS), self._piece_set, "view/pieces", "cburnett")
         self._choice_menu(view.addMenu("Piece &animation"), ANIMATION, self._animation, "view/animation", "glide",
                           labels={"glide": "Pieces glide to their squares", "off": "Off"})
-        self._choice_menu(view.addMenu("Choosing a &sense"), SENSE_CONFIRM, self._sense_confirm, "play/sense_confirm",
+        self._choice_menu(view.addMenu("Picking a &square"), SENSE_CONFIRM, self._sense_confirm, "play/sense_confirm",
                           SENSE_CONFIRM_DEFAULT,
-                          labels={"one click": "One click senses", "second click": "Click the square twice",
+                          labels={"one click": "One click picks it", "second click": "Click the square twice",
                                   "hold": "Hold the button down on the square"})
         self._add_sound_menu(view)
         self._choice_menu(view.addMenu("&End of turn at one computer"), END_OF_TURN, self._end_of_turn,
@@ -724,6 +726,13 @@ class MainWindow(QMainWindow):
         if screen.seat is None:
             self.entry.setText("")  # not clear(): its undo history would keep the last player's typing
             panel.entry_error.hide()
+        self._said = (screen.seat, screen.status, len(screen.log))
+        if self._refused is not None and self._refused[1] != self._said:
+            # The game moved on: a refusal of typed text is stale, and so is the text (typing on would add to it).
+            if self.entry.text().strip() == self._refused[0]:
+                self.entry.setText("")
+            panel.entry_error.hide()
+            self._refused = None
         if list(screen.log) != self._lines(self.log):
             panel.show_lines(self.log, list(screen.log))
         self.moves.show_lines(list(screen.moves), screen.looking_at)
@@ -868,16 +877,18 @@ class MainWindow(QMainWindow):
             return
         error = self.panel.entry_error
         from app.games.presenter import InputError
-        try:
-            action = controller.parse_text(text)
+        try:  # while a bot is to act, typing queues a premove as a click does; else the game reads the text
+            action = None if controller.queue_typed(text) else controller.parse_text(text)
         except InputError as problem:
             message = bounded(str(problem), 300)
             error.setText(message[:1].upper() + message[1:] + ".")
             error.show()
+            self._refused = (text, self._said)  # said until the game says something new (see _show_panel)
             return
         self.entry.setText("")  # not clear(): Ctrl+Z would bring the move back for the next player to read
         error.hide()
-        controller.act(action)
+        if action is not None:
+            controller.act(action)
 
     def _resign(self) -> None:
         if self.controller is not None and self.controller.can("resign"):
@@ -1567,9 +1578,10 @@ def rules_text(name: str) -> str:
     return between.join(parts)
 
 
-SENSE_CONFIRM_DEFAULT = "second click"
-"""A sense is chosen by clicking its square twice unless the player chose otherwise: a stray click must not spend
-the turn's only sense (it cannot be taken back)."""
+SENSE_CONFIRM_DEFAULT = "one click"
+"""View > Picking a square: how every pick of a square on the board is made (RBC's sense, a removal, a Split-Brain
+pick, a checker to uncloak, a pawn's drop). One click does it, as every prompt says, unless the player asked for a
+confirmation (a second click on the same square, or holding the button down)."""
 ANIMATION = ("glide", "off")
 """View > Piece animation: moved pieces glide to their squares, or jump."""
 

@@ -127,8 +127,10 @@ def extra_squares(zones: Sequence[Zone]) -> tuple[float, float]:
     return width, height
 
 
-def lay_out(zones: Sequence[Zone], files: int, ranks: int, width: int, height: int) -> ZoneLayout:
-    """Shares a ``width`` x ``height`` widget between a ``files`` x ``ranks`` board and the zones' bands."""
+def lay_out(zones: Sequence[Zone], files: int, ranks: int, width: int, height: int,
+            flipped: bool = False) -> ZoneLayout:
+    """Shares a ``width`` x ``height`` widget between a ``files`` x ``ranks`` board and the zones' bands (a grid
+    whose columns go ``along_files`` runs right to left when the board is ``flipped``)."""
     extra_w, extra_h = extra_squares(zones)
     size = max(1, int(min(width / (files + extra_w), height / (ranks + extra_h))))
     bands = zone_bands(zones)
@@ -156,7 +158,7 @@ def lay_out(zones: Sequence[Zone], files: int, ranks: int, width: int, height: i
             band = QRectF(reached["right"], board.top(), depth, board.height())
             reached["right"] += depth
         for zone, part in zip(band_zones, _shared(band_zones, band, size)):
-            placed[id(zone)] = PlacedZone(zone, part, _items(zone, part, size))
+            placed[id(zone)] = PlacedZone(zone, part, _items(zone, part, size, flipped))
     return ZoneLayout(board, size, tuple(placed[id(zone)] for zone in banded(zones)))
 
 
@@ -178,7 +180,7 @@ def _shared(band_zones: Sequence[Zone], band: QRectF, size: int) -> list[QRectF]
     return parts
 
 
-def _items(zone: Zone, band: QRectF, size: int) -> tuple[QRectF, ...]:
+def _items(zone: Zone, band: QRectF, size: int, flipped: bool = False) -> tuple[QRectF, ...]:
     """Each item's rectangle: in a row along the band, overlapping when there are too many to fit."""
     pad, label = _PAD * size, (_LABEL * size if zone.label else 0.0)
     inner = band.adjusted(pad, pad + label, -pad, -pad)
@@ -186,8 +188,11 @@ def _items(zone: Zone, band: QRectF, size: int) -> tuple[QRectF, ...]:
     if isinstance(zone, GridZone):
         table = QRectF(inner.left(), inner.top(), width, height)
         head, cell = row_head(zone) * size, _CELL * size
-        return tuple(QRectF(table.left() + head + column * cell, table.top() + (row + 1) * cell, cell, cell)
-                     for row in range(len(zone.rows)) for column in range(len(zone.columns)))
+        columns = len(zone.columns)
+        mirrored = flipped and zone.along_files  # the board turned: its files, and so these columns, run backwards
+        return tuple(QRectF(table.left() + head + (columns - 1 - column if mirrored else column) * cell,
+                            table.top() + (row + 1) * cell, cell, cell)
+                     for row in range(len(zone.rows)) for column in range(columns))
     count = zone.item_count()
     if count == 0:
         return ()
@@ -462,12 +467,13 @@ def _paint_grid(painter: QPainter, zone: GridZone, rects: Sequence[QRectF], base
     painter.setFont(_font(base_font, size * 0.17))
     painter.setPen(ink)
     first = rects[0]
+    left = min(rect.left() for rect in rects[:len(zone.columns)])  # (the columns may run right to left)
     for column, heading in enumerate(zone.columns):
-        painter.drawText(QRectF(first.left() + column * cell, first.top() - cell, cell, cell),
+        painter.drawText(QRectF(rects[column].left(), first.top() - cell, cell, cell),
                          Qt.AlignmentFlag.AlignCenter, heading)
     head = row_head(zone) * size
     for row, heading in enumerate(zone.rows):
-        box = QRectF(first.left() - head, first.top() + row * cell, head - size * 0.05, cell)
+        box = QRectF(left - head, first.top() + row * cell, head - size * 0.05, cell)
         text = painter.fontMetrics().elidedText(heading, Qt.TextElideMode.ElideRight, int(box.width()))
         painter.drawText(box, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
     mark_font, note_font = _font(base_font, size * 0.24), _font(base_font, size * 0.115, bold=False)

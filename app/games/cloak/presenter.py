@@ -463,7 +463,7 @@ class CloakPresenter(PresenterBase):
                               for row, piece in enumerate(PIECES))
         return GridZone(id=THEIRS, place=GRID_PLACE, label=label, rows=tuple(PIECES),
                         columns=tuple(str(n) for n in CHECKERS), marks=_shown(marks), notes=notes, shades=shades,
-                        flags=flags, private_to=private)
+                        flags=flags, private_to=private, along_files=True)
 
     def _your_grid(self, view: Any, private: frozenset[int]) -> GridZone:
         own = _colour_of(view.seat)
@@ -484,7 +484,7 @@ class CloakPresenter(PresenterBase):
             label = "Yours: what they can tell"
         return GridZone(id=YOURS, place=GRID_PLACE, beside=True, label=label, rows=tuple(PIECES),
                         columns=tuple(str(n) for n in CHECKERS), marks=_shown(marks), notes=notes, shades=shades,
-                        private_to=private)
+                        private_to=private, along_files=True)
 
     @staticmethod
     def _shade(shades: tuple[tuple[float | None, ...], ...], row: int, column: int) -> float | None:

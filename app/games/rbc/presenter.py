@@ -157,7 +157,9 @@ class RbcPresenter(ChessPresenter):
         return rbc_moves(view)
 
     def premove_scene(self, view: Any) -> BoardScene | None:
-        if view.outcome is not None or view.phase != "wait":
+        # While the opponent acts, and in the seat's own sense phase: the moves to follow the sense (the window
+        # offers them there only to change a move queued before, played once the sense is made).
+        if view.outcome is not None or view.phase not in ("wait", "sense"):
             return None
         scene = rbc_scene(view)
         scene.targets = chess_targets(view.move_actions())
