@@ -457,8 +457,9 @@ class BoardScene:
     def remember(self, items: Iterable[Remembered]) -> None:
         """Shows remembered enemy pieces on the squares the seat's own pieces leave free (they never glide, see
         :attr:`last_seen`), with their notes; the old ones under ``seen_old`` markers labelled with their turn,
-        one marker per turn, except where a marker already on the square writes that turn (a lost piece's)."""
-        written = {(cell, marker.label) for marker in self.markers if marker.label for cell in marker.squares}
+        one marker per turn, except where a marker of that square alone already writes that turn (a lost piece's)."""
+        written = {(marker.squares[0], marker.label) for marker in self.markers
+                   if marker.label and len(marker.squares) == 1}
         old: dict[str, list[Cell]] = {}
         for item in items:
             if item.cell in self.pieces:
