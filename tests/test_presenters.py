@@ -335,11 +335,12 @@ def _random_action(game: Any, seat: int, rng: random.Random) -> Any:
 def _comparable(key: str, view: Any, scene: BoardScene) -> BoardScene:
     """``scene`` without the enemy pieces of a game of hidden pieces and the markers that go with them: since
     issue 26 those show the latest thing the seat learned of each square, which the reference never did
-    (tests/test_sightings.py checks them against the truth)."""
+    (tests/test_sightings.py checks them against the truth), and Blind Chess marks where a piece was lost."""
     if key not in ("rbc", "blind"):
         return scene
+    dropped = ("reveal", "seen_old") + (("lost",) if key == "blind" else ())
     return replace(scene, pieces={cell: code for cell, code in scene.pieces.items() if code.isupper() == view.color},
-                   markers=[marker for marker in scene.markers if marker.kind not in ("reveal", "seen_old")],
+                   markers=[marker for marker in scene.markers if marker.kind not in dropped],
                    last_seen=frozenset(), notes={})
 
 

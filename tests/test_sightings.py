@@ -81,9 +81,12 @@ def test_rbc_an_older_sense_is_drawn_old_with_its_turn_and_said_so_in_words() ->
     game.play(0, Sense(chess.A2))  # turn 2: a sense of its own side
     scene = _rbc_scene_of(game, 0)
     old = _old(scene)
+    window = next(marker for marker in scene.markers if marker.kind == "sense_old")
+    assert window.label == "t1"
     for square, letter in (("d8", "q"), ("e8", "k"), ("f8", "b"), ("d7", "p"), ("e7", "p"), ("f7", "p")):
         cell = sq8(chess.parse_square(square))
-        assert scene.pieces[cell] == letter and old[cell] == "t1"
+        # Faded, under the dashed outline of the turn-1 sense that says its turn (no second label on the piece).
+        assert scene.pieces[cell] == letter and old[cell] == "" and cell in window.squares
     assert scene.notes[sq8(chess.D8)] == "black queen seen on d8 at turn 1"
     game.play(0, MoveAction(chess.Move.from_uci("d2d3")))
     game.play(1, Sense(chess.E2))

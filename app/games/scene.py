@@ -457,9 +457,9 @@ class BoardScene:
     def remember(self, items: Iterable[Remembered]) -> None:
         """Shows remembered enemy pieces on the squares the seat's own pieces leave free (they never glide, see
         :attr:`last_seen`), with their notes; the old ones under ``seen_old`` markers labelled with their turn,
-        one marker per turn, except where a marker of that square alone already writes that turn (a lost piece's)."""
-        written = {(marker.squares[0], marker.label) for marker in self.markers
-                   if marker.label and len(marker.squares) == 1}
+        one marker per turn, except where a marker on the square already says that turn (the outline of the sense
+        that saw it, a lost piece's mark): the piece is faded all the same."""
+        written = {(cell, marker.label) for marker in self.markers if marker.label for cell in marker.squares}
         old: dict[str, list[Cell]] = {}
         for item in items:
             if item.cell in self.pieces:

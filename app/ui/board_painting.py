@@ -75,7 +75,7 @@ _PREMOVE = QColor("#14551e")  # Lichess's premove: the move's squares tinted, da
 _SEEN_OLD = QColor("#616161")  # an old sighting's turn: grey, news no longer
 _MARKER_COLOURS = {"sense": _SENSE, "sense_old": _SENSE, "reveal": _REVEAL, "lost": _LOST, "captured": _CAPTURED,
                    "premove": _PREMOVE, "seen_old": _SEEN_OLD}
-_OLD_PIECE = 0.5  # how opaque a piece under a seen_old marker is drawn: a memory, not a sighting
+_OLD_PIECE = 0.6  # how opaque a piece under a seen_old marker is drawn: a memory, not a sighting
 _MARKER_WORDS = {
     "sense": "sensed",
     "sense_old": "sensed earlier",
@@ -351,8 +351,11 @@ class BoardPicture:
             rect = self.geometry.square_rect(square)
             if square in arriving:
                 continue  # drawn on its way below
-            if square in old:  # where the seat saw it some turns ago: faded, its turn in a grey pill above it
-                painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, _OLD_PIECE))
+            if square in old:  # where the seat saw it some turns ago: faded (drawn whole, then see-through, so the
+                painter.save()  # black king's white parts under its black ones do not show through)
+                painter.setOpacity(_OLD_PIECE)
+                painter.drawPixmap(rect.topLeft(), pieces.piece_pixmap(letter, size, dpr))
+                painter.restore()
             elif square == dragged:
                 painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.3))
             elif self.pending is not None and square == self.pending[0]:

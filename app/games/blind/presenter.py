@@ -21,13 +21,13 @@ from app.games.scene import BoardScene, MarkerSpec, Remembered, piece_words, unk
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
 
-RECENT_CAPTURES = 3  # captures still marked on the board
+RECENT_CAPTURES = 3  # captures, and losses, still marked on the board
 OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW = "offer_draw", "accept_draw", "decline_draw"
 
 
 def blind_scene(view: Any) -> BoardScene:
     """Own pieces, the enemy pieces the seat knows of (:func:`blind_remembered`; the latest reveals outlined with
-    their turn, older sightings faded), captures."""
+    their turn, older sightings faded), the squares of the latest captures and losses."""
     scene = BoardScene()
     board: chess.Board = view.own_board
     scene.pieces = {sq8(square): piece.symbol() for square, piece in board.piece_map().items()}
@@ -37,6 +37,8 @@ def blind_scene(view: Any) -> BoardScene:
             scene.markers.append(MarkerSpec("reveal", (item.cell,), f"t{item.turn}"))
     for capture in view.captures[-RECENT_CAPTURES:]:
         scene.markers.append(MarkerSpec("captured", (sq8(capture.square),), f"t{turn_number(capture.ply)}"))
+    for lost in view.lost[-RECENT_CAPTURES:]:
+        scene.markers.append(MarkerSpec("lost", (sq8(lost.square),), f"t{turn_number(lost.ply)}"))
     scene.remember(remembered)
     if view.my_turn and view.phase == "move":
         scene.targets = chess_targets(view.attempts())
