@@ -386,3 +386,15 @@ def test_an_old_sighting_is_painted_faded_under_its_turn(qtbot) -> None:
     differ = sum(QColor(faded.pixel(x, y)) != QColor(plain.pixel(x, y))
                  for x in range(rect.left(), rect.right(), 3) for y in range(rect.top(), rect.bottom(), 3))
     assert differ > 50  # the king is drawn fainter, with a grey "t1" in the corner
+
+
+def test_a_board_image_of_the_seats_view_draws_the_unknown_piece_and_fades_old_sightings() -> None:
+    """An exported image of White's view in the d5 game stays python-chess's board (no turn labels in its
+    squares), with the unknown piece as a disc with a question mark and the older sense's pieces veiled."""
+    from app.exports import scene_svg
+    game = _rbc(("e7", "e2e4"), ("e5", "d7d5"), ("d5", "e4d5"), ("d5", "d8d5"))
+    game.play(0, Sense(chess.G4))
+    svg = scene_svg(_rbc_scene_of(game, 0))
+    assert svg.count('class="unknown-piece"') == 1 and ">?</text>" in svg
+    assert svg.count('class="old-sighting"') == 7  # d8 e8 f8 d7 e7 f7 seen at turn 1, and the taker on d5
+    assert "marker-label" not in svg and ">t1<" not in svg
