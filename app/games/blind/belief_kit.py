@@ -16,6 +16,17 @@ def facts(view: BlindChessView) -> dict[int, Fact]:
     successful moves and captures, the pieces they revealed, the squares where they would have revealed one
     and did not (rule B4), its pawns' captures that failed (no enemy piece stood there) and where it lost pieces
     (except a pawn that had just stepped two squares: it may have been taken en passant)."""
+    # The board, the belief panel and its checks all ask for these after every observation: they are worked out
+    # once per state of the view (its lists only grow) and kept on it.
+    key = (len(view.results), len(view.lost))
+    kept = view.__dict__.get("_facts_kept")
+    if kept is None or kept[0] != key:
+        kept = (key, _facts(view))
+        view.__dict__["_facts_kept"] = kept
+    return dict(kept[1])
+
+
+def _facts(view: BlindChessView) -> dict[int, Fact]:
     facts: dict[int, Fact] = {}
     events: list[tuple[int, int, Any]] = [(result.ply, 1, (result, written))
                                           for result, written in zip(view.results, view.written)]

@@ -16,6 +16,17 @@ def facts(view: ReconChessView) -> dict[int, Fact]:
     moves (the squares they crossed and landed on, what they captured; castling, the squares between king and
     rook; a pawn's capture that was not played, that its square held no enemy piece) and where it lost pieces
     (except a pawn that had just stepped two squares: it may have been taken en passant)."""
+    # The board, the belief panel and its checks all ask for these after every observation: they are worked out
+    # once per state of the view (its lists only grow) and kept on it.
+    key = (len(view.senses), len(view.moves), len(view.lost))
+    kept = view.__dict__.get("_facts_kept")
+    if kept is None or kept[0] != key:
+        kept = (key, _facts(view))
+        view.__dict__["_facts_kept"] = kept
+    return dict(kept[1])
+
+
+def _facts(view: ReconChessView) -> dict[int, Fact]:
     facts: dict[int, Fact] = {}
     events: list[tuple[int, int, Any]] = []
     events += [(sense.ply, 1, sense) for sense in view.senses]
