@@ -59,7 +59,7 @@ def blind_remembered(view: Any) -> list[Remembered]:
         if fact.kind not in ("piece", "occupied"):
             continue
         turn = turn_number(fact.ply)
-        if fact.kind == "piece":
+        if fact.piece_type is not None:  # a piece seen there
             code = chess.Piece(fact.piece_type, enemy_white).symbol()
             note = f"{piece_words(code)} seen on {square_name(square)} at turn {turn}"
         else:

@@ -33,7 +33,7 @@ def _facts(view: ReconChessView) -> dict[int, Fact]:
     events += [(result.ply, 2, (result, written)) for result, written in zip(view.moves, view.written)]
     events += [(ply, 0, square) for ply, square in view.lost]
     double_steps = {result.ply + 1: result.taken.to_square for result, (_, taken) in zip(view.moves, view.written)
-                    if _pawn_double_step(result.taken, taken)}
+                    if result.taken is not None and _pawn_double_step(result.taken, taken)}
     for ply, order, event in sorted(events, key=lambda item: (item[0], item[1])):
         turn = turn_number(ply)
         if order == 0:

@@ -87,7 +87,7 @@ def rbc_remembered(view: Any) -> list[Remembered]:
         if fact.ply < oldest or fact.kind not in ("piece", "occupied"):
             continue
         turn = turn_number(fact.ply)
-        if fact.kind == "piece":
+        if fact.piece_type is not None:  # a piece seen there
             code = chess.Piece(fact.piece_type, enemy_white).symbol()
             note = f"{piece_words(code)} seen on {square_name(square)} at turn {turn}"
         else:
