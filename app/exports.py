@@ -43,7 +43,8 @@ from app.engine.record import (Frame, GameRecord, RecordError, Timeline, atomic_
                                write_target)
 from app.games.definition import ExportFormat
 from app.games.scene import (ZONE_PLACES, BoardScene, CardRowZone, Cell, Checker, GridZone, HandZone, PileZone,
-                             ShownCard, StackZone, TrackZone, TrayZone, Zone, read_checker, zone_bands)
+                             ShownCard, StackZone, TrackZone, TrayZone, UNKNOWN_PIECES, Zone, read_checker,
+                             zone_bands)
 
 __all__ = ["FORMATS", "IMAGE_FORMATS", "check_export_target", "export_record", "export_text", "frame_png",
            "frame_scene", "frame_svg", "parse_perspective", "scene_svg"]
@@ -160,7 +161,7 @@ def _chess_only(scene: BoardScene) -> bool:
     Marker labels do not count: the chess games label their sense markers with the turn ("t1"), which their
     images have never shown, and their files must stay as they are."""
     return ((scene.files, scene.ranks) == _CHESS_BOARD and not scene.zones
-            and all(letter in chess.svg.PIECES for letter in scene.pieces.values()))
+            and all(letter in chess.svg.PIECES or letter in UNKNOWN_PIECES for letter in scene.pieces.values()))
 
 
 def scene_svg(scene: BoardScene, white_below: bool = True, size: int = 480) -> str:
@@ -174,13 +175,39 @@ def scene_svg(scene: BoardScene, white_below: bool = True, size: int = 480) -> s
         return _grid_svg(scene, white_below, size)
     board = chess.BaseBoard(None)
     for (file, rank), symbol in scene.pieces.items():
-        board.set_piece_at(chess.square(file, rank), chess.Piece.from_symbol(symbol))
+        if symbol not in UNKNOWN_PIECES:
+            board.set_piece_at(chess.square(file, rank), chess.Piece.from_symbol(symbol))
     fill = {chess.square(file, rank): color for (file, rank), color in _fills(scene).items()}
     last_move = None
     if scene.last_move is not None:
         (f1, r1), (f2, r2) = scene.last_move
         last_move = chess.Move(chess.square(f1, r1), chess.square(f2, r2))  # a1-a1 (no move) lights nothing
-    return chess.svg.board(board, orientation=white_below, lastmove=last_move, fill=fill, size=size)
+    svg = chess.svg.board(board, orientation=white_below, lastmove=last_move, fill=fill, size=size)
+    remembered = _remembered_svg(scene, white_below)
+    return svg[:svg.rindex("</svg>")] + remembered + "</svg>" if remembered else svg
+
+
+def _remembered_svg(scene: BoardScene, white_below: bool) -> str:
+    """What ``chess.svg`` cannot draw on a seat's board: a piece of unknown type (a disc in its side's colour with
+    a question mark) and an old sighting faded (a veil of the square's colour over it), as the window does."""
+    old = {cell for marker in scene.markers if marker.kind == "seen_old" for cell in marker.squares}
+    parts = []
+    for (file, rank), code in sorted(scene.pieces.items()):
+        if code not in UNKNOWN_PIECES and (file, rank) not in old:
+            continue
+        x = _MARGIN + (file if white_below else 7 - file) * _SQUARE
+        y = _MARGIN + (7 - rank if white_below else rank) * _SQUARE
+        if code in UNKNOWN_PIECES:
+            light = code.isupper()
+            fill, ink = ("#f8f8f8", "#1b1b1b") if light else ("#2a2a2a", "#f8f8f8")
+            parts.append(f'<g class="unknown-piece"><circle cx="{_num(x + _SQUARE / 2)}" cy="{_num(y + _SQUARE / 2)}" '
+                         f'r="{_num(_SQUARE * 0.37)}" fill="{fill}" stroke="#1b1b1b" stroke-width="1.5"/>'
+                         + _text(x + _SQUARE / 2, y + _SQUARE / 2, "?", _SQUARE * 0.45, ink) + "</g>")
+        if (file, rank) in old:
+            shade = chess.svg.DEFAULT_COLORS["square light" if (file + rank) % 2 else "square dark"]
+            parts.append(f'<rect class="old-sighting" x="{x}" y="{y}" width="{_SQUARE}" height="{_SQUARE}" '
+                         f'fill="{shade}" opacity="0.4"/>')
+    return "".join(parts)
 
 
 # Zone sizes in squares, as the window lays them out (app/ui/zones.py), so an image reads like the window.

@@ -291,7 +291,7 @@ def test_the_checkers_cost_the_windows_start_nothing() -> None:
             "print(before, 'app.games.scene' in sys.modules, len(letters))")
     run = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
                          capture_output=True, text=True, check=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
-    assert run.stdout.split() == ["False", "True", str(12 + 2 * 32 * 6)]
+    assert run.stdout.split() == ["False", "True", str(12 + 2 + 2 * 32 * 6)]  # chess, unknown pieces, checkers
 
 
 def test_a_saved_game_comes_back_with_each_seats_draft_and_notes(window: Any, qtbot: Any) -> None:

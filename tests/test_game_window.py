@@ -20,9 +20,16 @@ from app.ui.scene import from_sq8  # noqa: E402
 
 
 def _revealed_to(controller, seat: int) -> set[tuple[int, str]]:
-    """Every (square, piece letter) of the opponent this seat's observations ever showed."""
+    """Every (square, piece letter) of the opponent this seat's observations ever showed, and an enemy piece of
+    unknown type ("x" or "X") wherever the opponent captured one of its pieces."""
     seen = set()
+    unknown = "X" if seat == 1 else "x"
     for observation in controller.game.observations(seat):
+        capture_square = getattr(observation, "capture_square", None)  # RBC: the opponent took a piece there
+        if type(observation).__name__ == "TurnStarted" and capture_square is not None:
+            seen.add((capture_square, unknown))
+        if type(observation).__name__ == "PieceLost":
+            seen.add((observation.square, unknown))
         for square, piece in getattr(observation, "window", ()) or ():
             if piece is not None:
                 seen.add((square, piece.symbol()))

@@ -5,6 +5,7 @@ was, as the reference), through both the presenters and the generic functions th
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Callable, Iterable
 
 import chess
@@ -331,6 +332,18 @@ def _random_action(game: Any, seat: int, rng: random.Random) -> Any:
     return MinitMove(rng.choice(game.position.legal_moves()))
 
 
+def _comparable(key: str, view: Any, scene: BoardScene) -> BoardScene:
+    """``scene`` without the enemy pieces of a game of hidden pieces and the markers that go with them: since
+    issue 26 those show the latest thing the seat learned of each square, which the reference never did
+    (tests/test_sightings.py checks them against the truth), and Blind Chess marks where a piece was lost."""
+    if key not in ("rbc", "blind"):
+        return scene
+    dropped = ("reveal", "seen_old") + (("lost",) if key == "blind" else ())
+    return replace(scene, pieces={cell: code for cell, code in scene.pieces.items() if code.isupper() == view.color},
+                   markers=[marker for marker in scene.markers if marker.kind not in dropped],
+                   last_seen=frozenset(), notes={})
+
+
 def _same_scene(new: BoardScene, old: BoardScene) -> None:
     assert (new.files, new.ranks, new.pieces, new.targets, new.markers, new.last_move) == \
         (old.files, old.ranks, old.pieces, old.targets, old.markers, old.last_move)
@@ -366,8 +379,9 @@ def test_presenters_show_and_say_what_the_window_showed_and_said_before(key: str
         for seat in range(len(game.seat_names)):
             observations = game.observations(seat)
             view = view_type.from_observations(observations)
-            _same_scene(presenter.scene(view), REFERENCE_SCENES[key](view))
-            _same_scene(SCENES[key](view), REFERENCE_SCENES[key](view))
+            expected = _comparable(key, view, REFERENCE_SCENES[key](view))
+            _same_scene(_comparable(key, view, presenter.scene(view)), expected)
+            _same_scene(_comparable(key, view, SCENES[key](view)), expected)
             assert presenter.move_list(view) == reference_move_list(key, view) == generic_move_list(key, view)
             color = seat == 0
             for observation in observations[-4:]:

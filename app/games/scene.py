@@ -9,7 +9,9 @@ track, a captured-piece tray, a deduction grid) and counters stacked on squares;
 
 **Piece codes.** A scene names what stands on a square with one character: a FEN letter (``"N"`` a white
 knight, ``"p"`` a black pawn), or a *checker token* for a numbered checker that stands for a piece its
-opponent cannot see (a disguised piece): :func:`checker_token` writes one, :func:`read_checker` reads it back.
+opponent cannot see (a disguised piece): :func:`checker_token` writes one, :func:`read_checker` reads it back;
+or ``"X"`` / ``"x"`` (:func:`unknown_piece`), a white or black piece the seat knows stands there without knowing
+which piece it is (one that has just captured the seat's own piece there).
 A token says the checker's side and number and, when the seat looking at it knows it, the piece it really is
 (its owner always does); the window draws it as a numbered disc in its side's colour with that piece faint
 inside. Tokens are single characters (from Unicode's private use area) so that every place that takes a piece
@@ -99,6 +101,19 @@ def read_checker(code: str) -> Checker | None:
     return Checker(side == 0, number, CHECKER_PIECES[shown - 1] if shown else None)
 
 
+UNKNOWN_PIECES = "Xx"
+"""The codes of a piece of unknown type: White's, then Black's (not FEN letters, so never confused with one)."""
+
+
+def unknown_piece(white: bool) -> str:
+    """The code of a piece of ``white``'s side (or Black's) whose type the seat looking does not know.
+
+    >>> unknown_piece(False), piece_words(unknown_piece(False))
+    ('x', 'black piece of unknown type')
+    """
+    return UNKNOWN_PIECES[0 if white else 1]
+
+
 def piece_words(code: str) -> str:
     """A piece code in words: ``"white knight"``, ``"black checker 5"``, ``"white checker 3 (knight)"``.
 
@@ -113,13 +128,15 @@ def piece_words(code: str) -> str:
     return words + (f" ({_PIECE_WORDS[checker.piece]})" if checker.piece else "")
 
 
-_PIECE_WORDS = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
+_PIECE_WORDS = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn",
+                "X": "piece of unknown type"}
 
 
 @dataclass(frozen=True)
 class MarkerSpec:
-    """A highlighted group of squares: ``kind`` is sense, sense_old, reveal, lost, captured or premove (a move or
-    sense queued while another seat acts)."""
+    """A highlighted group of squares: ``kind`` is sense, sense_old, reveal, seen_old, lost, captured or premove (a
+    move or sense queued while another seat acts). ``seen_old`` marks remembered pieces that are no longer news
+    (:class:`Remembered`): the window draws the pieces on its squares faded, with the label (their turn)."""
 
     kind: str
     squares: tuple[Cell, ...]
@@ -400,6 +417,24 @@ class GridZone(Zone):
         return self.flags[row][column] if self.flags else ""
 
 
+@dataclass(frozen=True)
+class Remembered:
+    """An enemy piece a seat knows of without seeing it now: the latest thing its own observations told it about
+    one square, and nothing since contradicted (a game's presenter decides that, from the seat's view).
+
+    ``code`` is the piece's code (a piece letter, or :func:`unknown_piece` when the seat knows only that an enemy
+    piece stands there), ``turn`` the turn the seat learned it. ``current``: it comes from the seat's latest look
+    (its latest sense, the reveals of its latest move) or was learned after it, and is drawn like any piece;
+    otherwise it is old news and drawn faded with its turn (the opponent has moved since the seat last looked).
+    ``note`` is what the square's tooltip says of it (empty: the piece's name)."""
+
+    cell: Cell
+    code: str
+    turn: int
+    current: bool
+    note: str = ""
+
+
 @dataclass
 class BoardScene:
     """One board as the window draws it: ``files`` x ``ranks`` squares, the piece letters on them (upper case
@@ -420,6 +455,29 @@ class BoardScene:
     last_seen: frozenset[Cell] = frozenset()
     """Squares whose pieces are shown where they were last seen (an enemy piece from a sense or a reveal), not
     followed from move to move: they never glide, since the seat did not see them go there."""
+    notes: dict[Cell, str] = field(default_factory=dict)
+    """What a square's tooltip says of its piece instead of the piece's bare name (a remembered piece: when and
+    how the seat learned of it)."""
+
+    def remember(self, items: Iterable[Remembered]) -> None:
+        """Shows remembered enemy pieces on the squares the seat's own pieces leave free (they never glide, see
+        :attr:`last_seen`), with their notes; the old ones under ``seen_old`` markers labelled with their turn,
+        one marker per turn, except where a marker on the square already says that turn (the outline of the sense
+        that saw it, a lost piece's mark): the piece is faded all the same."""
+        written = {(cell, marker.label) for marker in self.markers if marker.label for cell in marker.squares}
+        old: dict[str, list[Cell]] = {}
+        for item in items:
+            if item.cell in self.pieces:
+                continue
+            self.pieces[item.cell] = item.code
+            self.last_seen |= {item.cell}
+            if item.note:
+                self.notes[item.cell] = item.note
+            if not item.current:
+                label = f"t{item.turn}"
+                old.setdefault("" if (item.cell, label) in written else label, []).append(item.cell)
+        for label, cells in sorted(old.items(), key=lambda entry: (len(entry[0]), entry[0])):
+            self.markers.append(MarkerSpec("seen_old", tuple(sorted(cells)), label))
 
     def zone(self, zone_id: str) -> Zone:
         """The zone named ``zone_id``; ``KeyError`` if the scene has none."""

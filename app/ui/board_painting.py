@@ -4,7 +4,8 @@ The board widget (:mod:`app.ui.board_widget`) keeps its state and its input; whe
 what it shows (pieces, marks, the selection, the piece being dragged ...) to a :class:`BoardPicture` and that
 draws it with a :class:`~app.ui.board_geometry.BoardGeometry`. The layers, bottom to top: squares, highlights,
 the heat map, marker fills, the sense hover, pieces, counters on squares, coordinates, move targets, marker
-outlines, flags, heat values, annotations, the promotion shade, off-board zones, the dragged piece.
+outlines, flags, heat values, annotations, the promotion shade, off-board zones, the dragged piece. A piece on a
+square of a ``seen_old`` marker is old news (an enemy piece seen some turns ago) and is drawn faded.
 """
 
 from __future__ import annotations
@@ -72,12 +73,15 @@ _REVEAL = QColor("#ef7d00")
 _LOST = QColor("#d32f2f")
 _CAPTURED = QColor("#8e24aa")
 _PREMOVE = QColor("#14551e")  # Lichess's premove: the move's squares tinted, darker than a destination
+_SEEN_OLD = QColor("#616161")  # an old sighting's turn: grey, news no longer
 _MARKER_COLOURS = {"sense": _SENSE, "sense_old": _SENSE, "reveal": _REVEAL, "lost": _LOST, "captured": _CAPTURED,
-                   "premove": _PREMOVE}
+                   "premove": _PREMOVE, "seen_old": _SEEN_OLD}
+_OLD_PIECE = 0.6  # how opaque a piece under a seen_old marker is drawn: a memory, not a sighting
 _MARKER_WORDS = {
     "sense": "sensed",
     "sense_old": "sensed earlier",
     "reveal": "enemy piece seen",
+    "seen_old": "seen earlier",
     "lost": "piece lost",
     "captured": "captured",
     "premove": "queued",
@@ -341,11 +345,17 @@ class BoardPicture:
             inset = size * 0.07
             painter.drawEllipse(QRectF(rect).adjusted(inset, inset, -inset, -inset))
         arriving = {target for _letter, _origin, target in self.glides} if self.glide_progress < 1 else set()
+        old = {square for marker in self.markers if marker.kind == "seen_old" for square in marker.squares}
         for square, letter in self.pieces.items():
             rect = self.geometry.square_rect(square)
             if square in arriving:
                 continue  # drawn on its way below
-            if square == dragged:
+            if square in old:  # where the seat saw it some turns ago: faded (drawn whole, then see-through, so the
+                painter.save()  # black king's white parts under its black ones do not show through)
+                painter.setOpacity(_OLD_PIECE)
+                painter.drawPixmap(rect.topLeft(), pieces.piece_pixmap(letter, size, dpr))
+                painter.restore()
+            elif square == dragged:
                 painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.3))
             elif self.pending is not None and square == self.pending[0]:
                 painter.drawPixmap(rect.topLeft(), pieces.ghost_pixmap(letter, size, dpr, 0.3))

@@ -74,7 +74,7 @@ MoveTargets = dict[Cell, dict[Cell, list[str]]]
 SenseWindow = Callable[[Cell], list[Cell]]
 """Given the hovered square, the squares a sense there would show."""
 
-MARKER_KINDS = ("sense", "sense_old", "reveal", "lost", "captured", "premove")
+MARKER_KINDS = ("sense", "sense_old", "reveal", "seen_old", "lost", "captured", "premove")
 """What a :class:`Marker` can show (see :class:`Marker`)."""
 
 
@@ -147,6 +147,7 @@ class Marker:
     - ``"sense"``: the latest sense window, outlined strongly (label in its top-right corner);
     - ``"sense_old"``: an older sense window, dashed and faded;
     - ``"reveal"``: squares where an enemy piece was seen;
+    - ``"seen_old"``: squares of enemy pieces seen some turns ago: the pieces drawn faded, the label grey;
     - ``"lost"``: squares where this seat lost a piece;
     - ``"captured"``: squares where this seat captured;
     - ``"premove"``: a move or sense queued while a bot thinks (a right click on the board cancels it).
@@ -195,6 +196,7 @@ _MARKER_WORDS = {
     "sense": "sensed",
     "sense_old": "sensed earlier",
     "reveal": "enemy piece seen",
+    "seen_old": "",  # the piece's note says when it was seen
     "lost": "piece lost",
     "captured": "captured",
     "premove": "queued",
@@ -244,6 +246,7 @@ class BoardWidget(QWidget):
         self._coordinates = True
         self._pieces: dict[Cell, str] = {}
         self._last_seen: frozenset[Cell] = frozenset()  # squares of pieces shown as last seen (they never glide)
+        self._piece_notes: dict[Cell, str] = {}  # what the tooltip says of a piece instead of its name
         self._ghosts: dict[Cell, str] = {}
         self._heat: dict[Cell, float] = {}
         self._heat_values = False
@@ -443,11 +446,14 @@ class BoardWidget(QWidget):
             result[square] = letter
         return result
 
-    def set_pieces(self, pieces_by_square: Mapping[Cell, str], last_seen: Iterable[Cell] = ()) -> None:
+    def set_pieces(self, pieces_by_square: Mapping[Cell, str], last_seen: Iterable[Cell] = (),
+                   notes: Mapping[Cell, str] | None = None) -> None:
         """Sets the pieces to draw: FEN letters by square. Only these are drawn. A piece that moved (it left one
         square and the same piece appeared on another) glides there (see :meth:`set_glide_ms`), unless it stands,
-        or stood, on a square of ``last_seen``: a piece shown where it was last seen was not watched on its way."""
+        or stood, on a square of ``last_seen``: a piece shown where it was last seen was not watched on its way.
+        ``notes``: what a square's tooltip says of its piece instead of the piece's name."""
         new = self._checked_pieces(pieces_by_square, "piece")
+        self._piece_notes = {(int(cell[0]), int(cell[1])): str(text) for cell, text in (notes or {}).items()}
         seen_now = frozenset(last_seen)
         glides = moved_pieces(self._pieces, new) if self._glide_ms > 0 and self.isVisible() else []
         glides = [glide for glide in glides if (glide[1], glide[2]) != self._dropped
@@ -651,7 +657,7 @@ class BoardWidget(QWidget):
         """Shows a whole scene: its board size, pieces, marks, the moves or picks it allows, the last move and its
         zones. The one call a window needs per change of what a seat sees."""
         self.set_board_size(scene.files, scene.ranks)
-        self.set_pieces(scene.pieces, scene.last_seen)
+        self.set_pieces(scene.pieces, scene.last_seen, scene.notes)
         self.set_markers(scene.markers)
         self.set_move_targets(scene.targets)
         self.set_last_move(*(scene.last_move or (None, None)))
@@ -1054,6 +1060,7 @@ class BoardWidget(QWidget):
 
     def _describe(self, square: Cell) -> str:
         parts = [square_name(square)]
+        note = self._piece_notes.get(square) if square in self._pieces else None  # names its square itself
         if square in self._pieces:
             parts.append(pieces.piece_name(self._pieces[square]))
         elif square in self._ghosts:
@@ -1065,8 +1072,9 @@ class BoardWidget(QWidget):
         for marker in self._markers:
             if square in marker.squares:
                 word = _MARKER_WORDS[marker.kind]
-                parts.append(f"{word} ({marker.label})" if marker.label else word)
-        return ": ".join(parts[:2]) + ("; " + "; ".join(parts[2:]) if len(parts) > 2 else "")
+                if word:
+                    parts.append(f"{word} ({marker.label})" if marker.label else word)
+        return (note or ": ".join(parts[:2])) + ("; " + "; ".join(parts[2:]) if len(parts) > 2 else "")
 
     def _describe_zone_item(self, pos: QPoint) -> str:
         item = self.zone_item_at(pos)

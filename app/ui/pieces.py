@@ -8,6 +8,8 @@ the usual FEN letters: uppercase for White (``"K"``, ``"Q"``, ``"R"``, ``"B"``,
 (:func:`app.games.scene.checker_token`): a numbered checker standing for a hidden piece, drawn as a disc in its
 side's colours (those of the piece set) with its number, and the piece it stands for faint inside when the seat
 knows it. The tokens' code is read only when a board first shows one, so the window's start costs nothing more.
+``"X"`` and ``"x"`` (:data:`UNKNOWN_LETTERS`) are a white and a black piece of unknown type: a disc in its side's
+colours with a question mark.
 
 Pixmaps need a :class:`~PySide6.QtGui.QGuiApplication`; the SVG text does not.
 """
@@ -30,6 +32,7 @@ __all__ = [
     "CHESS_LETTERS",
     "PIECE_LETTERS",
     "PIECE_SETS",
+    "UNKNOWN_LETTERS",
     "piece_set",
     "set_piece_set",
     "cache_size",
@@ -43,6 +46,9 @@ __all__ = [
 
 CHESS_LETTERS = "KQRBNPkqrbnp"
 """The FEN letters of the chess pieces."""
+
+UNKNOWN_LETTERS = "Xx"
+"""A white and a black piece whose type the seat does not know (``app.games.scene.unknown_piece``)."""
 
 # PIECE_LETTERS, every code piece_pixmap accepts (the chess letters, then every checker token), is made by
 # __getattr__ below the first time it is asked for: it needs app.games.scene, which the window's first frame
@@ -69,7 +75,7 @@ def __getattr__(name: str) -> Any:
         from app.games.scene import CHECKER_PIECES, MAX_CHECKER, checker_token
         tokens = "".join(checker_token(white, number, piece) for white in (True, False)
                          for number in range(MAX_CHECKER + 1) for piece in (None, *CHECKER_PIECES))
-        letters = CHESS_LETTERS + tokens
+        letters = CHESS_LETTERS + UNKNOWN_LETTERS + tokens
         globals()["PIECE_LETTERS"] = letters  # made once: later look-ups find the module's own attribute
         return letters
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -84,7 +90,8 @@ def _checker(letter: str) -> Checker | None:
 
 
 def _check(letter: str) -> str:
-    if len(letter) != 1 or (letter not in CHESS_LETTERS and _checker(letter) is None):
+    if len(letter) != 1 or (letter not in CHESS_LETTERS and letter not in UNKNOWN_LETTERS
+                            and _checker(letter) is None):
         raise ValueError(f"not a piece letter: {letter!r} (expected one of {CHESS_LETTERS} or a checker token)")
     return letter
 
@@ -116,7 +123,9 @@ def piece_svg(letter: str, piece_set_name: str | None = None) -> str:
     >>> ">3</text>" in piece_svg(checker_token(False, 3, "N"), "letters")
     True
     """
-    return _piece_svg(_check(letter), piece_set_name or _set)
+    if _check(letter) in UNKNOWN_LETTERS:
+        return _unknown_svg(letter == UNKNOWN_LETTERS[0], piece_set_name or _set)
+    return _piece_svg(letter, piece_set_name or _set)
 
 
 @lru_cache(maxsize=None)
@@ -188,11 +197,23 @@ def piece_name(letter: str) -> str:
     >>> piece_name("q")
     'black queen'
     """
-    checker = _checker(_check(letter))
+    if _check(letter) in UNKNOWN_LETTERS:
+        return f"{'white' if letter.isupper() else 'black'} piece of unknown type"
+    checker = _checker(letter)
     if checker is not None:
         from app.games.scene import piece_words
         return piece_words(letter)
     return f"{'white' if letter.isupper() else 'black'} {_NAMES[letter.upper()]}"
+
+
+def _unknown_svg(white: bool, name: str) -> str:
+    """A piece of unknown type in the set ``name``: a plain disc in its side's colours (a checker's, without the
+    checker's dashed inner ring) with a question mark where a checker has its number."""
+    disc, rim, ink = _CHECKER_COLOURS.get(name, _CHECKER_COLOURS["cburnett"])[0 if white else 1]
+    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 45">'
+            f'<circle cx="22.5" cy="22.5" r="16.5" fill="{disc}" stroke="{rim}" stroke-width="1.8"/>'
+            f'<text x="22.5" y="30" font-family="sans-serif" font-size="22" font-weight="bold" fill="{ink}" '
+            'text-anchor="middle">?</text></svg>')
 
 
 def _renderer(letter: str) -> QSvgRenderer:

@@ -8,38 +8,80 @@ from typing import Any
 import chess
 
 from app.engine.belief import BeliefKit, Fact, PieceType, _passed_and_landed, turn_number
-from app.engine.blind import BlindChessView
+from app.engine.blind import BlindChessView, PieceLost
 
 
 def facts(view: BlindChessView) -> dict[int, Fact]:
     """What a Blind Chess seat knows square by square (see :func:`app.engine.belief.knowledge`): its
     successful moves and captures, the pieces they revealed, the squares where they would have revealed one
-    and did not (rule B4), and where it lost pieces."""
+    and did not (rule B4), its pawns' captures that failed (no enemy piece stood there) and where it lost pieces
+    (except a pawn that had just stepped two squares: it may have been taken en passant)."""
+    # The board, the belief panel and its checks all ask for these after every observation: they are worked out
+    # once per state of the view (its lists only grow) and kept on it.
+    key = (len(view.results), len(view.lost))
+    kept = view.__dict__.get("_facts_kept")
+    if kept is None or kept[0] != key:
+        kept = (key, _facts(view))
+        view.__dict__["_facts_kept"] = kept
+    return dict(kept[1])
+
+
+def _facts(view: BlindChessView) -> dict[int, Fact]:
     facts: dict[int, Fact] = {}
-    events: list[tuple[int, int, Any]] = [(result.ply, 1, result) for result in view.results if result.success]
-    events += [(lost.ply, 0, lost.square) for lost in view.lost]
+    events: list[tuple[int, int, Any]] = [(result.ply, 1, (result, written))
+                                          for result, written in zip(view.results, view.written)]
+    events += [(lost.ply, 0, lost) for lost in view.lost]
     boards = _blind_boards_before(view)
+    last: Any = None  # the seat's latest attempt so far
     for ply, _, event in sorted(events, key=lambda item: (item[0], item[1])):
         turn = turn_number(ply)
-        if isinstance(event, int):
-            facts[event] = Fact(ply, "occupied", None, f"an enemy piece captured yours here on turn {turn}")
+        if isinstance(event, PieceLost):
+            square = event.square
+            if (event.piece_type == chess.PAWN and last is not None and last[0].success
+                    and last[0].move.to_square == square and _pawn_move(last[1])
+                    and abs(last[0].move.to_square - last[0].move.from_square) == 16):
+                # Maybe taken en passant: the taker stands on this square or on the one the pawn passed over.
+                facts.pop(square, None)
+                facts.pop((last[0].move.to_square + last[0].move.from_square) // 2, None)
+            else:
+                facts[square] = Fact(ply, "occupied", None, f"an enemy piece captured yours here on turn {turn}")
             continue
-        capture = event.capture
+        last = event
+        result, written = event
+        if not result.success:
+            if _pawn_move(written) and chess.square_file(result.move.from_square) != chess.square_file(
+                    result.move.to_square):
+                # A pawn's capture fails only when no enemy piece stands on its square (rule B2).
+                facts[result.move.to_square] = Fact(ply, "empty", None,
+                                                    f"your pawn's capture {result.move.uci()} failed on turn {turn}")
+            continue
+        capture = result.capture
         if boards is not None and ply in boards:
-            quiet = _unrevealed(boards[ply], event.move, {square for square, _ in event.reveals},
+            quiet = _unrevealed(boards[ply], result.move, {square for square, _ in result.reveals},
                                 None if capture is None else capture[1])
             for square in quiet:
                 facts[square] = Fact(ply, "empty", None,
-                                     f"your move {event.move.uci()} on turn {turn} revealed no piece here")
-        _passed_and_landed(event.move, None if capture is None else capture[1], ply, facts)
+                                     f"your move {result.move.uci()} on turn {turn} revealed no piece here")
+        if written.startswith("O-O"):  # castling: king and rook crossed every square between them
+            move = result.move
+            rook = chess.square(7 if move.to_square > move.from_square else 0, chess.square_rank(move.from_square))
+            for square in chess.scan_forward(chess.between(move.from_square, rook)):
+                facts[square] = Fact(ply, "empty", None, f"you castled across it on turn {turn}")
+        _passed_and_landed(result.move, None if capture is None else capture[1], ply, facts)
         if capture is not None:
             captured_type, square = capture
             facts[square] = Fact(ply, "captured", captured_type,
                                  f"you captured a {chess.piece_name(captured_type)} here on turn {turn}")
-        for square, piece in event.reveals:
+        for square, piece in result.reveals:
             facts[square] = Fact(ply, "piece", piece.piece_type,
                                  f"a {chess.piece_name(piece.piece_type)} was revealed here on turn {turn}")
     return facts
+
+
+def _pawn_move(written: str) -> bool:
+    """Whether a move as the seat wrote it (:func:`~app.engine.notation.own_san`) is a pawn's: it starts with
+    the file it leaves or the square it reaches (other pieces start with their letter, castling with ``O``)."""
+    return bool(written) and written[0] in chess.FILE_NAMES
 
 
 def _blind_boards_before(view: BlindChessView) -> dict[int, chess.Board] | None:

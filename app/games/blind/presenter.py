@@ -16,30 +16,59 @@ import chess
 from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, move_words, outcome_sentence, sq8,
                                  square_name, turn_number, you_play)
 from app.games.presenter import BELIEF_PANEL, Command, MarksChange
-from app.games.scene import BoardScene, MarkerSpec
+from app.games.scene import BoardScene, MarkerSpec, Remembered, piece_words, unknown_piece
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
 
-RECENT_CAPTURES = 3  # captures still marked on the board
+RECENT_CAPTURES = 3  # captures, and losses, still marked on the board
 OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW = "offer_draw", "accept_draw", "decline_draw"
 
 
 def blind_scene(view: Any) -> BoardScene:
-    """Own pieces, the latest sighting of each enemy piece (with its turn), captures and losses."""
+    """Own pieces, the enemy pieces the seat knows of (:func:`blind_remembered`; the latest reveals outlined with
+    their turn, older sightings faded), the squares of the latest captures and losses."""
     scene = BoardScene()
     board: chess.Board = view.own_board
     scene.pieces = {sq8(square): piece.symbol() for square, piece in board.piece_map().items()}
-    for square, reveal in view.believed().items():
-        if sq8(square) not in scene.pieces:
-            scene.pieces[sq8(square)] = reveal.piece.symbol()
-            scene.last_seen |= {sq8(square)}
-            scene.markers.append(MarkerSpec("reveal", (sq8(square),), f"t{turn_number(reveal.ply)}"))
+    remembered = blind_remembered(view)
+    for item in remembered:
+        if item.current and item.cell not in scene.pieces and not item.note:
+            scene.markers.append(MarkerSpec("reveal", (item.cell,), f"t{item.turn}"))
     for capture in view.captures[-RECENT_CAPTURES:]:
         scene.markers.append(MarkerSpec("captured", (sq8(capture.square),), f"t{turn_number(capture.ply)}"))
+    for lost in view.lost[-RECENT_CAPTURES:]:
+        scene.markers.append(MarkerSpec("lost", (sq8(lost.square),), f"t{turn_number(lost.ply)}"))
+    scene.remember(remembered)
     if view.my_turn and view.phase == "move":
         scene.targets = chess_targets(view.attempts())
     return scene
+
+
+def blind_remembered(view: Any) -> list[Remembered]:
+    """The enemy pieces a seat knows of: on each square, the latest thing its observations told it (the belief
+    kit's facts: reveals, its own moves and what they did not reveal, its captures, its losses), if that is an
+    enemy piece (of unknown type where it captured one of the seat's pieces). What its latest successful move
+    revealed, and what it learned since, is current; older sightings are drawn old, with their turn."""
+    from app.games.blind.belief_kit import facts
+    successes = [result.ply for result in view.results if result.success]
+    latest = successes[-1] if successes else 0
+    enemy_white = not view.color
+    remembered = []
+    for square, fact in sorted(facts(view).items()):
+        if fact.kind not in ("piece", "occupied"):
+            continue
+        turn = turn_number(fact.ply)
+        if fact.piece_type is not None:  # a piece seen there
+            code = chess.Piece(fact.piece_type, enemy_white).symbol()
+            note = f"{piece_words(code)} seen on {square_name(square)} at turn {turn}"
+        else:
+            code = unknown_piece(enemy_white)
+            note = f"{piece_words(code)} on {square_name(square)}: it captured your piece there at turn {turn}"
+        current = fact.ply >= latest
+        remembered.append(Remembered(sq8(square), code, turn, current, "" if current and fact.kind == "piece"
+                                     else note))
+    return remembered
 
 
 def describe_blind(observation: Any, seat: Seat) -> str | None:
@@ -157,4 +186,4 @@ class BlindPresenter(ChessPresenter):
 
 
 PRESENTER = BlindPresenter()
-__all__ = ["PRESENTER", "BlindPresenter", "blind_moves", "blind_scene", "describe_blind"]
+__all__ = ["PRESENTER", "BlindPresenter", "blind_moves", "blind_remembered", "blind_scene", "describe_blind"]

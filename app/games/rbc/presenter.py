@@ -20,7 +20,7 @@ from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, move_w
                                  square_name, turn_number, you_play)
 from app.games.move_input import parse_square_text
 from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange
-from app.games.scene import BoardScene, Cell, MarkerSpec, piece_words
+from app.games.scene import BoardScene, Cell, MarkerSpec, Remembered, piece_words, unknown_piece
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -37,7 +37,8 @@ def rbc_window(square: Cell) -> list[Cell]:
 
 
 def rbc_scene(view: Any) -> BoardScene:
-    """Own pieces, the latest sense (its enemy pieces and outline), older senses faded, capture squares."""
+    """Own pieces, the latest sense (its outline), older senses faded, capture squares, and the enemy pieces the
+    seat knows of from its last few turns (:func:`rbc_remembered`)."""
     scene = BoardScene()
     board: chess.Board = view.own_board
     scene.pieces = {sq8(square): piece.symbol() for square, piece in board.piece_map().items()}
@@ -51,15 +52,11 @@ def rbc_scene(view: Any) -> BoardScene:
         squares = tuple(sq8(square) for square, _ in latest.window)
         if squares:
             scene.markers.append(MarkerSpec("sense", squares, f"t{turn_number(latest.ply)}"))
-        for square, piece in latest.window:
-            # An own piece that has moved there since is what stands there now.
-            if piece is not None and piece.color != view.color and sq8(square) not in scene.pieces:
-                scene.pieces[sq8(square)] = piece.symbol()
-                scene.last_seen |= {sq8(square)}
     for ply, square in view.lost[-RECENT_MARKS:]:
         scene.markers.append(MarkerSpec("lost", (sq8(square),), f"t{turn_number(ply)}"))
     for ply, square in view.captures[-RECENT_MARKS:]:
         scene.markers.append(MarkerSpec("captured", (sq8(square),), f"t{turn_number(ply)}"))
+    scene.remember(rbc_remembered(view))
     for result in reversed(view.moves):
         if result.taken is not None:
             scene.last_move = (sq8(result.taken.from_square), sq8(result.taken.to_square))
@@ -69,6 +66,37 @@ def rbc_scene(view: Any) -> BoardScene:
     elif view.phase == "sense":
         scene.sense_window = rbc_window
     return scene
+
+
+def rbc_remembered(view: Any) -> list[Remembered]:
+    """The enemy pieces a seat knows of: on each square, the latest thing its observations told it (the belief
+    kit's facts: a sense, its own moves, a capture), if that is an enemy piece (of unknown type where it captured
+    one of the seat's pieces) and came from one of its last few senses (those still outlined) or later. A sense's
+    pieces are current until the next sense; older ones are drawn old, with their turn.
+
+    A square that a later observation contradicts shows what that observation said: the pawn sensed on d5 and
+    captured there is gone, and the queen that took back on d5 is an enemy piece of unknown type.
+    """
+    from app.games.rbc.belief_kit import facts
+    senses = view.senses
+    latest = senses[-1].ply if senses else 0
+    oldest = senses[-1 - OLDER_SENSES].ply if len(senses) > OLDER_SENSES else 0
+    enemy_white = not view.color
+    remembered = []
+    for square, fact in sorted(facts(view).items()):
+        if fact.ply < oldest or fact.kind not in ("piece", "occupied"):
+            continue
+        turn = turn_number(fact.ply)
+        if fact.piece_type is not None:  # a piece seen there
+            code = chess.Piece(fact.piece_type, enemy_white).symbol()
+            note = f"{piece_words(code)} seen on {square_name(square)} at turn {turn}"
+        else:
+            code = unknown_piece(enemy_white)
+            note = (f"{piece_words(code)} on {square_name(square)}: it captured your piece there at turn {turn}")
+        current = fact.ply >= latest
+        remembered.append(Remembered(sq8(square), code, turn, current, "" if current and fact.kind == "piece"
+                                     else note))
+    return remembered
 
 
 def describe_rbc(observation: Any, seat: Seat) -> str | None:
@@ -206,4 +234,4 @@ class RbcPresenter(ChessPresenter):
 
 
 PRESENTER = RbcPresenter()
-__all__ = ["PRESENTER", "RbcPresenter", "describe_rbc", "rbc_moves", "rbc_scene", "rbc_window"]
+__all__ = ["PRESENTER", "RbcPresenter", "describe_rbc", "rbc_moves", "rbc_remembered", "rbc_scene", "rbc_window"]
