@@ -9,7 +9,10 @@ the record, and kills it with every process it started when the game ends. Outsi
 throwaway process before the match (:func:`~app.bots.worker.check_bot`), with a time limit.
 
 The parent watches every referee: one that dies, or stays in a call past its deadline (a built-in bot stuck
-in C code), is killed and the game scored against the bot that was running, and the match goes on.
+in C code), is killed and the game scored against the bot that was running, and the match goes on. A game
+whose rules decide a flag fall their own way (Blind Chess: on material) tells the parent, before each call,
+how a flag fall there would end it, and an overrun is scored that way. A referee left with a bot's thread still
+running (a call given up at its limit, ``end()`` included) leaves after that game and another takes its place.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 from app.bots.agents import Agent, BotError, BotSpec, error_text
 from app.bots.worker import pid_alive
 from app.engine.clock import TimeControl
-from app.engine.core import CHANCE_SEEDS, Outcome, Reason, outcome_against
+from app.engine.core import CHANCE_SEEDS, Adjudication, Game, Outcome, Reason, outcome_against
 from app.engine.record import GameRecord
 from app.engine.variants import game_type
 
@@ -119,13 +122,16 @@ def _summary_of(job: GameJob, outcome: Outcome, plies: int = 0, path: str | None
 
 def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
              report: Callable[[GameSummary], None] | None = None,
-             names: dict[str, str] | None = None) -> GameSummary:
+             names: dict[str, str] | None = None,
+             on_flag: Callable[[int, Outcome], None] | None = None) -> GameSummary:
     """Play one game of a match and save its record (in a referee process).
 
     Built-in bots play in this process; each outside bot in a process of its own, killed when the game ends.
     ``names`` gives the player name of each outside bot's spec (the class name found when it was checked).
     ``report`` receives the summary as soon as the result is known, before the bots' end-of-game hooks run
-    (a bot that crashes there changes nothing).
+    (a bot that crashes there changes nothing). ``on_flag(seat, outcome)``: with ``on_call``, for a game whose
+    rules decide a flag fall their own way, how the game would end if ``seat`` ran out of time now; told before
+    a call into ``seat``'s bot whenever that changed (a parent that must stop the whole process scores it so).
     """
     from app.bots.worker import ProcessAgent
     from app.runner import opponent_names, run_game, seed_everything
@@ -165,14 +171,41 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
         if report is not None:
             report(summary)
 
+    calling = on_call
+    if on_call is not None and on_flag is not None and _decides_flag_falls(game):
+        # Per seat: (the turn it was worked out at, the outcome told). Worked out again once a turn (a flag fall's
+        # outcome follows the position, which changes only with the turn: Blind Chess's material does), sent to
+        # the parent only when it changed (Blind Chess: after a capture).
+        told: dict[int, tuple[int, Outcome]] = {}
+        tell, inner = on_flag, on_call
+
+        def calling(seat: int, seconds: float | None) -> None:
+            if seat >= 0 and not game.is_over:
+                known = told.get(seat)
+                if known is None or known[0] != game.ply:
+                    outcome = _flag_outcome(game, seat)
+                    if known is None or known[1] != outcome:
+                        tell(seat, outcome)
+                    told[seat] = (game.ply, outcome)
+            inner(seat, seconds)
     try:
-        run_game(game, agents, job.control, job.seed, on_call=on_call, max_plies=job.max_plies,
+        run_game(game, agents, job.control, job.seed, on_call=calling, max_plies=job.max_plies,
                  on_finished=finished, move_limit=job.move_limit)
     finally:
         for agent in agents:
             if isinstance(agent, ProcessAgent):
                 agent.close()
     return summaries[0]
+
+
+def _decides_flag_falls(game: Game) -> bool:
+    """Whether the game's rules end a flag fall otherwise than as a loss of the flagged seat's team."""
+    return type(game)._adjudicated_outcome is not Game._adjudicated_outcome
+
+
+def _flag_outcome(game: Game, seat: int) -> Outcome:
+    """How ``game`` would end if ``seat`` ran out of time now, by its own rules (it stays as it is)."""
+    return game._adjudicated_outcome(Adjudication(seat, Reason.TIMEOUT)).settled(game.teams())
 
 
 def _chance_seed(job: GameJob) -> int | None:
@@ -229,9 +262,10 @@ def _shorten(text: str, limit: int = 2000) -> str:
 
 def _play_job_safely(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
                      report: Callable[[GameSummary], None] | None = None,
-                     names: dict[str, str] | None = None) -> GameSummary:
+                     names: dict[str, str] | None = None,
+                     on_flag: Callable[[int, Outcome], None] | None = None) -> GameSummary:
     try:
-        return play_job(job, on_call, report, names)
+        return play_job(job, on_call, report, names, on_flag)
     except BaseException as error:  # noqa: BLE001 - reported as a crashed game, the match goes on
         summary = GameSummary(job.index, job.seats, None, "error", _shorten(error_text(error)), 0, None)
         if report is not None:
@@ -413,6 +447,14 @@ class _Referee:
         self.jobs: deque[GameJob] = deque()  # the game it plays (first), then the one it will play next
         self.reported = False  # the summary of the first game has arrived
         self.retiring = False  # it leaves after this game: take it out of service
+        self.flags: dict[int, tuple[int, Outcome]] = {}
+        """Seat -> (game index, how a flag fall of that seat would end that game), from games that decide flag
+        falls their own way (see :func:`play_job`'s ``on_flag``)."""
+
+    def flag_outcome(self, job: GameJob, seat: int) -> Outcome | None:
+        """How a flag fall of ``seat`` would end ``job``, as the referee last said (None: it did not say)."""
+        index, outcome = self.flags.get(seat, (-1, None))
+        return outcome if index == job.index else None
 
     @property
     def job(self) -> GameJob | None:
@@ -539,7 +581,8 @@ class _Pool:
                     self.retried.add(job.index)  # it died between games: the next one is another referee's
                     self.returned.append(job)
                 elif job is not None and not referee.reported:
-                    summaries.append(_overran(job, seat, self.setup.names, self.setup.teams) if stuck
+                    summaries.append(_overran(job, seat, self.setup.names, self.setup.teams,
+                                              referee.flag_outcome(job, seat)) if stuck
                                      else _crashed(job, referee.process.exitcode, seat, self.setup.names,
                                                    self.setup.teams))
                 if job is not None:
@@ -560,6 +603,9 @@ class _Pool:
                     referee.jobs.popleft()
                     referee.reported = False
                     referee.retiring = bool(message[1])
+                    referee.flags.clear()
+                elif message[0] == "flag":
+                    referee.flags[int(message[2])] = (int(message[1]), message[3])
         except (EOFError, OSError):
             referee.hung_up = True  # it died (or closed the pipe, which it does only as it leaves)
         return summaries
@@ -608,15 +654,22 @@ def _blamed_elsewhere(job: GameJob, seat: int, names: dict[str, str], what: str,
                        0, None)
 
 
-def _overran(job: GameJob, seat: int, names: dict[str, str], teams: Sequence[int]) -> GameSummary:
+def _overran(job: GameJob, seat: int, names: dict[str, str], teams: Sequence[int],
+             flagged: Outcome | None = None) -> GameSummary:
     """The score of a game whose referee stopped answering past ``seat``'s deadline (-1: no seat was called):
-    a loss on time for that seat's team (:func:`~app.engine.core.outcome_against`), unless another seat is an
-    outside bot (:func:`_blamed_elsewhere`)."""
+    that seat ran out of time, so ``flagged`` when the referee said how its game ends a flag fall of that seat
+    (Blind Chess: on material), else a loss on time for its team (:func:`~app.engine.core.outcome_against`);
+    unless another seat is an outside bot (:func:`_blamed_elsewhere`)."""
     aborted = _blamed_elsewhere(job, seat, names, "stopped answering", "stopped")
     if aborted is not None:
         return aborted
     if 0 <= seat < len(job.seats):
         name = names.get(job.seats[seat], job.seats[seat])
+        if flagged is not None:
+            summary = _summary_of(job, flagged)
+            summary.detail = _shorten(f"{summary.detail} ({name} did not give control back: its process was "
+                                      f"stopped)")
+            return summary
         return _summary_of(job, outcome_against(seat, teams, Reason.TIMEOUT, f"{name} ran out of time and did not "
                                                 f"give control back (its process was stopped)"))
     return GameSummary(job.index, job.seats, None, "error", "the referee process stopped answering", 0, None)
@@ -725,12 +778,16 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
                 sent = True
                 connection.send(("result", summary))
 
-        summary = _play_job_safely(job, on_call, report, setup.names)
+        def on_flag(seat: int, outcome: Outcome) -> None:
+            connection.send(("flag", playing, seat, outcome))
+
+        summary = _play_job_safely(job, on_call, report, setup.names, on_flag)
         if outside and sweep:
             from app.bots.worker import helper_processes, kill_strays
             kill_strays(helper_processes())  # processes that outside bots started and moved out of their group
         status[0], status[1], status[2] = -1.0, 0.0, -1.0
-        retire = _should_retire(job, summary)
+        from app.runner import stuck_calls
+        retire = _should_retire(job, summary) or stuck_calls() > 0  # a thread still runs a bot's code: leave
         try:
             connection.send(("idle", retire))
         except (OSError, ValueError):
@@ -759,7 +816,7 @@ def _should_retire(job: GameJob, summary: GameSummary) -> bool:
     if summary.reason not in (Reason.TIMEOUT.value, Reason.FORFEIT.value, Reason.ABORTED.value):
         return summary.reason == "error"  # the game broke down: start afresh
     won = summary.winning_seats(game_type(job.variant).teams())
-    if not won or summary.reason == Reason.TIMEOUT.value:  # (Blind Chess: material may win it)
+    if not won or summary.reason == Reason.TIMEOUT.value:
         return not all(BotSpec(text, job.variant).outside for text in job.seats)
     losers = [text for seat, text in enumerate(job.seats) if seat not in won]
     return not all(BotSpec(text, job.variant).outside for text in losers)
