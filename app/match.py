@@ -17,9 +17,11 @@ running (a call given up at its limit, ``end()`` included) leaves after that gam
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import multiprocessing
 import multiprocessing.connection
+import json
 import os
 import signal
 import sys
@@ -45,6 +47,11 @@ _GRACE = 5.0
 
 _STOP_WAIT = 2.0
 """Seconds the referees have to stop by themselves when a match stops, before they are killed."""
+
+_FLAG_BYTES = 4096
+"""Size of the memory a referee shares with the parent to say how a flag fall would end its game (see
+:func:`play_job`'s ``on_flag``): its length in the first 4 bytes, then ``[game index, {seat: outcome}]`` in JSON,
+each outcome as a record writes a result (plain data: the parent never unpickles what a referee wrote)."""
 
 def _referee_preload() -> list[str]:
     """Imported once by the fork server, so that every referee starts with the referees and built-in bots loaded
@@ -173,20 +180,25 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
 
     calling = on_call
     if on_call is not None and on_flag is not None and _decides_flag_falls(game):
-        # Per seat: (the turn it was worked out at, the outcome told). Worked out again once a turn (a flag fall's
-        # outcome follows the position, which changes only with the turn: Blind Chess's material does), sent to
-        # the parent only when it changed (Blind Chess: after a capture).
-        told: dict[int, tuple[int, Outcome]] = {}
-        tell, inner = on_flag, on_call
+        # Per seat: (the turn it was asked at, the referee's answer, the outcome told). Asked again once a turn (a
+        # flag fall's outcome follows the position, which changes only with the turn: Blind Chess's material
+        # does), told only when it changed (Blind Chess: after a capture). A referee may answer with the very same
+        # object while nothing changed; then nothing more is done.
+        told: dict[int, tuple[int, Outcome, Outcome]] = {}
+        tell, inner, teams = on_flag, on_call, game.teams()
+        flag_falls = [Adjudication(seat, Reason.TIMEOUT) for seat in range(len(teams))]
 
         def calling(seat: int, seconds: float | None) -> None:
             if seat >= 0 and not game.is_over:
                 known = told.get(seat)
                 if known is None or known[0] != game.ply:
-                    outcome = _flag_outcome(game, seat)
-                    if known is None or known[1] != outcome:
-                        tell(seat, outcome)
-                    told[seat] = (game.ply, outcome)
+                    answer = game._adjudicated_outcome(flag_falls[seat])  # the game's own rule (it stays as it is)
+                    if known is None or answer is not known[1]:
+                        outcome = answer.settled(teams)
+                        if known is None or outcome != known[2]:
+                            tell(seat, outcome)
+                        known = (game.ply, answer, outcome)
+                    told[seat] = (game.ply, known[1], known[2])
             inner(seat, seconds)
     try:
         run_game(game, agents, job.control, job.seed, on_call=calling, max_plies=job.max_plies,
@@ -201,11 +213,6 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
 def _decides_flag_falls(game: Game) -> bool:
     """Whether the game's rules end a flag fall otherwise than as a loss of the flagged seat's team."""
     return type(game)._adjudicated_outcome is not Game._adjudicated_outcome
-
-
-def _flag_outcome(game: Game, seat: int) -> Outcome:
-    """How ``game`` would end if ``seat`` ran out of time now, by its own rules (it stays as it is)."""
-    return game._adjudicated_outcome(Adjudication(seat, Reason.TIMEOUT)).settled(game.teams())
 
 
 def _chance_seed(job: GameJob) -> int | None:
@@ -435,7 +442,10 @@ class _Referee:
         # last (-1: no bot called since the referee last reported idle: its next game has not begun).
         self.status = context.RawArray("d", 3)
         self.status[0] = self.status[2] = -1.0
-        self.process = context.Process(target=_referee_main, args=(setup, child, self.status),
+        # How a flag fall would end its game (written before a call, read only once it is stuck in one): shared
+        # memory, not messages, so that the parent is not woken for it.
+        self.flag_memory = context.RawArray(ctypes.c_ubyte, _FLAG_BYTES)
+        self.process = context.Process(target=_referee_main, args=(setup, child, self.status, self.flag_memory),
                                        name="sightline-referee", daemon=False)  # it starts bot processes
         try:
             _start_process(self.process.start)
@@ -447,14 +457,21 @@ class _Referee:
         self.jobs: deque[GameJob] = deque()  # the game it plays (first), then the one it will play next
         self.reported = False  # the summary of the first game has arrived
         self.retiring = False  # it leaves after this game: take it out of service
-        self.flags: dict[int, tuple[int, Outcome]] = {}
-        """Seat -> (game index, how a flag fall of that seat would end that game), from games that decide flag
-        falls their own way (see :func:`play_job`'s ``on_flag``)."""
 
-    def flag_outcome(self, job: GameJob, seat: int) -> Outcome | None:
-        """How a flag fall of ``seat`` would end ``job``, as the referee last said (None: it did not say)."""
-        index, outcome = self.flags.get(seat, (-1, None))
-        return outcome if index == job.index else None
+    def flag_outcome(self, job: GameJob, seat: int, teams: tuple[int, ...]) -> Outcome | None:
+        """How a flag fall of ``seat`` would end ``job``, as the referee last wrote it (None: it did not say, for
+        a game that loses on time as usual). Read only when the referee is stuck in a bot's call."""
+        from app.engine.record_format import _outcome_from_json
+        try:
+            size = int.from_bytes(bytes(self.flag_memory[:4]), "little")
+            if not 0 < size <= _FLAG_BYTES - 4:
+                return None
+            index, outcomes = json.loads(bytes(self.flag_memory[4:4 + size]))
+            if index != job.index or str(seat) not in outcomes:
+                return None
+            return _outcome_from_json(outcomes[str(seat)], teams)
+        except Exception:  # noqa: BLE001 - unreadable: score the overrun as a plain loss on time
+            return None
 
     @property
     def job(self) -> GameJob | None:
@@ -582,7 +599,7 @@ class _Pool:
                     self.returned.append(job)
                 elif job is not None and not referee.reported:
                     summaries.append(_overran(job, seat, self.setup.names, self.setup.teams,
-                                              referee.flag_outcome(job, seat)) if stuck
+                                              referee.flag_outcome(job, seat, self.setup.teams)) if stuck
                                      else _crashed(job, referee.process.exitcode, seat, self.setup.names,
                                                    self.setup.teams))
                 if job is not None:
@@ -603,9 +620,6 @@ class _Pool:
                     referee.jobs.popleft()
                     referee.reported = False
                     referee.retiring = bool(message[1])
-                    referee.flags.clear()
-                elif message[0] == "flag":
-                    referee.flags[int(message[2])] = (int(message[1]), message[3])
         except (EOFError, OSError):
             referee.hung_up = True  # it died (or closed the pipe, which it does only as it leaves)
         return summaries
@@ -723,7 +737,7 @@ def _start_server(context: Any) -> None:
         multiprocessing.forkserver.ensure_running()
 
 
-def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
+def _referee_main(setup: _Setup, connection: Any, status: Any, flag_memory: Any = None) -> None:
     """Body of a referee process: play the jobs the parent sends, one after another, until told to stop."""
     from app.bots.worker import make_undumpable
     make_undumpable()  # an outside bot (same user) may neither ptrace this process nor read its memory
@@ -778,8 +792,11 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
                 sent = True
                 connection.send(("result", summary))
 
-        def on_flag(seat: int, outcome: Outcome) -> None:
-            connection.send(("flag", playing, seat, outcome))
+        flags: dict[str, Any] = {}
+
+        def on_flag(seat: int, outcome: Outcome, index: int = job.index) -> None:
+            flags[str(seat)] = outcome.to_json()
+            _share(flag_memory, json.dumps([index, flags]).encode())
 
         summary = _play_job_safely(job, on_call, report, setup.names, on_flag)
         if outside and sweep:
@@ -798,6 +815,15 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
         connection.close()
     finally:
         os._exit(0)  # a built-in bot may have left a thread running; do not wait for it
+
+
+def _share(memory: Any, data: bytes) -> None:
+    """Write ``data`` into a referee's flag memory (its length first; nothing at all when it does not fit)."""
+    if memory is None:
+        return
+    if len(data) > _FLAG_BYTES - 4:
+        data = b""
+    ctypes.memmove(ctypes.addressof(memory), len(data).to_bytes(4, "little") + data, 4 + len(data))
 
 
 def _stop_referee(signum: int, frame: Any) -> None:
