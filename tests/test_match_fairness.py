@@ -506,3 +506,36 @@ def test_a_referee_left_with_a_bot_stuck_in_end_is_replaced(monkeypatch: pytest.
     assert all(game.reason in ("turn_limit", "king_capture") for game in result.games), result.games
     assert len(referees) == 3  # each game's referee left after it
     assert not [child for child in multiprocessing.active_children() if child.name == "sightline-referee"]
+
+
+def test_an_overrun_is_scored_as_the_game_ends_a_flag_fall_unless_an_outside_bot_may_be_to_blame() -> None:
+    from app.engine.core import Outcome
+    from app.match import GameJob, _overran
+    flagged = Outcome(None, Reason.MATERIAL, "White ran out of time; material is equal (39-39)", (39, 39))
+    job = GameJob(0, "blind", {}, ("random", "greedy"), TimeControl(60, 0), 0, None)
+    game = _overran(job, 0, {}, (0, 1), flagged)
+    assert (game.winner, game.reason, game.scores) == (None, "material", (39, 39))
+    assert game.detail.startswith("White ran out of time; material is equal") and "process was stopped" in game.detail
+    assert (_overran(job, 0, {}, (0, 1)).winner, _overran(job, 0, {}, (0, 1)).reason) == (1, "timeout")
+    outside = GameJob(0, "rbc", {}, (hostile("Thinker"), "random"), TimeControl(60, 0), 0, None)
+    assert _overran(outside, 1, {hostile("Thinker"): "Thinker"}, (0, 1), flagged).reason == "aborted"
+
+
+def test_the_flag_memory_reads_back_what_the_referee_wrote_and_nothing_else() -> None:
+    import ctypes
+    import json
+    from types import SimpleNamespace
+    from app.engine.core import Outcome
+    from app.match import _FLAG_BYTES, GameJob, _Referee, _share
+    memory = SimpleNamespace(flag_memory=(ctypes.c_ubyte * _FLAG_BYTES)())
+    job = GameJob(4, "blind", {}, ("random", "greedy"), TimeControl(60, 0), 0, None)
+    assert _Referee.flag_outcome(memory, job, 0, (0, 1)) is None  # nothing written: a plain loss on time
+    flagged = Outcome(1, Reason.MATERIAL, "White ran out of time; Black has more material (30-39)", (30, 39))
+    _share(memory.flag_memory, json.dumps([4, {"0": flagged.to_json()}]).encode())
+    assert _Referee.flag_outcome(memory, job, 0, (0, 1)) == flagged.settled((0, 1))
+    assert _Referee.flag_outcome(memory, job, 1, (0, 1)) is None  # not said for that seat
+    assert _Referee.flag_outcome(memory, GameJob(5, "blind", {}, ("random", "greedy"), TimeControl(60, 0), 0, None),
+                                 0, (0, 1)) is None  # another game's
+    for junk in (b"\x80\x04junk", b'[4, {"0": {"winner": 7, "reason": "material"}}]', b"x" * (_FLAG_BYTES + 10)):
+        _share(memory.flag_memory, junk)
+        assert _Referee.flag_outcome(memory, job, 0, (0, 1)) is None
