@@ -9,14 +9,19 @@ the record, and kills it with every process it started when the game ends. Outsi
 throwaway process before the match (:func:`~app.bots.worker.check_bot`), with a time limit.
 
 The parent watches every referee: one that dies, or stays in a call past its deadline (a built-in bot stuck
-in C code), is killed and the game scored against the bot that was running, and the match goes on.
+in C code), is killed and the game scored against the bot that was running, and the match goes on. A game
+whose rules decide a flag fall their own way (Blind Chess: on material) tells the parent, before each call,
+how a flag fall there would end it, and an overrun is scored that way. A referee left with a bot's thread still
+running (a call given up at its limit, ``end()`` included) leaves after that game and another takes its place.
 """
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import multiprocessing
 import multiprocessing.connection
+import json
 import os
 import signal
 import sys
@@ -29,7 +34,7 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 from app.bots.agents import Agent, BotError, BotSpec, error_text
 from app.bots.worker import pid_alive
 from app.engine.clock import TimeControl
-from app.engine.core import CHANCE_SEEDS, Outcome, Reason, outcome_against
+from app.engine.core import CHANCE_SEEDS, Adjudication, Game, Outcome, Reason, outcome_against
 from app.engine.record import GameRecord
 from app.engine.variants import game_type
 
@@ -42,6 +47,11 @@ _GRACE = 5.0
 
 _STOP_WAIT = 2.0
 """Seconds the referees have to stop by themselves when a match stops, before they are killed."""
+
+_FLAG_BYTES = 4096
+"""Size of the memory a referee shares with the parent to say how a flag fall would end its game (see
+:func:`play_job`'s ``on_flag``): its length in the first 4 bytes, then ``[game index, {seat: outcome}]`` in JSON,
+each outcome as a record writes a result (plain data: the parent never unpickles what a referee wrote)."""
 
 def _referee_preload() -> list[str]:
     """Imported once by the fork server, so that every referee starts with the referees and built-in bots loaded
@@ -119,13 +129,16 @@ def _summary_of(job: GameJob, outcome: Outcome, plies: int = 0, path: str | None
 
 def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
              report: Callable[[GameSummary], None] | None = None,
-             names: dict[str, str] | None = None) -> GameSummary:
+             names: dict[str, str] | None = None,
+             on_flag: Callable[[int, Outcome], None] | None = None) -> GameSummary:
     """Play one game of a match and save its record (in a referee process).
 
     Built-in bots play in this process; each outside bot in a process of its own, killed when the game ends.
     ``names`` gives the player name of each outside bot's spec (the class name found when it was checked).
     ``report`` receives the summary as soon as the result is known, before the bots' end-of-game hooks run
-    (a bot that crashes there changes nothing).
+    (a bot that crashes there changes nothing). ``on_flag(seat, outcome)``: with ``on_call``, for a game whose
+    rules decide a flag fall their own way, how the game would end if ``seat`` ran out of time now; told before
+    a call into ``seat``'s bot whenever that changed (a parent that must stop the whole process scores it so).
     """
     from app.bots.worker import ProcessAgent
     from app.runner import opponent_names, run_game, seed_everything
@@ -165,14 +178,41 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
         if report is not None:
             report(summary)
 
+    calling = on_call
+    if on_call is not None and on_flag is not None and _decides_flag_falls(game):
+        # Per seat: (the turn it was asked at, the referee's answer, the outcome told). Asked again once a turn (a
+        # flag fall's outcome follows the position, which changes only with the turn: Blind Chess's material
+        # does), told only when it changed (Blind Chess: after a capture). A referee may answer with the very same
+        # object while nothing changed; then nothing more is done.
+        told: dict[int, tuple[int, Outcome, Outcome]] = {}
+        tell, inner, teams = on_flag, on_call, game.teams()
+        flag_falls = [Adjudication(seat, Reason.TIMEOUT) for seat in range(len(teams))]
+
+        def calling(seat: int, seconds: float | None) -> None:
+            if seat >= 0 and not game.is_over:
+                known = told.get(seat)
+                if known is None or known[0] != game.ply:
+                    answer = game._adjudicated_outcome(flag_falls[seat])  # the game's own rule (it stays as it is)
+                    if known is None or answer is not known[1]:
+                        outcome = answer.settled(teams)
+                        if known is None or outcome != known[2]:
+                            tell(seat, outcome)
+                        known = (game.ply, answer, outcome)
+                    told[seat] = (game.ply, known[1], known[2])
+            inner(seat, seconds)
     try:
-        run_game(game, agents, job.control, job.seed, on_call=on_call, max_plies=job.max_plies,
+        run_game(game, agents, job.control, job.seed, on_call=calling, max_plies=job.max_plies,
                  on_finished=finished, move_limit=job.move_limit)
     finally:
         for agent in agents:
             if isinstance(agent, ProcessAgent):
                 agent.close()
     return summaries[0]
+
+
+def _decides_flag_falls(game: Game) -> bool:
+    """Whether the game's rules end a flag fall otherwise than as a loss of the flagged seat's team."""
+    return type(game)._adjudicated_outcome is not Game._adjudicated_outcome
 
 
 def _chance_seed(job: GameJob) -> int | None:
@@ -229,9 +269,10 @@ def _shorten(text: str, limit: int = 2000) -> str:
 
 def _play_job_safely(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
                      report: Callable[[GameSummary], None] | None = None,
-                     names: dict[str, str] | None = None) -> GameSummary:
+                     names: dict[str, str] | None = None,
+                     on_flag: Callable[[int, Outcome], None] | None = None) -> GameSummary:
     try:
-        return play_job(job, on_call, report, names)
+        return play_job(job, on_call, report, names, on_flag)
     except BaseException as error:  # noqa: BLE001 - reported as a crashed game, the match goes on
         summary = GameSummary(job.index, job.seats, None, "error", _shorten(error_text(error)), 0, None)
         if report is not None:
@@ -401,7 +442,10 @@ class _Referee:
         # last (-1: no bot called since the referee last reported idle: its next game has not begun).
         self.status = context.RawArray("d", 3)
         self.status[0] = self.status[2] = -1.0
-        self.process = context.Process(target=_referee_main, args=(setup, child, self.status),
+        # How a flag fall would end its game (written before a call, read only once it is stuck in one): shared
+        # memory, not messages, so that the parent is not woken for it.
+        self.flag_memory = context.RawArray(ctypes.c_ubyte, _FLAG_BYTES)
+        self.process = context.Process(target=_referee_main, args=(setup, child, self.status, self.flag_memory),
                                        name="sightline-referee", daemon=False)  # it starts bot processes
         try:
             _start_process(self.process.start)
@@ -413,6 +457,21 @@ class _Referee:
         self.jobs: deque[GameJob] = deque()  # the game it plays (first), then the one it will play next
         self.reported = False  # the summary of the first game has arrived
         self.retiring = False  # it leaves after this game: take it out of service
+
+    def flag_outcome(self, job: GameJob, seat: int, teams: tuple[int, ...]) -> Outcome | None:
+        """How a flag fall of ``seat`` would end ``job``, as the referee last wrote it (None: it did not say, for
+        a game that loses on time as usual). Read only when the referee is stuck in a bot's call."""
+        from app.engine.record_format import _outcome_from_json
+        try:
+            size = int.from_bytes(bytes(self.flag_memory[:4]), "little")
+            if not 0 < size <= _FLAG_BYTES - 4:
+                return None
+            index, outcomes = json.loads(bytes(self.flag_memory[4:4 + size]))
+            if index != job.index or str(seat) not in outcomes:
+                return None
+            return _outcome_from_json(outcomes[str(seat)], teams)
+        except Exception:  # noqa: BLE001 - unreadable: score the overrun as a plain loss on time
+            return None
 
     @property
     def job(self) -> GameJob | None:
@@ -539,7 +598,8 @@ class _Pool:
                     self.retried.add(job.index)  # it died between games: the next one is another referee's
                     self.returned.append(job)
                 elif job is not None and not referee.reported:
-                    summaries.append(_overran(job, seat, self.setup.names, self.setup.teams) if stuck
+                    summaries.append(_overran(job, seat, self.setup.names, self.setup.teams,
+                                              referee.flag_outcome(job, seat, self.setup.teams)) if stuck
                                      else _crashed(job, referee.process.exitcode, seat, self.setup.names,
                                                    self.setup.teams))
                 if job is not None:
@@ -608,15 +668,22 @@ def _blamed_elsewhere(job: GameJob, seat: int, names: dict[str, str], what: str,
                        0, None)
 
 
-def _overran(job: GameJob, seat: int, names: dict[str, str], teams: Sequence[int]) -> GameSummary:
+def _overran(job: GameJob, seat: int, names: dict[str, str], teams: Sequence[int],
+             flagged: Outcome | None = None) -> GameSummary:
     """The score of a game whose referee stopped answering past ``seat``'s deadline (-1: no seat was called):
-    a loss on time for that seat's team (:func:`~app.engine.core.outcome_against`), unless another seat is an
-    outside bot (:func:`_blamed_elsewhere`)."""
+    that seat ran out of time, so ``flagged`` when the referee said how its game ends a flag fall of that seat
+    (Blind Chess: on material), else a loss on time for its team (:func:`~app.engine.core.outcome_against`);
+    unless another seat is an outside bot (:func:`_blamed_elsewhere`)."""
     aborted = _blamed_elsewhere(job, seat, names, "stopped answering", "stopped")
     if aborted is not None:
         return aborted
     if 0 <= seat < len(job.seats):
         name = names.get(job.seats[seat], job.seats[seat])
+        if flagged is not None:
+            summary = _summary_of(job, flagged)
+            summary.detail = _shorten(f"{summary.detail} ({name} did not give control back: its process was "
+                                      f"stopped)")
+            return summary
         return _summary_of(job, outcome_against(seat, teams, Reason.TIMEOUT, f"{name} ran out of time and did not "
                                                 f"give control back (its process was stopped)"))
     return GameSummary(job.index, job.seats, None, "error", "the referee process stopped answering", 0, None)
@@ -670,7 +737,7 @@ def _start_server(context: Any) -> None:
         multiprocessing.forkserver.ensure_running()
 
 
-def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
+def _referee_main(setup: _Setup, connection: Any, status: Any, flag_memory: Any = None) -> None:
     """Body of a referee process: play the jobs the parent sends, one after another, until told to stop."""
     from app.bots.worker import make_undumpable
     make_undumpable()  # an outside bot (same user) may neither ptrace this process nor read its memory
@@ -725,12 +792,19 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
                 sent = True
                 connection.send(("result", summary))
 
-        summary = _play_job_safely(job, on_call, report, setup.names)
+        flags: dict[str, Any] = {}
+
+        def on_flag(seat: int, outcome: Outcome, index: int = job.index) -> None:
+            flags[str(seat)] = outcome.to_json()
+            _share(flag_memory, json.dumps([index, flags]).encode())
+
+        summary = _play_job_safely(job, on_call, report, setup.names, on_flag)
         if outside and sweep:
             from app.bots.worker import helper_processes, kill_strays
             kill_strays(helper_processes())  # processes that outside bots started and moved out of their group
         status[0], status[1], status[2] = -1.0, 0.0, -1.0
-        retire = _should_retire(job, summary)
+        from app.runner import stuck_calls
+        retire = _should_retire(job, summary) or stuck_calls() > 0  # a thread still runs a bot's code: leave
         try:
             connection.send(("idle", retire))
         except (OSError, ValueError):
@@ -741,6 +815,15 @@ def _referee_main(setup: _Setup, connection: Any, status: Any) -> None:
         connection.close()
     finally:
         os._exit(0)  # a built-in bot may have left a thread running; do not wait for it
+
+
+def _share(memory: Any, data: bytes) -> None:
+    """Write ``data`` into a referee's flag memory (its length first; nothing at all when it does not fit)."""
+    if memory is None:
+        return
+    if len(data) > _FLAG_BYTES - 4:
+        data = b""
+    ctypes.memmove(ctypes.addressof(memory), len(data).to_bytes(4, "little") + data, 4 + len(data))
 
 
 def _stop_referee(signum: int, frame: Any) -> None:
@@ -759,7 +842,7 @@ def _should_retire(job: GameJob, summary: GameSummary) -> bool:
     if summary.reason not in (Reason.TIMEOUT.value, Reason.FORFEIT.value, Reason.ABORTED.value):
         return summary.reason == "error"  # the game broke down: start afresh
     won = summary.winning_seats(game_type(job.variant).teams())
-    if not won or summary.reason == Reason.TIMEOUT.value:  # (Blind Chess: material may win it)
+    if not won or summary.reason == Reason.TIMEOUT.value:
         return not all(BotSpec(text, job.variant).outside for text in job.seats)
     losers = [text for seat, text in enumerate(job.seats) if seat not in won]
     return not all(BotSpec(text, job.variant).outside for text in losers)

@@ -34,6 +34,7 @@ class _Caller:
 
     def __init__(self) -> None:
         self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]] | None] = queue.Queue()
+        self._busy = False
         self._thread = threading.Thread(target=self._work, daemon=True, name="bot-call")
         self._thread.start()
 
@@ -43,10 +44,18 @@ class _Caller:
             if item is None:
                 return
             job, answer = item
+            self._busy = True
             try:
                 answer.put((True, job()))
             except BaseException as error:  # noqa: BLE001 - reported to the runner
                 answer.put((False, error))
+            finally:
+                self._busy = False
+
+    @property
+    def stuck(self) -> bool:
+        """Whether its thread is still inside a call that was abandoned."""
+        return self._busy and self._thread.is_alive()
 
     def close(self) -> None:
         """Let the thread end once it is idle (a bot stuck in a call keeps it, as a daemon, until exit)."""
@@ -58,10 +67,23 @@ class _Caller:
         try:
             ok, value = answer.get(timeout=timeout)
         except queue.Empty:
+            _ABANDONED.add(self)
             raise _Timeout() from None
         if not ok:
             raise value
         return value
+
+
+_ABANDONED: set[_Caller] = set()
+"""Callers whose call was given up at its deadline: their threads may still run a bot's code."""
+
+
+def stuck_calls() -> int:
+    """How many threads of this process are still running a bot's call that was abandoned at its deadline
+    (a thread cannot be stopped: a match's referee that has any leaves and another takes its place)."""
+    for caller in [caller for caller in _ABANDONED if not caller.stuck]:
+        _ABANDONED.discard(caller)
+    return len(_ABANDONED)
 
 
 def _describe(error: BaseException) -> str:
@@ -224,22 +246,37 @@ class _Run:
         return True
 
     def end(self, seat: int, agent: Agent, outcome: Outcome, record: GameRecord) -> None:
-        """Let ``seat``'s agent hear what it has not heard yet and the result; its failures change nothing now."""
+        """Let ``seat``'s agent hear what it has not heard yet and the result; its failures change nothing now.
+
+        Bounded by :data:`_END_LIMIT` like every other call, untimed games included: an agent of this process
+        hears it on a helper thread (the seat's own in a timed game, a fresh one otherwise), given up at the
+        limit; an isolated agent bounds the call itself. An agent still inside a call given up earlier is not
+        told (the call would wait behind that one)."""
         on_call = self.on_call
         try:
             if on_call is not None:
                 on_call(seat, _END_LIMIT)
-            caller = self.callers[seat] if self.callers is not None else None
-            if caller is None:
-                if agent.isolated:
-                    agent.time_limit = _END_LIMIT
+            if agent.isolated:
+                agent.time_limit = _END_LIMIT
                 self.deliver(seat)
                 agent.end(outcome, record)
-            else:
-                def deliver_and_end(seat: int = seat, agent: Agent = agent) -> None:
+                return
+            caller = self.callers[seat] if self.callers is not None else None
+            if caller is not None and caller.stuck:
+                return  # still inside a call given up earlier: end() would only wait behind it
+            own = caller is None
+            if caller is None:
+                caller = _Caller()
+
+            def deliver_and_end(seat: int = seat, agent: Agent = agent) -> None:
+                if agent.observes:
                     _drain(self.game, seat, self.delivered, agent)
-                    agent.end(outcome, record)
+                agent.end(outcome, record)
+            try:
                 caller.call(deliver_and_end, _END_LIMIT)
+            finally:
+                if own:
+                    caller.close()
         except BaseException:  # noqa: BLE001 - the game is over; a bot failing to clean up changes nothing
             pass
         finally:

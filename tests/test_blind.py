@@ -837,3 +837,63 @@ def test_rules_document_states_every_ruling() -> None:
     text = (ROOT / "docs" / "rules" / "blind.md").read_text(encoding="utf-8")
     for ruling in ("B1", "B2", "B3", "B4", "B5", "B6"):
         assert ruling in text
+
+
+# ---- B5 when the whole referee overruns (issue 26, item 3) -----------------------------------------------------
+
+def test_b5_decides_a_flag_fall_even_when_the_referee_overran_and_was_stopped(monkeypatch: pytest.MonkeyPatch,
+                                                                             tmp_path: Path) -> None:
+    """A built-in bot stuck in C code (holding the interpreter) keeps its whole referee process from noticing its
+    flag fall: the match stops that process from outside past the deadline. The game still ends as B5 says, on
+    material: here White, whose bot overran, has a queen more and wins; with material equal it is a draw."""
+    import re
+
+    import app.match
+    from app.match import run_match
+    original = BlindRandomBot.act
+
+    def hog(self: BlindRandomBot, request: ActionRequest) -> Any:  # in the forked referee
+        if self.seat == WHITE_SEAT:  # its first attempt: the material is the starting position's
+            re.match(r"(a+)+$", "a" * 64 + "b")  # backtracking inside C: no other thread of the referee runs
+        return original(self, request)
+
+    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.match, "_GRACE", 0.5)
+    monkeypatch.setattr(BlindRandomBot, "act", hog)
+    ahead = "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1"
+    for fen, winner in ((ahead, WHITE_SEAT), (chess.STARTING_FEN, None)):
+        [game] = run_match("blind", "random", "random", games=1, seed=3, control=TimeControl(1, 0),
+                           options={"fen": fen}).games
+        assert (game.winner, game.reason) == (winner, Reason.MATERIAL.value), game
+        assert "ran out of time" in game.detail and "its process was stopped" in game.detail
+
+
+def test_a_referee_whose_bot_overran_its_clock_is_replaced_even_when_material_scored_the_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot of the referee's own process that runs past its clock is given up at the flag fall; its thread goes
+    on in the bot's code. B5 scores the game on material (reason "material", not "timeout"), and the referee must
+    still leave after it, as after any bot failure, so the thread dies with it and the next game is another's."""
+    import multiprocessing
+    import time
+
+    import app.match
+    from app.match import GameSummary, run_match
+    original = BlindRandomBot.act
+
+    def sleep(self: BlindRandomBot, request: ActionRequest) -> Any:  # in the forked referee
+        if self.seat == WHITE_SEAT:
+            time.sleep(3600)
+        return original(self, request)
+
+    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(BlindRandomBot, "act", sleep)
+    referees: set[int | None] = set()
+
+    def progress(done: int, total: int, summary: GameSummary) -> None:
+        referees.update(child.pid for child in multiprocessing.active_children()
+                        if child.name == "sightline-referee")
+
+    result = run_match("blind", "random", "random", games=2, seed=3, control=TimeControl(0.3, 0), jobs=1,
+                       progress=progress)
+    assert [(game.winner, game.reason) for game in result.games] == [(None, Reason.MATERIAL.value)] * 2
+    assert len(referees) == 2

@@ -529,15 +529,14 @@ def test_the_twin_check_finds_a_planted_leak(monkeypatch: pytest.MonkeyPatch) ->
         check_twin_positions(IN_CHECK, KING_OR_NOT)
 
 
-@pytest.mark.xfail(strict=True, reason="ruling CD6 judges insufficient material on the true board, so a game "
-                   "that goes on after one side is down to its king tells that side the enemy's last checker is "
-                   "not a lone bishop or knight, beyond what its deduction allows (a side channel by the rules)")
 def test_whether_the_game_goes_on_does_not_depend_on_the_enemys_untold_identities() -> None:
-    # White's cloaked checker 4 takes Black's last pawn with a diagonal slide: a queen or a bishop, as far as
-    # Black can know. With a queen (RNBQKBNR) the game goes on; with a bishop (RQNBKNBR) it is drawn at once.
+    """Ruling CD6b. White's cloaked checker 4 takes Black's last pawn with a diagonal slide: a queen or a bishop,
+    as far as Black can know. On the true board a bishop (RQNBKNBR) would be a draw and a queen (RNBQKBNR) not;
+    judged from what both were told, the game goes on either way, and Black is told the same."""
     outcomes = []
     for white in ("RNBQKBNR", "RQNBKNBR"):
         game = place({"e1": "w5", "d4": "w4", "e8": "b5", "a7": "bP"}, white=white)
         game.play(WHITE, Move("d4a7"))
-        outcomes.append((game.outcome, game.phase))
+        outcomes.append((game.outcome, game.phase, game.observations(BLACK)))
     assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] is None

@@ -15,7 +15,7 @@ import pytest
 from app.engine.core import IllegalAction, Reason
 from app.games.cloak.rules import (
     BLACK, PLACEHOLDER, WHITE, AnswerDraw, Arrange, Arranged, DrawDeclined, DrawOffered, OfferDraw, Bonus, BonusLost, Checked, CloakChess, CloakView, Dropped, Ended, Guess,
-    Guessed, Move, Moved, Seated, Token, Uncloak, Uncloaked, all_arrangements, arrangement_problem)
+    Guessed, Move, Moved, Seated, SeenMove, Token, Uncloak, Uncloaked, all_arrangements, arrangement_problem)
 
 STANDARD = "RNBQKBNR"
 
@@ -192,19 +192,32 @@ def test_a_king_capture_is_allowed_even_when_it_leaves_the_own_king_in_check() -
 
 
 def test_a_capture_that_may_take_a_cloaked_king_is_offered_while_in_check() -> None:
-    """The seat cannot tell a cloaked king from another checker, so its choices offer every capture of a
-    cloaked checker not publicly known to be something else; if it was not the king, the game goes on."""
+    """CD5c: the seat cannot tell a cloaked king from another checker, so its choices offer every capture of a
+    cloaked checker not publicly known to be something else, even one that leaves its uncloaked king in check;
+    if it was not the king, the move stands, both are told what it took, and the exposed king may be taken."""
     game = place({"e1": "w5!", "e8": "b1!", "a5": "b2", "h8": "b5", "b4": "wP"})
     assert "b4a5" in game.choices()["moves"]
     assert "b4b5" not in game.choices()["moves"]
     game.play(WHITE, Move("b4a5"))
     assert game.outcome is None and game.to_move == BLACK
+    told = [observation for observation in game.observations(BLACK) if isinstance(observation, Moved)][-1]
+    assert (told.captured, told.captured_identity) == ("2", "N") and game.board.piece_at(chess.A5) == chess.Piece(
+        chess.PAWN, chess.WHITE)
+    assert "e8e1" in game.choices()["moves"]
     game.play(BLACK, Move("e8e1"))
     assert game.outcome is not None and game.outcome.winner == BLACK and game.outcome.reason == Reason.KING_CAPTURE
     # After a wrong guess "checker 2 is the king", the same capture is known not to take a king.
     known = place({"e1": "w5!", "e8": "b1!", "a5": "b2", "h8": "b5", "b4": "wP"})
     known.public.guesses.append(Guessed(WHITE, 2, "K", False))
     assert "b4a5" not in known.choices()["moves"]
+    # So does a knight's jump it was seen to make: a king could not have made it.
+    jumped = place({"e1": "w5!", "e8": "b1!", "a5": "b2", "h8": "b5", "b4": "wP"})
+    jumped.public.moves.append(SeenMove(Moved(BLACK, "c6a5", chess.C6, chess.A5, "2"), int(jumped.board.occupied)))
+    assert "b4a5" not in jumped.choices()["moves"]
+    # And if it was the king after all, the capture wins.
+    king = place({"e1": "w5!", "e8": "b1!", "a5": "b2", "h8": "b5", "b4": "wP"}, black="RKRNBBQN")
+    king.play(WHITE, Move("b4a5"))
+    assert king.outcome is not None and king.outcome.winner == WHITE and king.outcome.reason == Reason.KING_CAPTURE
 
 
 
@@ -244,7 +257,8 @@ def test_no_legal_move_without_check_is_a_draw() -> None:
     assert game.outcome is not None and game.outcome.winner is None and game.outcome.reason == Reason.NO_MOVES
 
 
-def test_insufficient_material_on_the_true_board_draws() -> None:
+def test_bare_kings_draw_even_while_both_are_cloaked() -> None:
+    # Each side has one checker left on the board: with the game still going on, it can only be the king.
     game = place({"e1": "w5", "e8": "b5", "e2": "b2"})
     game.play(WHITE, Move("e1e2"))
     assert game.outcome is not None and game.outcome.reason == Reason.INSUFFICIENT_MATERIAL
@@ -252,10 +266,42 @@ def test_insufficient_material_on_the_true_board_draws() -> None:
 
 
 def test_pawns_waiting_to_be_dropped_do_not_count_as_material() -> None:
-    game = place({"e1": "w5", "e8": "b5", "e2": "bP", "a4": "w2"})
-    game.play(WHITE, Move("e1e2"))  # white: king and knight, black: bare king with a pawn to drop
+    game = place({"e1": "w5", "e8": "b5", "e2": "bP", "a4": "w2!"})
+    game.play(WHITE, Move("e1e2"))  # white: king and a knight everyone knows, black: bare king with a pawn to drop
     assert game.outcome is not None and game.outcome.reason == Reason.INSUFFICIENT_MATERIAL
     assert game.public.pawns_to_drop[BLACK] == 1
+
+
+def test_cd6b_a_cloaked_checker_that_may_be_a_queen_keeps_the_game_going_until_it_is_told() -> None:
+    """The true board is king and bishop against king, but Black was told only that checker 3 stepped one square
+    diagonally: a queen as far as both players know, so the game goes on (CD6b). Uncloaking it tells both it is a
+    bishop, and then the game is drawn at once."""
+    for uncloak, drawn in (((), False), ((3,), True)):
+        game = place({"e1": "w5!", "e8": "b5!", "c4": "w3", "d5": "bP"})
+        assert game.board.piece_type_at(chess.C4) == chess.BISHOP
+        game.play(WHITE, Move("c4d5"))
+        assert game.board.is_insufficient_material()  # the true board alone would draw here
+        assert game.outcome is None and game.phase == "uncloak"
+        game.play(WHITE, Uncloak(uncloak))
+        if drawn:
+            assert game.outcome is not None and game.outcome.reason == Reason.INSUFFICIENT_MATERIAL
+            assert game.outcome.winner is None
+        else:
+            assert game.outcome is None and game.to_move == BLACK
+
+
+def test_cd6b_a_draw_when_every_arrangement_both_were_told_of_leaves_too_little() -> None:
+    """White's checker 2 jumps like a knight to take Black's last pawn: both players now know it is a knight,
+    though it stays cloaked, and Black's only checker on the board (cloaked) can only be its king: every
+    arrangement that fits is king and knight against king, a draw."""
+    game = place({"e1": "w5!", "e8": "b5", "c3": "w2", "d5": "bP"})
+    game.play(WHITE, Move("c3d5"))
+    assert game.outcome is not None and game.outcome.reason == Reason.INSUFFICIENT_MATERIAL
+    assert game.public.cloaked[WHITE] == {2} and game.public.cloaked[BLACK] == {5}
+    # A bishop's slide instead leaves the queen possible: the game goes on.
+    slide = place({"e1": "w5!", "e8": "b5", "a2": "w3", "d5": "bP"}, white="RNBQKBNR")
+    slide.play(WHITE, Move("a2d5"))
+    assert slide.outcome is None
 
 
 # ---- guesses and bonus moves (CD4, CD5b) -----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -229,11 +230,11 @@ def test_outside_bots_can_neither_ptrace_nor_read_the_referee_or_each_other(
         sys.path.remove(str(BOTS))
     play = app.match._play_job_safely
 
-    def probe(job: Any, on_call: Any, report: Any, names: Any) -> GameSummary:  # in the (forked) referee
+    def probe(job: Any, on_call: Any, report: Any, names: Any, *more: Any) -> GameSummary:  # in the referee
         def tell(summary: GameSummary) -> None:
             summary.detail = f"dumpable {dumpable()}"
             report(summary)
-        return play(job, on_call, tell, names)
+        return play(job, on_call, tell, names, *more)
 
     monkeypatch.setattr(app.match, "_may_fork", lambda: True)
     monkeypatch.setattr(app.match, "_play_job_safely", probe)
@@ -430,3 +431,111 @@ def test_a_frozen_referee_is_blamed_on_the_called_seat_only_when_no_outside_bot_
     assert (game.winner, game.reason) == (None, "aborted") and "may have stopped it" in game.detail
     both = GameJob(0, "rbc", {}, ("attacker", "random"), TimeControl(60, 0), 0, None)
     assert (_overran(both, 1, {}, (0, 1)).winner, _overran(both, 1, {}, (0, 1)).reason) == (0, "timeout")
+
+
+# -- issue 26, item 16: a built-in bot stuck in end() -------------------------------------------------------------
+
+class _StuckAtTheEnd(Bot):
+    """Plays the first of its choices; its end() waits until the test lets it go (as long as it likes)."""
+
+    release = threading.Event()
+
+    def act(self, request: ActionRequest) -> Action:
+        from app.engine.rbc import MoveAction, Sense
+        return Sense(None) if request.phase == "sense" else MoveAction(None)
+
+    def end(self, outcome: Any) -> None:
+        self.release.wait()
+
+
+@pytest.mark.parametrize("control", [TimeControl(None, 0), TimeControl(60, 0)], ids=["untimed", "timed"])
+def test_a_bot_stuck_in_end_does_not_keep_the_game_waiting(control: TimeControl,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """end() is bounded like every other call, untimed games included: the game finishes with its result, the
+    runner says a thread was left behind in the bot's code (a thread cannot be stopped; a match's referee then
+    leaves), and that thread is the only one of the runner's still running, a daemon, gone once the bot returns."""
+    import app.runner
+    monkeypatch.setattr(app.runner, "_END_LIMIT", 0.2)
+    _StuckAtTheEnd.release.clear()
+    before = {thread.ident for thread in threading.enumerate()}
+    stuck_before = app.runner.stuck_calls()
+    records: list[Any] = []
+    agents = [BotAgent(_StuckAtTheEnd(), "stuck"), BotAgent(_StuckAtTheEnd(), "stuck too")]
+    host = threading.Thread(target=lambda: records.append(run_game(ReconChess(), agents, control, max_plies=4)),
+                            daemon=True)
+    try:
+        host.start()
+        host.join(30.0)  # a bound, not a timing: before the fix an untimed game waited here for ever
+        assert not host.is_alive(), "the game waited for a bot's end()"
+        [record] = records
+        assert record.result is not None and record.result.reason is Reason.TURN_LIMIT
+        assert app.runner.stuck_calls() == stuck_before + 2
+        left = [thread for thread in threading.enumerate() if thread.ident not in before]
+        assert len(left) == 2 and all(thread.daemon and thread.name == "bot-call" for thread in left), left
+    finally:
+        _StuckAtTheEnd.release.set()
+    for thread in left:
+        thread.join(10.0)
+    assert app.runner.stuck_calls() == stuck_before
+    assert not [thread for thread in threading.enumerate() if thread.ident not in before]
+
+
+def test_a_referee_left_with_a_bot_stuck_in_end_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a match, the referee whose built-in bot's end() never returns finishes the game at the limit, reports
+    it, and leaves (its stuck thread with it); the next game is another referee's, as after other bot failures."""
+    import time
+    import app.match
+    import app.runner
+    from app.bots.rbc_bots import RBCRandomBot
+
+    def sleep_for_ever(self: Bot, outcome: Any) -> None:  # in the forked referee, for the White bot only
+        while self.seat == 0:
+            time.sleep(3600)
+
+    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.runner, "_END_LIMIT", 0.2)
+    monkeypatch.setattr(RBCRandomBot, "end", sleep_for_ever)
+    referees: set[int | None] = set()
+
+    def progress(done: int, total: int, summary: GameSummary) -> None:
+        referees.update(child.pid for child in multiprocessing.active_children()
+                        if child.name == "sightline-referee")
+
+    result = run_match("rbc", "random", "random", games=3, seed=1, control=TimeControl(60, 0), jobs=1,
+                       max_plies=6, progress=progress)
+    assert all(game.reason in ("turn_limit", "king_capture") for game in result.games), result.games
+    assert len(referees) == 3  # each game's referee left after it
+    assert not [child for child in multiprocessing.active_children() if child.name == "sightline-referee"]
+
+
+def test_an_overrun_is_scored_as_the_game_ends_a_flag_fall_unless_an_outside_bot_may_be_to_blame() -> None:
+    from app.engine.core import Outcome
+    from app.match import GameJob, _overran
+    flagged = Outcome(None, Reason.MATERIAL, "White ran out of time; material is equal (39-39)", (39, 39))
+    job = GameJob(0, "blind", {}, ("random", "greedy"), TimeControl(60, 0), 0, None)
+    game = _overran(job, 0, {}, (0, 1), flagged)
+    assert (game.winner, game.reason, game.scores) == (None, "material", (39, 39))
+    assert game.detail.startswith("White ran out of time; material is equal") and "process was stopped" in game.detail
+    assert (_overran(job, 0, {}, (0, 1)).winner, _overran(job, 0, {}, (0, 1)).reason) == (1, "timeout")
+    outside = GameJob(0, "rbc", {}, (hostile("Thinker"), "random"), TimeControl(60, 0), 0, None)
+    assert _overran(outside, 1, {hostile("Thinker"): "Thinker"}, (0, 1), flagged).reason == "aborted"
+
+
+def test_the_flag_memory_reads_back_what_the_referee_wrote_and_nothing_else() -> None:
+    import ctypes
+    import json
+    from types import SimpleNamespace
+    from app.engine.core import Outcome
+    from app.match import _FLAG_BYTES, GameJob, _Referee, _share
+    memory = SimpleNamespace(flag_memory=(ctypes.c_ubyte * _FLAG_BYTES)())
+    job = GameJob(4, "blind", {}, ("random", "greedy"), TimeControl(60, 0), 0, None)
+    assert _Referee.flag_outcome(memory, job, 0, (0, 1)) is None  # nothing written: a plain loss on time
+    flagged = Outcome(1, Reason.MATERIAL, "White ran out of time; Black has more material (30-39)", (30, 39))
+    _share(memory.flag_memory, json.dumps([4, {"0": flagged.to_json()}]).encode())
+    assert _Referee.flag_outcome(memory, job, 0, (0, 1)) == flagged.settled((0, 1))
+    assert _Referee.flag_outcome(memory, job, 1, (0, 1)) is None  # not said for that seat
+    assert _Referee.flag_outcome(memory, GameJob(5, "blind", {}, ("random", "greedy"), TimeControl(60, 0), 0, None),
+                                 0, (0, 1)) is None  # another game's
+    for junk in (b"\x80\x04junk", b'[4, {"0": {"winner": 7, "reason": "material"}}]', b"x" * (_FLAG_BYTES + 10)):
+        _share(memory.flag_memory, junk)
+        assert _Referee.flag_outcome(memory, job, 0, (0, 1)) is None

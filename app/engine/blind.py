@@ -279,8 +279,10 @@ def material(board: chess.Board, color: chess.Color) -> int:
     >>> material(chess.Board(), chess.WHITE)
     39
     """
-    return sum(PIECE_VALUES[piece_type] * chess.popcount(board.pieces_mask(piece_type, color))
-               for piece_type in chess.PIECE_TYPES)
+    own, popcount, value = board.occupied_co[color], chess.popcount, PIECE_VALUES  # spelled out: a match asks
+    return (value[chess.QUEEN] * popcount(board.queens & own) + value[chess.ROOK] * popcount(board.rooks & own)
+            + value[chess.BISHOP] * popcount(board.bishops & own) + value[chess.KNIGHT] * popcount(board.knights & own)
+            + value[chess.PAWN] * popcount(board.pawns & own) + value[chess.KING] * popcount(board.kings & own))
 
 
 def own_fen(board: chess.Board, color: chess.Color) -> str:
@@ -445,6 +447,8 @@ class BlindChess(Game):
         self._phase = "move"
         self._offered = False  # the seat to move has offered a draw this turn
         self._attempts: list[chess.Move] | None = None
+        self._material: tuple[int, tuple[int, int]] | None = None  # (half-moves, scores) when last counted
+        self._flag_outcomes: dict[Seat, tuple[tuple[int, int], Outcome]] = {}  # seat -> (scores, flag fall's end)
         for seat in (WHITE_SEAT, BLACK_SEAT):
             self._tell(seat, GameStarted(color_of(seat), own_fen(board, color_of(seat))))
         if board.is_insufficient_material():
@@ -495,8 +499,13 @@ class BlindChess(Game):
         return {"attempts": self.attempts(), "offer_draw": not self._offered, "answer_draw": False}
 
     def material_scores(self) -> tuple[int, int]:
-        """Material scores (White, Black) on the true board (B5)."""
-        return material(self.board, chess.WHITE), material(self.board, chess.BLACK)
+        """Material scores (White, Black) on the true board (B5). Kept for the half-move they were counted at:
+        a match asks before every call into a bot how a flag fall would end the game."""
+        ply = len(self.board.move_stack)
+        counted = self._material
+        if counted is None or counted[0] != ply:
+            counted = self._material = (ply, (material(self.board, chess.WHITE), material(self.board, chess.BLACK)))
+        return counted[1]
 
     # -- acting -------------------------------------------------------------------------------
     def _apply(self, seat: Seat, action: Action) -> None:
@@ -571,15 +580,23 @@ class BlindChess(Game):
         """A flag fall is decided on material (B5); other adjudications as usual."""
         if adjudication.reason is not Reason.TIMEOUT:
             return super()._adjudicated_outcome(adjudication)
-        white, black = self.material_scores()
+        scores = self.material_scores()
+        known = self._flag_outcomes
+        last = known.get(adjudication.seat)
+        if last is not None and last[0] == scores:
+            return last[1]  # the same outcome object: asked before every call of a match, it is cheap to compare
+        white, black = scores
         name = self.seat_names[adjudication.seat]
         if white == black:
-            return Outcome(None, Reason.MATERIAL, f"{name} ran out of time; material is equal ({white}-{black})",
-                           (white, black))
-        winner = WHITE_SEAT if white > black else BLACK_SEAT
-        return Outcome(winner, Reason.MATERIAL,
-                       f"{name} ran out of time; {self.seat_names[winner]} has more material ({white}-{black})",
-                       (white, black))
+            outcome = Outcome(None, Reason.MATERIAL, f"{name} ran out of time; material is equal ({white}-{black})",
+                              (white, black))
+        else:
+            winner = WHITE_SEAT if white > black else BLACK_SEAT
+            outcome = Outcome(winner, Reason.MATERIAL,
+                              f"{name} ran out of time; {self.seat_names[winner]} has more material ({white}-{black})",
+                              (white, black))
+        known[adjudication.seat] = (scores, outcome)
+        return outcome
 
     def _game_over_observation(self, outcome: Outcome) -> GameEnded:
         return GameEnded(outcome)

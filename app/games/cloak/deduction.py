@@ -181,6 +181,39 @@ class Deduction:
         """Probability of each piece type for ``checker`` (sums to 1 unless nothing is consistent)."""
         return {piece: self.probability(checker, piece) for piece in PIECES}
 
+    def identities(self, checkers: Sequence[int], king_among: Iterable[int] = ()) -> set[tuple[str, ...]]:
+        """Every way the consistent arrangements fill ``checkers``: the distinct tuples of their piece types, in
+        the order given. With ``king_among``, only arrangements whose king is one of those checkers count (a
+        game still going on has its king on the board).
+
+        >>> sorted(Deduction.from_allowed({2: "N", 5: "K"}).identities([2, 5]))
+        [('N', 'K')]
+        >>> sorted(Deduction.from_allowed({4: "QB"}).identities([4, 5], king_among=[4, 5]))
+        [('B', 'K'), ('Q', 'K')]
+        """
+        sets = _index_sets()
+        bits = self.consistent
+        kings = tuple(king_among)
+        if kings:
+            mask = 0
+            for checker in kings:
+                mask |= sets.get((checker, "K"), 0)
+            bits &= mask
+        found: set[tuple[str, ...]] = set()
+
+        def fill(index: int, bits: int, chosen: tuple[str, ...]) -> None:
+            if index == len(checkers):
+                found.add(chosen)
+                return
+            for piece in PIECES:  # depth first, dropping a branch as soon as no arrangement is left in it
+                narrowed = bits & sets[checkers[index], piece]
+                if narrowed:
+                    fill(index + 1, narrowed, chosen + (piece,))
+
+        if bits:
+            fill(0, bits, ())
+        return found
+
     def sample(self, rng: Any, k: int) -> list[str]:
         """``k`` consistent arrangements drawn uniformly with replacement (none when nothing is consistent)."""
         found = self.arrangements

@@ -723,6 +723,44 @@ def public_knowledge(view: CloakView, seat: Seat, own_king: tuple[chess.Square |
                      maybe_kings=maybe_kings)
 
 
+def publicly_insufficient(board: chess.Board, public: CloakView, trackers: Any = None) -> bool:
+    """Whether neither side has mating material in *every* arrangement of the cloaked checkers that fits what
+    both players have been told (``public``), with each side's king still on the board (ruling CD6b). Judging
+    the true ``board`` alone would tell a player something about the enemy's untold identities by whether the
+    game goes on. Pawns waiting to be dropped do not count (they are not on the board).
+
+    Cheap when the game goes on for material: the true arrangements are among those that fit, so a true board
+    with mating material settles it at once. Only a true board without any is tried with the other identities.
+    ``trackers``: a deduction :class:`~app.games.cloak.deduction.Tracker` per side kept over the game (each reads
+    only the moves new since its last use), else the public record is read afresh.
+    """
+    if not board.is_insufficient_material():
+        return False
+    from app.games.cloak.deduction import Deduction
+    probe = board.copy(stack=False)
+    ways: list[list[list[tuple[chess.Square, chess.Piece]]]] = []
+    for side in (WHITE, BLACK):
+        on_board = {number: square for square, (colour, number) in public.checkers.items() if colour == side}
+        cloaked = sorted(number for number in on_board if number in public.cloaked[side])
+        if not cloaked:
+            ways.append([[]])
+            continue
+        deduction = trackers[side].update(public) if trackers is not None else Deduction.about(public, side)
+        fits = deduction.identities(cloaked, king_among=on_board)
+        if not fits:  # evidence that contradicts itself (never in a game played by the rules): the true board
+            ways.append([[]])
+            continue
+        ways.append([[(on_board[number], chess.Piece(PIECE_TYPES[piece], chess_colour(side)))
+                      for number, piece in zip(cloaked, identities)] for identities in sorted(fits)])
+    for white in ways[WHITE]:
+        for black in ways[BLACK]:
+            for square, piece in white + black:
+                probe.set_piece_at(square, piece)
+            if not probe.is_insufficient_material():
+                return False
+    return True
+
+
 def bonus_moves(board: chess.Board, seat: Seat, known: Knowledge, pawns_in_hand: int) -> list[str]:
     moves = legal_moves_on(board, seat, known, pawns_only=True) + drops_on(board, seat, known, pawns_in_hand)
     return [move.uci() for move in moves]
@@ -761,6 +799,7 @@ class CloakChess(Game):
         self.public = CloakView()
         """What both sides know, fed with every observation told to both: it runs the order of the turns."""
         self._check_judged_at = 0  # the public ply whose turn's check was judged (see _judge_check)
+        self._trackers: tuple[Any, Any] | None = None  # the public deduction per side, for CD6b (made when needed)
         for seat in (WHITE, BLACK):
             self._tell(seat, Seated(seat, deduction))
 
@@ -981,11 +1020,18 @@ class CloakChess(Game):
                 self.board, seat, known.king_square, known.visible_enemy):
             self._tell_both(Checked(seat))
 
+    def _public_trackers(self) -> tuple[Any, Any]:
+        if self._trackers is None:
+            from app.games.cloak.deduction import Tracker
+            self._trackers = (Tracker(WHITE), Tracker(BLACK))
+        return self._trackers
+
     def _settle(self) -> None:
-        """After an action: draws by material, lost bonuses, a side left without moves."""
+        """After an action: draws by material (judged from what both were told, CD6b), lost bonuses, a side left
+        without moves."""
         while self.outcome is None:
             self._judge_check()
-            if self.phase != "arrange" and self.board.is_insufficient_material():
+            if self.phase != "arrange" and publicly_insufficient(self.board, self.public, self._public_trackers()):
                 self._finish(Outcome(None, Reason.INSUFFICIENT_MATERIAL, "neither side can win: too few pieces left"))
                 return
             seat = self.to_move
