@@ -990,10 +990,8 @@ class MainWindow(QMainWindow):
         self.autosave_banner.show()
         if not self._autosave_retry.isActive():
             self._autosave_retry.start()
-        if first:
-            self._warn("Autosave is failing", f"The game cannot be saved automatically: {problem}.\n\n"
-                       "Sightline keeps trying. Until it works, a crash or closing the window loses what happens "
-                       "from now on: use Game > Save as... to keep the game elsewhere.")
+        # No message box: it would pop up in the middle of a turn and take the move's clicks while the clock runs.
+        # The red bar says it; closing the window asks what to do (see _may_close).
 
     def _retry_autosave(self) -> None:
         """Try again while nothing else is being written (also when no one acts: an untimed game may wait)."""
@@ -1434,9 +1432,8 @@ class MainWindow(QMainWindow):
         actions) or "cancel". Tests replace this method."""
         from PySide6.QtWidgets import QMessageBox  # not before the first frame (see _LATER_QT_WIDGETS)
         box = QMessageBox(QMessageBox.Icon.Warning, "The game is not saved",
-                          bounded(f"Autosave is failing ({problem}), so closing now loses everything played since "
-                                  f"{self._autosave_failing_since or 'the last save'}.\n\n"
-                                  "Save the game to another place first?"), QMessageBox.StandardButton.NoButton, self)
+                          unsaved_close_text(problem, self._autosave_failing_since),
+                          QMessageBox.StandardButton.NoButton, self)
         save = box.addButton("&Save as...", QMessageBox.ButtonRole.AcceptRole)
         close = box.addButton("&Close without saving", QMessageBox.ButtonRole.DestructiveRole)
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
@@ -1497,6 +1494,14 @@ def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
     if len(cut) < len(text):
         return f"{cut}… ({len(text) - len(cut):,} more characters not shown)"
     return text
+
+
+def unsaved_close_text(problem: str, since: str) -> str:
+    """What closing asks while autosave fails: the problem (already in words, perhaps with the system's words in
+    brackets) as a sentence of its own, so that no bracket closes another."""
+    problem = " ".join(problem.split()).rstrip(".")
+    return bounded(f"Autosave is failing: {problem}. Closing now loses everything played since "
+                   f"{since or 'the last save'}.\n\nSave the game to another place first?")
 
 
 def short_name(name: str) -> str:
