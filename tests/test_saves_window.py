@@ -440,6 +440,39 @@ def test_a_stale_autosave_that_cannot_be_removed_is_offered_last_and_named_an_ol
     assert "older copy" not in describe_unfinished(offered[0])
 
 
+def test_the_unfinished_games_are_read_at_the_offers_own_size_without_scrolling_sideways(make_window, qtbot) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QListWidget
+    from app.engine.minit import MinitChess, MinitMove
+    from app.engine.record import GameSession
+    from app.storage import UnfinishedGame
+    session = GameSession(MinitChess())
+    session.play(0, MinitMove.parse("b1-c3"))
+    folder = "/home/someone/" + "_".join(["a_rather_long_folder_name"] * 8)
+    games = [UnfinishedGame(None, session.record, 1_700_000_000.0,
+                            note=f"an older copy: the game was saved later to {folder}/rescued-game.json"),
+             UnfinishedGame(None, session.record, 1_700_000_000.0)]
+    window = make_window()
+    del window._pick_unfinished  # the real offer, as a player meets it
+    seen = {}
+
+    def look() -> None:
+        dialog = QApplication.activeModalWidget()
+        listing = dialog.findChild(QListWidget)
+        seen["sideways"] = listing.horizontalScrollBar().maximum()
+        seen["fits"] = [listing.visualItemRect(listing.item(row)).right() <= listing.viewport().width()
+                        for row in range(listing.count())]
+        seen["tips"] = [listing.item(row).toolTip() for row in range(listing.count())]
+        seen["texts"] = [listing.item(row).text() for row in range(listing.count())]
+        dialog.reject()
+
+    QTimer.singleShot(0, look)
+    assert window._pick_unfinished(games) is None
+    assert seen["sideways"] == 0 and all(seen["fits"])
+    assert "saved later to" in seen["texts"][0] and "rescued-game.json" in seen["tips"][0]  # all of it, in the tip
+    assert folder in seen["tips"][0]
+
+
 @pytest.mark.parametrize("hostile", ["directory", "unreadable", "scan fails"])
 def test_the_start_up_offer_reports_what_it_cannot_read_and_goes_on(make_window, data_dir, monkeypatch,
                                                                      hostile) -> None:

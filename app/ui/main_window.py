@@ -1058,47 +1058,11 @@ class MainWindow(QMainWindow):
     def _pick_unfinished(self, games: list[UnfinishedGame]) -> UnfinishedGame | None:
         """Which unfinished game to continue (None: none now; they are offered again next time). The player may
         also discard games here. Tests replace this method."""
-        from PySide6.QtWidgets import QDialogButtonBox, QListWidget  # not before the first frame
-        dialog = QDialog(self)
-        dialog.setWindowTitle("Unfinished games")
-        layout = QVBoxLayout(dialog)
-        count = len(games)
-        layout.addWidget(QLabel("Sightline stopped before this game ended. Continue it?" if count == 1 else
-                                f"Sightline stopped before these {count} games ended. Continue one?"))
-        listing = QListWidget()
-        for game in games:
-            listing.addItem(describe_unfinished(game))
-        listing.setCurrentRow(0)
-        layout.addWidget(listing)
-        buttons = QDialogButtonBox()
-        resume = buttons.addButton("&Continue", QDialogButtonBox.ButtonRole.AcceptRole)
-        discard = buttons.addButton("&Discard...", QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.addButton("&Not now", QDialogButtonBox.ButtonRole.RejectRole)
-        layout.addWidget(buttons)
-        resume.setDefault(True)
-        remaining = list(games)
-
-        def discard_selected() -> None:
-            row = listing.currentRow()
-            if row < 0 or not self._ask("Discard this game?", f"{listing.item(row).text()}\n\nIt cannot be "
-                                        "brought back."):
-                return
-            try:
-                remaining[row].slot.discard()
-            except OSError as error:
-                self._warn("Autosave", f"The game could not be removed: {os_error_text(error)}")
-                return
-            del remaining[row]
-            listing.takeItem(row)
-            if not remaining:
-                dialog.reject()
-
-        discard.clicked.connect(discard_selected)
-        buttons.accepted.connect(dialog.accept)
-        buttons.rejected.connect(dialog.reject)
-        if dialog.exec() != QDialog.DialogCode.Accepted or not remaining or listing.currentRow() < 0:
+        from app.ui.unfinished_dialog import UnfinishedGamesDialog  # not before the first frame
+        dialog = UnfinishedGamesDialog(games, describe_unfinished, self._ask, self._warn, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
-        return remaining[listing.currentRow()]
+        return dialog.chosen()
 
     def resume_record(self, record: GameRecord, slot: AutosaveSlot | None = None) -> bool:
         """Continue an unfinished game from its record (from ``slot``, a game taken over from the start-up offer,
@@ -1518,14 +1482,19 @@ def os_error_text(error: OSError) -> str:
 
 
 def describe_unfinished(game: UnfinishedGame) -> str:
-    """One line for the start-up offer: which game, who, how far, when."""
+    """The start-up offer's entry for ``game``, in short lines: which game and who; how far and when; what else
+    is known of it (an older copy of a game saved elsewhere)."""
     record = game.record
     players = " against ".join(short_name(player.name) for player in record.players[:4])
     import datetime as _dt  # not before the first frame: only the offer to resume dates games
-    saved = _dt.datetime.fromtimestamp(game.saved).strftime("%Y-%m-%d %H:%M") if game.saved else "unknown time"
-    note = f"; {bounded(game.note, 300)}" if game.note else ""
-    return (f"{game_title(record.variant, 'A game')}: {players}, {len(record.entries)} actions played "
-            f"(saved {saved}{note})")
+    saved = _dt.datetime.fromtimestamp(game.saved).strftime("%Y-%m-%d %H:%M") if game.saved else "an unknown time"
+    actions = len(record.entries)
+    lines = [f"{game_title(record.variant, 'A game')}: {players}",
+             f"{actions} action{'' if actions == 1 else 's'} played, saved {saved}"]
+    if game.note:
+        note = bounded(game.note, 300)
+        lines.append(note[:1].upper() + note[1:])
+    return "\n".join(lines)
 
 
 def game_title(key: str, unknown: str) -> str:
