@@ -231,3 +231,21 @@ def test_the_dialog_remembers_the_seats_and_options_of_each_game(qtbot, settings
     qtbot.addWidget(fourth)
     assert fourth.option_widgets["draw_rule"].currentData() == "none"
     assert _shown_seats(fourth) == [SeatChoice(), SeatChoice(rbc_bot, "medium")]
+
+
+# ---- where windows open ---------------------------------------------------------------------------------------------
+
+def test_a_second_window_does_not_open_exactly_over_the_first(qtbot, settings) -> None:
+    first = make_window(qtbot)
+    second = make_window(qtbot)
+    third = make_window(qtbot)
+    area = first.screen().availableGeometry()
+    places = [window.geometry().topLeft() for window in (first, second, third)]
+    assert len(set((point.x(), point.y()) for point in places)) == 3
+    for window in (first, second, third):
+        assert area.adjusted(-4, -4, 4, 4).contains(window.geometry())  # (offscreen windows get a 2 px frame)
+        assert window.width() >= window.minimumSizeHint().width()
+    first.close()  # (closing remembers where it was)
+    again = make_window(qtbot)  # the first window's place is free again: the remembered place, not a step aside
+    assert again._window_number.number == 0
+    assert again.geometry().topLeft() not in places[1:]

@@ -20,6 +20,7 @@ from app.ui.board_widget import SENSE_CONFIRM, BoardWidget
 from app.ui.game_panel import GamePanel
 from app.ui.pieces import PIECE_SETS, set_piece_set
 from app.ui.seat_screen import PrivateSurfaces, SeatScreen
+from app.ui.window_place import WindowNumber, cascaded, fitted, place_over
 
 if TYPE_CHECKING:
     import concurrent.futures
@@ -194,6 +195,8 @@ class MainWindow(QMainWindow):
         self.curtain.hide()
         self.curtain.on_lift = self._lift
         self._build_menus()
+        self._window_number = WindowNumber()  # a second window opens beside the first (see _restore_geometry)
+        self.destroyed.connect(self._window_number.release)
         # Every widget showing what a seat knows is fed through here, with the seat's screen or nobody's: see
         # app.ui.seat_screen. The belief panel joins when it is made (the first game with hidden pieces).
         self.private = PrivateSurfaces()
@@ -1161,6 +1164,7 @@ class MainWindow(QMainWindow):
             return None
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.setWindowFlag(Qt.WindowType.Window, True)
+        place_over(window, self)  # over this window, within the screen's free area
         window.show()
         self.replay_window = window
         return window
@@ -1341,6 +1345,7 @@ class MainWindow(QMainWindow):
         if not restored:
             self.resize(DEFAULT_SIZE[0], DEFAULT_SIZE[1])
             self._fit_to_screen()
+        self._cascade()
         state = settings.value("window/state")
         self._layout_restored = isinstance(state, (QByteArray, bytes)) and self.restoreState(state, STATE_VERSION)
         if not self._layout_restored:
@@ -1351,6 +1356,16 @@ class MainWindow(QMainWindow):
         self.board.set_glide_ms(glide_ms_for(setting_choice(settings, "view/animation", ANIMATION, "glide")))
         self.board.set_sense_confirmation(setting_choice(settings, "play/sense_confirm", SENSE_CONFIRM,
                                                          SENSE_CONFIRM_DEFAULT))
+
+    def _cascade(self) -> None:
+        """A second (third ...) open window steps down and to the right of the remembered place, so that it does
+        not open exactly over the first."""
+        number = self._window_number.number
+        if number == 0 or self.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen):
+            return
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is not None:
+            self.setGeometry(cascaded(self.geometry(), number, screen.availableGeometry()))
 
     def _fit_to_screen(self) -> None:
         """No bigger than the screen's free area, and on it."""
@@ -1445,6 +1460,7 @@ class MainWindow(QMainWindow):
         for child in self.findChildren(QWidget):
             if child.isWindow() and child.isVisible():
                 child.close()  # replays, rules: the process must not live on for a window of a closed game
+        self._window_number.release()  # the next window to open may take this one's place
         super().closeEvent(event)
 
 
@@ -1560,14 +1576,6 @@ def setting_choice(settings: QSettings, key: str, allowed: tuple[str, ...], defa
     default."""
     value = settings.value(key, default)
     return value if isinstance(value, str) and value in allowed else default
-
-
-def fitted(rect: QRect, area: QRect) -> QRect:
-    """``rect`` made no bigger than ``area`` and moved inside it."""
-    width, height = min(rect.width(), area.width()), min(rect.height(), area.height())
-    x = min(max(rect.x(), area.x()), area.x() + area.width() - width)
-    y = min(max(rect.y(), area.y()), area.y() + area.height() - height)
-    return QRect(x, y, width, height)
 
 
 def _older_copy_marks(settings: QSettings) -> dict[tuple[str, str], str]:

@@ -270,7 +270,7 @@ class ReplayWindow(QMainWindow):
         if perspective is None:
             lines = [_entry_text(self.record, index) for index in range(frame.step)]
             self.text.setPlainText("\n".join(lines[-40:]))
-            self.moves.setPlainText("")
+            self.moves.setPlainText("\n".join(self.truth_score_sheet(frame.step)))
         elif self.current_team:  # each partner's notices under their name
             names, blocks = _seat_names(self.record), []
             for seat in self.current_team:
@@ -285,6 +285,25 @@ class ReplayWindow(QMainWindow):
             self.moves.setPlainText("\n".join(self.presenter.move_list(frame.view)))
         for widget in (self.text, self.moves):
             widget.verticalScrollBar().setValue(widget.verticalScrollBar().maximum())
+
+    def truth_score_sheet(self, step: int) -> list[str]:
+        """Every move up to ``step``, in the game's own notation: the seats' move lists (each written by the game
+        from what that seat was told, which once the game is over may all be shown) put together turn by turn.
+        Where the seats were told the same moves, their lists are one; where each knew only its own (the blind
+        games), a turn's line holds each seat's part in seat order."""
+        turns: dict[int, list[str]] = {}
+        loose: list[str] = []
+        for seat in range(len(_seat_names(self.record))):
+            view = self.timeline.frame(step, seat).view
+            for line in self.presenter.move_list(view) if view is not None else []:
+                number, dot, rest = line.partition(". ")
+                if dot and number.isdigit():
+                    parts = turns.setdefault(int(number), [])
+                    if rest not in parts:
+                        parts.append(rest)
+                elif line not in loose:
+                    loose.append(line)
+        return [f"{number}. {'   '.join(parts)}" for number, parts in sorted(turns.items())] + loose
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         key = event.key()
@@ -351,5 +370,7 @@ def run_replay(path: str) -> int:
     except RecordError as error:
         print(f"sightline replay: {error}", file=sys.stderr)
         return 1
+    from app.ui.window_place import place_over
+    place_over(window, None)  # in the middle of the screen, within its free area
     window.show()
     return int(app.exec()) if isinstance(app, QApplication) else 0
