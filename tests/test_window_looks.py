@@ -1,0 +1,34 @@
+"""What the window looks like: the piece sets, the board themes on every board, About, Help, exports' messages."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QSettings  # noqa: E402
+
+from app.ui import pieces  # noqa: E402
+
+
+@pytest.fixture
+def settings(qtbot, request):
+    QCoreApplication.setOrganizationName("SightlineTests")
+    QCoreApplication.setApplicationName(f"looks-{os.getpid()}-{request.node.name}")
+    store = QSettings()
+    store.clear()
+    yield store
+    store.clear()
+    pieces.set_piece_set("cburnett")
+
+
+@pytest.mark.parametrize("letter", pieces.CHESS_LETTERS)
+def test_the_ivory_set_changes_every_piece(qtbot, letter) -> None:
+    def image(name: str):
+        pieces.set_piece_set(name)
+        return pieces.piece_pixmap(letter, 48).toImage()
+    try:
+        assert image("ivory") != image("cburnett")
+    finally:
+        pieces.set_piece_set("cburnett")
