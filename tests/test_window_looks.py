@@ -32,3 +32,24 @@ def test_the_ivory_set_changes_every_piece(qtbot, letter) -> None:
         assert image("ivory") != image("cburnett")
     finally:
         pieces.set_piece_set("cburnett")
+
+
+def test_the_board_theme_is_every_boards(qtbot, settings) -> None:
+    from app.engine.clock import TimeControl
+    from app.ui.board_widget import THEMES
+    from app.ui.main_window import MainWindow
+    from app.ui.new_game_dialog import NewGame
+    settings.setValue("view/theme", "green")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    assert window.belief_panel is not None
+    assert window.board.theme() == window.belief_panel.board.theme() == THEMES["green"]
+    window.controller.lift_curtain()
+    window.controller.resign()
+    replay = window.open_replay(window.controller.session.snapshot())
+    assert replay.board.theme() == THEMES["green"]
+    window._theme("blue")  # View > Board theme: every board at once
+    assert window.board.theme() == window.belief_panel.board.theme() == replay.board.theme() == THEMES["blue"]
+    window.controller.stop()

@@ -413,10 +413,23 @@ class MainWindow(QMainWindow):
         help_.addAction(about)
 
     def _theme(self, name: str) -> None:
+        """View > Board theme: every board of the window takes it (the game's, the belief board, open replays)."""
         if name not in THEMES:
             return
-        self.board.set_theme(name)
         QSettings().setValue("view/theme", name)
+        for board in self._boards():
+            board.set_theme(name)
+
+    def _boards(self) -> list[BoardWidget]:
+        """Every board this window shows: the game's, the belief board's, and those of its open replays."""
+        boards = [self.board]
+        if self.belief_panel is not None:
+            boards.append(self.belief_panel.board)
+        for child in self.findChildren(QMainWindow):  # replays (the rules windows have no board)
+            board = getattr(child, "board", None)
+            if isinstance(board, BoardWidget):
+                boards.append(board)
+        return boards
 
     def _piece_set(self, name: str) -> None:
         if name not in PIECE_SETS:
@@ -580,6 +593,7 @@ class MainWindow(QMainWindow):
         if self.belief_dock is None:
             from app.ui.belief_panel import BeliefPanel
             panel = BeliefPanel()
+            panel.board.set_theme(setting_choice(QSettings(), "view/theme", THEMES, "brown"))  # as the game's board
             dock = QDockWidget("Belief board", self)
             dock.setObjectName("beliefDock")
             dock.setWidget(panel)

@@ -63,8 +63,9 @@ class ReplayWindow(QMainWindow):
         self.board.set_interactive(False)
         from PySide6.QtCore import QSettings
 
-        from app.ui.main_window import ANIMATION, glide_ms_for, setting_choice
+        from app.ui.main_window import ANIMATION, THEMES, glide_ms_for, setting_choice
         self.board.set_glide_ms(glide_ms_for(setting_choice(QSettings(), "view/animation", ANIMATION, "glide")))
+        self.board.set_theme(setting_choice(QSettings(), "view/theme", THEMES, "brown"))  # as the window's boards
         self.perspective = QComboBox()
         names = _seat_names(record)
         for perspective in self.perspectives:
