@@ -53,3 +53,33 @@ def test_the_board_theme_is_every_boards(qtbot, settings) -> None:
     window._theme("blue")  # View > Board theme: every board at once
     assert window.board.theme() == window.belief_panel.board.theme() == replay.board.theme() == THEMES["blue"]
     window.controller.stop()
+
+
+def test_about_says_the_version(qtbot, settings) -> None:
+    from importlib import metadata
+    from app.ui.main_window import MainWindow
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window._about()
+    text = window.about_box.text()
+    assert text.startswith(f"Sightline {metadata.version('sightline')}\n")
+    assert "MinitChess" in text
+    window.about_box.close()
+
+
+def test_help_has_a_page_for_the_window_and_its_keys(qtbot, settings) -> None:
+    from app.ui.main_window import MainWindow
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window._fill_help()
+    entries = [action for action in window._help_menu.actions() if "window" in action.text().lower()]
+    assert entries, [action.text() for action in window._help_menu.actions()]
+    entries[0].trigger()
+    page = window._rules_window
+    assert page.isVisible() and "window" in page.windowTitle().lower()
+    text = page.toPlainText()
+    assert "Keys" in text and "Ctrl+N" in text
+    assert window.screen().availableGeometry().contains(page.geometry())
+    window.close()
+    assert not page.isVisible()  # closed with the window, as the rules are

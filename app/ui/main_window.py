@@ -10,7 +10,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QLabel, QMainWindow, QPushButton, QSizePolicy,
                                QVBoxLayout, QWidget)
@@ -404,6 +404,11 @@ class MainWindow(QMainWindow):
         was made is there too; the registry is plain data, so no game code is imported for the titles)."""
         help_ = self._help_menu
         help_.clear()
+        guide = QAction("&Using the window and its keys", help_)
+        guide.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
+        guide.triggered.connect(self._window_guide)
+        help_.addAction(guide)
+        help_.addSeparator()
         for definition in games.all():
             action = QAction(f"Rules of {definition.title}", help_)
             action.triggered.connect(lambda _checked=False, v=definition.key: self._rules(v))
@@ -438,39 +443,52 @@ class MainWindow(QMainWindow):
         self.board.update()
         QSettings().setValue("view/pieces", name)
 
+    def _window_guide(self) -> None:
+        """Help > Using the window and its keys: docs/window.md, in a window of its own like the rules."""
+        self._show_page(GUIDE_KEY, "Using the Sightline window", guide_text())
+
     def _rules(self, variant: str) -> None:
         """The rules in a window of their own, on the main window's screen; closed with the main window."""
-        window = self._rules_windows.get(variant)
+        if variant in self._rules_windows:
+            self._show_page(variant, "", "")
+            return
+        try:
+            definition: games.GameDefinition | None = games.get(variant)
+        except KeyError:
+            definition = None  # a game that was registered when the menu was made and is not any more
+        text = rules_text((definition.rules_doc if definition is not None else "") or f"{variant}.md")
+        self._show_page(variant, f"Rules of {definition.title if definition is not None else variant}", text)
+
+    def _show_page(self, key: str, title: str, text: str) -> None:
+        """A help page (markdown) in a window of its own, on the main window's screen, one per ``key``; closed
+        with the main window."""
+        window = self._rules_windows.get(key)
         if window is None:
-            try:
-                definition: games.GameDefinition | None = games.get(variant)
-            except KeyError:
-                definition = None  # a game that was registered when the menu was made and is not any more
-            text = rules_text((definition.rules_doc if definition is not None else "") or f"{variant}.md")
             from PySide6.QtWidgets import QTextBrowser  # not before the first frame (see _LATER_QT_WIDGETS)
             window = QTextBrowser(self)
             window.setWindowFlag(Qt.WindowType.Window, True)  # a window of its own, but owned by this one
+            window.setOpenExternalLinks(True)
             window.setMarkdown(text)
-            window.setWindowTitle(f"Rules of {definition.title if definition is not None else variant}")
-            window.destroyed.connect(lambda _object=None, v=variant: self._rules_windows.pop(v, None))
+            window.setWindowTitle(title)
+            window.destroyed.connect(lambda _object=None, v=key: self._rules_windows.pop(v, None))
             window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            self._rules_windows[variant] = window
-            screen = self.screen() or QApplication.primaryScreen()
-            area = screen.availableGeometry() if screen is not None else QRect(0, 0, 1024, 768)
-            frame = self.frameGeometry()
-            rect = QRect(0, 0, 720, 640)
-            rect.moveCenter(frame.center() if area.intersects(frame) else area.center())
-            window.setGeometry(fitted(rect, area.adjusted(0, 40, 0, -10)))  # room for the title bar
+            self._rules_windows[key] = window
+            window.resize(720, 640)
+            place_over(window, self)  # over this window, within the screen's free area
         window.show()
         window.raise_()
         window.activateWindow()
         self._rules_window = window
 
     def _about(self) -> None:
-        titles = [definition.title for definition in games.all()]
-        listed = ", ".join(titles[:-1]) + (" and " if len(titles) > 1 else "") + titles[-1] if titles else ""
+        """Help > About: what Sightline is, its version, and the games it plays (not modal: a clock may run)."""
         from PySide6.QtWidgets import QMessageBox  # not before the first frame (see _LATER_QT_WIDGETS)
-        QMessageBox.about(self, "About Sightline", f"Sightline: hidden-information chess on one computer.\n{listed}.")
+        box = QMessageBox(QMessageBox.Icon.NoIcon, "About Sightline", about_text(), QMessageBox.StandardButton.Ok,
+                          self)
+        box.setIconPixmap(self.windowIcon().pixmap(64, 64))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        self.about_box = box
 
     # -- games -----------------------------------------------------------------------------------------
     def _may_leave_game(self) -> bool:
@@ -1490,6 +1508,32 @@ def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text
 
 
+def app_version() -> str:
+    """Sightline's version: the installed package's (its metadata), else that of the source tree's
+    pyproject.toml, else "unknown"."""
+    from importlib import metadata
+    try:
+        return metadata.version("sightline")
+    except metadata.PackageNotFoundError:
+        pass
+    try:
+        import tomllib
+        with open(Path(__file__).resolve().parent.parent.parent / "pyproject.toml", "rb") as stream:
+            return str(tomllib.load(stream)["project"]["version"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unknown"
+
+
+def about_text() -> str:
+    """Help > About's words: the version first, then the games and what runs it."""
+    import platform
+    from PySide6 import __version__ as pyside_version
+    titles = [definition.title for definition in games.all()]
+    listed = ", ".join(titles[:-1]) + (" and " if len(titles) > 1 else "") + titles[-1] if titles else ""
+    return (f"Sightline {app_version()}\n\nHidden-information chess on one computer: {listed}.\n\n"
+            f"Python {platform.python_version()}, Qt {pyside_version}. Licence: GPL 3.0 or later.")
+
+
 def unsaved_close_text(problem: str, since: str) -> str:
     """What closing asks while autosave fails: the problem (already in words, perhaps with the system's words in
     brackets) as a sentence of its own, so that no bracket closes another."""
@@ -1569,6 +1613,19 @@ def rules_text(name: str) -> str:
         return "The rules file is missing or damaged; the installation may be incomplete."
     between = "\n\n---\n\n*What follows is the full text of the rules, rule by rule, as Sightline referees them.*\n\n"
     return between.join(parts)
+
+
+GUIDE_KEY = "(window)"
+"""The help window of docs/window.md among the rules windows (no game's key has brackets)."""
+
+
+def guide_text() -> str:
+    """What Help > Using the window shows: docs/window.md, the window's guide and its keys. A missing page is
+    said, never fatal."""
+    try:
+        return (RULES.parent / "window.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return "The guide to the window is missing or damaged; the installation may be incomplete."
 
 
 SENSE_CONFIRM_DEFAULT = "second click"
