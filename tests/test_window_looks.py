@@ -83,3 +83,31 @@ def test_help_has_a_page_for_the_window_and_its_keys(qtbot, settings) -> None:
     assert window.screen().availableGeometry().contains(page.geometry())
     window.close()
     assert not page.isVisible()  # closed with the window, as the rules are
+
+
+def test_an_export_says_where_it_went_and_opens_its_folder(qtbot, settings, tmp_path, monkeypatch) -> None:
+    from PySide6.QtGui import QDesktopServices
+    from app.engine.clock import TimeControl
+    from app.ui.main_window import MainWindow
+    from app.ui.new_game_dialog import NewGame
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.start(NewGame("minit", False, "random", "medium", 0, TimeControl(None, 0), "50-move"))
+    window.controller.lift_curtain()
+    window.controller.resign()
+    target = tmp_path / "out" / "moves.txt"
+    target.parent.mkdir()
+    assert window.export_to("minit", str(target))
+    box = window.export_box
+    assert box.isVisible() and "moves.txt" in box.text() and str(target.parent) in box.text()
+    folder = next(button for button in box.buttons() if "folder" in button.text().lower())
+    folder.click()
+    assert opened == [str(target.parent)]
+    monkeypatch.setattr("app.ui.main_window.QFileDialog.getSaveFileName",
+                        lambda *args, **kwargs: (str(tmp_path / "board.png"), ""))
+    window._export_image_dialog()  # a board image says so too
+    assert "board.png" in window.export_box.text()
+    window.controller.stop()

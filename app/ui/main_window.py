@@ -1273,8 +1273,15 @@ class MainWindow(QMainWindow):
         except OSError as error:
             self._warn("Export", f"Could not write {path}: {os_error_text(error)}")
             return False
-        self.statusBar().showMessage(f"Exported {path}", 5000)
+        label = next((known.plain_label for known in games.formats() if known.name == fmt), fmt)
+        self._tell_exported(path, label)
         return True
+
+    def _tell_exported(self, path: str, what: str) -> None:
+        """An export worked: say where the file went, with a button opening its folder (and in the status bar)."""
+        from app.ui.export_message import show_exported  # not before the first frame: nothing is exported then
+        self.statusBar().showMessage(f"Exported {path}", 8000)
+        self.export_box = show_exported(self, path, what)
 
     def _copy_position(self) -> None:
         controller = self.controller
@@ -1342,6 +1349,8 @@ class MainWindow(QMainWindow):
             self._warn("Board image", "The board image could not be made.")
         except OSError as error:
             self._warn("Board image", f"Could not write {path}: {os_error_text(error)}")
+        else:
+            self._tell_exported(path, "Board image")
 
     def _default_dir(self) -> Path:
         return Path(self._save_path).parent if self._save_path else Path.home()

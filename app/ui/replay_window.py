@@ -336,6 +336,9 @@ class ReplayWindow(QMainWindow):
                 Path(path).write_bytes(frame_png(self.record.variant, self.frame))
         except OSError as error:
             QMessageBox.warning(self, "Export", f"Could not write {path}: {error.strerror or error}")
+        else:
+            from app.ui.export_message import show_exported
+            self.export_box = show_exported(self, path, "Board image")
 
 
 def _team_members(record: GameRecord) -> list[tuple[Seat, ...]]:
