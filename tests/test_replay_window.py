@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -40,9 +41,12 @@ def test_the_truth_has_a_score_sheet_of_every_move(qtbot, settings, definition: 
     told = [line for seat in range(len(definition.seats))
             for line in presenter.move_list(window.timeline.frame(window.timeline.steps, seat).view)]
     assert told and sheet  # the game had moves, and the truth lists them
-    for line in told:  # every seat's moves, as the game writes them, each in its turn's line
+    rows = sheet.split("\n")
+    for line in told:  # every seat's moves, as the game writes them, each under its turn's number
         number, _, rest = line.partition(". ")
-        assert any(row.startswith(f"{number}. ") and rest in row for row in sheet.split("\n")), line
+        first = next(index for index, row in enumerate(rows) if row.startswith(f"{number}. "))
+        block = [rows[first], *itertools.takewhile(lambda row: row.startswith(" "), rows[first + 1:])]
+        assert any(rest in row for row in block), line
     window.show_step(0)
     assert window.moves.toPlainText() == ""  # nothing played yet
 

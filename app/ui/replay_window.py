@@ -291,20 +291,29 @@ class ReplayWindow(QMainWindow):
         """Every move up to ``step``, in the game's own notation: the seats' move lists (each written by the game
         from what that seat was told, which once the game is over may all be shown) put together turn by turn.
         Where the seats were told the same moves, their lists are one; where each knew only its own (the blind
-        games), a turn's line holds each seat's part in seat order."""
-        turns: dict[int, list[str]] = {}
+        games), a turn has a line for each seat's part, under its name."""
+        names = _seat_names(self.record)
+        turns: dict[int, list[tuple[int, str]]] = {}
         loose: list[str] = []
-        for seat in range(len(_seat_names(self.record))):
+        for seat in range(len(names)):
             view = self.timeline.frame(step, seat).view
             for line in self.presenter.move_list(view) if view is not None else []:
                 number, dot, rest = line.partition(". ")
                 if dot and number.isdigit():
                     parts = turns.setdefault(int(number), [])
-                    if rest not in parts:
-                        parts.append(rest)
+                    if all(rest != text for _seat, text in parts):
+                        parts.append((seat, rest))
                 elif line not in loose:
                     loose.append(line)
-        return [f"{number}. {'   '.join(parts)}" for number, parts in sorted(turns.items())] + loose
+        sheet = []
+        for number, parts in sorted(turns.items()):
+            if len(parts) == 1:
+                sheet.append(f"{number}. {parts[0][1]}")
+                continue
+            indent = " " * (len(str(number)) + 2)
+            sheet.extend(f"{f'{number}. ' if index == 0 else indent}{names[seat]}: {text}"
+                         for index, (seat, text) in enumerate(parts))
+        return sheet + loose
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         key = event.key()
