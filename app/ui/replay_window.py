@@ -298,14 +298,14 @@ class ReplayWindow(QMainWindow):
         for seat in range(len(names)):
             view = self.timeline.frame(step, seat).view
             for line in self.presenter.move_list(view) if view is not None else []:
-                number, dot, rest = line.partition(". ")
-                if dot and number.isdigit():
-                    parts = turns.setdefault(int(number), [])
+                head, dot, rest = line.partition(". ")
+                if dot and head.isdigit():
+                    parts = turns.setdefault(int(head), [])
                     if all(rest != text for _seat, text in parts):
                         parts.append((seat, rest))
                 elif line not in loose:
                     loose.append(line)
-        sheet = []
+        sheet: list[str] = []
         for number, parts in sorted(turns.items()):
             if len(parts) == 1:
                 sheet.append(f"{number}. {parts[0][1]}")
