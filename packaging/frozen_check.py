@@ -29,7 +29,8 @@ def _check():
     from app.engine.variants import game_type
 
     here = Path(app.__file__).resolve().parent
-    for needed in (here / "assets" / "icon.svg", here.parent / "docs" / "rules" / "rbc.md"):
+    for needed in (here / "assets" / "icon.svg", here.parent / "docs" / "rules" / "rbc.md",
+                   here.parent / "docs" / "window.md"):
         if not needed.is_file():
             sys.exit(f"FAILED: {needed} is not in the bundle")
 

@@ -11,6 +11,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings  # noqa: E402
 
+from app import games  # noqa: E402
 from app.bots.registry import builtin_bots  # noqa: E402
 from app.engine.clock import TimeControl  # noqa: E402
 from app.ui import pieces  # noqa: E402
@@ -170,3 +171,81 @@ def test_the_theme_piece_set_and_sound_menus_show_the_current_choice(qtbot, sett
     assert len(checked(menus["&Piece set"])) == 1 and checked(menus["&Piece set"]) != ["Cburnett"]
     next(a for a in menus["&Sound"].actions() if a.text() == "Volume 100%").trigger()
     assert settings.value("sound/volume") in (100, "100") and window.sounds.volume == 100
+
+
+# ---- the new-game dialog remembers each game's seats; a new user meets a real bot ------------------------------------
+
+def _shown_seats(dialog: NewGameDialog) -> list[SeatChoice]:
+    return [row.choice() for row in dialog.seat_rows]
+
+
+def _show_game(dialog: NewGameDialog, key: str) -> None:
+    dialog.game.setCurrentIndex(dialog.game.findData(key))
+
+
+@pytest.mark.parametrize("key", [definition.key for definition in games.all() if definition.presenter is not None])
+def test_a_new_user_plays_the_strongest_bot_at_medium_level(qtbot, settings, key) -> None:
+    dialog = NewGameDialog()
+    qtbot.addWidget(dialog)
+    _show_game(dialog, key)
+    definition = games.get(key)
+    seats = _shown_seats(dialog)
+    assert seats[0].is_person
+    bots = [name for name, _ in definition.bots]
+    assert all(seat == SeatChoice(bots[0], "medium") for seat in seats[1:])
+    if len(bots) > 1:
+        assert bots[0] != "random"  # a real opponent, not moves drawn by lot
+
+
+def test_the_dialog_remembers_the_seats_and_options_of_each_game(qtbot, settings) -> None:
+    dialog = NewGameDialog()
+    qtbot.addWidget(dialog)
+    _show_game(dialog, "blind")
+    dialog.seat_rows[1].set_choice(SeatChoice("greedy", "hard"))
+    _show_game(dialog, "minit")  # switching quietly changes nothing of the other game's choice
+    assert _shown_seats(dialog)[1] == SeatChoice("search", "medium")
+    dialog.seat_rows[0].set_choice(SeatChoice("search", "easy"))
+    dialog.seat_rows[1].set_choice(SeatChoice())
+    _show_game(dialog, "blind")
+    assert _shown_seats(dialog) == [SeatChoice(), SeatChoice("greedy", "hard")]
+    dialog.accept()
+    again = NewGameDialog()  # the next game, or the next start of Sightline
+    qtbot.addWidget(again)
+    assert again.game.currentData() == "blind"
+    assert _shown_seats(again) == [SeatChoice(), SeatChoice("greedy", "hard")]
+    _show_game(again, "minit")  # not accepted for MinitChess: its defaults, not Blind Chess's bot
+    assert _shown_seats(again) == [SeatChoice(), SeatChoice("search", "medium")]
+    again.seat_rows[1].set_choice(SeatChoice("search", "hard"))
+    again.accept()
+    third = NewGameDialog()
+    qtbot.addWidget(third)
+    assert third.game.currentData() == "minit" and _shown_seats(third) == [SeatChoice(), SeatChoice("search", "hard")]
+    _show_game(third, "blind")
+    assert _shown_seats(third) == [SeatChoice(), SeatChoice("greedy", "hard")]
+    _show_game(third, "rbc")
+    rbc_bot = games.get("rbc").bots[0][0]
+    assert _shown_seats(third) == [SeatChoice(), SeatChoice(rbc_bot, "medium")]
+    third.option_widgets["draw_rule"].setCurrentIndex(third.option_widgets["draw_rule"].findData("none"))
+    third.accept()
+    fourth = NewGameDialog()
+    qtbot.addWidget(fourth)
+    assert fourth.option_widgets["draw_rule"].currentData() == "none"
+    assert _shown_seats(fourth) == [SeatChoice(), SeatChoice(rbc_bot, "medium")]
+
+
+# ---- where windows open ---------------------------------------------------------------------------------------------
+
+def test_a_second_window_does_not_open_exactly_over_the_first(qtbot, settings) -> None:
+    first = make_window(qtbot)
+    second = make_window(qtbot)
+    third = make_window(qtbot)
+    area = first.screen().availableGeometry()
+    places = [window.geometry().topLeft() for window in (first, second, third)]
+    assert len(set((point.x(), point.y()) for point in places)) == 3
+    for window in (first, second, third):
+        assert area.adjusted(-4, -4, 4, 4).contains(window.geometry())  # (offscreen windows get a 2 px frame)
+        assert window.width() >= window.minimumSizeHint().width()
+    first.close()  # (closing remembers where it was)
+    again = make_window(qtbot)  # the first window's place is free again: the remembered place, not a step aside
+    assert again._window_number.number == 0
+    assert again.geometry().topLeft() not in places[1:]

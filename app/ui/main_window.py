@@ -10,7 +10,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QLabel, QMainWindow, QPushButton, QSizePolicy,
                                QVBoxLayout, QWidget)
@@ -20,6 +20,7 @@ from app.ui.board_widget import SENSE_CONFIRM, BoardWidget
 from app.ui.game_panel import GamePanel
 from app.ui.pieces import PIECE_SETS, set_piece_set
 from app.ui.seat_screen import PrivateSurfaces, SeatScreen
+from app.ui.window_place import WindowNumber, cascaded, fitted, place_over
 
 if TYPE_CHECKING:
     import concurrent.futures
@@ -196,6 +197,8 @@ class MainWindow(QMainWindow):
         self.curtain.hide()
         self.curtain.on_lift = self._lift
         self._build_menus()
+        self._window_number = WindowNumber()  # a second window opens beside the first (see _restore_geometry)
+        self.destroyed.connect(self._window_number.release)
         # Every widget showing what a seat knows is fed through here, with the seat's screen or nobody's: see
         # app.ui.seat_screen. The belief panel joins when it is made (the first game with hidden pieces).
         self.private = PrivateSurfaces()
@@ -403,6 +406,11 @@ class MainWindow(QMainWindow):
         was made is there too; the registry is plain data, so no game code is imported for the titles)."""
         help_ = self._help_menu
         help_.clear()
+        guide = QAction("&Using the window and its keys", help_)
+        guide.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
+        guide.triggered.connect(self._window_guide)
+        help_.addAction(guide)
+        help_.addSeparator()
         for definition in games.all():
             action = QAction(f"Rules of {definition.title}", help_)
             action.triggered.connect(lambda _checked=False, v=definition.key: self._rules(v))
@@ -412,10 +420,23 @@ class MainWindow(QMainWindow):
         help_.addAction(about)
 
     def _theme(self, name: str) -> None:
+        """View > Board theme: every board of the window takes it (the game's, the belief board, open replays)."""
         if name not in THEMES:
             return
-        self.board.set_theme(name)
         QSettings().setValue("view/theme", name)
+        for board in self._boards():
+            board.set_theme(name)
+
+    def _boards(self) -> list[BoardWidget]:
+        """Every board this window shows: the game's, the belief board's, and those of its open replays."""
+        boards = [self.board]
+        if self.belief_panel is not None:
+            boards.append(self.belief_panel.board)
+        for child in self.findChildren(QMainWindow):  # replays (the rules windows have no board)
+            board = getattr(child, "board", None)
+            if isinstance(board, BoardWidget):
+                boards.append(board)
+        return boards
 
     def _piece_set(self, name: str) -> None:
         if name not in PIECE_SETS:
@@ -424,39 +445,52 @@ class MainWindow(QMainWindow):
         self.board.update()
         QSettings().setValue("view/pieces", name)
 
+    def _window_guide(self) -> None:
+        """Help > Using the window and its keys: docs/window.md, in a window of its own like the rules."""
+        self._show_page(GUIDE_KEY, "Using the Sightline window", guide_text())
+
     def _rules(self, variant: str) -> None:
         """The rules in a window of their own, on the main window's screen; closed with the main window."""
-        window = self._rules_windows.get(variant)
+        if variant in self._rules_windows:
+            self._show_page(variant, "", "")
+            return
+        try:
+            definition: games.GameDefinition | None = games.get(variant)
+        except KeyError:
+            definition = None  # a game that was registered when the menu was made and is not any more
+        text = rules_text((definition.rules_doc if definition is not None else "") or f"{variant}.md")
+        self._show_page(variant, f"Rules of {definition.title if definition is not None else variant}", text)
+
+    def _show_page(self, key: str, title: str, text: str) -> None:
+        """A help page (markdown) in a window of its own, on the main window's screen, one per ``key``; closed
+        with the main window."""
+        window = self._rules_windows.get(key)
         if window is None:
-            try:
-                definition: games.GameDefinition | None = games.get(variant)
-            except KeyError:
-                definition = None  # a game that was registered when the menu was made and is not any more
-            text = rules_text((definition.rules_doc if definition is not None else "") or f"{variant}.md")
             from PySide6.QtWidgets import QTextBrowser  # not before the first frame (see _LATER_QT_WIDGETS)
             window = QTextBrowser(self)
             window.setWindowFlag(Qt.WindowType.Window, True)  # a window of its own, but owned by this one
+            window.setOpenExternalLinks(True)
             window.setMarkdown(text)
-            window.setWindowTitle(f"Rules of {definition.title if definition is not None else variant}")
-            window.destroyed.connect(lambda _object=None, v=variant: self._rules_windows.pop(v, None))
+            window.setWindowTitle(title)
+            window.destroyed.connect(lambda _object=None, v=key: self._rules_windows.pop(v, None))
             window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            self._rules_windows[variant] = window
-            screen = self.screen() or QApplication.primaryScreen()
-            area = screen.availableGeometry() if screen is not None else QRect(0, 0, 1024, 768)
-            frame = self.frameGeometry()
-            rect = QRect(0, 0, 720, 640)
-            rect.moveCenter(frame.center() if area.intersects(frame) else area.center())
-            window.setGeometry(fitted(rect, area.adjusted(0, 40, 0, -10)))  # room for the title bar
+            self._rules_windows[key] = window
+            window.resize(720, 640)
+            place_over(window, self)  # over this window, within the screen's free area
         window.show()
         window.raise_()
         window.activateWindow()
         self._rules_window = window
 
     def _about(self) -> None:
-        titles = [definition.title for definition in games.all()]
-        listed = ", ".join(titles[:-1]) + (" and " if len(titles) > 1 else "") + titles[-1] if titles else ""
+        """Help > About: what Sightline is, its version, and the games it plays (not modal: a clock may run)."""
         from PySide6.QtWidgets import QMessageBox  # not before the first frame (see _LATER_QT_WIDGETS)
-        QMessageBox.about(self, "About Sightline", f"Sightline: hidden-information chess on one computer.\n{listed}.")
+        box = QMessageBox(QMessageBox.Icon.NoIcon, "About Sightline", about_text(), QMessageBox.StandardButton.Ok,
+                          self)
+        box.setIconPixmap(self.windowIcon().pixmap(64, 64))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        self.about_box = box
 
     # -- games -----------------------------------------------------------------------------------------
     def _may_leave_game(self) -> bool:
@@ -579,6 +613,7 @@ class MainWindow(QMainWindow):
         if self.belief_dock is None:
             from app.ui.belief_panel import BeliefPanel
             panel = BeliefPanel()
+            panel.board.set_theme(setting_choice(QSettings(), "view/theme", THEMES, "brown"))  # as the game's board
             dock = QDockWidget("Belief board", self)
             dock.setObjectName("beliefDock")
             dock.setWidget(panel)
@@ -1001,10 +1036,8 @@ class MainWindow(QMainWindow):
         self.autosave_banner.show()
         if not self._autosave_retry.isActive():
             self._autosave_retry.start()
-        if first:
-            self._warn("Autosave is failing", f"The game cannot be saved automatically: {problem}.\n\n"
-                       "Sightline keeps trying. Until it works, a crash or closing the window loses what happens "
-                       "from now on: use Game > Save as... to keep the game elsewhere.")
+        # No message box: it would pop up in the middle of a turn and take the move's clicks while the clock runs.
+        # The red bar says it; closing the window asks what to do (see _may_close).
 
     def _retry_autosave(self) -> None:
         """Try again while nothing else is being written (also when no one acts: an untimed game may wait)."""
@@ -1071,47 +1104,11 @@ class MainWindow(QMainWindow):
     def _pick_unfinished(self, games: list[UnfinishedGame]) -> UnfinishedGame | None:
         """Which unfinished game to continue (None: none now; they are offered again next time). The player may
         also discard games here. Tests replace this method."""
-        from PySide6.QtWidgets import QDialogButtonBox, QListWidget  # not before the first frame
-        dialog = QDialog(self)
-        dialog.setWindowTitle("Unfinished games")
-        layout = QVBoxLayout(dialog)
-        count = len(games)
-        layout.addWidget(QLabel("Sightline stopped before this game ended. Continue it?" if count == 1 else
-                                f"Sightline stopped before these {count} games ended. Continue one?"))
-        listing = QListWidget()
-        for game in games:
-            listing.addItem(describe_unfinished(game))
-        listing.setCurrentRow(0)
-        layout.addWidget(listing)
-        buttons = QDialogButtonBox()
-        resume = buttons.addButton("&Continue", QDialogButtonBox.ButtonRole.AcceptRole)
-        discard = buttons.addButton("&Discard...", QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.addButton("&Not now", QDialogButtonBox.ButtonRole.RejectRole)
-        layout.addWidget(buttons)
-        resume.setDefault(True)
-        remaining = list(games)
-
-        def discard_selected() -> None:
-            row = listing.currentRow()
-            if row < 0 or not self._ask("Discard this game?", f"{listing.item(row).text()}\n\nIt cannot be "
-                                        "brought back."):
-                return
-            try:
-                remaining[row].slot.discard()
-            except OSError as error:
-                self._warn("Autosave", f"The game could not be removed: {os_error_text(error)}")
-                return
-            del remaining[row]
-            listing.takeItem(row)
-            if not remaining:
-                dialog.reject()
-
-        discard.clicked.connect(discard_selected)
-        buttons.accepted.connect(dialog.accept)
-        buttons.rejected.connect(dialog.reject)
-        if dialog.exec() != QDialog.DialogCode.Accepted or not remaining or listing.currentRow() < 0:
+        from app.ui.unfinished_dialog import UnfinishedGamesDialog  # not before the first frame
+        dialog = UnfinishedGamesDialog(games, describe_unfinished, self._ask, self._warn, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
-        return remaining[listing.currentRow()]
+        return dialog.chosen()
 
     def resume_record(self, record: GameRecord, slot: AutosaveSlot | None = None) -> bool:
         """Continue an unfinished game from its record (from ``slot``, a game taken over from the start-up offer,
@@ -1210,6 +1207,7 @@ class MainWindow(QMainWindow):
             return None
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.setWindowFlag(Qt.WindowType.Window, True)
+        place_over(window, self)  # over this window, within the screen's free area
         window.show()
         self.replay_window = window
         return window
@@ -1286,8 +1284,15 @@ class MainWindow(QMainWindow):
         except OSError as error:
             self._warn("Export", f"Could not write {path}: {os_error_text(error)}")
             return False
-        self.statusBar().showMessage(f"Exported {path}", 5000)
+        label = next((known.plain_label for known in games.formats() if known.name == fmt), fmt)
+        self._tell_exported(path, label)
         return True
+
+    def _tell_exported(self, path: str, what: str) -> None:
+        """An export worked: say where the file went, with a button opening its folder (and in the status bar)."""
+        from app.ui.export_message import show_exported  # not before the first frame: nothing is exported then
+        self.statusBar().showMessage(f"Exported {path}", 8000)
+        self.export_box = show_exported(self, path, what)
 
     def _copy_position(self) -> None:
         controller = self.controller
@@ -1355,6 +1360,8 @@ class MainWindow(QMainWindow):
             self._warn("Board image", "The board image could not be made.")
         except OSError as error:
             self._warn("Board image", f"Could not write {path}: {os_error_text(error)}")
+        else:
+            self._tell_exported(path, "Board image")
 
     def _default_dir(self) -> Path:
         return Path(self._save_path).parent if self._save_path else Path.home()
@@ -1390,6 +1397,7 @@ class MainWindow(QMainWindow):
         if not restored:
             self.resize(DEFAULT_SIZE[0], DEFAULT_SIZE[1])
             self._fit_to_screen()
+        self._cascade()
         state = settings.value("window/state")
         self._layout_restored = isinstance(state, (QByteArray, bytes)) and self.restoreState(state, STATE_VERSION)
         if not self._layout_restored:
@@ -1400,6 +1408,16 @@ class MainWindow(QMainWindow):
         self.board.set_glide_ms(glide_ms_for(setting_choice(settings, "view/animation", ANIMATION, "glide")))
         self.board.set_sense_confirmation(setting_choice(settings, "play/sense_confirm", SENSE_CONFIRM,
                                                          SENSE_CONFIRM_DEFAULT))
+
+    def _cascade(self) -> None:
+        """A second (third ...) open window steps down and to the right of the remembered place, so that it does
+        not open exactly over the first."""
+        number = self._window_number.number
+        if number == 0 or self.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen):
+            return
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is not None:
+            self.setGeometry(cascaded(self.geometry(), number, screen.availableGeometry()))
 
     def _fit_to_screen(self) -> None:
         """No bigger than the screen's free area, and on it."""
@@ -1445,9 +1463,8 @@ class MainWindow(QMainWindow):
         actions) or "cancel". Tests replace this method."""
         from PySide6.QtWidgets import QMessageBox  # not before the first frame (see _LATER_QT_WIDGETS)
         box = QMessageBox(QMessageBox.Icon.Warning, "The game is not saved",
-                          bounded(f"Autosave is failing ({problem}), so closing now loses everything played since "
-                                  f"{self._autosave_failing_since or 'the last save'}.\n\n"
-                                  "Save the game to another place first?"), QMessageBox.StandardButton.NoButton, self)
+                          unsaved_close_text(problem, self._autosave_failing_since),
+                          QMessageBox.StandardButton.NoButton, self)
         save = box.addButton("&Save as...", QMessageBox.ButtonRole.AcceptRole)
         close = box.addButton("&Close without saving", QMessageBox.ButtonRole.DestructiveRole)
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
@@ -1495,6 +1512,7 @@ class MainWindow(QMainWindow):
         for child in self.findChildren(QWidget):
             if child.isWindow() and child.isVisible():
                 child.close()  # replays, rules: the process must not live on for a window of a closed game
+        self._window_number.release()  # the next window to open may take this one's place
         super().closeEvent(event)
 
 
@@ -1508,6 +1526,40 @@ def bounded(text: str, limit: int = MESSAGE_LIMIT) -> str:
     if len(cut) < len(text):
         return f"{cut}… ({len(text) - len(cut):,} more characters not shown)"
     return text
+
+
+def app_version() -> str:
+    """Sightline's version: the installed package's (its metadata), else that of the source tree's
+    pyproject.toml, else "unknown"."""
+    from importlib import metadata
+    try:
+        return metadata.version("sightline")
+    except metadata.PackageNotFoundError:
+        pass
+    try:
+        import tomllib
+        with open(Path(__file__).resolve().parent.parent.parent / "pyproject.toml", "rb") as stream:
+            return str(tomllib.load(stream)["project"]["version"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unknown"
+
+
+def about_text() -> str:
+    """Help > About's words: the version first, then the games and what runs it."""
+    import platform
+    from PySide6 import __version__ as pyside_version
+    titles = [definition.title for definition in games.all()]
+    listed = ", ".join(titles[:-1]) + (" and " if len(titles) > 1 else "") + titles[-1] if titles else ""
+    return (f"Sightline {app_version()}\n\nHidden-information chess on one computer: {listed}.\n\n"
+            f"Python {platform.python_version()}, Qt {pyside_version}. Licence: GPL 3.0 or later.")
+
+
+def unsaved_close_text(problem: str, since: str) -> str:
+    """What closing asks while autosave fails: the problem (already in words, perhaps with the system's words in
+    brackets) as a sentence of its own, so that no bracket closes another."""
+    problem = " ".join(problem.split()).rstrip(".")
+    return bounded(f"Autosave is failing: {problem}. Closing now loses everything played since "
+                   f"{since or 'the last save'}.\n\nSave the game to another place first?")
 
 
 def short_name(name: str) -> str:
@@ -1524,14 +1576,19 @@ def os_error_text(error: OSError) -> str:
 
 
 def describe_unfinished(game: UnfinishedGame) -> str:
-    """One line for the start-up offer: which game, who, how far, when."""
+    """The start-up offer's entry for ``game``, in short lines: which game and who; how far and when; what else
+    is known of it (an older copy of a game saved elsewhere)."""
     record = game.record
     players = " against ".join(short_name(player.name) for player in record.players[:4])
     import datetime as _dt  # not before the first frame: only the offer to resume dates games
-    saved = _dt.datetime.fromtimestamp(game.saved).strftime("%Y-%m-%d %H:%M") if game.saved else "unknown time"
-    note = f"; {bounded(game.note, 300)}" if game.note else ""
-    return (f"{game_title(record.variant, 'A game')}: {players}, {len(record.entries)} actions played "
-            f"(saved {saved}{note})")
+    saved = _dt.datetime.fromtimestamp(game.saved).strftime("%Y-%m-%d %H:%M") if game.saved else "an unknown time"
+    actions = len(record.entries)
+    lines = [f"{game_title(record.variant, 'A game')}: {players}",
+             f"{actions} action{'' if actions == 1 else 's'} played, saved {saved}"]
+    if game.note:
+        note = bounded(game.note, 300)
+        lines.append(note[:1].upper() + note[1:])
+    return "\n".join(lines)
 
 
 def game_title(key: str, unknown: str) -> str:
@@ -1578,6 +1635,19 @@ def rules_text(name: str) -> str:
     return between.join(parts)
 
 
+GUIDE_KEY = "(window)"
+"""The help window of docs/window.md among the rules windows (no game's key has brackets)."""
+
+
+def guide_text() -> str:
+    """What Help > Using the window shows: docs/window.md, the window's guide and its keys. A missing page is
+    said, never fatal."""
+    try:
+        return (RULES.parent / "window.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return "The guide to the window is missing or damaged; the installation may be incomplete."
+
+
 SENSE_CONFIRM_DEFAULT = "one click"
 """View > Picking a square: how every pick of a square on the board is made (RBC's sense, a removal, a Split-Brain
 pick, a checker to uncloak, a pawn's drop). One click does it, as every prompt says, unless the player asked for a
@@ -1598,14 +1668,6 @@ def setting_choice(settings: QSettings, key: str, allowed: tuple[str, ...], defa
     default."""
     value = settings.value(key, default)
     return value if isinstance(value, str) and value in allowed else default
-
-
-def fitted(rect: QRect, area: QRect) -> QRect:
-    """``rect`` made no bigger than ``area`` and moved inside it."""
-    width, height = min(rect.width(), area.width()), min(rect.height(), area.height())
-    x = min(max(rect.x(), area.x()), area.x() + area.width() - width)
-    y = min(max(rect.y(), area.y()), area.y() + area.height() - height)
-    return QRect(x, y, width, height)
 
 
 def _older_copy_marks(settings: QSettings) -> dict[tuple[str, str], str]:

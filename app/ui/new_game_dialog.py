@@ -115,7 +115,7 @@ class SeatRow:
         self.level.setEnabled(self.who.currentData() != PERSON)
 
     def set_choice(self, choice: SeatChoice) -> None:
-        """Show ``choice`` (a bot the game does not have gives its strongest bot)."""
+        """Show ``choice`` (a bot the game does not have gives its strongest bot, listed first)."""
         if choice.bot is None:
             self.who.setCurrentIndex(0)
         else:
@@ -149,6 +149,15 @@ def _remembered_seats(text: str, bots: set[str]) -> list[SeatChoice] | None:
 
 def _seats_text(seats: list[SeatChoice]) -> str:
     return ",".join(PERSON if seat.bot is None else f"{seat.bot}:{seat.level}" for seat in seats)
+
+
+def default_seats(definition: GameDefinition) -> list[SeatChoice]:
+    """A game's seats for someone who never chose them: a person in the first seat, the game's strongest bot
+    (listed first) at medium level in the others; people at every seat if the game has no bot."""
+    if not definition.bots:
+        return [SeatChoice() for _ in definition.seats]
+    strongest = definition.bots[0][0]
+    return [SeatChoice() if index == 0 else SeatChoice(strongest, "medium") for index in range(len(definition.seats))]
 
 
 class NewGameDialog(QDialog):
@@ -200,9 +209,12 @@ class NewGameDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         form.addRow(self.buttons)
         self._form = form
+        self._shown_seats: dict[str, list[SeatChoice]] = {}
+        """The seats each game showed in this dialog before another game was chosen (switching back keeps them)."""
         self._restore()
-        self._build_game_rows(self._remembered_seat_choices())
-        self.game.currentIndexChanged.connect(lambda _: self._build_game_rows(self._current_seats()))
+        self._game_shown = self.game.currentData()
+        self._build_game_rows(self._seats_for(self._game_shown))
+        self.game.currentIndexChanged.connect(lambda _: self._switch_game())
         self.time.currentIndexChanged.connect(self._refresh)
         self._refresh()
 
@@ -264,6 +276,31 @@ class NewGameDialog(QDialog):
     def _current_seats(self) -> list[SeatChoice]:
         return [row.choice() for row in self.seat_rows]
 
+    def _switch_game(self) -> None:
+        """Another game chosen: its seats as last chosen for it (in this dialog, else in the settings, else the
+        defaults), never the seats of the game left carried over to bots it may not have."""
+        if self._game_shown is not None:
+            self._shown_seats[self._game_shown] = self._current_seats()
+        self._game_shown = self.game.currentData()
+        self._build_game_rows(self._seats_for(self._game_shown))
+
+    def _seats_for(self, game: str) -> list[SeatChoice]:
+        """The seats to show for ``game``."""
+        shown = self._shown_seats.get(game)
+        if shown is not None:
+            return shown
+        definition = games.get(game)
+        bots = {name for name, _ in definition.bots}
+        remembered = _remembered_seats(_text(self.settings.value(f"newgame/players/{game}", ""), ""), bots)
+        if remembered is not None and len(remembered) == len(definition.seats):
+            return remembered
+        if _text(self.settings.value("newgame/variant", ""), "") == game:
+            # Settings of a version that remembered the seats once for all games: they were this game's.
+            older = self._remembered_seat_choices()
+            if older is not None:
+                return older
+        return default_seats(definition)
+
     # -- remembered choices ------------------------------------------------------------------------------------
     def _restore(self) -> None:
         s = self.settings
@@ -280,9 +317,10 @@ class NewGameDialog(QDialog):
         older_random = _text(s.value("newgame/color", ""), "") == "random"
         self.shuffle.setChecked(str(s.value("newgame/shuffle", older_random)).lower() in ("true", "1"))
 
-    def _remembered_seat_choices(self) -> list[SeatChoice]:
-        """The seats as last chosen; without them, from the settings of the dialog that offered a mode (against
-        a bot or hot-seat), a colour, a bot and a level."""
+    def _remembered_seat_choices(self) -> list[SeatChoice] | None:
+        """The seats as an older version remembered them (once, for the game last played); without them, from the
+        settings of the dialog that offered a mode (against a bot or hot-seat), a colour, a bot and a level. None
+        when nothing was remembered."""
         s = self.settings
         every_bot = {name for definition in games.all() for name, _ in definition.bots}
         remembered = _remembered_seats(_text(s.value("newgame/seats", ""), ""), every_bot)
@@ -290,9 +328,12 @@ class NewGameDialog(QDialog):
             return remembered
         if _text(s.value("newgame/mode", "bot"), "bot") == "hotseat":
             return [SeatChoice(), SeatChoice()]
+        bot_name = _text(s.value("newgame/bot", ""), "")
+        if not bot_name:
+            return None
         level = _text(s.value("newgame/level", "medium"), "medium")
         # A bot this game does not have becomes its strongest when the row shows it.
-        bot = SeatChoice(_text(s.value("newgame/bot", ""), ""), level if level in LEVELS else "medium")
+        bot = SeatChoice(bot_name, level if level in LEVELS else "medium")
         return [bot, SeatChoice()] if _text(s.value("newgame/color", "white"), "white") == "black" \
             else [SeatChoice(), bot]
 
@@ -352,7 +393,7 @@ class NewGameDialog(QDialog):
         s = self.settings
         game = self.game.currentData()
         s.setValue("newgame/variant", game)
-        s.setValue("newgame/seats", _seats_text(self._current_seats()))
+        s.setValue(f"newgame/players/{game}", _seats_text(self._current_seats()))
         s.setValue("newgame/shuffle", self.shuffle.isChecked())
         s.setValue("newgame/time", self.time.currentText())
         s.setValue("newgame/minutes", self.minutes.value())

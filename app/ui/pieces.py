@@ -136,10 +136,7 @@ def _piece_svg(letter: str, name: str) -> str:
     import chess.svg  # here, not at the top: the window's first frame needs no pieces and starts faster without
     svg = chess.svg.piece(chess.Piece.from_symbol(letter))
     if name == "ivory":
-        # Recolour fills only: outlines stay black so the shapes read as well as the original set.
-        return (svg.replace("fill:#ffffff", "fill:#f3e6c8").replace("fill:#000000; stroke:#000000",
-                                                                    "fill:#5a3a22; stroke:#000000")
-                .replace("#ececec", "#f3e6c8"))
+        return _ivory(svg, letter.isupper())
     if name == "letters":
         white = letter.isupper()
         fill, ink = ("#fbfbf8", "#1b1b1b") if white else ("#2a2a2a", "#f5f5f0")
@@ -148,6 +145,25 @@ def _piece_svg(letter: str, name: str) -> str:
                 f'<text x="22.5" y="23" font-family="sans-serif" font-size="21" font-weight="bold" fill="{ink}" '
                 f'text-anchor="middle" dominant-baseline="central">{letter.upper()}</text></svg>')
     return svg
+
+
+_IVORY, _WALNUT = "#f3e6c8", "#5a3a22"
+
+
+def _ivory(svg: str, white: bool) -> str:
+    """A python-chess piece in ivory (White) or walnut (Black). Only fills change, and the light lines drawn on
+    Black's pieces: outlines stay black, so the shapes read as well as in the original set. python-chess writes
+    colours both as attributes (``fill="#fff"``) and in style text (``fill:#ffffff``, the knights): both are
+    recoloured, for every piece.
+
+    >>> all(_ivory(piece_svg(letter, "cburnett"), letter.isupper()) != piece_svg(letter, "cburnett")
+    ...     for letter in CHESS_LETTERS)
+    True
+    """
+    if white:
+        return svg.replace('fill="#fff"', f'fill="{_IVORY}"').replace("fill:#ffffff", f"fill:{_IVORY}")
+    return (svg.replace('fill="#000"', f'fill="{_WALNUT}"').replace("fill:#000000", f"fill:{_WALNUT}")
+            .replace('stroke="#fff"', f'stroke="{_IVORY}"').replace("#ececec", _IVORY))
 
 
 # A checker's colours in each set: (disc, rim and outline, number) for White and for Black; the letters set's

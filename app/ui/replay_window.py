@@ -63,8 +63,9 @@ class ReplayWindow(QMainWindow):
         self.board.set_interactive(False)
         from PySide6.QtCore import QSettings
 
-        from app.ui.main_window import ANIMATION, glide_ms_for, setting_choice
+        from app.ui.main_window import ANIMATION, THEMES, glide_ms_for, setting_choice
         self.board.set_glide_ms(glide_ms_for(setting_choice(QSettings(), "view/animation", ANIMATION, "glide")))
+        self.board.set_theme(setting_choice(QSettings(), "view/theme", THEMES, "brown"))  # as the window's boards
         self.perspective = QComboBox()
         names = _seat_names(record)
         for perspective in self.perspectives:
@@ -270,7 +271,7 @@ class ReplayWindow(QMainWindow):
         if perspective is None:
             lines = [_entry_text(self.record, index) for index in range(frame.step)]
             self.text.setPlainText("\n".join(lines[-40:]))
-            self.moves.setPlainText("")
+            self.moves.setPlainText("\n".join(self.truth_score_sheet(frame.step)))
         elif self.current_team:  # each partner's notices under their name
             names, blocks = _seat_names(self.record), []
             for seat in self.current_team:
@@ -285,6 +286,34 @@ class ReplayWindow(QMainWindow):
             self.moves.setPlainText("\n".join(self.presenter.move_list(frame.view)))
         for widget in (self.text, self.moves):
             widget.verticalScrollBar().setValue(widget.verticalScrollBar().maximum())
+
+    def truth_score_sheet(self, step: int) -> list[str]:
+        """Every move up to ``step``, in the game's own notation: the seats' move lists (each written by the game
+        from what that seat was told, which once the game is over may all be shown) put together turn by turn.
+        Where the seats were told the same moves, their lists are one; where each knew only its own (the blind
+        games), a turn has a line for each seat's part, under its name."""
+        names = _seat_names(self.record)
+        turns: dict[int, list[tuple[int, str]]] = {}
+        loose: list[str] = []
+        for seat in range(len(names)):
+            view = self.timeline.frame(step, seat).view
+            for line in self.presenter.move_list(view) if view is not None else []:
+                head, dot, rest = line.partition(". ")
+                if dot and head.isdigit():
+                    parts = turns.setdefault(int(head), [])
+                    if all(rest != text for _seat, text in parts):
+                        parts.append((seat, rest))
+                elif line not in loose:
+                    loose.append(line)
+        sheet: list[str] = []
+        for number, parts in sorted(turns.items()):
+            if len(parts) == 1:
+                sheet.append(f"{number}. {parts[0][1]}")
+                continue
+            indent = " " * (len(str(number)) + 2)
+            sheet.extend(f"{f'{number}. ' if index == 0 else indent}{names[seat]}: {text}"
+                         for index, (seat, text) in enumerate(parts))
+        return sheet + loose
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         key = event.key()
@@ -316,6 +345,9 @@ class ReplayWindow(QMainWindow):
                 Path(path).write_bytes(frame_png(self.record.variant, self.frame))
         except OSError as error:
             QMessageBox.warning(self, "Export", f"Could not write {path}: {error.strerror or error}")
+        else:
+            from app.ui.export_message import show_exported
+            self.export_box = show_exported(self, path, "Board image")
 
 
 def _team_members(record: GameRecord) -> list[tuple[Seat, ...]]:
@@ -351,5 +383,7 @@ def run_replay(path: str) -> int:
     except RecordError as error:
         print(f"sightline replay: {error}", file=sys.stderr)
         return 1
+    from app.ui.window_place import place_over
+    place_over(window, None)  # in the middle of the screen, within its free area
     window.show()
     return int(app.exec()) if isinstance(app, QApplication) else 0

@@ -26,8 +26,8 @@ DEFINITION = GameDefinition(
                         help="the position the game starts from, as MinitChess position text "
                              "(default: the usual start)"),),
     rules_doc="minit.md",
-    bots=(("random", Lazy("app.bots.minit_bots:MinitRandomBot")),
-          ("search", Lazy("app.bots.minit_bots:MinitSearchBot"))),
+    bots=(("search", Lazy("app.bots.minit_bots:MinitSearchBot")),  # the strongest first (the new-game default)
+          ("random", Lazy("app.bots.minit_bots:MinitRandomBot"))),
     formats=(ExportFormat("minit", "&MinitChess moves as text", ".txt",
                           Lazy("app.games.minit.formats:minit_move_list"), text=True),),
     clipboard=ClipboardFormat("&Copy MinitChess position", "New MinitChess game from the &pasted position",
