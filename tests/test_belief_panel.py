@@ -178,6 +178,22 @@ def test_a_reveal_flags_a_piece_of_another_type(qtbot) -> None:
     assert len(panel.belief()) == 0
 
 
+def test_fix_flagged_fixes_what_the_inference_flags(qtbot, panel: BeliefPanel) -> None:
+    """Issue 26, item 5: the panel counted flags from the inference ("no position ... has a queen here"), and
+    its "Fix flagged (1)" button then changed nothing."""
+    from app.engine.inference import RbcInference
+    game = ReconChess()
+    panel.set_view(rbc_view(game), chess.WHITE)
+    panel.place_piece(chess.D4, chess.QUEEN)  # no black queen can stand on d4 before Black has moved
+    summary = RbcInference.from_observations(0, game.observations(0)).summary()
+    panel.set_heat(summary.squares, summary.count_text(), possible=summary.possible_by_type)
+    assert panel.flags() == {chess.D4: "no position that fits what you know has a queen here"}
+    assert panel.fix_button.isEnabled() and panel.fix_button.text() == "Fix flagged (1)"
+    qtbot.mouseClick(panel.fix_button, Qt.MouseButton.LeftButton)
+    assert len(panel.belief()) == 0 and panel.flags() == {}
+    assert not panel.fix_button.isEnabled()
+
+
 def test_palette_counts_follow_captures(qtbot) -> None:
     game = BlindChess()
     panel = BeliefPanel(seat_colour=chess.WHITE)

@@ -547,15 +547,20 @@ class BeliefBoard:
             flags[square] = f"the opponent has at most {counts.total} pieces left"
 
     def fix_flagged(self, view: Any,
-                    army: Mapping[PieceType, int] = STANDARD_ARMY) -> dict[Square, Square | None]:
+                    army: Mapping[PieceType, int] = STANDARD_ARMY,
+                    possible: Mapping[PieceType, int] | None = None) -> dict[Square, Square | None]:
         """Remove or move every flagged piece in one undo step; returns ``{old square: new square or None}``.
+
+        The flags are those of :meth:`contradictions` with the same ``possible``: pass what was passed there (the
+        panel passes its inference summary's ``possible_by_type``), so that every piece shown flagged is fixed,
+        those no possible position allows included.
 
         A flagged piece is *moved* when the answer is obvious: the seat learned (at or
         after the piece's stamp) of exactly one enemy piece of that type on a square
         with no supposed piece, and exactly one flagged piece has that type. Every other
         flagged piece is removed.
         """
-        flags = self.contradictions(view, army)
+        flags = self.contradictions(view, army, possible)
         if not flags:
             return {}
         facts = knowledge(view)
@@ -580,7 +585,7 @@ class BeliefBoard:
                 pieces[target] = SupposedPiece(self._pieces[origin].piece_type, self.ply)
         # A moved piece may still be one too many (a second king, a ninth pawn): then it goes too.
         trial = BeliefBoard(self.enemy, self.ply, _pieces=pieces)
-        for square in trial.contradictions(view, army):
+        for square in trial.contradictions(view, army, possible):
             del pieces[square]
             for origin, target in changes.items():
                 if target == square:

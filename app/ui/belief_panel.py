@@ -756,11 +756,12 @@ class BeliefPanel(QWidget):
         return self._do(lambda: self._belief.place_starting_position(self._game, self._seat_colour, skip=own))
 
     def fix_flagged(self) -> bool:
-        """Remove the flagged pieces (or move them where obvious), in one undo step."""
+        """Remove the flagged pieces (or move them where obvious), in one undo step: every piece the panel shows
+        flagged, those the inference rules out included (the same ``possible`` as the flags were found with)."""
         view = self._view
         if view is None:
             return False
-        return self._do(lambda: bool(self._belief.fix_flagged(view)))
+        return self._do(lambda: bool(self._belief.fix_flagged(view, possible=self._possible)))
 
     def _do(self, change: Any) -> bool:
         changed = bool(change())
