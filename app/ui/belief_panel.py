@@ -163,8 +163,9 @@ class SeatBelief(BeliefBoard):
 
     @classmethod
     def holding(cls, board: BeliefBoard, switches: BeliefSwitches) -> "SeatBelief":
-        """A seat's board with the pieces (and their stamps) of ``board``."""
-        return cls(board.enemy, board.ply, _pieces=board.hypotheses(), switches=switches)
+        """A seat's board with the pieces (and their stamps) and the undo history of ``board``."""
+        return cls(board.enemy, board.ply, _pieces=board.hypotheses(), _undo=list(board._undo),
+                   _redo=list(board._redo), switches=switches)
 
 
 class BeliefBoardWidget(BoardWidget):

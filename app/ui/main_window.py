@@ -928,6 +928,8 @@ class MainWindow(QMainWindow):
         if self._saver is None:
             import concurrent.futures  # not before the first frame: no game, nothing to save
             self._saver = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+        for pending in self._saves:
+            pending.cancel()  # a write still waiting is superseded by this newer record (a slow disk never piles up)
         future = self._saver.submit(_write_autosave, slot, record)
         future.add_done_callback(self._autosave_done)
         self._saves.append(future)
@@ -960,7 +962,9 @@ class MainWindow(QMainWindow):
         self._slot = slot
 
     def _autosave_done(self, future: concurrent.futures.Future[str | None]) -> None:
-        problem = future.result() if not future.cancelled() else None
+        if future.cancelled():
+            return  # superseded before it was written: it says nothing about the disk
+        problem = future.result()
         self._last_write_problem = problem
         try:
             self.autosaveWritten.emit(problem or "")  # from the saver thread: handled on the UI thread
