@@ -152,8 +152,8 @@ def test_a_contradicting_sense_flags_the_piece_and_fix_removes_it(qtbot, panel: 
     panel.set_view(rbc_view(game), chess.WHITE)
     assert panel.flags() == {chess.E5: "sensed empty on turn 1"}
     assert panel.board.flags() == {(4, 4): "sensed empty on turn 1"}
-    assert panel.fix_button.isEnabled() and panel.fix_button.text() == "Fix flagged (1)"
-    assert panel.flag_label.isVisible()
+    assert panel.fix_button.isEnabled() and panel.fix_button.text() == "Fix flagged"
+    assert panel.flag_label.isVisible() and panel.flag_label.text().startswith("1 supposed piece contradicts")
     tooltip = panel.board._describe((4, 4))  # the text the square's tooltip shows
     assert "maybe a black knight" in tooltip and "contradicted: sensed empty on turn 1" in tooltip
     with qtbot.waitSignal(panel.hypothesesChanged):
@@ -188,7 +188,7 @@ def test_fix_flagged_fixes_what_the_inference_flags(qtbot, panel: BeliefPanel) -
     summary = RbcInference.from_observations(0, game.observations(0)).summary()
     panel.set_heat(summary.squares, summary.count_text(), possible=summary.possible_by_type)
     assert panel.flags() == {chess.D4: "no position that fits what you know has a queen here"}
-    assert panel.fix_button.isEnabled() and panel.fix_button.text() == "Fix flagged (1)"
+    assert panel.fix_button.isEnabled() and panel.flag_label.text().startswith("1 supposed piece contradicts")
     qtbot.mouseClick(panel.fix_button, Qt.MouseButton.LeftButton)
     assert len(panel.belief()) == 0 and panel.flags() == {}
     assert not panel.fix_button.isEnabled()
