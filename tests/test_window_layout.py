@@ -265,3 +265,26 @@ def test_the_labels_beside_the_board_are_whole(qtbot, fresh_settings, size) -> N
     qtbot.wait(20)
     cut += _cut_zone_labels(window)
     assert cut == []
+
+
+def test_the_belief_panel_fits_without_scrolling_at_the_default_size(qtbot, fresh_settings) -> None:
+    """Issue 26, item 12: the belief panel scrolled at the window's default size once its messages showed."""
+    import chess
+
+    from app.ui.main_window import DEFAULT_SIZE
+    window = open_window(qtbot)
+    window.resize(*DEFAULT_SIZE)
+    window.start(NewGame("rbc", True, "random", "easy", 0, TimeControl(300, 5), "50-move"))
+    window.controller.lift_curtain()
+    panel = window.belief_panel
+    for box in (panel.overlay_box, panel.heat_box, panel.count_box):
+        box.setChecked(True)
+    panel.set_heat(None, "about 12,400 positions possible", heat_note="Heat map estimated from a sample")
+    panel.place_piece(chess.E2, chess.QUEEN)  # flagged: one of ours stands there
+    qtbot.wait(20)
+    assert panel.flag_label.isVisible() and panel.status_label.isVisible()
+    assert not panel.scroll_area.verticalScrollBar().isVisible()
+    from PySide6.QtCore import QPoint
+    for widget in (panel.board, panel.fix_button, panel.count_box, panel.flag_label, panel.status_label):
+        corner = widget.mapTo(panel, QPoint(widget.width() - 1, widget.height() - 1))
+        assert panel.rect().contains(corner), widget
