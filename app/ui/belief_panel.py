@@ -523,8 +523,9 @@ class BeliefPanel(QWidget):
                                                self.place_starting_position)
         self.fix_button = self._plain_button("Fix flagged", "Remove the flagged pieces, or move them where a "
                                              "piece of their type was seen", self.fix_flagged)
-        for button in (self.undo_button, self.redo_button, self.clear_button, self.start_button, self.fix_button):
-            buttons.addWidget(button)
+        for history_button in (self.undo_button, self.redo_button, self.clear_button, self.start_button,
+                               self.fix_button):
+            buttons.addWidget(history_button)
         layout.addLayout(buttons)
 
         toggles = QHBoxLayout()
