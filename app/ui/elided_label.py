@@ -68,7 +68,10 @@ class ElidedLabel(QLabel):
         self._fitting = False
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setWordWrap(False)
-        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        # Several lines start at the top of their room; one line is centred (a style sheet's padding on a label
+        # aligned to the top is counted twice when drawn, and the line would be cut at the bottom).
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft
+                          | (Qt.AlignmentFlag.AlignTop if self._lines > 1 else Qt.AlignmentFlag.AlignVCenter))
         policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         policy.setRetainSizeWhenHidden(True)
         self.setSizePolicy(policy)
