@@ -175,6 +175,11 @@ def test_nothing_moves_unless_the_window_is_resized(qtbot, fresh_settings, size)
     panel.fix_flagged()
     panel.clear()  # the hint comes back
     changed("pieces fixed and cleared")
+    window.board.set_coordinates_visible(False)  # the View menu's choices
+    window.board.set_theme("blue")
+    changed("View: no coordinates, another board")
+    window.board.set_coordinates_visible(True)
+    window.board.set_theme("brown")
     window.status.setText("Choose a square to sense. " * 12)  # a status of many lines
     changed("a long status")
     window.status.setText("Your move")
