@@ -550,3 +550,21 @@ def test_a_guess_no_possible_position_allows_is_flagged_from_the_inference() -> 
     guess.place(chess.E4, chess.PAWN)
     summary = BlindInference.from_observations(1, blind.observations(1)).summary()
     assert set(guess.contradictions(black_view, possible=summary.possible_by_type)) == {chess.C4}
+
+
+def test_fix_flagged_fixes_the_pieces_the_inference_flags() -> None:
+    """Issue 26, item 5: "Fix flagged" counted the pieces no possible position allows, and then left them."""
+    from app.engine.inference import RbcInference
+    game = ReconChess()
+    rbc_turn(game, 0, "e7", "e2e4")
+    rbc_turn(game, 1, "e2", "g8f6")
+    view = rbc_view(game)
+    possible = RbcInference.from_observations(0, game.observations(0)).summary().possible_by_type
+    belief = BeliefBoard(chess.BLACK, ply=view.ply)
+    for square, piece_type in ((chess.C5, chess.BISHOP), (chess.F6, chess.KNIGHT), (chess.D4, chess.QUEEN)):
+        belief.place(square, piece_type)
+    assert set(belief.contradictions(view, possible=possible)) == {chess.C5, chess.D4}
+    assert belief.fix_flagged(view, possible=possible) == {chess.C5: None, chess.D4: None}
+    assert belief.pieces() == {chess.F6: chess.KNIGHT}
+    assert belief.contradictions(view, possible=possible) == {}
+    assert belief.undo() and len(belief) == 3  # one step

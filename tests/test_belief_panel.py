@@ -152,8 +152,8 @@ def test_a_contradicting_sense_flags_the_piece_and_fix_removes_it(qtbot, panel: 
     panel.set_view(rbc_view(game), chess.WHITE)
     assert panel.flags() == {chess.E5: "sensed empty on turn 1"}
     assert panel.board.flags() == {(4, 4): "sensed empty on turn 1"}
-    assert panel.fix_button.isEnabled() and panel.fix_button.text() == "Fix flagged (1)"
-    assert panel.flag_label.isVisible()
+    assert panel.fix_button.isEnabled() and panel.fix_button.text() == "Fix flagged"
+    assert panel.flag_label.isVisible() and panel.flag_label.text().startswith("1 supposed piece contradicts")
     tooltip = panel.board._describe((4, 4))  # the text the square's tooltip shows
     assert "maybe a black knight" in tooltip and "contradicted: sensed empty on turn 1" in tooltip
     with qtbot.waitSignal(panel.hypothesesChanged):
@@ -176,6 +176,22 @@ def test_a_reveal_flags_a_piece_of_another_type(qtbot) -> None:
     assert panel.flags() == {chess.E4: "a pawn was revealed here on turn 1"}
     panel.fix_flagged()
     assert len(panel.belief()) == 0
+
+
+def test_fix_flagged_fixes_what_the_inference_flags(qtbot, panel: BeliefPanel) -> None:
+    """Issue 26, item 5: the panel counted flags from the inference ("no position ... has a queen here"), and
+    its "Fix flagged (1)" button then changed nothing."""
+    from app.engine.inference import RbcInference
+    game = ReconChess()
+    panel.set_view(rbc_view(game), chess.WHITE)
+    panel.place_piece(chess.D4, chess.QUEEN)  # no black queen can stand on d4 before Black has moved
+    summary = RbcInference.from_observations(0, game.observations(0)).summary()
+    panel.set_heat(summary.squares, summary.count_text(), possible=summary.possible_by_type)
+    assert panel.flags() == {chess.D4: "no position that fits what you know has a queen here"}
+    assert panel.fix_button.isEnabled() and panel.flag_label.text().startswith("1 supposed piece contradicts")
+    qtbot.mouseClick(panel.fix_button, Qt.MouseButton.LeftButton)
+    assert len(panel.belief()) == 0 and panel.flags() == {}
+    assert not panel.fix_button.isEnabled()
 
 
 def test_palette_counts_follow_captures(qtbot) -> None:

@@ -108,3 +108,188 @@ def test_a_belief_board_put_away_for_minitchess_comes_back_after_a_restart(qtbot
     again = open_window(qtbot)
     start_rbc(again)
     assert again.belief_dock.isVisible()
+
+
+# ---- nothing moves unless the window is resized (issue 26, item 9) --------------------------------------------------
+
+def _places(window) -> dict[str, object]:
+    """Where what a player clicks stands: the board widget (in the window), its board and squares, the panels."""
+    from PySide6.QtCore import QPoint
+    board = window.board
+    top_left = board.mapTo(window, QPoint(0, 0))
+    places: dict[str, object] = {
+        "board widget": (top_left.x(), top_left.y(), board.width(), board.height()),
+        "board": board.board_rect().getRect(),
+        "game panel": window.panel_dock.geometry().getRect(),
+        "buttons": window.panel.resign_button.mapTo(window, QPoint(0, 0)).toTuple(),
+        "log": window.panel.tabs.mapTo(window, QPoint(0, 0)).toTuple(),
+    }
+    if window.belief_dock is not None and window.belief_dock.isVisible():
+        panel = window.belief_panel
+        places["belief panel"] = window.belief_dock.geometry().getRect()
+        places["belief board"] = panel.board.mapTo(window, QPoint(0, 0)).toTuple() + panel.board.size().toTuple()
+        places["belief buttons"] = panel.fix_button.mapTo(window, QPoint(0, 0)).toTuple()
+        places["belief switches"] = panel.count_box.mapTo(window, QPoint(0, 0)).toTuple()
+    return places
+
+
+def _settled(qtbot, window) -> dict[str, object]:
+    qtbot.wait(20)  # let the layout settle (not a timing check)
+    return _places(window)
+
+
+@pytest.mark.parametrize("size", [None, (800, 600)])
+def test_nothing_moves_unless_the_window_is_resized(qtbot, fresh_settings, size) -> None:
+    import chess
+    window = open_window(qtbot)
+    if size is not None:
+        window.resize(*size)
+    window.start(NewGame("rbc", True, "random", "easy", 0, TimeControl(300, 5), "50-move"))
+    window.controller.lift_curtain()
+    panel = window.belief_panel
+    before = _settled(qtbot, window)
+    changes = []
+
+    def changed(what: str) -> None:
+        now = _settled(qtbot, window)
+        moved = {name: (before[name], now.get(name)) for name in before if now.get(name) != before[name]}
+        if moved:
+            changes.append((what, moved))
+
+    for box in (panel.overlay_box, panel.heat_box, panel.count_box):  # the belief panel's switches
+        box.setChecked(True)
+        changed(f"{box.text()} on")
+    panel.set_heat(None, "about 12,400 positions possible", heat_note="Heat map estimated from a sample; a square "
+                   "is left blank only where no possible position puts a piece")
+    changed("a count and the heat map's note")
+    for box in (panel.overlay_box, panel.heat_box, panel.count_box):
+        box.setChecked(False)
+        changed(f"{box.text()} off")
+    panel.place_piece(chess.E5, chess.PAWN)  # the hint goes
+    changed("a piece placed")
+    panel.place_starting_position()
+    panel.place_piece(chess.E4, chess.QUEEN)  # one of ours stands there: flagged
+    for square in (chess.A3, chess.B3, chess.C3, chess.D3, chess.F3, chess.G3, chess.H3):
+        panel.place_piece(square, chess.PAWN)  # many pawns too many: nine flagged
+    changed("pieces flagged")
+    panel.fix_flagged()
+    panel.clear()  # the hint comes back
+    changed("pieces fixed and cleared")
+    window.board.set_coordinates_visible(False)  # the View menu's choices
+    window.board.set_theme("blue")
+    changed("View: no coordinates, another board")
+    window.board.set_coordinates_visible(True)
+    window.board.set_theme("brown")
+    window.status.setText("Choose a square to sense. " * 12)  # a status of many lines
+    changed("a long status")
+    window.status.setText("Your move")
+    window.panel.thinking.show()  # the bot thinks
+    changed("the thinking bar")
+    window.panel.thinking.hide()
+    window._autosave_result("the disk is full (No space left on device: '/home/someone/.local/share/Sightline/"
+                            "autosaves/1/autosave.json')")  # the red bar
+    changed("the red bar")
+    window._autosave_result("")
+    changed("the red bar gone")
+    assert changes == []
+
+
+def test_the_telepathy_board_keeps_its_place_between_predicting_and_moving(qtbot, fresh_settings) -> None:
+    window = open_window(qtbot)
+    window.start(NewGame("telepathy", False, "random", "easy", 0, TimeControl(None, 0), "50-move"))
+    controller = window.controller
+    controller.lift_curtain()
+    assert controller.screen_seat == 0 and controller.game.phase == "predict"
+    predicting = _settled(qtbot, window)
+    controller.zone("hand", 0)  # W1 predicts; the screen passes to W2, who moves
+    controller.lift_curtain()
+    assert controller.screen_seat == 1 and controller.game.phase == "move"
+    assert _settled(qtbot, window) == predicting
+
+
+def test_a_seats_zones_take_the_same_room_all_game_long() -> None:
+    """The board's size and place come from the zones' bands: a band that comes and goes moves every square."""
+    import random
+
+    from app import games
+    from app.engine.core import Action
+    from app.games.presenter import presenter_for
+    from app.ui.zones import extra_squares
+    for definition in games.all():
+        if definition.presenter is None:
+            continue
+        presenter = presenter_for(definition.key)
+        for seed in range(3):
+            rng = random.Random(seed)
+            game = definition.referee()()
+            rooms: list[set[tuple[float, float]]] = [set() for _ in game.seat_names]
+            for _step in range(200):
+                for seat in range(len(game.seat_names)):
+                    view = definition.view().from_observations(game.observations(seat))
+                    rooms[seat].add(extra_squares(presenter.scene(view).zones))
+                if game.is_over:
+                    break
+                actions = [action for choice in game.choices().values() if isinstance(choice, (list, tuple))
+                           for action in choice if isinstance(action, Action)]
+                if not actions:
+                    break  # (a game whose choices are not listed as actions: none of those has zones)
+                game.play(game.to_move, rng.choice(actions))
+            assert all(len(room) == 1 for room in rooms), (definition.key, rooms)
+
+
+def _cut_zone_labels(window) -> list[str]:
+    """The zone labels on the board that do not fit their band (painted cut off with "...")."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from app.ui import zones
+    layout = window.board.zone_layout()
+    cut = []
+    for placed in layout.zones if layout is not None else ():
+        if placed.zone.label:
+            pad = zones._PAD * layout.square
+            metrics = QFontMetricsF(zones._font(window.board.font(), layout.square * 0.2))
+            if metrics.horizontalAdvance(placed.zone.label) > int(placed.band.width() - 2 * pad):
+                cut.append(placed.zone.label)
+    return cut
+
+
+@pytest.mark.parametrize("size", [None, (800, 600)])
+def test_the_labels_beside_the_board_are_whole(qtbot, fresh_settings, size) -> None:
+    """Issue 26, item 12: "Your arrangement: click to pla..." in Cloak and Dagger."""
+    window = open_window(qtbot)
+    if size is not None:
+        window.resize(*size)
+    cut = []
+    for game in ("cloak", "telepathy"):
+        window.start(NewGame(game, False, "random", "easy", 0, TimeControl(None, 0), "50-move"))
+        window.controller.lift_curtain()
+        qtbot.wait(20)
+        cut += _cut_zone_labels(window)
+    window.controller.zone("hand", 0)  # Telepathy: W2's screen, who moves
+    window.controller.lift_curtain()
+    qtbot.wait(20)
+    cut += _cut_zone_labels(window)
+    assert cut == []
+
+
+def test_the_belief_panel_fits_without_scrolling_at_the_default_size(qtbot, fresh_settings) -> None:
+    """Issue 26, item 12: the belief panel scrolled at the window's default size once its messages showed."""
+    import chess
+
+    from app.ui.main_window import DEFAULT_SIZE
+    window = open_window(qtbot)
+    window.resize(*DEFAULT_SIZE)
+    window.start(NewGame("rbc", True, "random", "easy", 0, TimeControl(300, 5), "50-move"))
+    window.controller.lift_curtain()
+    panel = window.belief_panel
+    for box in (panel.overlay_box, panel.heat_box, panel.count_box):
+        box.setChecked(True)
+    panel.set_heat(None, "about 12,400 positions possible", heat_note="Heat map estimated from a sample")
+    panel.place_piece(chess.E2, chess.QUEEN)  # flagged: one of ours stands there
+    qtbot.wait(20)
+    assert panel.flag_label.isVisible() and panel.status_label.isVisible()
+    assert not panel.scroll_area.verticalScrollBar().isVisible()
+    from PySide6.QtCore import QPoint
+    for widget in (panel.board, panel.fix_button, panel.count_box, panel.flag_label, panel.status_label):
+        corner = widget.mapTo(panel, QPoint(widget.width() - 1, widget.height() - 1))
+        assert panel.rect().contains(corner), widget

@@ -4,7 +4,7 @@ A :class:`BeliefBoard` holds one seat's *hypotheses*: a piece type on each squar
 where the player thinks an enemy piece stands. It is a notebook, not knowledge: the
 referee never reads it and the seat's view never depends on it. Every change (place,
 move, remove, clear, the opponent's starting position, fixing flagged pieces) is one
-step of an undo/redo history.
+step of an undo/redo history, which the JSON form keeps with the pieces.
 
 Each hypothesis carries the half-move (``ply``) at which it was placed or last moved.
 :meth:`BeliefBoard.contradictions` compares the hypotheses with the seat's view and
@@ -22,8 +22,8 @@ python-chess piece types (``chess.PAWN`` = 1 ... ``chess.KING`` = 6).
 True
 >>> belief.move(chess.E7, chess.E5)
 True
->>> belief.to_json()
-{'pieces': {'e5': 'p'}, 'since': {'e5': 0}}
+>>> belief.to_json()["pieces"], belief.to_json()["since"]
+({'e5': 'p'}, {'e5': 0})
 >>> belief.undo(), belief.to_json()["pieces"]
 (True, {'e7': 'p'})
 """
@@ -138,6 +138,39 @@ class SupposedPiece:
 
     piece_type: PieceType
     since: int
+
+
+def history_text(pieces: Mapping[Square, "SupposedPiece"]) -> str:
+    """One step of the undo history as compact text: each piece as square, letter and half-move, oldest first.
+
+    >>> history_text({chess.E7: SupposedPiece(chess.PAWN, 0), chess.G8: SupposedPiece(chess.KNIGHT, 12)})
+    'e7p0 g8n12'
+    """
+    return " ".join(f"{chess.SQUARE_NAMES[square]}{_TYPE_LETTERS[piece.piece_type]}{piece.since}"
+                    for square, piece in pieces.items())
+
+
+def parse_history_text(text: str) -> dict[Square, "SupposedPiece"]:
+    """The pieces of :func:`history_text`, in their order; raises ``ValueError`` for anything else.
+
+    >>> parse_history_text("e7p0 g8n12") == {chess.E7: SupposedPiece(chess.PAWN, 0),
+    ...                                      chess.G8: SupposedPiece(chess.KNIGHT, 12)}
+    True
+    """
+    pieces: dict[Square, SupposedPiece] = {}
+    for token in text.split():
+        name, letter, ply = token[:2], token[2:3], token[3:]
+        if (name not in chess.SQUARE_NAMES or letter not in _LETTER_TYPES or not ply.isascii()
+                or not ply.isdigit() or len(ply) > 5):
+            raise ValueError(f"belief board: {token[:20]!r} is not a square, a piece letter and a half-move")
+        pieces[chess.SQUARE_NAMES.index(name)] = SupposedPiece(_LETTER_TYPES[letter], int(ply))
+    return pieces
+
+
+def _text_list(value: object) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError("belief board: a history must be a list of texts")
+    return value
 
 
 # ---- what a seat knows about each square ------------------------------------------------------------
@@ -445,27 +478,53 @@ class BeliefBoard:
         return self._commit({square: SupposedPiece(piece_type, self.ply) for square, piece_type in pieces.items()})
 
     # -- JSON ---------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, dict[str, Any]]:
+    def to_json(self) -> dict[str, Any]:
         """``{"pieces": {"e7": "p", ...}, "since": {"e7": 3, ...}}``: the pieces and the half-move each was
-        placed or last moved (so a reloaded board flags what it flagged before); the undo history is not kept."""
-        return {"pieces": pieces_json(self.pieces()),
-                "since": {chess.SQUARE_NAMES[square]: supposed.since
-                          for square, supposed in sorted(self._pieces.items())}}
+        placed or last moved (so a reloaded board flags what it flagged before), and, when there is one, the undo
+        history: ``"history": {"undo": [...], "redo": [...]}``, each step a board in a compact text (see
+        :func:`history_text`), so that a game continued after a crash can still undo and redo.
+
+        >>> belief = BeliefBoard(chess.BLACK, ply=2)
+        >>> _ = belief.place(chess.D8, chess.QUEEN)
+        >>> belief.to_json()
+        {'pieces': {'d8': 'q'}, 'since': {'d8': 2}, 'history': {'undo': [''], 'redo': []}}
+        """
+        data: dict[str, Any] = {"pieces": pieces_json(self.pieces()),
+                                "since": {chess.SQUARE_NAMES[square]: supposed.since
+                                          for square, supposed in sorted(self._pieces.items())}}
+        if self._undo or self._redo:
+            data["history"] = {"undo": [history_text(step) for step in self._undo],
+                               "redo": [history_text(step) for step in self._redo]}
+        return data
 
     @classmethod
     def from_json(cls, data: object, enemy: chess.Color, ply: int = 0) -> "BeliefBoard":
         """A board holding the pieces of :meth:`to_json` data (stamped ``ply`` where the data gives no
-        half-move); raises ``ValueError``.
+        half-move) and its undo history if the data has one; raises ``ValueError`` for bad pieces. A damaged
+        history (or none: data from before it was kept) leaves the board without one.
 
         >>> BeliefBoard.from_json({"d8": "x"}, chess.BLACK)
         Traceback (most recent call last):
         ...
         ValueError: belief board: the piece on d8 is 'x', not one of 'p', 'n', 'b', 'r', 'q', 'k'
+        >>> board = BeliefBoard.from_json({"pieces": {"d8": "q"}, "history": {"undo": [""], "redo": []}},
+        ...                               chess.BLACK)
+        >>> board.undo(), len(board), board.redo(), len(board)
+        (True, 0, True, 1)
         """
         board = cls(enemy=enemy, ply=ply)
         stamps = parse_stamps(data)
         board._pieces = {square: SupposedPiece(piece_type, stamps.get(square, ply))
                          for square, piece_type in parse_pieces(data).items()}
+        history = data.get("history") if isinstance(data, dict) else None
+        if isinstance(history, dict):
+            try:
+                undo = [parse_history_text(step) for step in _text_list(history.get("undo", []))]
+                redo = [parse_history_text(step) for step in _text_list(history.get("redo", []))]
+            except ValueError:
+                pass  # the pieces are what matters: a history that cannot be read is left out
+            else:
+                board._undo, board._redo = undo[-HISTORY_LIMIT:], redo[-HISTORY_LIMIT:]
         return board
 
     # -- checking against what the seat knows -------------------------------------------------
@@ -547,15 +606,20 @@ class BeliefBoard:
             flags[square] = f"the opponent has at most {counts.total} pieces left"
 
     def fix_flagged(self, view: Any,
-                    army: Mapping[PieceType, int] = STANDARD_ARMY) -> dict[Square, Square | None]:
+                    army: Mapping[PieceType, int] = STANDARD_ARMY,
+                    possible: Mapping[PieceType, int] | None = None) -> dict[Square, Square | None]:
         """Remove or move every flagged piece in one undo step; returns ``{old square: new square or None}``.
+
+        The flags are those of :meth:`contradictions` with the same ``possible``: pass what was passed there (the
+        panel passes its inference summary's ``possible_by_type``), so that every piece shown flagged is fixed,
+        those no possible position allows included.
 
         A flagged piece is *moved* when the answer is obvious: the seat learned (at or
         after the piece's stamp) of exactly one enemy piece of that type on a square
         with no supposed piece, and exactly one flagged piece has that type. Every other
         flagged piece is removed.
         """
-        flags = self.contradictions(view, army)
+        flags = self.contradictions(view, army, possible)
         if not flags:
             return {}
         facts = knowledge(view)
@@ -580,7 +644,7 @@ class BeliefBoard:
                 pieces[target] = SupposedPiece(self._pieces[origin].piece_type, self.ply)
         # A moved piece may still be one too many (a second king, a ninth pawn): then it goes too.
         trial = BeliefBoard(self.enemy, self.ply, _pieces=pieces)
-        for square in trial.contradictions(view, army):
+        for square in trial.contradictions(view, army, possible):
             del pieces[square]
             for origin, target in changes.items():
                 if target == square:

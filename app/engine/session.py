@@ -32,6 +32,11 @@ KEEP = _Keep()
 """The default of :meth:`GameSession.set_notes`'s arguments: leave that kind of note as it is."""
 
 
+HISTORY = "history"
+"""The member of a seat's hypotheses note that holds its belief board's undo history (kept in the newest snapshot
+only: see :meth:`GameSession.set_notes`)."""
+
+
 def _json_copy(value: Any, what: str) -> Any:
     try:
         return json.loads(json.dumps(value, allow_nan=False))
@@ -186,7 +191,8 @@ class GameSession:
         none), ``switches`` and ``marks`` (each an object, or ``None``) are opaque JSON; each is copied.
         Leave one out (or pass ``KEEP``) to keep it as it is. A snapshot is
         recorded only when something changed; several changes between two
-        actions make one snapshot. Raises ``ValueError`` for data that is not JSON.
+        actions make one snapshot. Raises ``ValueError`` for data that is not JSON. The undo history in the
+        hypotheses (their ``history`` member) is kept in the newest snapshot only.
 
         >>> from app.engine.minit import MinitChess
         >>> session = GameSession(MinitChess())
@@ -222,6 +228,8 @@ class GameSession:
         if not changes:
             return False
         self._notes[seat] = current.changed(changes)
+        if isinstance(changes.get(HYPOTHESES), dict) and HISTORY in changes[HYPOTHESES]:
+            self._forget_old_histories(seat)
         step = len(self.record.entries)
         for snapshot in reversed(self.record.notes):
             if snapshot.step != step:
@@ -231,6 +239,15 @@ class GameSession:
                 return True
         self.record.notes.append(NoteSnapshot(seat, step, changes))
         return True
+
+    def _forget_old_histories(self, seat: Seat) -> None:
+        """A belief board's undo history (its hypotheses' ``history``) is working state, needed only to go on
+        from the newest notes: earlier snapshots of ``seat`` drop theirs, so the record grows with the changes,
+        not with the changes times the history."""
+        for snapshot in self.record.notes:
+            value = snapshot.changes.get(HYPOTHESES) if snapshot.seat == seat else None
+            if isinstance(value, dict) and HISTORY in value:
+                snapshot.changes[HYPOTHESES] = {key: item for key, item in value.items() if key != HISTORY}
 
     # -- saving --------------------------------------------------------------------------------
     def snapshot(self) -> GameRecord:

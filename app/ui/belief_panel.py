@@ -55,7 +55,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QScrollArea,
     QSizePolicy,
     QToolButton,
@@ -74,6 +73,7 @@ from app.engine.belief import (
 from app import games
 from app.ui import pieces
 from app.ui.board_widget import BoardWidget, Marker, Cell
+from app.ui.elided_label import ElidedLabel
 
 __all__ = ["MIME_TYPE", "BeliefBoardWidget", "BeliefPanel", "BeliefSwitches", "PaletteButton", "SeatBelief",
            "palette_mime"]
@@ -163,8 +163,9 @@ class SeatBelief(BeliefBoard):
 
     @classmethod
     def holding(cls, board: BeliefBoard, switches: BeliefSwitches) -> "SeatBelief":
-        """A seat's board with the pieces (and their stamps) of ``board``."""
-        return cls(board.enemy, board.ply, _pieces=board.hypotheses(), switches=switches)
+        """A seat's board with the pieces (and their stamps) and the undo history of ``board``."""
+        return cls(board.enemy, board.ply, _pieces=board.hypotheses(), _undo=list(board._undo),
+                   _redo=list(board._redo), switches=switches)
 
 
 class BeliefBoardWidget(BoardWidget):
@@ -341,9 +342,22 @@ class PaletteButton(QToolButton):
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
         self.setIconSize(QSize(32, 32))
         self.setIcon(QIcon(pieces.piece_pixmap(letter, 32, self.devicePixelRatioF())))
+        # As wide as the widest count it shows in a game (two figures placed, as many as the opponent's army has,
+        # and "+" where a promotion may add more), whatever it shows now: a count never widens the panel.
+        most = STANDARD_ARMY[piece_type]
+        self.setText(f"{most}/{most}" if piece_type == chess.KING else
+                     f"10/{most}" + ("" if piece_type == chess.PAWN else "+"))
+        self._widest = super().sizeHint()
+        self.setText("")
         self.setObjectName(f"palette-{chess.piece_symbol(piece_type)}")
         self.setAccessibleName(f"Suppose a {pieces.piece_name(letter)}")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(self._widest.width(), super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return self.sizeHint()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
@@ -496,12 +510,7 @@ class BeliefPanel(QWidget):
             self._palette[piece_type] = button
         layout.addLayout(palette_row)
 
-        self.hint = QLabel("Drag a piece onto the board, or click it and then click squares.", self)
-        self.hint.setWordWrap(True)
-        self.hint.setStyleSheet("color: palette(placeholder-text); font-size: 11px;")
-        layout.addWidget(self.hint)
-
-        buttons = QGridLayout()
+        buttons = QHBoxLayout()
         buttons.setSpacing(3)
         self.undo_action = self._action("Undo", "Take back the last change", self.undo,
                                         [QKeySequence("Ctrl+Z")])
@@ -514,11 +523,9 @@ class BeliefPanel(QWidget):
                                                self.place_starting_position)
         self.fix_button = self._plain_button("Fix flagged", "Remove the flagged pieces, or move them where a "
                                              "piece of their type was seen", self.fix_flagged)
-        buttons.addWidget(self.undo_button, 0, 0)
-        buttons.addWidget(self.redo_button, 0, 1)
-        buttons.addWidget(self.clear_button, 0, 2)
-        buttons.addWidget(self.start_button, 0, 3)
-        buttons.addWidget(self.fix_button, 1, 0, 1, 4)
+        for history_button in (self.undo_button, self.redo_button, self.clear_button, self.start_button,
+                               self.fix_button):
+            buttons.addWidget(history_button)
         layout.addLayout(buttons)
 
         toggles = QHBoxLayout()
@@ -537,12 +544,19 @@ class BeliefPanel(QWidget):
         self.count_box.toggled.connect(self._on_count_toggled)
         layout.addLayout(toggles)
 
-        self.flag_label = QLabel(self)
-        self.flag_label.setWordWrap(True)
+        # The texts below keep their room whatever they say and whether they are shown (a longer text is cut, whole
+        # in its tooltip): placing a piece or flipping a switch never moves a button or shrinks the board. The hint
+        # (an empty board) and the flags (supposed pieces) never show together: they share one place.
+        messages = QGridLayout()
+        messages.setContentsMargins(0, 0, 0, 0)
+        self.hint = ElidedLabel("Drag a piece onto the board, or click it and then click squares.", self, lines=2)
+        self.hint.setStyleSheet("color: palette(placeholder-text);")
+        self.flag_label = ElidedLabel(parent=self, lines=2)
         self.flag_label.setStyleSheet("color: #c62828;")
-        layout.addWidget(self.flag_label)
-        self.status_label = QLabel(self)
-        self.status_label.setWordWrap(True)
+        messages.addWidget(self.hint, 0, 0)
+        messages.addWidget(self.flag_label, 0, 0)
+        layout.addLayout(messages)
+        self.status_label = ElidedLabel(parent=self, lines=2)
         self.status_label.setObjectName("positionCount")
         layout.addWidget(self.status_label)
         layout.addStretch(1)  # spare height goes below: the board stays square (its height is capped)
@@ -756,11 +770,12 @@ class BeliefPanel(QWidget):
         return self._do(lambda: self._belief.place_starting_position(self._game, self._seat_colour, skip=own))
 
     def fix_flagged(self) -> bool:
-        """Remove the flagged pieces (or move them where obvious), in one undo step."""
+        """Remove the flagged pieces (or move them where obvious), in one undo step: every piece the panel shows
+        flagged, those the inference rules out included (the same ``possible`` as the flags were found with)."""
         view = self._view
         if view is None:
             return False
-        return self._do(lambda: bool(self._belief.fix_flagged(view)))
+        return self._do(lambda: bool(self._belief.fix_flagged(view, possible=self._possible)))
 
     def _do(self, change: Any) -> bool:
         changed = bool(change())
@@ -866,8 +881,7 @@ class BeliefPanel(QWidget):
         self.redo_action.setEnabled(self._belief.can_redo)
         self.clear_button.setEnabled(len(self._belief) > 0)
         flagged = len(self._flags)
-        self.fix_button.setEnabled(flagged > 0)
-        self.fix_button.setText(f"Fix flagged ({flagged})" if flagged else "Fix flagged")
+        self.fix_button.setEnabled(flagged > 0)  # (the label stays: the message below counts them)
         if flagged:
             noun = "piece contradicts" if flagged == 1 else "pieces contradict"
             self.flag_label.setText(f"{flagged} supposed {noun} what you know: hover a red badge to see why.")

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from app.ui.belief_panel import SeatBelief
 
 LOW_TIME = 30.0  # seconds: below this a clock is shown as running low
+CLOCK_SAVE_SECONDS = 1.0  # while a clock runs the game is saved this often: a crash loses at most this much time
 PASS_SCREEN = "pass_screen"
 """The command that hands the screen on at the end of a turn in hot-seat (:attr:`GameController.end_of_turn`)."""
 BACK_TO_GAME = "back_to_game"
@@ -113,6 +114,7 @@ class GameController(QObject):
         self._timer.setInterval(100)
         self._timer.timeout.connect(self._tick)
         self._ticks = 0
+        self._saved_at = float("-inf")  # the session clock's time of the last autosave
         # Sound cues wait with their seat until its person is at the screen: a sound must not tell the person at
         # the screen what happened to another seat (heard by that seat's person when they lift the curtain).
         # (A game of bots alone is watched from the seat on the screen, and heard from it too.)
@@ -585,6 +587,7 @@ class GameController(QObject):
 
     def _save(self) -> None:
         if self.autosave is not None:
+            self._saved_at = self.session.clock.now()
             self.autosave(self.session)
 
     def save_now(self) -> None:
@@ -746,8 +749,8 @@ class GameController(QObject):
             self._warn_low_time()
             self.clocksChanged.emit()  # a tick moves the clocks, nothing else: no need to rebuild the board
             self._ticks += 1
-            if self._ticks % 50 == 0 and not self.session.paused:
-                self._save()  # every 5 s of play: a crash loses at most that much clock time
+            if not self.session.paused and self.session.clock.now() - self._saved_at >= CLOCK_SAVE_SECONDS:
+                self._save()  # a crash (even a kill) loses at most that much clock time
 
     def _after(self) -> None:
         self._update_views()

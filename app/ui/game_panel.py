@@ -14,6 +14,8 @@ from PySide6.QtGui import QColor, QFont, QPalette, QResizeEvent
 from PySide6.QtWidgets import (QLabel, QLayout, QLayoutItem, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget, QWidgetItem)
 
+from app.ui.elided_label import ElidedLabel
+
 if TYPE_CHECKING:
     from app.games.presenter import Command
 
@@ -245,13 +247,17 @@ class GamePanel(QWidget):
         self.clocks = QLabel()
         self.clocks.setTextFormat(Qt.TextFormat.RichText)
         _set_font(self.clocks, points=16, family="monospace")
-        self.status = QLabel()
-        self.status.setWordWrap(True)
+        # The status keeps the room of three lines whatever it says (a longer one is cut, whole in its tooltip),
+        # and the thinking bar keeps its room while hidden: the buttons and the log below never move under a click.
+        self.status = ElidedLabel(lines=3)
         _set_font(self.status, points=11)
         self.thinking = QProgressBar()
         self.thinking.setRange(0, 0)  # an endless bar: the bot is thinking
         self.thinking.setMaximumHeight(8)
         self.thinking.setTextVisible(False)
+        policy = self.thinking.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.thinking.setSizePolicy(policy)
         self.thinking.hide()
         self.entry = QLineEdit()
         self.entry.setPlaceholderText("Type a move (e2e4, Nf3) or a square to sense, then Enter")

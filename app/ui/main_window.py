@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QLabel, QMain
 
 from app import games
 from app.ui.board_widget import SENSE_CONFIRM, BoardWidget
+from app.ui.elided_label import ElidedLabel
 from app.ui.game_panel import GamePanel
 from app.ui.pieces import PIECE_SETS, set_piece_set
 from app.ui.seat_screen import PrivateSurfaces, SeatScreen
@@ -182,9 +183,11 @@ class MainWindow(QMainWindow):
         self._rescued_to: str | None = None  # where the game was saved on closing while autosave failed
         self.autosave_problem: str | None = None  # shown in the window until a write works again
         self._autosave_failing_since: str = ""
-        self.autosave_banner = QLabel()
+        # One line, in room the status bar always keeps for it (also while it is hidden, with room for the padding
+        # its style will add): the red bar never shrinks the board. Its whole text is in the tooltip; the middle is
+        # cut, so both the problem and the way out stay in sight.
+        self.autosave_banner = ElidedLabel(lines=1, mode=Qt.TextElideMode.ElideMiddle, padding=4)
         self.autosave_banner.setObjectName("autosaveBanner")
-        self.autosave_banner.setWordWrap(True)
         self.autosave_banner.hide()  # its red style is set when it is first shown (see _autosave_result)
         self.statusBar().addPermanentWidget(self.autosave_banner, 1)
         self._autosave_retry = QTimer(self)
@@ -974,6 +977,8 @@ class MainWindow(QMainWindow):
         if self._saver is None:
             import concurrent.futures  # not before the first frame: no game, nothing to save
             self._saver = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+        for pending in self._saves:
+            pending.cancel()  # a write still waiting is superseded by this newer record (a slow disk never piles up)
         future = self._saver.submit(_write_autosave, slot, record)
         future.add_done_callback(self._autosave_done)
         self._saves.append(future)
@@ -1006,7 +1011,9 @@ class MainWindow(QMainWindow):
         self._slot = slot
 
     def _autosave_done(self, future: concurrent.futures.Future[str | None]) -> None:
-        problem = future.result() if not future.cancelled() else None
+        if future.cancelled():
+            return  # superseded before it was written: it says nothing about the disk
+        problem = future.result()
         self._last_write_problem = problem
         try:
             self.autosaveWritten.emit(problem or "")  # from the saver thread: handled on the UI thread

@@ -475,7 +475,7 @@ class CloakPresenter(PresenterBase):
         shades: tuple[tuple[float | None, ...], ...] = ()
         label = "Your checkers"
         if draft is not None:
-            label = "Your arrangement: click to place"
+            label = "Your arrangement"  # (what a click does is the prompt's to say: a longer label was cut off)
         elif _deduction_shown(view):
             deduction = _deduce(view, own)
             chances = [[deduction.probability(checker, piece) for checker in CHECKERS] for piece in PIECES]

@@ -130,12 +130,18 @@ class TelepathyPresenter(ChessPresenter):
                                         label=f"{TEAM_NAMES[team]} ({words}): {SEATS[predictor]} predicts, "
                                               f"{SEATS[predictor ^ 1]} moves",
                                         cards=cards, private_to=private))
-        hand = view.hand()
-        if hand is not None and view.outcome is None:
+        # The hand's band is always there, empty while the seat holds no cards (it moves, or the game is over):
+        # the board keeps its size and place from one phase to the next, so no click lands where it did not aim.
+        hand = view.hand() if view.outcome is None else None
+        if hand is not None:
             label = "Your cards: 2 pawn, 8 knight, 9 bishop, 10 rook, Q, K, 6 copy"
-            scene.zones.append(HandZone(id=HAND_ZONE, place="below", label=label,
-                                        cards=tuple(card_face(card, own) for card in hand),
-                                        private_to=frozenset({seat})))
+        elif view.outcome is None:
+            label = f"Your cards: none, {SEATS[view.predictors[own]]} holds them this turn"
+        else:
+            label = "Your cards: none, the game is over"
+        scene.zones.append(HandZone(id=HAND_ZONE, place="below", label=label,
+                                    cards=tuple(card_face(card, own) for card in hand or ()),
+                                    private_to=frozenset({seat})))
         # The track stands beside the board, top to bottom as the seat sees the sides: the opponents' at the top.
         positions = ("B", "0", "W") if own == 0 else ("W", "0", "B")
         marker = 1 - view.coin if own == 0 else view.coin + 1
