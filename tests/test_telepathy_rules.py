@@ -22,7 +22,7 @@ from app.games.presenter import InputError
 from app.games.telepathy.bots import TelepathyEngineBot, TelepathyRandomBot
 from app.games.telepathy.presenter import PRESENTER
 from app.games.telepathy.rules import (Flipped, Predict, Remove, RemovalDue, TelepathyChess, TelepathyMove,
-                                       TelepathyView, YourPrediction)
+                                       TelepathyView, YourPrediction, legal_moves)
 
 W1, W2, B1, B2 = range(4)
 
@@ -371,3 +371,73 @@ def test_the_engine_takes_a_king_that_stands_open() -> None:
     for observation in game.observations(B2):
         bot.observe(observation)
     assert bot.act(ActionRequest(B2, "move", game.choices())) == TelepathyMove("e8e1")
+
+
+# ---- TP5c: a removal takes away what only the removed piece made possible --------------------------------------
+
+@pytest.mark.parametrize("fen, coin, face_up, double_step, removed, en_passant", [
+    ("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", -1, ("N", "P"), "e2e4", "e4", "d4e3"),  # White removes its own pawn
+    ("4k3/4p3/8/3P4/8/8/8/4K3 b - - 0 1", 1, ("P", "N"), "e7e5", "e5", "d5e6"),  # Black does
+])
+def test_a_removed_pawn_that_had_just_moved_two_squares_cannot_be_taken_en_passant(
+        fen: str, coin: int, face_up: tuple[str, str], double_step: str, removed: str, en_passant: str) -> None:
+    game = at(fen, coin=coin, face_up=face_up)
+    game.play(game.to_move, Predict("B"))
+    game.play(game.to_move, TelepathyMove(double_step))  # a pawn, predicted bishop: missed, pulled past
+    assert game.phase == "remove"
+    game.play(game.to_move, Remove(removed))  # the pawn that has just moved two squares goes
+    assert game.board.ep_square is None and not game.board.status() & chess.STATUS_INVALID_EP_SQUARE
+    game.play(game.to_move, Predict("P" if face_up[game.team] != "P" else "N"))
+    assert TelepathyMove(en_passant) not in game.choices()["moves"]
+    for seat in range(4):
+        assert chess.Move.from_uci(en_passant) not in view(game, seat).legal_moves()
+    with pytest.raises(IllegalAction, match="not a legal move"):
+        game.play(game.to_move, TelepathyMove(en_passant))
+
+
+# A random game (seed 19 of a search) whose last action removes Black's d-pawn just after d7-d5, beside White's
+# pawn on e5.
+_REMOVED_AFTER_A_DOUBLE_STEP = [
+    "C", "g2g4", "K", "c7c5", "K", "f2f4", "Q", "f7f5", "f5", "R", "d2d4", "P", "h7h6", "a1", "K", "f1h3", "B",
+    "b7b5", "R", "g1f3", "f4", "P", "g7g5", "K", "c2c3", "h2", "C", "e7e5", "Q", "d4e5", "h1", "K", "f8g7", "N",
+    "e2e4", "N", "e8f8", "K", "h3g2", "Q", "a7a6", "P", "a2a3", "R", "d7d5", "d5"]
+
+
+def test_a_recorded_removal_of_a_pawn_that_moved_two_squares_replays_and_exports_without_en_passant() -> None:
+    from app.games.telepathy.formats import telepathy_pgn
+    game = TelepathyChess()
+    session = GameSession(game, TimeControl(None, 0))
+    for text in _REMOVED_AFTER_A_DOUBLE_STEP:
+        action = Predict(text) if len(text) == 1 else TelepathyMove(text) if len(text) == 4 else Remove(text)
+        session.play(game.to_move, action)
+    assert game.board.piece_at(chess.E5) == chess.Piece(chess.PAWN, chess.WHITE) and game.board.ep_square is None
+    assert Timeline(session.record).game.truth() == session.game.truth()
+    game.play(game.to_move, Predict("N"))
+    assert TelepathyMove("e5d6") not in game.choices()["moves"]
+    last_part = telepathy_pgn(session.record).split("[FEN ")[-1]
+    assert last_part.split('"')[1].split()[3] == "-"  # the position after the removal has no en passant square
+
+
+def test_a_removed_rook_takes_its_castling_right_along() -> None:
+    game = at("r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1", coin=-1, face_up=("N", "P"))
+    turn(game, "B", "a1a2")  # a rook, predicted bishop: missed, pulled past White's side
+    game.play(game.to_move, Remove("h1"))
+    assert not game.board.status() & chess.STATUS_BAD_CASTLING_RIGHTS
+    assert not game.board.castling_rights & chess.BB_H1
+    assert not any(view(game, seat).board.castling_rights & chess.BB_H1 for seat in range(4))
+
+
+def test_a_draw_by_too_little_material_ends_the_game_even_when_a_king_stands_open() -> None:
+    # White's queen on g2, pinned against its king by Black's bishop, moves along the pin and misses with the
+    # coin on White's side: White must remove it, its last piece. Black could now take the king, but bishop and
+    # king cannot mate a bare king: the game is drawn at once (TP5c).
+    game = at("3k4/1b6/8/8/8/8/6Q1/7K w - - 0 1", coin=-1, face_up=("N", "P"))
+    turn(game, "R", "g2f3")
+    game.play(game.to_move, Remove("f3"))
+    assert game.outcome is not None and game.outcome.reason == Reason.INSUFFICIENT_MATERIAL
+    assert chess.Move.from_uci("b7h1") in legal_moves(game.board)  # the king capture the draw came before
+
+
+def test_the_fifty_move_draw_ends_the_game_even_when_a_king_stands_open() -> None:
+    game = at("4k3/8/8/8/8/8/4r3/R3K3 b - - 100 80")  # Black to move could take the king on e1
+    assert game.outcome is not None and game.outcome.reason == Reason.MOVE_LIMIT

@@ -27,7 +27,7 @@ import chess
 from app.engine.record import RecordError, Timeline
 from app.games.chess_kit import pgn_headers, pgn_like_text, result_token
 from app.games.telepathy.presenter import describe
-from app.games.telepathy.rules import Flipped, Moved, RemovalDue, Removed
+from app.games.telepathy.rules import Flipped, Moved, RemovalDue, Removed, take_off
 
 if TYPE_CHECKING:
     from app.engine.record import GameRecord
@@ -66,8 +66,7 @@ def telepathy_pgn(record: GameRecord) -> str:
             if line:
                 tokens.append("{" + line.rstrip(".").replace("}", ")") + "}")
         elif isinstance(o, Removed):
-            board.remove_piece_at(chess.parse_square(o.square))
-            board.halfmove_clock = 0
+            take_off(board, chess.parse_square(o.square))
             tokens.append("{" + str(describe(o, -1)).rstrip(".") + "}")
             parts.append((board.fen(), [f"{{after the removal on {o.square}}}"]))
     texts = []

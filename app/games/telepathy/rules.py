@@ -37,7 +37,7 @@ import chess
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 
 __all__ = ["CARDS", "SEATS", "TelepathyChess", "TelepathyView", "Predict", "TelepathyMove", "Remove",
-           "card_of_move", "legal_moves", "resolution"]
+           "card_of_move", "legal_moves", "resolution", "take_off"]
 
 SEATS = ("W1", "W2", "B1", "B2")
 TEAMS = (0, 0, 1, 1)
@@ -76,6 +76,25 @@ def legal_moves(board: chess.Board) -> list[chess.Move]:
             if move not in moves:
                 moves.append(move)
     return moves
+
+
+def take_off(board: chess.Board, square: chess.Square) -> chess.Piece | None:
+    """Removes the piece on ``square`` as a removal does (TP4), with what only that piece made possible: the en
+    passant capture of a pawn that has just moved two squares (TP5c) and castling with a rook from its corner.
+    The 50-move count starts again (TP5b). The referee, every seat's view and the export all remove this way.
+
+    >>> board = chess.Board("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1")  # White's pawn has just come to e4
+    >>> take_off(board, chess.E4).symbol(), board.ep_square, chess.Move.from_uci("d4e3") in legal_moves(board)
+    ('P', None, False)
+    """
+    piece = board.remove_piece_at(square)
+    board.halfmove_clock = 0
+    board.castling_rights = board.clean_castling_rights()
+    if board.ep_square is not None:
+        pawn = board.ep_square + (-8 if board.turn == chess.WHITE else 8)  # where the pawn that moved two stands
+        if board.piece_at(pawn) != chess.Piece(chess.PAWN, not board.turn):
+            board.ep_square = None
+    return piece
 
 
 def resolution(moved: str, face_down: str, face_up: str) -> str:
@@ -328,9 +347,8 @@ class TelepathyChess(Game):
             if square not in self._removable(_team(seat)):
                 raise IllegalAction(f"{chess.square_name(square)} holds no piece of {name}'s team that may be "
                                     "removed (the king never is)")
-            piece = self.board.remove_piece_at(square)
+            piece = take_off(self.board, square)
             assert piece is not None
-            self.board.halfmove_clock = 0  # a removal, like a capture, starts the 50-move count again
             self._tell_all(Removed(seat, chess.square_name(square), piece.symbol()))
             self._remover, self._phase = None, "predict"
             self._judge()
@@ -525,8 +543,7 @@ class TelepathyView(View):
         elif isinstance(o, RemovalDue):
             self.removal = None if o.nothing else o
         elif isinstance(o, Removed):
-            self.board.remove_piece_at(chess.parse_square(o.square))
-            self.board.halfmove_clock = 0
+            take_off(self.board, chess.parse_square(o.square))
             self.removed.append(o)
             self.removal = None
         elif isinstance(o, Ended):
