@@ -594,8 +594,7 @@ def test_the_presenter_offers_the_draw_buttons_to_the_seat_asked_only() -> None:
     game.play(W2, AnswerDraw(True))
     opponent = view(game, B1)
     assert [c.label for c in PRESENTER.commands(opponent)] == ["Accept draw", "Decline draw"]
-    assert PRESENTER.prompt(opponent) == "White offers a draw (your partner is asked next): Accept draw or Decline draw"
+    assert PRESENTER.prompt(opponent) == "White offers a draw: Accept or Decline (your partner is asked next)"
     assert PRESENTER.entry_hint(opponent) == "Type accept or decline"
     game.play(B1, AnswerDraw(True))
-    assert PRESENTER.prompt(view(game, B2)) == ("White offers a draw and your partner accepts: Accept draw or "
-                                                "Decline draw")
+    assert PRESENTER.prompt(view(game, B2)) == "White offers a draw and your partner accepts: Accept or Decline"

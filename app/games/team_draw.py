@@ -294,11 +294,11 @@ def draw_prompt(view: Any, seat_names: Sequence[str], team_names: Sequence[str])
     if not view.my_turn or view.outcome is not None or view.phase not in DRAW_PHASES:
         return None
     if view.phase == AGREE:
-        return "Your partner proposes a draw: Agree to offer it to the opponents, or Refuse"
+        return "Your partner proposes a draw: Agree to offer it, or Refuse"
     team = team_names[knowledge.team] if knowledge.team is not None else "The opponents"
     if knowledge.partner_accepted:
-        return f"{team} offers a draw and your partner accepts: Accept draw or Decline draw"
-    return f"{team} offers a draw (your partner is asked next): Accept draw or Decline draw"
+        return f"{team} offers a draw and your partner accepts: Accept or Decline"
+    return f"{team} offers a draw: Accept or Decline (your partner is asked next)"
 
 
 def describe_draw(observation: Any, seat: Seat, seat_names: Sequence[str], team_names: Sequence[str],
