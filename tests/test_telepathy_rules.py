@@ -598,3 +598,17 @@ def test_the_presenter_offers_the_draw_buttons_to_the_seat_asked_only() -> None:
     assert PRESENTER.entry_hint(opponent) == "Type accept or decline"
     game.play(B1, AnswerDraw(True))
     assert PRESENTER.prompt(view(game, B2)) == "White offers a draw and your partner accepts: Accept or Decline"
+
+
+def test_a_game_saved_while_an_opponent_considers_a_draw_resumes_there(tmp_path: Path) -> None:
+    from app.engine.record import read_record, resume
+    game = TelepathyChess()
+    session = GameSession(game, TimeControl(None, 0))
+    for seat, action in ((W1, OfferDraw()), (W2, AnswerDraw(True)), (B1, AnswerDraw(True))):
+        session.play(seat, action)
+    session.record.save(tmp_path / "unfinished.json")
+    resumed = resume(read_record(tmp_path / "unfinished.json")).game
+    assert (resumed.phase, resumed.to_move) == ("answer_draw", B2)
+    assert all(resumed.observations(seat) == game.observations(seat) for seat in range(4))
+    resumed.play(B2, AnswerDraw(False))
+    assert (resumed.phase, resumed.to_move) == ("predict", W1) and "offer_draw" not in resumed.choices()
