@@ -160,3 +160,25 @@ def test_splitbrain_the_opponents_answer_by_the_buttons(window: Any, qtbot: Any,
     lift(window, qtbot, "B2")
     press(window, qtbot, "accept_draw")
     assert controller.outcome is not None and controller.outcome.reason == Reason.DRAW_AGREED
+
+
+def test_telepathy_a_person_offers_and_the_bots_answer(window: Any, qtbot: Any) -> None:
+    """W1 is a person; its partner and both opponents are bots in their worker processes. In an even position
+    the bot partner agrees, and the bot opponents decline: W1 then predicts as before."""
+    from app.ui.game_controller import GameController, SeatConfig
+    bots = {"W2": "sightline:engine:medium", "B1": "sightline:random:medium", "B2": "sightline:engine:medium"}
+    seats = [SeatConfig(name, bots.get(name)) for name in games.get("telepathy").seat_names]
+    controller = GameController("telepathy", seats, TimeControl(None, 0), {}, parent=window)
+    window._install(controller)
+    assert controller.curtain_for is None and controller.screen_seat == 0
+    qtbot.mouseClick(window.panel.command_buttons["offer_draw"], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: any("declined the draw" in line for line in controller.logs[0])
+                    or controller.outcome is not None, timeout=30000)
+    assert controller.outcome is None, controller.logs[0][-1]  # a bot's answer the app could not read loses
+    assert draw_lines(controller, 0) == [
+        "You proposed a draw; W2 must agree before the opponents hear of it.",
+        "White offers a draw (W1 proposed it, W2 agreed). Both opponents must accept, B1 first.",
+        "B1 declined the draw for Black; play goes on."]
+    qtbot.waitUntil(lambda: controller.game.to_move == 0 and controller.game.phase == "predict", timeout=5000)
+    assert shown(window) == {"offer_draw": ("Offer draw", False)}
+    assert controller.outcome is None
