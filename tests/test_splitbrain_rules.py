@@ -516,3 +516,14 @@ def test_the_presenter_offers_the_draw_buttons_to_the_seat_asked_only() -> None:
     opponent = view(game, B1)
     assert [c.label for c in PRESENTER.commands(opponent)] == ["Accept draw", "Decline draw"]
     assert PRESENTER.prompt(opponent).startswith("White offers a draw")
+
+
+def test_the_export_tells_the_offers_everyone_was_told_and_no_proposal_inside_a_team() -> None:
+    from app.games.splitbrain.formats import move_tokens
+    game = SplitBrainChess()
+    for seat, action in ((W1, OfferDraw()), (W2, AnswerDraw(False)), (W1, PickPiece("b1")), (W2, PickSquare("c3")),
+                         (B1, OfferDraw()), (B2, AnswerDraw(True)), (W1, AnswerDraw(False))):
+        game.play(seat, action)
+    text = " ".join(move_tokens(game.observations(0)))
+    assert "{Black offers a draw (B1 proposed it, B2 agreed)" in text and "{W1 declined the draw for White" in text
+    assert "proposes" not in text and "refused" not in text

@@ -612,3 +612,16 @@ def test_a_game_saved_while_an_opponent_considers_a_draw_resumes_there(tmp_path:
     assert all(resumed.observations(seat) == game.observations(seat) for seat in range(4))
     resumed.play(B2, AnswerDraw(False))
     assert (resumed.phase, resumed.to_move) == ("predict", W1) and "offer_draw" not in resumed.choices()
+
+
+def test_the_pgn_tells_the_offers_everyone_was_told_and_no_proposal_inside_a_team(tmp_path: Path) -> None:
+    from app.games.telepathy.formats import telepathy_pgn
+    game = TelepathyChess()
+    session = GameSession(game, TimeControl(None, 0))
+    for seat, action in ((W1, OfferDraw()), (W2, AnswerDraw(False)), (W1, Predict("N")), (W2, TelepathyMove("g1f3")),
+                         (B1, OfferDraw()), (B2, AnswerDraw(True)), (W2, AnswerDraw(False))):
+        session.play(seat, action)
+    text = telepathy_pgn(session.record)
+    assert "{Black offers a draw (B1 proposed it, B2 agreed)" in text and "{W2 declined the draw for White" in text
+    assert "W1 proposes" not in text and "proposed a draw" not in text and "refused" not in text
+    assert chess.pgn.read_game(io.StringIO(text)).errors == []

@@ -311,8 +311,8 @@ def describe_draw(observation: Any, seat: Seat, seat_names: Sequence[str], team_
 
     if isinstance(o, DrawProposed):
         if o.seat == seat:
-            partner = seat_names[_partner(teams, seat)]
-            return f"You proposed a draw; {partner} must agree before the opponents hear of it."
+            name = seat_names[_partner(teams, seat)]
+            return f"You proposed a draw; {name} must agree before the opponents hear of it."
         return f"{seat_names[o.seat]} proposes a draw: agree to offer it to the opponents, or refuse."
     if isinstance(o, DrawRefused):
         return f"{who(o.seat)} refused to offer a draw; the opponents were not told."

@@ -27,6 +27,7 @@ import chess
 from app.engine.record import RecordError, Timeline
 from app.games.chess_kit import pgn_headers, pgn_like_text, result_token
 from app.games.telepathy.presenter import describe
+from app.games.team_draw import DrawDeclined, DrawOffered
 from app.games.telepathy.rules import Flipped, Moved, RemovalDue, Removed, take_off
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ def telepathy_pgn(record: GameRecord) -> str:
                 tokens.append(f"{board.fullmove_number}...")
             tokens.append(board.san(move) if board.is_legal(move) else o.san)
             board.push(move)
-        elif isinstance(o, (Flipped, RemovalDue)):
+        elif isinstance(o, (Flipped, RemovalDue, DrawOffered, DrawDeclined)):  # (a team's own proposal: never)
             line = describe(o, -1)
             if line:
                 tokens.append("{" + line.rstrip(".").replace("}", ")") + "}")
