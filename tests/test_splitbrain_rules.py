@@ -19,10 +19,11 @@ from app.games.presenter import InputError
 from app.games.splitbrain.bots import SplitBrainEngineBot, SplitBrainRandomBot, pair_value
 from app.games.splitbrain.losalamos import parse_square
 from app.games.splitbrain.presenter import PRESENTER, cell
-from app.games.splitbrain.rules import (Decide, Moved, Picked, PickPiece, PickSquare, Promote, Revealed, Settle,
-                                        SplitBrainChess, SplitBrainView, YourPick)
+from app.games.splitbrain.rules import (AnswerDraw, Decide, Moved, OfferDraw, Picked, PickPiece, PickSquare, Promote,
+                                        Revealed, Settle, SplitBrainChess, SplitBrainView, YourPick)
 
 W1, W2, B1, B2 = range(4)
+SEAT_NUMBERS = {"W1": W1, "W2": W2, "B1": B1, "B2": B2}
 
 
 def flat(choices: dict[str, Any]) -> list[Any]:
@@ -101,7 +102,7 @@ def test_no_other_seat_can_tell_which_pick_was_made_before_the_reveal(seed: int)
     for _ in range(40):
         if game.outcome is not None:
             break
-        seat, options = game.to_move, flat(game.choices())
+        seat, options = game.to_move, [a for a in flat(game.choices()) if type(a) is not OfferDraw]
         if game.phase == "pick" and len(options) > 1 and game.piece is None:
             first, second = rng.sample(options, 2)
             a, b = copy.deepcopy(game), copy.deepcopy(game)
@@ -342,7 +343,8 @@ def test_the_board_offers_only_valid_picks_and_shows_the_pair_after_the_reveal()
     decider = view(game, B1)
     labels = {m.label: m.squares for m in PRESENTER.scene(decider).markers}
     assert labels == {"piece": (cell(parse_square("b1")),), "square": (cell(parse_square("e3")),)}
-    assert [c.label for c in PRESENTER.commands(decider)] == ["Use the piece", "Use the square"]
+    assert [(c.label, c.enabled) for c in PRESENTER.commands(decider)] == [
+        ("Use the piece", True), ("Use the square", True), ("Offer draw", False)]
     assert PRESENTER.command(decider, "use_piece") == Decide("piece")
     assert "not a move" in PRESENTER.prompt(decider)
     lines = [PRESENTER.describe(o, B1) for o in game.observations(B1)]
@@ -381,3 +383,147 @@ def test_the_score_sheet_is_written_in_san() -> None:
     assert rooks.san(Move.parse("a1c1")) == "Rac1" and rooks.san(Move.parse("e1e5")) == "Re5"
     pawn = LosAlamosPosition.from_fen("2r2k/1P4/6/6/6/K5 w - - 0 1")
     assert pawn.san(Move.parse("b5c6q")) == "bxc6=Q+" and pawn.san(Move.parse("b5b6n")) == "b6=N"
+
+
+# ---- draw offers: a partner proposes, the other agrees, then both opponents must accept --------------------------
+
+def _draw_words(game: SplitBrainChess, seat: int) -> list[str]:
+    return [line for line in (PRESENTER.describe(o, seat) for o in game.observations(seat))
+            if line and "draw" in line]
+
+
+def test_a_draw_proposal_stays_inside_the_team_until_the_partner_agrees() -> None:
+    game = SplitBrainChess()
+    assert game.choices()["offer_draw"] == [OfferDraw()]
+    black_before = [list(game.observations(seat)) for seat in (B1, B2)]
+    game.play(W1, OfferDraw())  # the chooser, before its pick
+    assert (game.phase, game.to_move) == ("agree_draw", W2)
+    assert [list(game.observations(seat)) for seat in (B1, B2)] == black_before
+    assert view(game, B1).to_move == W1 and view(game, W2).to_move == W2
+    with pytest.raises(IllegalAction, match="yes or no to the draw"):
+        game.play(W2, PickSquare("c3"))
+    game.play(W2, AnswerDraw(False))
+    assert (game.phase, game.to_move) == ("pick", W1)
+    assert [list(game.observations(seat)) for seat in (B1, B2)] == black_before
+    assert _draw_words(game, W2) == ["W1 proposes a draw: agree to offer it to the opponents, or refuse.",
+                                     "You refused to offer a draw; the opponents were not told."]
+    assert "offer_draw" not in game.choices() and not view(game, W1).can_offer_draw()
+    game.play(W1, PickPiece("b1"))
+    assert "offer_draw" not in game.choices()  # the mover neither: once in the team's turn
+    game.play(W2, PickSquare("c3"))
+    assert game.choices()["offer_draw"] == [OfferDraw()]  # Black's turn: Black may
+
+
+@pytest.mark.parametrize("answers, drawn", [((False,), False), ((True, False), False), ((True, True), True)])
+def test_both_opponents_must_accept_the_draw_the_opponents_chooser_first(answers: tuple[bool, ...],
+                                                                           drawn: bool) -> None:
+    game = SplitBrainChess()
+    game.play(W1, PickPiece("b1"))
+    game.play(W2, OfferDraw())  # the mover, after the chooser's secret pick
+    game.play(W1, AnswerDraw(True))
+    assert (game.phase, game.to_move) == ("answer_draw", B1)  # Black's chooser (the coin is on the king side)
+    assert all(_draw_words(game, seat)[-1] == "White offers a draw (W2 proposed it, W1 agreed). Both opponents "
+               "must accept, B1 first." for seat in range(4))
+    assert view(game, W2).my_pick is None and view(game, B1).my_pick is None  # the pick is still W1's secret
+    white_before = [list(game.observations(seat)) for seat in (W1, W2)]
+    game.play(B1, AnswerDraw(answers[0]))
+    if answers[0]:
+        assert (game.phase, game.to_move) == ("answer_draw", B2)
+        assert [list(game.observations(seat)) for seat in (W1, W2)] == white_before
+        game.play(B2, AnswerDraw(answers[1]))
+    if drawn:
+        assert game.outcome is not None and game.outcome.reason == Reason.DRAW_AGREED and game.outcome.team is None
+        return
+    assert game.outcome is None and (game.phase, game.to_move) == ("pick", W2)
+    decliner = ("B1", "B2")[len(answers) - 1]
+    assert all(_draw_words(game, seat)[-1] == f"{decliner} declined the draw for Black; play goes on."
+               for seat in (W1, W2))
+    assert _draw_words(game, SEAT_NUMBERS[decliner])[-1] == "You declined the draw for Black; play goes on."
+    game.play(W2, PickSquare("c3"))
+    assert moves_of(game) == [("b1c3", "as picked")]
+
+
+def test_no_draw_is_offered_while_the_pair_is_being_settled() -> None:
+    game = SplitBrainChess()
+    game.play(W1, PickPiece("b1"))
+    game.play(W2, PickSquare("f3"))
+    assert game.phase == "decide" and "offer_draw" not in game.choices()
+    with pytest.raises(IllegalAction, match="piece or the square"):
+        game.play(B1, OfferDraw())
+
+
+def test_a_game_with_draw_offers_is_recorded_and_replays(tmp_path: Path) -> None:
+    from app.engine.record import load_record
+    game = SplitBrainChess()
+    session = GameSession(game, TimeControl(None, 0))
+    for seat, action in ((W1, OfferDraw()), (W2, AnswerDraw(True)), (B1, AnswerDraw(False)), (W1, PickPiece("b1")),
+                         (W2, PickSquare("c3")), (B1, OfferDraw()), (B2, AnswerDraw(True)), (W1, AnswerDraw(True)),
+                         (W2, AnswerDraw(True))):
+        session.play(seat, action)
+    assert game.outcome is not None and game.outcome.reason == Reason.DRAW_AGREED
+    path = tmp_path / "draw.json"
+    session.record.save(path)
+    replayed = load_record(path).game
+    assert replayed.outcome == game.outcome and replayed.truth() == game.truth()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert [PRESENTER.describe_action(entry["action"]) for entry in data["actions"]][:3] == [
+        "propose a draw", "say yes to the draw", "say no to the draw"]
+    for entry in data["actions"]:
+        assert SplitBrainChess.action_from_json(entry["action"]).to_json() == entry["action"]
+
+
+@pytest.mark.parametrize("kind", [SplitBrainEngineBot, SplitBrainRandomBot])
+@pytest.mark.parametrize("fen, white_agrees, black_accepts", [
+    ("rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1", True, False),  # even
+    ("rn1knr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1", False, True),  # White a queen up
+    ("rnqknr/pppppp/6/6/PPPPPP/RN1KNR w - - 0 1", True, False),  # White a queen down
+])
+def test_the_bots_answer_a_draw_by_the_material(kind: type, fen: str, white_agrees: bool,
+                                                black_accepts: bool) -> None:
+    def bot_answer(seat: int) -> Any:
+        bot = kind(seed=0)
+        bot.start(seat, {})
+        for observation in game.observations(seat):
+            bot.observe(observation)
+        return bot.act(ActionRequest(seat, game.phase, game.choices()))
+
+    game = SplitBrainChess(fen)
+    game.play(W1, OfferDraw())
+    assert bot_answer(W2) == AnswerDraw(white_agrees)
+    game.play(W2, AnswerDraw(True))
+    assert bot_answer(B1) == AnswerDraw(black_accepts)
+
+
+def test_the_bots_never_offer_a_draw() -> None:
+    session = _bot_game(2, (SplitBrainRandomBot,) * 4)
+    assert not any(entry["action"]["type"] == "offer_draw" for entry in session.record.to_json()["actions"])
+
+
+def test_the_presenter_offers_the_draw_buttons_to_the_seat_asked_only() -> None:
+    game = SplitBrainChess()
+    assert [(c.id, c.enabled) for c in PRESENTER.commands(view(game, W1))] == [("offer_draw", True)]
+    assert all([(c.id, c.enabled) for c in PRESENTER.commands(view(game, seat))] == [("offer_draw", False)]
+               for seat in (W2, B1, B2))
+    assert PRESENTER.parse_text(view(game, W1), "offer draw") == OfferDraw()
+    assert PRESENTER.parse_text(view(game, W1), "b1") == PickPiece("b1")
+    game.play(W1, OfferDraw())
+    partner = view(game, W2)
+    assert [c.id for c in PRESENTER.commands(partner)] == ["accept_draw", "decline_draw"]
+    assert PRESENTER.parse_text(partner, "agree") == AnswerDraw(True)
+    assert PRESENTER.command(partner, "decline_draw") == AnswerDraw(False)
+    assert PRESENTER.scene(partner).sense_window is None  # no pick while the question is open
+    game.play(W2, AnswerDraw(True))
+    opponent = view(game, B1)
+    assert [c.label for c in PRESENTER.commands(opponent)] == ["Accept draw", "Decline draw"]
+    assert PRESENTER.prompt(opponent).startswith("White offers a draw")
+
+
+def test_the_export_tells_the_offers_everyone_was_told_and_no_proposal_inside_a_team() -> None:
+    from app.games.splitbrain.formats import move_tokens
+    game = SplitBrainChess()
+    for seat, action in ((W1, OfferDraw()), (W2, AnswerDraw(False)), (W1, PickPiece("b1")), (W2, PickSquare("c3")),
+                         (B1, OfferDraw()), (B2, AnswerDraw(True)), (W1, AnswerDraw(False))):
+        game.play(seat, action)
+    text = " ".join(move_tokens(game.observations(0)))
+    assert "{Black offers a draw (B1 proposed it, B2 agreed)" in text and "{W1 declined the draw for White" in text
+    assert "proposes" not in text and "refused" not in text

@@ -49,8 +49,8 @@ def state(window):
 
 
 def flat(choices):
-    if isinstance(choices, dict):
-        return [action for actions in choices.values() for action in flat(actions)]
+    if isinstance(choices, dict):  # (no draw offers: four random yeses would end the game before the kill)
+        return [action for key, actions in choices.items() if key != "offer_draw" for action in flat(actions)]
     return list(choices)
 
 

@@ -21,8 +21,8 @@ from app.engine.record import GameSession, Timeline
 from app.games.presenter import InputError
 from app.games.telepathy.bots import TelepathyEngineBot, TelepathyRandomBot
 from app.games.telepathy.presenter import PRESENTER
-from app.games.telepathy.rules import (Flipped, Predict, Remove, RemovalDue, TelepathyChess, TelepathyMove,
-                                       TelepathyView, YourPrediction)
+from app.games.telepathy.rules import (AnswerDraw, Flipped, OfferDraw, Predict, Remove, RemovalDue, TelepathyChess,
+                                       TelepathyMove, TelepathyView, YourPrediction, legal_moves)
 
 W1, W2, B1, B2 = range(4)
 
@@ -236,7 +236,7 @@ def test_nobody_but_the_predictor_can_tell_the_face_down_card_before_the_flip(se
             break
         seat, options = game.to_move, flat(game.choices())
         if game.phase == "predict":
-            first, second = rng.sample(options, 2)
+            first, second = rng.sample(game.choices()["cards"], 2)
             a, b = copy.deepcopy(game), copy.deepcopy(game)
             a.play(seat, first)
             b.play(seat, second)
@@ -371,3 +371,257 @@ def test_the_engine_takes_a_king_that_stands_open() -> None:
     for observation in game.observations(B2):
         bot.observe(observation)
     assert bot.act(ActionRequest(B2, "move", game.choices())) == TelepathyMove("e8e1")
+
+
+# ---- TP5c: a removal takes away what only the removed piece made possible --------------------------------------
+
+@pytest.mark.parametrize("fen, coin, face_up, double_step, removed, en_passant", [
+    ("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", -1, ("N", "P"), "e2e4", "e4", "d4e3"),  # White removes its own pawn
+    ("4k3/4p3/8/3P4/8/8/8/4K3 b - - 0 1", 1, ("P", "N"), "e7e5", "e5", "d5e6"),  # Black does
+])
+def test_a_removed_pawn_that_had_just_moved_two_squares_cannot_be_taken_en_passant(
+        fen: str, coin: int, face_up: tuple[str, str], double_step: str, removed: str, en_passant: str) -> None:
+    game = at(fen, coin=coin, face_up=face_up)
+    game.play(game.to_move, Predict("B"))
+    game.play(game.to_move, TelepathyMove(double_step))  # a pawn, predicted bishop: missed, pulled past
+    assert game.phase == "remove"
+    game.play(game.to_move, Remove(removed))  # the pawn that has just moved two squares goes
+    assert game.board.ep_square is None and not game.board.status() & chess.STATUS_INVALID_EP_SQUARE
+    game.play(game.to_move, Predict("P" if face_up[game.team] != "P" else "N"))
+    assert TelepathyMove(en_passant) not in game.choices()["moves"]
+    for seat in range(4):
+        assert chess.Move.from_uci(en_passant) not in view(game, seat).legal_moves()
+    with pytest.raises(IllegalAction, match="not a legal move"):
+        game.play(game.to_move, TelepathyMove(en_passant))
+
+
+# A random game (seed 19 of a search) whose last action removes Black's d-pawn just after d7-d5, beside White's
+# pawn on e5.
+_REMOVED_AFTER_A_DOUBLE_STEP = [
+    "C", "g2g4", "K", "c7c5", "K", "f2f4", "Q", "f7f5", "f5", "R", "d2d4", "P", "h7h6", "a1", "K", "f1h3", "B",
+    "b7b5", "R", "g1f3", "f4", "P", "g7g5", "K", "c2c3", "h2", "C", "e7e5", "Q", "d4e5", "h1", "K", "f8g7", "N",
+    "e2e4", "N", "e8f8", "K", "h3g2", "Q", "a7a6", "P", "a2a3", "R", "d7d5", "d5"]
+
+
+def test_a_recorded_removal_of_a_pawn_that_moved_two_squares_replays_and_exports_without_en_passant() -> None:
+    from app.games.telepathy.formats import telepathy_pgn
+    game = TelepathyChess()
+    session = GameSession(game, TimeControl(None, 0))
+    for text in _REMOVED_AFTER_A_DOUBLE_STEP:
+        action = Predict(text) if len(text) == 1 else TelepathyMove(text) if len(text) == 4 else Remove(text)
+        session.play(game.to_move, action)
+    assert game.board.piece_at(chess.E5) == chess.Piece(chess.PAWN, chess.WHITE) and game.board.ep_square is None
+    assert Timeline(session.record).game.truth() == session.game.truth()
+    game.play(game.to_move, Predict("N"))
+    assert TelepathyMove("e5d6") not in game.choices()["moves"]
+    last_part = telepathy_pgn(session.record).split("[FEN ")[-1]
+    assert last_part.split('"')[1].split()[3] == "-"  # the position after the removal has no en passant square
+
+
+def test_a_removed_rook_takes_its_castling_right_along() -> None:
+    game = at("r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1", coin=-1, face_up=("N", "P"))
+    turn(game, "B", "a1a2")  # a rook, predicted bishop: missed, pulled past White's side
+    game.play(game.to_move, Remove("h1"))
+    assert not game.board.status() & chess.STATUS_BAD_CASTLING_RIGHTS
+    assert not game.board.castling_rights & chess.BB_H1
+    assert not any(view(game, seat).board.castling_rights & chess.BB_H1 for seat in range(4))
+
+
+def test_a_draw_by_too_little_material_ends_the_game_even_when_a_king_stands_open() -> None:
+    # White's queen on g2, pinned against its king by Black's bishop, moves along the pin and misses with the
+    # coin on White's side: White must remove it, its last piece. Black could now take the king, but bishop and
+    # king cannot mate a bare king: the game is drawn at once (TP5c).
+    game = at("3k4/1b6/8/8/8/8/6Q1/7K w - - 0 1", coin=-1, face_up=("N", "P"))
+    turn(game, "R", "g2f3")
+    game.play(game.to_move, Remove("f3"))
+    assert game.outcome is not None and game.outcome.reason == Reason.INSUFFICIENT_MATERIAL
+    assert chess.Move.from_uci("b7h1") in legal_moves(game.board)  # the king capture the draw came before
+
+
+def test_the_fifty_move_draw_ends_the_game_even_when_a_king_stands_open() -> None:
+    game = at("4k3/8/8/8/8/8/4r3/R3K3 b - - 100 80")  # Black to move could take the king on e1
+    assert game.outcome is not None and game.outcome.reason == Reason.MOVE_LIMIT
+
+
+# ---- draw offers: a partner proposes, the other agrees, then both opponents must accept --------------------------
+
+def _draw_words(game: TelepathyChess, seat: int) -> list[str]:
+    return [line for line in (PRESENTER.describe(o, seat) for o in game.observations(seat))
+            if line and "draw" in line]
+
+
+def test_a_draw_proposal_stays_inside_the_team_until_the_partner_agrees() -> None:
+    game = TelepathyChess()
+    assert game.choices()["offer_draw"] == [OfferDraw()]
+    black_before = [list(game.observations(seat)) for seat in (B1, B2)]
+    game.play(W1, OfferDraw())
+    assert (game.phase, game.to_move) == ("agree_draw", W2)
+    assert flat(game.choices()) == [AnswerDraw(True), AnswerDraw(False)]
+    assert [list(game.observations(seat)) for seat in (B1, B2)] == black_before  # the opponents know nothing
+    assert view(game, W2).to_move == W2 and view(game, W2).phase == "agree_draw"
+    assert view(game, B1).phase == "predict" and view(game, B1).to_move == W1
+    with pytest.raises(IllegalAction, match="yes or no to the draw"):
+        game.play(W2, TelepathyMove("e2e4"))
+    game.play(W2, AnswerDraw(False))  # the partner refuses: W1 goes on predicting
+    assert (game.phase, game.to_move) == ("predict", W1)
+    assert [list(game.observations(seat)) for seat in (B1, B2)] == black_before
+    assert _draw_words(game, W1) == ["You proposed a draw; W2 must agree before the opponents hear of it.",
+                                     "W2 refused to offer a draw; the opponents were not told."]
+    assert "offer_draw" not in game.choices()  # once a turn
+    with pytest.raises(IllegalAction, match="once a turn"):
+        game.play(W1, OfferDraw())
+    assert not view(game, W1).can_offer_draw()
+    game.play(W1, Predict("N"))
+    assert "offer_draw" not in game.choices()  # the mover neither: the team has offered this turn
+    game.play(W2, TelepathyMove("g1f3"))
+    assert game.choices()["offer_draw"] == [OfferDraw()] and view(game, B1).can_offer_draw()
+
+
+@pytest.mark.parametrize("answers, drawn", [((False,), False), ((True, False), False), ((True, True), True)])
+def test_both_opponents_must_accept_the_draw_the_opponents_predictor_first(answers: tuple[bool, ...],
+                                                                             drawn: bool) -> None:
+    game = TelepathyChess()
+    game.play(W1, Predict("N"))
+    game.play(W2, OfferDraw())  # the mover may propose it too, with the card face down
+    game.play(W1, AnswerDraw(True))
+    assert (game.phase, game.to_move) == ("answer_draw", B1)  # Black's predictor answers first
+    offered = "White offers a draw (W2 proposed it, W1 agreed). Both opponents must accept, B1 first."
+    assert all(_draw_words(game, seat)[-1] == offered for seat in range(4))
+    white_before = [list(game.observations(seat)) for seat in (W1, W2)]
+    game.play(B1, AnswerDraw(answers[0]))
+    if answers[0]:
+        assert (game.phase, game.to_move) == ("answer_draw", B2)
+        assert [list(game.observations(seat)) for seat in (W1, W2)] == white_before  # told to Black only
+        assert _draw_words(game, B2)[-1] == "B1 accepted the draw; you must accept too."
+        assert view(game, B2).to_move == B2 and view(game, W1).to_move == B1
+        game.play(B2, AnswerDraw(answers[1]))
+    if drawn:
+        assert game.outcome is not None and game.outcome.reason == Reason.DRAW_AGREED
+        assert game.outcome.winner is None and game.outcome.team is None
+        return
+    assert game.outcome is None and (game.phase, game.to_move) == ("move", W2)  # the mover moves on
+    decliner = ("B1", "B2")[len(answers) - 1]
+    assert _draw_words(game, W1)[-1] == f"{decliner} declined the draw for Black; play goes on."
+    assert all(_draw_words(game, seat)[-1].endswith("declined the draw for Black; play goes on.") for seat in range(4))
+    assert view(game, W2).my_prediction is None and view(game, W1).my_prediction == "N"  # the card stays down
+    game.play(W2, TelepathyMove("g1f3"))
+    assert [o for o in game.observations(W1) if isinstance(o, Flipped)][-1].card == "N"
+
+
+def test_no_draw_is_offered_while_a_piece_must_be_removed() -> None:
+    game = at(chess.STARTING_FEN, coin=1)
+    turn(game, "N", "g1f3")
+    assert game.phase == "remove" and "offer_draw" not in game.choices()
+    with pytest.raises(IllegalAction, match="must remove"):
+        game.play(game.to_move, OfferDraw())
+
+
+def test_a_game_with_draw_offers_is_recorded_and_replays_and_older_records_still_load(tmp_path: Path) -> None:
+    game = TelepathyChess()
+    session = GameSession(game, TimeControl(None, 0))
+    for seat, action in ((W1, OfferDraw()), (W2, AnswerDraw(False)), (W1, Predict("N")), (W2, TelepathyMove("g1f3")),
+                         (B1, OfferDraw()), (B2, AnswerDraw(True)), (W2, AnswerDraw(True)),
+                         (W1, AnswerDraw(True))):  # W2 predicts White's next move: it answers first
+        session.play(seat, action)
+    assert game.outcome is not None and game.outcome.reason == Reason.DRAW_AGREED
+    path = tmp_path / "draw.json"
+    session.record.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert [entry["action"] for entry in data["actions"]][:2] == [{"type": "offer_draw"},
+                                                                   {"type": "answer_draw", "accept": False}]
+    from app.engine.record import load_record, read_record
+    assert load_record(path).game.outcome == game.outcome  # the recorded result is checked on loading
+    timeline = Timeline(read_record(path))
+    assert timeline.game.outcome == game.outcome and timeline.game.truth() == game.truth()
+    words = [PRESENTER.describe_action(entry["action"]) for entry in data["actions"]]
+    assert words[:2] == ["propose a draw", "say no to the draw"] and words[-1] == "say yes to the draw"
+    with pytest.raises(ValueError, match="not a Telepathy"):
+        TelepathyChess.action_from_json({"type": "answer_draw", "accept": "yes"})
+    # A record written before draw offers existed (no such actions) reads and replays as it did.
+    older = _with_removals()
+    older.record.save(tmp_path / "older.json")
+    assert Timeline(read_record(tmp_path / "older.json")).game.truth() == older.game.truth()
+
+
+@pytest.mark.parametrize("kind", [TelepathyEngineBot, TelepathyRandomBot])
+@pytest.mark.parametrize("fen, white_agrees, black_accepts", [
+    (chess.STARTING_FEN, True, False),  # even: the partner goes along, the opponents play on
+    ("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", False, True),  # White a queen up
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1", True, False),  # White a queen down
+])
+def test_the_bots_answer_a_draw_by_the_material(kind: type, fen: str, white_agrees: bool,
+                                                black_accepts: bool) -> None:
+    def bot_answer(seat: int) -> Any:
+        bot = kind(seed=0)
+        bot.start(seat, {})
+        for observation in game.observations(seat):
+            bot.observe(observation)
+        return bot.act(ActionRequest(seat, game.phase, game.choices()))
+
+    game = at(fen)
+    game.play(W1, OfferDraw())
+    assert bot_answer(W2) == AnswerDraw(white_agrees)
+    game = at(fen)
+    game.play(W1, OfferDraw())
+    game.play(W2, AnswerDraw(True))
+    assert bot_answer(B1) == AnswerDraw(black_accepts)
+
+
+def test_the_bots_never_offer_a_draw() -> None:
+    for kind in (TelepathyEngineBot, TelepathyRandomBot):
+        session = _bot_game(5, (kind,) * 4, max_ply=40)
+        assert not any(entry["action"]["type"] == "offer_draw" for entry in session.record.to_json()["actions"])
+
+
+def test_the_presenter_offers_the_draw_buttons_to_the_seat_asked_only() -> None:
+    game = TelepathyChess()
+    commands = {seat: PRESENTER.commands(view(game, seat)) for seat in range(4)}
+    assert [(c.id, c.enabled) for c in commands[W1]] == [("offer_draw", True)]
+    assert all([(c.id, c.enabled) for c in commands[seat]] == [("offer_draw", False)] for seat in (W2, B1, B2))
+    assert PRESENTER.command(view(game, W1), "offer_draw") == OfferDraw()
+    assert PRESENTER.parse_text(view(game, W1), "draw") == OfferDraw()
+    with pytest.raises(InputError, match="on your turn"):
+        PRESENTER.command(view(game, B1), "offer_draw")
+    game.play(W1, OfferDraw())
+    partner = view(game, W2)
+    assert [c.label for c in PRESENTER.commands(partner)] == ["Agree to offer a draw", "Refuse to offer it"]
+    assert PRESENTER.prompt(partner).startswith("Your partner proposes a draw")
+    assert PRESENTER.command(partner, "accept_draw") == AnswerDraw(True)
+    assert PRESENTER.parse_text(partner, "refuse") == AnswerDraw(False)
+    with pytest.raises(InputError, match="type accept or decline"):
+        PRESENTER.parse_text(partner, "e2e4")
+    assert [(c.id, c.enabled) for c in PRESENTER.commands(view(game, B1))] == [("offer_draw", False)]
+    game.play(W2, AnswerDraw(True))
+    opponent = view(game, B1)
+    assert [c.label for c in PRESENTER.commands(opponent)] == ["Accept draw", "Decline draw"]
+    assert PRESENTER.prompt(opponent) == "White offers a draw: Accept or Decline (your partner is asked next)"
+    assert PRESENTER.entry_hint(opponent) == "Type accept or decline"
+    game.play(B1, AnswerDraw(True))
+    assert PRESENTER.prompt(view(game, B2)) == "White offers a draw and your partner accepts: Accept or Decline"
+
+
+def test_a_game_saved_while_an_opponent_considers_a_draw_resumes_there(tmp_path: Path) -> None:
+    from app.engine.record import read_record, resume
+    game = TelepathyChess()
+    session = GameSession(game, TimeControl(None, 0))
+    for seat, action in ((W1, OfferDraw()), (W2, AnswerDraw(True)), (B1, AnswerDraw(True))):
+        session.play(seat, action)
+    session.record.save(tmp_path / "unfinished.json")
+    resumed = resume(read_record(tmp_path / "unfinished.json")).game
+    assert (resumed.phase, resumed.to_move) == ("answer_draw", B2)
+    assert all(resumed.observations(seat) == game.observations(seat) for seat in range(4))
+    resumed.play(B2, AnswerDraw(False))
+    assert (resumed.phase, resumed.to_move) == ("predict", W1) and "offer_draw" not in resumed.choices()
+
+
+def test_the_pgn_tells_the_offers_everyone_was_told_and_no_proposal_inside_a_team(tmp_path: Path) -> None:
+    from app.games.telepathy.formats import telepathy_pgn
+    game = TelepathyChess()
+    session = GameSession(game, TimeControl(None, 0))
+    for seat, action in ((W1, OfferDraw()), (W2, AnswerDraw(False)), (W1, Predict("N")), (W2, TelepathyMove("g1f3")),
+                         (B1, OfferDraw()), (B2, AnswerDraw(True)), (W2, AnswerDraw(False))):
+        session.play(seat, action)
+    text = telepathy_pgn(session.record)
+    assert "{Black offers a draw (B1 proposed it, B2 agreed)" in text and "{W2 declined the draw for White" in text
+    assert "W1 proposes" not in text and "proposed a draw" not in text and "refused" not in text
+    assert chess.pgn.read_game(io.StringIO(text)).errors == []

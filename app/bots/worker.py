@@ -813,9 +813,10 @@ def _game_modules() -> frozenset[str]:
 
 
 def _allowed_module(module: str) -> bool:
-    # The engine's core (the actions every game shares: resign, draw offers) and the registered games' own rules
-    # and views, not every engine module: an answer has no business building a session, an inference or a record.
-    return module in ("chess", "app.engine.core") or module in _game_modules()
+    # The engine's core (the actions every game shares: resign, draw offers), the team games' shared draw offer
+    # (its actions, answered by their bots) and the registered games' own rules and views, not every engine
+    # module: an answer has no business building a session, an inference or a record.
+    return module in ("chess", "app.engine.core", "app.games.team_draw") or module in _game_modules()
 
 
 class _SafeUnpickler(pickle.Unpickler):

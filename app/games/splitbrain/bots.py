@@ -8,6 +8,9 @@ might complete, the move made as is, or, when the pair is no move, the resolutio
 (the worse for the team). As the opponents' chooser it picks the resolution worse for the moving team; a tie of
 its own team it settles with the best move; a pawn becomes a queen unless another piece is better.
 
+Neither bot offers a draw. Asked by its partner to agree to one, a bot agrees unless its team is ahead on
+material; asked by the opponents, it accepts only when its team is clearly behind (``draw_answer``).
+
 >>> from app.games.splitbrain.rules import SplitBrainChess
 >>> game = SplitBrainChess()
 >>> bots = [SplitBrainEngineBot(seed=seat) for seat in range(4)]
@@ -31,6 +34,7 @@ from app.engine.core import Action
 from app.games.splitbrain.losalamos import LosAlamosPosition, Move, parse_square, square_name
 from app.games.splitbrain.rules import (Decide, PickPiece, PickSquare, Promote, Settle, SplitBrainView,
                                         insufficient_material, resolve)
+from app.games.team_draw import DRAW_PHASES, AnswerDraw, OfferDraw, draw_answer
 
 __all__ = ["SplitBrainEngineBot", "SplitBrainRandomBot", "move_scores"]
 
@@ -119,15 +123,42 @@ def pair_value(scores: dict[Pair, int], piece: int, square: int) -> float:
     return min(outcomes)
 
 
+def answer_draw(view: SplitBrainView, seat: int, phase: str) -> AnswerDraw:
+    """A bot's yes or no to a draw (its partner's proposal, or the opponents' offer), from the material on the
+    board (pawn 1, knight 3, rook 5, queen 9)."""
+    worth = {"P": 1, "N": 3, "R": 5, "Q": 9, "K": 0}
+    white = seat < 2
+    balance = sum(worth[piece.upper()] * (1 if piece.isupper() == white else -1)
+                  for piece in view.position.board if piece != ".")
+    return AnswerDraw(draw_answer(phase, balance))
+
+
+def _playable(request: ActionRequest) -> list[Action]:
+    """The choices a bot picks from: every one but a draw offer (the built-in bots never offer one)."""
+    return [action for actions in request.choices.values() for action in actions if type(action) is not OfferDraw]
+
+
 class SplitBrainRandomBot(Bot):
-    """Any allowed choice, uniformly at random."""
+    """Any allowed choice, uniformly at random; a draw offer answered by the material."""
 
     variant: ClassVar[str] = "splitbrain"
     name: ClassVar[str] = "random"
 
+    def __init__(self, seed: int | None = None, level: str = "medium") -> None:
+        super().__init__(seed, level)
+        self.view = SplitBrainView()
+
+    def start(self, seat: int, options: dict[str, Any]) -> None:
+        super().start(seat, options)
+        self.view = SplitBrainView()
+
+    def observe(self, observation: Any) -> None:
+        self.view.apply(observation)
+
     def act(self, request: ActionRequest) -> Action:
-        options: list[Action] = [action for actions in request.choices.values() for action in actions]
-        return self.rng.choice(options)
+        if request.phase in DRAW_PHASES:
+            return answer_draw(self.view, self.seat, request.phase)
+        return self.rng.choice(_playable(request))
 
 
 class SplitBrainEngineBot(Bot):
@@ -150,11 +181,13 @@ class SplitBrainEngineBot(Bot):
         self.view.apply(observation)
 
     def act(self, request: ActionRequest) -> Action:
+        if request.phase in DRAW_PHASES:
+            return answer_draw(self.view, self.seat, request.phase)
         try:
             action = self._choose(request)
         except Exception:  # noqa: BLE001 - a bot that cannot think still answers within the rules
             action = None
-        options: list[Action] = [a for actions in request.choices.values() for a in actions]
+        options = _playable(request)
         return action if action is not None and action in options else self.rng.choice(options)
 
     def _choose(self, request: ActionRequest) -> Action | None:

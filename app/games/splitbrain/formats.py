@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 from app.engine.record import RecordError, Timeline
 from app.games.chess_kit import pgn_headers, pgn_like_text, result_token
 from app.games.splitbrain.losalamos import square_name
-from app.games.splitbrain.rules import SEATS, Asked, Decided, Moved, Revealed
+from app.games.splitbrain.rules import SEATS, TEAM_NAMES, TEAMS, Asked, Decided, Moved, Revealed
+from app.games.team_draw import DrawDeclined, DrawOffered, describe_draw
 
 if TYPE_CHECKING:
     from app.engine.record import GameRecord
@@ -65,6 +66,8 @@ def move_tokens(observations: Iterable[Any]) -> list[str]:
             comment.append(f"{SEATS[o.seat]} chose the {o.choice}")
         elif isinstance(o, Asked) and o.phase == "tie":
             comment.append(f"{SEATS[o.seat]} settled a tie")
+        elif isinstance(o, (DrawOffered, DrawDeclined)):  # told to everyone (a proposal inside a team never is)
+            tokens.append("{" + str(describe_draw(o, -1, SEATS, TEAM_NAMES, TEAMS)).rstrip(".") + "}")
         elif isinstance(o, Moved):
             if o.team == 0:
                 number += 1

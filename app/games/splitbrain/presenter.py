@@ -27,6 +27,8 @@ from app.games.splitbrain.losalamos import SIZE, parse_square, square_name
 from app.games.splitbrain.rules import (SEATS, TEAM_NAMES, TEAMS, Asked, CoinSwitched, Decide, Decided, Ended,
                                         Moved, Picked, PickPiece, PickSquare, Promote, Revealed, Seated, Settle,
                                         YourPick, legal_pairs, roles)
+from app.games.team_draw import (describe_draw, describe_draw_action, draw_command, draw_commands, draw_prompt,
+                                 draw_text)
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -99,7 +101,7 @@ def describe(observation: Any, seat: Seat) -> str | None:
         return f"The coin moves to {_side_words(o.side)}."
     if isinstance(o, Ended):
         return outcome_sentence(o.outcome, seat, TEAMS)
-    return None
+    return describe_draw(o, seat, SEATS, TEAM_NAMES, TEAMS)
 
 
 class SplitBrainPresenter(PresenterBase):
@@ -218,6 +220,9 @@ class SplitBrainPresenter(PresenterBase):
     def prompt(self, view: Any) -> str:
         if view.outcome is not None or not view.my_turn:
             return "Your move"
+        asked = draw_prompt(view, SEATS, TEAM_NAMES)
+        if asked is not None:
+            return asked
         phase = view.phase
         if phase == "pick":
             chooser, _mover = view.roles
@@ -234,7 +239,12 @@ class SplitBrainPresenter(PresenterBase):
         return "Choose what the pawn becomes"
 
     def entry_hint(self, view: Any) -> str:
+        if view.my_turn and view.phase in ("agree_draw", "answer_draw"):
+            return "Type accept or decline"
         return self.entry_text
+
+    def describe_action(self, action: Any) -> str:
+        return describe_draw_action(action) or super().describe_action(action)
 
     # -- input --------------------------------------------------------------------------------------------------
     def on_square(self, view: Any, square: Cell) -> Action:
@@ -263,6 +273,9 @@ class SplitBrainPresenter(PresenterBase):
         raise InputError("moves are made from the partners' picks: pick a square")
 
     def parse_text(self, view: Any, text: str) -> Action:
+        draw = draw_text(view, text, view.can_offer_draw())
+        if draw is not None:
+            return draw
         cleaned = text.strip().lower().replace("-", "")
         if view.phase == "decide" and cleaned in ("piece", "square"):
             return Decide(cleaned)
@@ -282,12 +295,19 @@ class SplitBrainPresenter(PresenterBase):
         raise InputError("type a square such as b1, or a move such as b1c3")
 
     def commands(self, view: Any) -> list[Command]:
+        """Offer draw (the partner must agree, then both opponents accept) or the answers when asked; the
+        piece-or-square question when it is asked."""
+        draws = draw_commands(view, view.can_offer_draw())
         if view.phase != "decide":
-            return []
+            return draws
         mine = view.my_turn and view.outcome is None
-        return [Command(PIECE_COMMAND, "Use the piece", mine), Command(SQUARE_COMMAND, "Use the square", mine)]
+        return [Command(PIECE_COMMAND, "Use the piece", mine), Command(SQUARE_COMMAND, "Use the square", mine),
+                *draws]
 
     def command(self, view: Any, command_id: str) -> Action:
+        draw = draw_command(view, command_id, view.can_offer_draw())
+        if draw is not None:
+            return draw
         if command_id not in (PIECE_COMMAND, SQUARE_COMMAND) or view.phase != "decide":
             raise InputError("there is no such choice now")
         return Decide("piece" if command_id == PIECE_COMMAND else "square")

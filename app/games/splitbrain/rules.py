@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, NamedTuple
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
+from app.games.team_draw import AnswerDraw, DrawKnowledge, OfferDraw, TeamDraw, draw_action_from_json
 from app.games.splitbrain.losalamos import (FILES, PROMOTIONS, SIZE, LosAlamosPosition, Move, parse_square,
                                             square_name)
 
 __all__ = ["SEATS", "SplitBrainChess", "SplitBrainView", "PickPiece", "PickSquare", "Decide", "Settle", "Promote",
-           "manhattan", "roles", "resolve", "insufficient_material"]
+           "OfferDraw", "AnswerDraw", "manhattan", "roles", "resolve", "insufficient_material"]
 
 SEATS = ("W1", "W2", "B1", "B2")
 TEAMS = (0, 0, 1, 1)
@@ -312,6 +313,8 @@ class SplitBrainChess(Game):
         self._candidates: list[Pair] = []
         self._how = "as picked"
         self._ply = 0
+        self.draws = TeamDraw(self)
+        """A draw offer in progress: while it asks a seat, that seat acts (``agree_draw``, ``answer_draw``)."""
         self.moves: list[Move] = []
         """The moves made, in order (the replay marks the last one)."""
         for seat in range(len(SEATS)):
@@ -333,6 +336,8 @@ class SplitBrainChess(Game):
     def to_move(self) -> Seat | None:
         if self.outcome is not None:
             return None
+        if self.draws.asked is not None:
+            return self.draws.asked
         if self._phase == "pick":
             chooser, mover = self.roles
             return chooser if self.piece is None else mover
@@ -340,7 +345,7 @@ class SplitBrainChess(Game):
 
     @property
     def phase(self) -> str:
-        return "over" if self.outcome is not None else self._phase
+        return "over" if self.outcome is not None else self.draws.phase or self._phase
 
     @property
     def ply(self) -> int:
@@ -354,11 +359,16 @@ class SplitBrainChess(Game):
         seat = self.to_move
         if seat is None:
             return {}
+        if self.draws.phase is not None:
+            return self.draws.choices()
         if self._phase == "pick":
             pairs = legal_pairs(self.position)
+            offer = {"offer_draw": [OfferDraw()]} if self.draws.may_offer(self._ply) else {}
             if seat == self.roles[0]:
-                return {"pieces": [PickPiece(square_name(square)) for square in sorted({a for a, _ in pairs})]}
-            return {"squares": [PickSquare(square_name(square)) for square in sorted({b for _, b in pairs})]}
+                return {"pieces": [PickPiece(square_name(square)) for square in sorted({a for a, _ in pairs})],
+                        **offer}
+            return {"squares": [PickSquare(square_name(square)) for square in sorted({b for _, b in pairs})],
+                    **offer}
         if self._phase == "decide":
             return {"decisions": [Decide("piece"), Decide("square")]}
         if self._phase == "tie":
@@ -368,7 +378,12 @@ class SplitBrainChess(Game):
     # -- acting -----------------------------------------------------------------------------------------------
     def _apply(self, seat: Seat, action: Action) -> None:
         name = SEATS[seat]
-        if self._phase == "pick":
+        if self.draws.phase is not None:
+            # The opponents' chooser answers first, as it is the one asked when a pair is no move.
+            self.draws.answer(seat, action, first_opponent=lambda team: roles(1 - team, self.coin)[0])
+        elif type(action) is OfferDraw and self._phase == "pick":
+            self.draws.offer(seat, self._ply)
+        elif self._phase == "pick":
             self._pick(seat, action)
         elif self._phase == "decide":
             if type(action) is not Decide or action.choice not in ("piece", "square"):
@@ -509,6 +524,9 @@ class SplitBrainChess(Game):
                                  (Settle, "move"), (Promote, "piece")):
             if kind == action_type.kind and isinstance(data.get(key), str):
                 return action_type(data[key])
+        draw = draw_action_from_json(data)
+        if draw is not None:
+            return draw
         raise ValueError(f"not a Split-Brain Chess action: {str(dict(data))[:60]}")
 
 
@@ -539,6 +557,8 @@ class SplitBrainView(View):
     started: bool = False
     sans: list[str] = field(default_factory=list)
     """Each move of ``history`` in standard algebraic notation (``Nc3``, ``exd5+``), written as it was made."""
+    draw: DrawKnowledge = field(default_factory=DrawKnowledge)
+    """What this seat knows of a draw offer (its own team's before the partner agrees, then everyone's)."""
 
     @property
     def team(self) -> int:
@@ -554,12 +574,16 @@ class SplitBrainView(View):
     def phase(self) -> str:
         if self.outcome is not None:
             return "over"
+        if self.draw.phase is not None:
+            return self.draw.phase
         return self.asked.phase if self.asked is not None else "pick"
 
     @property
     def to_move(self) -> Seat | None:
         if self.outcome is not None:
             return None
+        if self.draw.phase is not None:
+            return self.draw.asked
         if self.asked is not None:
             return self.asked.seat
         chooser, mover = self.roles
@@ -571,6 +595,10 @@ class SplitBrainView(View):
 
     def legal_pairs(self) -> set[Pair]:
         return legal_pairs(self.position)
+
+    def can_offer_draw(self) -> bool:
+        """Whether this seat may propose a draw now: its turn to pick, once in its team's turn."""
+        return self.my_turn and self.phase == "pick" and self.draw.may_offer(len(self.history))
 
     def apply(self, observation: Any) -> None:
         if isinstance(observation, Seated):
@@ -596,6 +624,8 @@ class SplitBrainView(View):
             self.coin = observation.side
         elif isinstance(observation, Ended):
             self.outcome = observation.outcome
+        else:
+            self.draw.apply(observation, len(self.history), TEAMS)
 
 
 SplitBrainChess.view_type = SplitBrainView

@@ -14,6 +14,9 @@ side a piece, so a prediction is weighed with the coin's place.
 - **Mover.** It works out the card its partner most likely played (as above) and plays the move best for the
   team: the move's score plus what the coin step it brings is worth.
 - **Remover.** It removes the piece whose loss costs least (the position scored after the removal).
+- **Draw offers.** It never offers one. Asked by its partner to agree to one, it agrees unless its team is ahead
+  on material; asked by the opponents, it accepts only when its team is clearly behind (``draw_answer``). The
+  ``random`` bot answers in the same way.
 
 >>> from app.games.telepathy.rules import TelepathyChess
 >>> from app.bots.base import ActionRequest
@@ -35,8 +38,9 @@ import chess
 
 from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action
+from app.games.team_draw import DRAW_PHASES, AnswerDraw, OfferDraw, draw_answer
 from app.games.telepathy.rules import (CARDS, Flipped, Moved, Predict, Remove, TelepathyMove, TelepathyView,
-                                       card_of_move, legal_moves, resolution)
+                                       card_of_move, legal_moves, resolution, take_off)
 
 __all__ = ["TelepathyEngineBot", "TelepathyRandomBot", "move_scores", "best_card"]
 
@@ -147,15 +151,42 @@ def likeliest_card(board: chess.Board, scores: dict[chess.Move, int], hand: tupl
     return max(hand, key=lambda card: (expected(card), -CARDS.index(card)))
 
 
+def answer_draw(view: TelepathyView, seat: int, phase: str) -> AnswerDraw:
+    """A bot's yes or no to a draw (its partner's proposal, or the opponents' offer), from the material on the
+    board (pawn 1, knight and bishop 3, rook 5, queen 9)."""
+    worth = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
+    mine = chess.WHITE if seat < 2 else chess.BLACK
+    balance = sum(worth[piece.piece_type] * (1 if piece.color == mine else -1)
+                  for piece in view.board.piece_map().values())
+    return AnswerDraw(draw_answer(phase, balance))
+
+
+def _playable(request: ActionRequest) -> list[Action]:
+    """The choices a bot picks from: every one but a draw offer (the built-in bots never offer one)."""
+    return [action for actions in request.choices.values() for action in actions if type(action) is not OfferDraw]
+
+
 class TelepathyRandomBot(Bot):
-    """Any allowed card, move or removal, uniformly at random."""
+    """Any allowed card, move or removal, uniformly at random; a draw offer answered by the material."""
 
     variant: ClassVar[str] = "telepathy"
     name: ClassVar[str] = "random"
 
+    def __init__(self, seed: int | None = None, level: str = "medium") -> None:
+        super().__init__(seed, level)
+        self.view = TelepathyView()
+
+    def start(self, seat: int, options: dict[str, Any]) -> None:
+        super().start(seat, options)
+        self.view = TelepathyView()
+
+    def observe(self, observation: Any) -> None:
+        self.view.apply(observation)
+
     def act(self, request: ActionRequest) -> Action:
-        options: list[Action] = [action for actions in request.choices.values() for action in actions]
-        return self.rng.choice(options)
+        if request.phase in DRAW_PHASES:
+            return answer_draw(self.view, self.seat, request.phase)
+        return self.rng.choice(_playable(request))
 
 
 class TelepathyEngineBot(Bot):
@@ -205,7 +236,9 @@ class TelepathyEngineBot(Bot):
         return seen < 3 or agreed >= 0.6 * seen
 
     def act(self, request: ActionRequest) -> Action:
-        options: list[Action] = [action for actions in request.choices.values() for action in actions]
+        if request.phase in DRAW_PHASES:
+            return answer_draw(self.view, self.seat, request.phase)
+        options = _playable(request)
         try:
             action = self._choose(request)
         except Exception:  # noqa: BLE001 - a bot that cannot think still answers within the rules
@@ -236,7 +269,7 @@ class TelepathyEngineBot(Bot):
 
         def worth_after(name: str) -> float:
             work = board.copy(stack=False)
-            work.remove_piece_at(chess.parse_square(name))
+            take_off(work, chess.parse_square(name))
             score = _search(work, 1, -WIN * 2, WIN * 2)
             return score if work.turn == mine else -score
 

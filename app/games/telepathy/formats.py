@@ -27,7 +27,8 @@ import chess
 from app.engine.record import RecordError, Timeline
 from app.games.chess_kit import pgn_headers, pgn_like_text, result_token
 from app.games.telepathy.presenter import describe
-from app.games.telepathy.rules import Flipped, Moved, RemovalDue, Removed
+from app.games.team_draw import DrawDeclined, DrawOffered
+from app.games.telepathy.rules import Flipped, Moved, RemovalDue, Removed, take_off
 
 if TYPE_CHECKING:
     from app.engine.record import GameRecord
@@ -61,13 +62,12 @@ def telepathy_pgn(record: GameRecord) -> str:
                 tokens.append(f"{board.fullmove_number}...")
             tokens.append(board.san(move) if board.is_legal(move) else o.san)
             board.push(move)
-        elif isinstance(o, (Flipped, RemovalDue)):
+        elif isinstance(o, (Flipped, RemovalDue, DrawOffered, DrawDeclined)):  # (a team's own proposal: never)
             line = describe(o, -1)
             if line:
                 tokens.append("{" + line.rstrip(".").replace("}", ")") + "}")
         elif isinstance(o, Removed):
-            board.remove_piece_at(chess.parse_square(o.square))
-            board.halfmove_clock = 0
+            take_off(board, chess.parse_square(o.square))
             tokens.append("{" + str(describe(o, -1)).rstrip(".") + "}")
             parts.append((board.fen(), [f"{{after the removal on {o.square}}}"]))
     texts = []

@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any, Mapping
 import chess
 
 from app.games.chess_kit import ChessPresenter, chess_targets, from_sq8, outcome_sentence, sq8
-from app.games.presenter import InputError
+from app.games.presenter import Command, InputError
 from app.games.scene import BoardScene, Card, Cell, HandZone, MarkerSpec, TrackZone, piece_words
+from app.games.team_draw import (describe_draw, describe_draw_action, draw_command, draw_commands, draw_prompt,
+                                 draw_text)
 from app.games.telepathy.rules import (CARD_NAMES, CARDS, SEATS, TEAM_NAMES, TEAMS, Ended, Flipped, Moved,
                                        Predict, Predicted, Remove, RemovalDue, Removed, Seated, TelepathyMove,
                                        YourPrediction, legal_moves)
@@ -90,7 +92,7 @@ def describe(observation: Any, seat: Seat) -> str | None:
         return f"{SEATS[o.seat]} removed the {piece_words(o.piece)} on {o.square}; the coin is back in the middle."
     if isinstance(o, Ended):
         return outcome_sentence(o.outcome, seat, TEAMS)
-    return None
+    return describe_draw(o, seat, SEATS, TEAM_NAMES, TEAMS)
 
 
 class TelepathyPresenter(ChessPresenter):
@@ -207,7 +209,7 @@ class TelepathyPresenter(ChessPresenter):
             return f"predict {_card_words(str(action['card']))}, face down"
         if action.get("type") == "remove" and isinstance(action.get("square"), str):
             return f"remove the piece on {action['square']}"
-        return super().describe_action(action)
+        return describe_draw_action(action) or super().describe_action(action)
 
     def move_list(self, view: Any) -> list[str]:
         lines: list[str] = []
@@ -225,13 +227,31 @@ class TelepathyPresenter(ChessPresenter):
     def prompt(self, view: Any) -> str:
         if view.outcome is not None or not view.my_turn:
             return "Your move"
+        asked = draw_prompt(view, SEATS, TEAM_NAMES)
+        if asked is not None:
+            return asked
         if view.phase == "predict":
             return "Predict: play a card face down for the piece your partner will move"
         if view.phase == "remove":
             return "Remove one of your team's pieces (not the king): click it"
         return f"Your move: your partner has predicted it, face down (face up: {CARD_NAMES[view.face_up[view.team]]})"
 
+    def entry_hint(self, view: Any) -> str:
+        if view.my_turn and view.phase in ("agree_draw", "answer_draw"):
+            return "Type accept or decline"
+        return self.entry_text
+
     # -- input --------------------------------------------------------------------------------------------------
+    def commands(self, view: Any) -> list[Command]:
+        """Offer draw (the partner must agree, then both opponents accept), or the answers when asked."""
+        return draw_commands(view, view.can_offer_draw())
+
+    def command(self, view: Any, command_id: str) -> Action:
+        action = draw_command(view, command_id, view.can_offer_draw())
+        if action is None:
+            raise InputError(f"this game has no command {command_id[:20]!r} now")
+        return action
+
     def on_zone(self, view: Any, zone_id: str, index: int) -> Action:
         hand = view.hand()
         if zone_id != HAND_ZONE or hand is None or view.phase != "predict" or not view.my_turn:
@@ -249,6 +269,9 @@ class TelepathyPresenter(ChessPresenter):
 
     def parse_text(self, view: Any, text: str) -> Action:
         cleaned = text.strip()
+        draw = draw_text(view, cleaned, view.can_offer_draw())
+        if draw is not None:
+            return draw
         if view.phase == "predict" and view.my_turn:
             word = cleaned.lower()
             names = {name: card for card, name in CARD_NAMES.items()}

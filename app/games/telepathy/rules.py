@@ -35,9 +35,10 @@ from typing import Any, ClassVar, Mapping, NamedTuple
 import chess
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
+from app.games.team_draw import AnswerDraw, DrawKnowledge, OfferDraw, TeamDraw, draw_action_from_json
 
-__all__ = ["CARDS", "SEATS", "TelepathyChess", "TelepathyView", "Predict", "TelepathyMove", "Remove",
-           "card_of_move", "legal_moves", "resolution"]
+__all__ = ["CARDS", "SEATS", "TelepathyChess", "TelepathyView", "Predict", "TelepathyMove", "Remove", "OfferDraw",
+           "AnswerDraw", "card_of_move", "legal_moves", "resolution", "take_off"]
 
 SEATS = ("W1", "W2", "B1", "B2")
 TEAMS = (0, 0, 1, 1)
@@ -46,6 +47,8 @@ CARDS = ("P", "N", "B", "R", "Q", "K", "C")
 """The team's cards: a piece kind each, and ``C``, the copy card, which counts as the face-up card."""
 CARD_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king", "C": "copy"}
 FIFTY_MOVES = 100
+OFFER_PHASES = ("predict", "move")
+"""The phases in which the seat to act may propose a draw (its partner must agree; see ``app.games.team_draw``)."""
 """Moves of either team without a capture, a pawn move or a removal after which the game is drawn."""
 
 
@@ -76,6 +79,25 @@ def legal_moves(board: chess.Board) -> list[chess.Move]:
             if move not in moves:
                 moves.append(move)
     return moves
+
+
+def take_off(board: chess.Board, square: chess.Square) -> chess.Piece | None:
+    """Removes the piece on ``square`` as a removal does (TP4), with what only that piece made possible: the en
+    passant capture of a pawn that has just moved two squares (TP5c) and castling with a rook from its corner.
+    The 50-move count starts again (TP5b). The referee, every seat's view and the export all remove this way.
+
+    >>> board = chess.Board("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1")  # White's pawn has just come to e4
+    >>> take_off(board, chess.E4).symbol(), board.ep_square, chess.Move.from_uci("d4e3") in legal_moves(board)
+    ('P', None, False)
+    """
+    piece = board.remove_piece_at(square)
+    board.halfmove_clock = 0
+    board.castling_rights = board.clean_castling_rights()
+    if board.ep_square is not None:
+        pawn = board.ep_square + (-8 if board.turn == chess.WHITE else 8)  # where the pawn that moved two stands
+        if board.piece_at(pawn) != chess.Piece(chess.PAWN, not board.turn):
+            board.ep_square = None
+    return piece
 
 
 def resolution(moved: str, face_down: str, face_up: str) -> str:
@@ -242,6 +264,8 @@ class TelepathyChess(Game):
         self._phase = "predict"
         self._remover: Seat | None = None
         self._ply = 0
+        self.draws = TeamDraw(self)
+        """A draw offer in progress: while it asks a seat, that seat acts (``agree_draw``, ``answer_draw``)."""
         for seat in range(len(SEATS)):
             self._tell(seat, Seated(seat, (white_first, black_first), self.board.fen()))
         self._judge()  # a starting position may already be over (mated, stalemated, bare kings)
@@ -256,6 +280,8 @@ class TelepathyChess(Game):
     def to_move(self) -> Seat | None:
         if self.outcome is not None:
             return None
+        if self.draws.asked is not None:
+            return self.draws.asked
         if self._phase == "remove":
             return self._remover
         predictor = self.predictors[self.team]
@@ -263,7 +289,7 @@ class TelepathyChess(Game):
 
     @property
     def phase(self) -> str:
-        return "over" if self.outcome is not None else self._phase
+        return "over" if self.outcome is not None else self.draws.phase or self._phase
 
     @property
     def ply(self) -> int:
@@ -281,10 +307,13 @@ class TelepathyChess(Game):
     def choices(self) -> dict[str, Any]:
         if self.to_move is None:
             return {}
+        if self.draws.phase is not None:
+            return self.draws.choices()
+        offer = {"offer_draw": [OfferDraw()]} if self.draws.may_offer(self._ply) else {}
         if self._phase == "predict":
-            return {"cards": [Predict(card) for card in self.hand()]}
+            return {"cards": [Predict(card) for card in self.hand()], **offer}
         if self._phase == "move":
-            return {"moves": [TelepathyMove(move.uci()) for move in legal_moves(self.board)]}
+            return {"moves": [TelepathyMove(move.uci()) for move in legal_moves(self.board)], **offer}
         return {"squares": [Remove(chess.square_name(square)) for square in self._removable(self.team_of_remover)]}
 
     @property
@@ -299,7 +328,12 @@ class TelepathyChess(Game):
     # -- acting -----------------------------------------------------------------------------------------------
     def _apply(self, seat: Seat, action: Action) -> None:
         name = SEATS[seat]
-        if self._phase == "predict":
+        if self.draws.phase is not None:
+            # The opponents' predictor answers first: it starts their next turn.
+            self.draws.answer(seat, action, first_opponent=lambda team: self.predictors[1 - team])
+        elif type(action) is OfferDraw and self._phase in OFFER_PHASES:
+            self.draws.offer(seat, self._ply)
+        elif self._phase == "predict":
             if type(action) is not Predict:
                 raise IllegalAction(f"{name} must first play a card face down")
             if action.card not in self.hand():
@@ -328,9 +362,8 @@ class TelepathyChess(Game):
             if square not in self._removable(_team(seat)):
                 raise IllegalAction(f"{chess.square_name(square)} holds no piece of {name}'s team that may be "
                                     "removed (the king never is)")
-            piece = self.board.remove_piece_at(square)
+            piece = take_off(self.board, square)
             assert piece is not None
-            self.board.halfmove_clock = 0  # a removal, like a capture, starts the 50-move count again
             self._tell_all(Removed(seat, chess.square_name(square), piece.symbol()))
             self._remover, self._phase = None, "predict"
             self._judge()
@@ -430,6 +463,9 @@ class TelepathyChess(Game):
         for action_type, key in ((Predict, "card"), (TelepathyMove, "uci"), (Remove, "square")):
             if kind == action_type.kind and isinstance(data.get(key), str):
                 return action_type(data[key])
+        draw = draw_action_from_json(data)
+        if draw is not None:
+            return draw
         raise ValueError(f"not a Telepathy Chess action: {str(dict(data))[:60]}")
 
 
@@ -461,6 +497,8 @@ class TelepathyView(View):
     last_moved: Moved | None = None
     removed: list[Removed] = field(default_factory=list)
     outcome: Outcome | None = None
+    draw: DrawKnowledge = field(default_factory=DrawKnowledge)
+    """What this seat knows of a draw offer (its own team's before the partner agrees, then everyone's)."""
 
     @property
     def team(self) -> int:
@@ -470,6 +508,8 @@ class TelepathyView(View):
     def phase(self) -> str:
         if self.outcome is not None:
             return "over"
+        if self.draw.phase is not None:
+            return self.draw.phase
         if self.removal is not None and not self.removal.nothing:
             return "remove"
         return "move" if self.predicted else "predict"
@@ -479,6 +519,8 @@ class TelepathyView(View):
         phase = self.phase
         if phase == "over":
             return None
+        if self.draw.phase is not None:
+            return self.draw.asked
         if phase == "remove":
             assert self.removal is not None
             return self.removal.seat
@@ -501,6 +543,10 @@ class TelepathyView(View):
 
     def legal_moves(self) -> list[chess.Move]:
         return legal_moves(self.board)
+
+    def can_offer_draw(self) -> bool:
+        """Whether this seat may propose a draw now: its turn to predict or move, once in its team's turn."""
+        return self.my_turn and self.phase in OFFER_PHASES and self.draw.may_offer(len(self.history))
 
     def apply(self, observation: Any) -> None:
         o = observation
@@ -525,12 +571,13 @@ class TelepathyView(View):
         elif isinstance(o, RemovalDue):
             self.removal = None if o.nothing else o
         elif isinstance(o, Removed):
-            self.board.remove_piece_at(chess.parse_square(o.square))
-            self.board.halfmove_clock = 0
+            take_off(self.board, chess.parse_square(o.square))
             self.removed.append(o)
             self.removal = None
         elif isinstance(o, Ended):
             self.outcome = o.outcome
+        else:
+            self.draw.apply(o, len(self.history), TEAMS)
 
 
 TelepathyChess.view_type = TelepathyView
