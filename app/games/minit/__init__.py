@@ -5,7 +5,7 @@ The referee, its view and its bots stay where they are; this package points at t
 >>> DEFINITION.board, DEFINITION.hidden_information, DEFINITION.inference
 ((5, 6), False, None)
 >>> [name for name, _ in DEFINITION.bots]
-['random', 'search']
+['search', 'random']
 """
 
 from __future__ import annotations
