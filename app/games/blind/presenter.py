@@ -26,7 +26,7 @@ OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW = "offer_draw", "accept_draw", "decline_dr
 
 
 def blind_scene(view: Any) -> BoardScene:
-    """Own pieces, the enemy pieces the seat knows of (:func:`blind_remembered`; the latest reveals outlined with
+    """Own pieces, the enemy pieces the seat knows of (:func:`blind_remembered`; the current reveals outlined with
     their turn, older sightings faded), the squares of the latest captures and losses."""
     scene = BoardScene()
     board: chess.Board = view.own_board
