@@ -2,8 +2,9 @@
 
 Each square shows the latest thing the seat learned about it: a sensed or revealed piece, an enemy piece of
 unknown type where the opponent captured one of the seat's pieces, or nothing once a later sense, a move of its
-own or a capture says otherwise. A sighting older than the seat's latest sense (RBC) or latest successful move
-(Blind Chess) is drawn old: faded, under a grey label with its turn, its tooltip saying when it was seen.
+own or a capture says otherwise. What the seat learned before the opponent's latest move (that it knows of) is
+drawn old: faded, under a grey label with its turn, its tooltip saying when it was seen. What it learned at or
+after that move is current: it is still true.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import chess
 import pytest
 
+from app.engine import blind
 from app.engine.blind import AnswerDraw, Attempt, AttemptResult, BlindChess, BlindChessView, PieceLost
 from app.engine.rbc import PASS, MoveAction, MoveResult, ReconChess, ReconChessView, Sense, SenseResult, TurnStarted
 from app.games.blind.presenter import blind_scene
@@ -61,11 +63,25 @@ def test_rbc_a_pawn_sensed_taken_and_retaken_by_the_queen_is_an_unknown_piece_no
     assert "pawn" not in scene.notes[D5] and "unknown type" in scene.notes[D5] and "turn 2" in scene.notes[D5]
     assert D5 not in _old(scene)  # learned at the start of this turn: the latest news, not old
     assert D5 in scene.last_seen  # never glides: the seat did not watch it come
-    game.play(0, Sense(chess.H7))  # a sense elsewhere: now the unknown piece is old news
+    game.play(0, Sense(chess.H7))  # a sense elsewhere: the opponent has not moved since, it is still news
+    assert D5 not in _old(_rbc_scene_of(game, 0))
+    game.play(0, MoveAction(chess.Move.from_uci("a2a3")))
+    game.play(1, Sense(chess.A2))
+    game.play(1, PASS)  # the opponent has had a turn since: now the unknown piece is old news
     scene = _rbc_scene_of(game, 0)
     assert scene.pieces[D5] == "x" and D5 in _old(scene)
     assert _old(scene)[D5] == ""  # its turn is written once, by the red lost-piece marker ("t2") already there
     assert any(marker.kind == "lost" and marker.label == "t2" and D5 in marker.squares for marker in scene.markers)
+
+
+def test_rbc_a_sense_is_old_news_once_the_opponent_has_moved_even_before_the_next_sense() -> None:
+    """White senses the pawn on e7 and plays e4, Black plays e7-e5: at the start of White's turn 2, before it
+    senses, e7 is drawn old (faded, turn 1), not as a pawn that is there now."""
+    game = _rbc(("e7", "e2e4"), ("a1", "e7e5"))
+    assert game.board.piece_at(chess.E7) is None
+    scene = _rbc_scene_of(game, 0)
+    e7 = sq8(chess.E7)
+    assert scene.pieces[e7] == "p" and e7 in _old(scene) and scene.notes[e7] == "black pawn seen on e7 at turn 1"
 
 
 def test_rbc_the_king_that_took_back_on_f7_is_not_shown_as_the_pawn_sensed_there() -> None:
@@ -131,12 +147,15 @@ def test_blind_the_piece_that_took_yours_is_an_unknown_piece_and_old_reveals_are
     game = _blind("e2e4", "d7d5", "e4d5", "d8d5")
     scene = blind_scene(BlindChessView.from_observations(game.observations(0)))
     assert scene.pieces[D5] == "x" and D5 not in _old(scene) and "unknown type" in scene.notes[D5]
-    game = _blind("e2e4", "d7d5", "e4e5", "d5d4")  # e4-e5 reveals the pawn on d5 at turn 2
+    game = _blind("e2e4", "d7d5", "e4e5")  # e4-e5 reveals the pawn on d5 at turn 2
     view = BlindChessView.from_observations(game.observations(0))
     scene = blind_scene(view)
     assert scene.pieces[D5] == "p" and D5 not in _old(scene)
     assert any(marker.kind == "reveal" and marker.label == "t2" and D5 in marker.squares for marker in scene.markers)
-    game.play(0, Attempt(chess.Move.from_uci("c2c4")))  # a move that reveals nothing: the pawn is old news
+    game.play(1, Attempt(chess.Move.from_uci("d5d4")))  # the opponent has moved: the pawn is old news
+    scene = blind_scene(BlindChessView.from_observations(game.observations(0)))
+    assert scene.pieces[D5] == "p" and _old(scene)[D5] == "t2"
+    game.play(0, Attempt(chess.Move.from_uci("c2c4")))  # a move that reveals nothing: still old
     scene = blind_scene(BlindChessView.from_observations(game.observations(0)))
     assert scene.pieces[D5] == "p" and _old(scene)[D5] == "t2"
     assert scene.notes[D5] == "black pawn seen on d5 at turn 2"
@@ -147,6 +166,18 @@ def test_blind_the_piece_that_took_yours_is_an_unknown_piece_and_old_reveals_are
     assert D5 not in blind_scene(BlindChessView.from_observations(game.observations(0))).pieces
 
 
+def test_blind_a_reveal_is_old_news_after_a_failed_attempt_and_the_opponents_moves() -> None:
+    """The pawn revealed on d5 at turn 2; White's turn-3 attempt fails (no reveal), Black moves twice: at turn 4
+    the pawn is drawn old with its turn and no orange reveal outline."""
+    game = _blind("e2e4", "d7d5", "e4e5", "a7a6", "e5d6")
+    assert game.observations(0)[-1].success is False  # d6 is empty: the pawn's capture fails
+    game.play(1, Attempt(chess.Move.from_uci("d5d4")))
+    scene = blind_scene(BlindChessView.from_observations(game.observations(0)))
+    assert game.board.piece_at(chess.D5) is None
+    assert scene.pieces[D5] == "p" and _old(scene)[D5] == "t2"
+    assert not any(marker.kind == "reveal" and D5 in marker.squares for marker in scene.markers)
+
+
 # ---- over random games: every enemy piece shown is what stood there when the seat last looked -------------------
 
 def _pair(entry: Any) -> tuple[chess.Board, chess.Board]:
@@ -154,21 +185,24 @@ def _pair(entry: Any) -> tuple[chess.Board, chess.Board]:
 
 
 def _rbc_looks(observations: list, boards: list, color: chess.Color) -> tuple[dict[int, tuple], int]:
-    """Each square's latest observation by the seat: (true board then, ply, index), and the latest sense's index.
+    """Each square's latest observation by the seat: (true board then, ply, index), and the ply of the opponent's
+    latest move the seat knows of (-1 if none; the turn before each of its turns, a pass counting as a move).
 
     An observation of a square says what stands on it: a sense; a move of its own (the squares it crossed,
     landed on or captured on; castling, the squares between king and rook); a pawn capture that was not played
     (its square); the opponent's capture of its piece (the square)."""
     looks: dict[int, tuple] = {}
-    latest = -1
+    since = -1
     for index, (observation, entry) in enumerate(zip(observations, boards)):
         before, after = _pair(entry)
         if isinstance(observation, SenseResult):
-            latest = index
             for square, _ in observation.window:
                 looks[square] = (after, observation.ply, index)
-        elif isinstance(observation, TurnStarted) and observation.capture_square is not None:
-            looks[observation.capture_square] = (after, observation.ply - 1, index)
+        elif isinstance(observation, TurnStarted):
+            if observation.ply:
+                since = observation.ply - 1
+            if observation.capture_square is not None:
+                looks[observation.capture_square] = (after, observation.ply - 1, index)
         elif isinstance(observation, MoveResult):
             move = observation.taken
             squares = 0
@@ -187,7 +221,7 @@ def _rbc_looks(observations: list, boards: list, color: chess.Color) -> tuple[di
                     squares = chess.BB_SQUARES[asked.to_square]
             for square in chess.scan_forward(squares):
                 looks[square] = (after, observation.ply, index)
-    return looks, latest
+    return looks, since
 
 
 _RAYS = {chess.ROOK: ((0, 1), (0, -1), (1, 0), (-1, 0)), chess.BISHOP: ((1, 1), (1, -1), (-1, 1), (-1, -1))}
@@ -212,12 +246,16 @@ def _blind_looks(observations: list, boards: list, color: chess.Color) -> tuple[
     """As :func:`_rbc_looks` for Blind Chess: a successful move looks at the squares it crossed, landed or captured
     on and every square where rule B4 would have revealed an enemy piece (along its lines up to the first piece,
     around a king, a pawn's diagonals and the square in front of it); a failed pawn capture at its square; a lost
-    piece at its square. The index returned is the latest successful move's."""
+    piece at its square. The ply returned is the opponent's latest move the seat knows of: the turn before each of
+    its turns (begun or skipped; a failed attempt counts), or the move that took one of its pieces."""
     looks: dict[int, tuple] = {}
-    latest = -1
+    since = -1
     for index, (observation, entry) in enumerate(zip(observations, boards)):
         before, after = _pair(entry)
-        if isinstance(observation, PieceLost):
+        if isinstance(observation, (blind.TurnStarted, blind.TurnSkipped)) and observation.ply:
+            since = max(since, observation.ply - 1)
+        elif isinstance(observation, PieceLost):
+            since = max(since, observation.ply)
             looks[observation.square] = (after, observation.ply, index)
         elif isinstance(observation, AttemptResult):
             move = observation.move
@@ -227,7 +265,6 @@ def _blind_looks(observations: list, boards: list, color: chess.Color) -> tuple[
                 if piece_type == chess.PAWN and diagonal:
                     looks[move.to_square] = (after, observation.ply, index)
                 continue
-            latest = index
             squares = chess.between(move.from_square, move.to_square) | chess.BB_SQUARES[move.to_square]
             if observation.capture is not None:
                 squares |= chess.BB_SQUARES[observation.capture[1]]
@@ -247,15 +284,15 @@ def _blind_looks(observations: list, boards: list, color: chess.Color) -> tuple[
                         squares |= chess.BB_SQUARES[ahead]
             for square in chess.scan_forward(squares):
                 looks[square] = (after, observation.ply, index)
-    return looks, latest
+    return looks, since
 
 
-def _check_scene(scene: BoardScene, looks: dict[int, tuple], latest: int, truth_now: chess.Board | None,
+def _check_scene(scene: BoardScene, looks: dict[int, tuple], since: int, truth_now: chess.Board | None,
                  color: chess.Color) -> int:
     """Own pieces are the true ones; each enemy piece shown is what stood on its square when the seat last looked
-    at it (any enemy piece for an unknown one); it is drawn current only if that look is its latest sense or
-    successful move, or came after it, and otherwise drawn old with that turn in its words. Returns how many
-    enemy pieces were shown."""
+    at it (any enemy piece for an unknown one); it is drawn current if and only if that look came at or after the
+    opponent's latest move the seat knows of (``since``), and then it is still what stands there now; otherwise it
+    is drawn old with that turn in its words. Returns how many enemy pieces were shown."""
     if truth_now is not None:  # (a captured king is not told: the game just ends)
         own = {sq8(square): piece.symbol() for square, piece in truth_now.piece_map().items()
                if piece.color == color}
@@ -275,9 +312,15 @@ def _check_scene(scene: BoardScene, looks: dict[int, tuple], latest: int, truth_
         if code != unknown_piece(not color):
             assert truth.symbol() == code, f"{code} on {chess.square_name(square)}, {truth.symbol()} at ply {ply}"
         if cell in old:
-            assert index < latest and f"at turn {turn_number(ply)}" in scene.notes[cell]
+            assert ply < since, f"{code} on {chess.square_name(square)} from ply {ply} drawn old, opponent: {since}"
+            assert f"at turn {turn_number(ply)}" in scene.notes[cell]
         else:
-            assert index >= latest, f"{code} on {chess.square_name(square)} from ply {ply} drawn as current"
+            assert ply >= since, f"{code} on {chess.square_name(square)} from ply {ply} drawn as current, " \
+                                 f"though the opponent moved at ply {since}"
+            if truth_now is not None:  # nothing has moved it since: it is still there
+                now = truth_now.piece_at(square)
+                assert now is not None and now.color != color and code in (now.symbol(), unknown_piece(not color)), \
+                    f"{code} on {chess.square_name(square)} drawn as current, but {now} stands there"
     return shown
 
 
@@ -321,9 +364,9 @@ def test_no_board_shows_as_current_a_piece_a_later_observation_contradicts(key: 
             observations = game.observations(seat)
             boards[seat].extend([(before, after)] * (len(observations) - len(boards[seat])))
             color = seat == 0
-            looks, latest = looks_of(observations, boards[seat], color)
+            looks, since = looks_of(observations, boards[seat], color)
             scene = scene_of(view_type.from_observations(observations))
-            shown += _check_scene(scene, looks, latest, after if game.outcome is None else None, color)
+            shown += _check_scene(scene, looks, since, after if game.outcome is None else None, color)
             unknown += sum(code == unknown_piece(not color) for code in scene.pieces.values())
             old += len(_old(scene))
     assert shown > 50 and unknown > 0 and old > 0  # the check had something to check
@@ -360,9 +403,17 @@ def test_the_window_shows_and_says_an_unknown_piece_and_an_old_sighting(window, 
     assert "black pawn" not in tip and "piece lost (t2)" in tip
     window.grab().save(str(tmp_path / "unknown.png"))
 
-    window.board.senseRequested.emit(sq8(chess.H7))  # White senses elsewhere: the d5 sense's news is old now
+    window.board.senseRequested.emit(sq8(chess.H7))  # White senses elsewhere; Black has not moved since
     assert board._describe(sq8(chess.G7)) == "g7: black pawn; sensed (t3)"
-    assert any(marker.kind == "seen_old" and D5 in marker.squares for marker in board.markers())
+    assert not any(marker.kind == "seen_old" and D5 in marker.squares for marker in board.markers())
+    window.board.moveRequested.emit(sq8(chess.A2), sq8(chess.A3), None)
+    turn("a1", "a7a6")  # Black has moved: what White learned before is old news, though it has not sensed yet
+    qtbot.keyClick(window.curtain, Qt.Key.Key_Space)
+    assert controller.screen_seat == 0
+    g7 = sq8(chess.G7)
+    assert board._describe(g7) == "black pawn seen on g7 at turn 3; sensed (t3)"
+    assert any(marker.kind == "seen_old" and D5 in marker.squares and g7 in marker.squares
+               for marker in board.markers())
     window.grab().save(str(tmp_path / "old.png"))
 
 
@@ -396,5 +447,6 @@ def test_a_board_image_of_the_seats_view_draws_the_unknown_piece_and_fades_old_s
     game.play(0, Sense(chess.G4))
     svg = scene_svg(_rbc_scene_of(game, 0))
     assert svg.count('class="unknown-piece"') == 1 and ">?</text>" in svg
-    assert svg.count('class="old-sighting"') == 7  # d8 e8 f8 d7 e7 f7 seen at turn 1, and the taker on d5
+    # d8 e8 f8 d7 e7 f7 seen at turn 1 (the taker on d5 is news: Black has not moved since it took)
+    assert svg.count('class="old-sighting"') == 6
     assert "marker-label" not in svg and ">t1<" not in svg

@@ -209,6 +209,31 @@ def _passed_and_landed(move: chess.Move, capture: Square | None, ply: int, facts
         facts[move.to_square] = Fact(ply, "empty", None, f"your move {move.uci()} landed here on turn {turn}")
 
 
+def _is_pawn_move(move: chess.Move, written: str | None, before: chess.Board | None = None) -> bool:
+    """Whether the seat's ``move`` is a pawn's: from its own pieces before the move (``before``) when the kit has
+    them, else from the move as the seat wrote it (:func:`~app.engine.notation.own_san`), which starts with the
+    file a pawn leaves or the square it reaches (other pieces start with their letter, castling with ``O``).
+
+    >>> move = chess.Move.from_uci("e2e4")
+    >>> _is_pawn_move(move, "e4"), _is_pawn_move(move, "Qe4"), _is_pawn_move(move, None, chess.Board())
+    (True, False, True)
+    """
+    if before is not None:
+        return before.piece_type_at(move.from_square) == chess.PAWN
+    return bool(written) and written[0] in chess.FILE_NAMES  # type: ignore[index]
+
+
+def _castled_across(move: chess.Move, written: str | None, ply: int, facts: dict[Square, Fact]) -> None:
+    """A castling that was played (as the seat wrote it, ``O-O`` or ``O-O-O``) crossed only empty squares: all
+    those between the king and the rook."""
+    if not written or not written.startswith("O-O"):
+        return
+    turn = turn_number(ply)
+    rook = chess.square(7 if move.to_square > move.from_square else 0, chess.square_rank(move.from_square))
+    for square in chess.scan_forward(chess.between(move.from_square, rook)):
+        facts[square] = Fact(ply, "empty", None, f"you castled across it on turn {turn}")
+
+
 def knowledge(view: View) -> dict[Square, Fact]:
     """The latest fact a seat learned about each square, from its view only.
 

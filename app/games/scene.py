@@ -423,9 +423,10 @@ class Remembered:
     one square, and nothing since contradicted (a game's presenter decides that, from the seat's view).
 
     ``code`` is the piece's code (a piece letter, or :func:`unknown_piece` when the seat knows only that an enemy
-    piece stands there), ``turn`` the turn the seat learned it. ``current``: it comes from the seat's latest look
-    (its latest sense, the reveals of its latest move) or was learned after it, and is drawn like any piece;
-    otherwise it is old news and drawn faded with its turn (the opponent has moved since the seat last looked).
+    piece stands there), ``turn`` the turn the seat learned it. ``current``: the seat learned it at or after the
+    opponent's latest move that the seat knows of, so nothing can have moved it since, and it is drawn like any
+    piece; otherwise it is old news (the opponent has moved since the seat learned it) and drawn faded with its
+    turn.
     ``note`` is what the square's tooltip says of it (empty: the piece's name)."""
 
     cell: Cell

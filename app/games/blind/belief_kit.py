@@ -7,7 +7,8 @@ from typing import Any
 
 import chess
 
-from app.engine.belief import BeliefKit, Fact, PieceType, _passed_and_landed, turn_number
+from app.engine.belief import (BeliefKit, Fact, PieceType, _castled_across, _is_pawn_move, _passed_and_landed,
+                               turn_number)
 from app.engine.blind import BlindChessView, PieceLost
 
 
@@ -38,7 +39,8 @@ def _facts(view: BlindChessView) -> dict[int, Fact]:
         if isinstance(event, PieceLost):
             square = event.square
             if (event.piece_type == chess.PAWN and last is not None and last[0].success
-                    and last[0].move.to_square == square and _pawn_move(last[1])
+                    and last[0].move.to_square == square
+                    and _is_pawn_move(last[0].move, last[1], None if boards is None else boards.get(last[0].ply))
                     and abs(last[0].move.to_square - last[0].move.from_square) == 16):
                 # Maybe taken en passant: the taker stands on this square or on the one the pawn passed over.
                 facts.pop(square, None)
@@ -49,7 +51,7 @@ def _facts(view: BlindChessView) -> dict[int, Fact]:
         last = event
         result, written = event
         if not result.success:
-            if _pawn_move(written) and chess.square_file(result.move.from_square) != chess.square_file(
+            if _is_pawn_move(result.move, written) and chess.square_file(result.move.from_square) != chess.square_file(
                     result.move.to_square):
                 # A pawn's capture fails only when no enemy piece stands on its square (rule B2).
                 facts[result.move.to_square] = Fact(ply, "empty", None,
@@ -62,11 +64,7 @@ def _facts(view: BlindChessView) -> dict[int, Fact]:
             for square in quiet:
                 facts[square] = Fact(ply, "empty", None,
                                      f"your move {result.move.uci()} on turn {turn} revealed no piece here")
-        if written.startswith("O-O"):  # castling: king and rook crossed every square between them
-            move = result.move
-            rook = chess.square(7 if move.to_square > move.from_square else 0, chess.square_rank(move.from_square))
-            for square in chess.scan_forward(chess.between(move.from_square, rook)):
-                facts[square] = Fact(ply, "empty", None, f"you castled across it on turn {turn}")
+        _castled_across(result.move, written, ply, facts)  # king and rook crossed every square between them
         _passed_and_landed(result.move, None if capture is None else capture[1], ply, facts)
         if capture is not None:
             captured_type, square = capture
@@ -76,12 +74,6 @@ def _facts(view: BlindChessView) -> dict[int, Fact]:
             facts[square] = Fact(ply, "piece", piece.piece_type,
                                  f"a {chess.piece_name(piece.piece_type)} was revealed here on turn {turn}")
     return facts
-
-
-def _pawn_move(written: str) -> bool:
-    """Whether a move as the seat wrote it (:func:`~app.engine.notation.own_san`) is a pawn's: it starts with
-    the file it leaves or the square it reaches (other pieces start with their letter, castling with ``O``)."""
-    return bool(written) and written[0] in chess.FILE_NAMES
 
 
 def _blind_boards_before(view: BlindChessView) -> dict[int, chess.Board] | None:

@@ -26,7 +26,7 @@ OFFER_DRAW, ACCEPT_DRAW, DECLINE_DRAW = "offer_draw", "accept_draw", "decline_dr
 
 
 def blind_scene(view: Any) -> BoardScene:
-    """Own pieces, the enemy pieces the seat knows of (:func:`blind_remembered`; the latest reveals outlined with
+    """Own pieces, the enemy pieces the seat knows of (:func:`blind_remembered`; the current reveals outlined with
     their turn, older sightings faded), the squares of the latest captures and losses."""
     scene = BoardScene()
     board: chess.Board = view.own_board
@@ -48,11 +48,11 @@ def blind_scene(view: Any) -> BoardScene:
 def blind_remembered(view: Any) -> list[Remembered]:
     """The enemy pieces a seat knows of: on each square, the latest thing its observations told it (the belief
     kit's facts: reveals, its own moves and what they did not reveal, its captures, its losses), if that is an
-    enemy piece (of unknown type where it captured one of the seat's pieces). What its latest successful move
-    revealed, and what it learned since, is current; older sightings are drawn old, with their turn."""
+    enemy piece (of unknown type where it captured one of the seat's pieces). What the seat learned at or after
+    the opponent's latest move (its turn just before the seat's current one, or the move that took a piece of the
+    seat's) is current; anything older is drawn old, with its turn: the opponent may have moved it since."""
     from app.games.blind.belief_kit import facts
-    successes = [result.ply for result in view.results if result.success]
-    latest = successes[-1] if successes else 0
+    since = opponent_moved(view)
     enemy_white = not view.color
     remembered = []
     for square, fact in sorted(facts(view).items()):
@@ -65,10 +65,20 @@ def blind_remembered(view: Any) -> list[Remembered]:
         else:
             code = unknown_piece(enemy_white)
             note = f"{piece_words(code)} on {square_name(square)}: it captured your piece there at turn {turn}"
-        current = fact.ply >= latest
+        current = fact.ply >= since
         remembered.append(Remembered(sq8(square), code, turn, current, "" if current and fact.kind == "piece"
                                      else note))
     return remembered
+
+
+def opponent_moved(view: Any) -> int:
+    """The ply of the opponent's latest move the seat knows of (-1 if none): the turn just before the seat's
+    current or latest one (a failed attempt or a skipped turn counts, the seat cannot tell them from a move), or
+    the move that took one of its pieces if that came later (the game may have ended on it)."""
+    plies = [lost.ply for lost in view.lost]
+    if view.ply:
+        plies.append(view.ply - 1)
+    return max(plies, default=-1)
 
 
 def describe_blind(observation: Any, seat: Seat) -> str | None:

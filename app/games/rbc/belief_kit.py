@@ -7,7 +7,8 @@ from typing import Any
 
 import chess
 
-from app.engine.belief import BeliefKit, Fact, PieceType, _passed_and_landed, turn_number
+from app.engine.belief import (BeliefKit, Fact, PieceType, _castled_across, _is_pawn_move, _passed_and_landed,
+                               turn_number)
 from app.engine.rbc import ReconChessView
 
 
@@ -60,10 +61,7 @@ def _facts(view: ReconChessView) -> dict[int, Fact]:
                                         f"{turn}")
             elif result.taken is not None:
                 move = result.taken
-                if taken is not None and taken.startswith("O-O"):  # castling is taken only through empty squares
-                    rook = chess.square(7 if move.to_square > move.from_square else 0, chess.square_rank(move.from_square))
-                    for square in chess.scan_forward(chess.between(move.from_square, rook)):
-                        facts[square] = Fact(ply, "empty", None, f"you castled across it on turn {turn}")
+                _castled_across(move, taken, ply, facts)  # castling is taken only through empty squares
                 _passed_and_landed(move, result.capture_square, ply, facts)
                 if result.capture_square is not None:
                     captured = _rbc_captured_type(view, ply, result.capture_square)
@@ -76,18 +74,12 @@ def _facts(view: ReconChessView) -> dict[int, Fact]:
 _BEHIND = {chess.WHITE: -8, chess.BLACK: 8}  # from a square to the one behind it, for each side's pawns
 
 
-def _is_pawn_move(written: str | None) -> bool:
-    """Whether a move as the seat wrote it (:func:`~app.engine.notation.own_san`) is a pawn's: it starts with
-    the file it leaves or the square it reaches; other pieces start with their letter, castling with ``O``."""
-    return bool(written) and written[0] in chess.FILE_NAMES  # type: ignore[index]
-
-
 def _pawn_double_step(move: chess.Move | None, written: str | None) -> bool:
-    return (move is not None and _is_pawn_move(written) and abs(move.to_square - move.from_square) == 16)
+    return (move is not None and _is_pawn_move(move, written) and abs(move.to_square - move.from_square) == 16)
 
 
 def _pawn_diagonal(move: chess.Move, written: str | None) -> bool:
-    return _is_pawn_move(written) and chess.square_file(move.from_square) != chess.square_file(move.to_square)
+    return _is_pawn_move(move, written) and chess.square_file(move.from_square) != chess.square_file(move.to_square)
 
 
 def _rbc_captured_type(view: ReconChessView, ply: int, square: int) -> PieceType | None:

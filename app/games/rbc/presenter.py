@@ -71,15 +71,16 @@ def rbc_scene(view: Any) -> BoardScene:
 def rbc_remembered(view: Any) -> list[Remembered]:
     """The enemy pieces a seat knows of: on each square, the latest thing its observations told it (the belief
     kit's facts: a sense, its own moves, a capture), if that is an enemy piece (of unknown type where it captured
-    one of the seat's pieces) and came from one of its last few senses (those still outlined) or later. A sense's
-    pieces are current until the next sense; older ones are drawn old, with their turn.
+    one of the seat's pieces) and came from one of its last few senses (those still outlined) or later. What the
+    seat learned at or after the opponent's latest move (its turn just before the seat's current one) is current;
+    anything older is drawn old, with its turn: the opponent may have moved it since.
 
     A square that a later observation contradicts shows what that observation said: the pawn sensed on d5 and
     captured there is gone, and the queen that took back on d5 is an enemy piece of unknown type.
     """
     from app.games.rbc.belief_kit import facts
     senses = view.senses
-    latest = senses[-1].ply if senses else 0
+    since = opponent_moved(view)
     oldest = senses[-1 - OLDER_SENSES].ply if len(senses) > OLDER_SENSES else 0
     enemy_white = not view.color
     remembered = []
@@ -93,10 +94,16 @@ def rbc_remembered(view: Any) -> list[Remembered]:
         else:
             code = unknown_piece(enemy_white)
             note = (f"{piece_words(code)} on {square_name(square)}: it captured your piece there at turn {turn}")
-        current = fact.ply >= latest
+        current = fact.ply >= since
         remembered.append(Remembered(sq8(square), code, turn, current, "" if current and fact.kind == "piece"
                                      else note))
     return remembered
+
+
+def opponent_moved(view: Any) -> int:
+    """The ply of the opponent's latest move the seat knows of (-1 if none): the turn just before the seat's
+    current or latest one (a pass counts, the seat cannot tell it from a move)."""
+    return view.ply - 1 if view.ply else -1
 
 
 def describe_rbc(observation: Any, seat: Seat) -> str | None:
