@@ -873,11 +873,10 @@ def test_a_referee_whose_bot_overran_its_clock_is_replaced_even_when_material_sc
     """A bot of the referee's own process that runs past its clock is given up at the flag fall; its thread goes
     on in the bot's code. B5 scores the game on material (reason "material", not "timeout"), and the referee must
     still leave after it, as after any bot failure, so the thread dies with it and the next game is another's."""
-    import multiprocessing
     import time
 
-    import app.match
-    from app.match import GameSummary, run_match
+    from app.match import run_match
+    from test_match_fairness import referee_pids, stamp_referee_pids
     original = BlindRandomBot.act
 
     def sleep(self: BlindRandomBot, request: ActionRequest) -> Any:  # in the forked referee
@@ -885,15 +884,8 @@ def test_a_referee_whose_bot_overran_its_clock_is_replaced_even_when_material_sc
             time.sleep(3600)
         return original(self, request)
 
-    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    stamp_referee_pids(monkeypatch)
     monkeypatch.setattr(BlindRandomBot, "act", sleep)
-    referees: set[int | None] = set()
-
-    def progress(done: int, total: int, summary: GameSummary) -> None:
-        referees.update(child.pid for child in multiprocessing.active_children()
-                        if child.name == "sightline-referee")
-
-    result = run_match("blind", "random", "random", games=2, seed=3, control=TimeControl(0.3, 0), jobs=1,
-                       progress=progress)
+    result = run_match("blind", "random", "random", games=2, seed=3, control=TimeControl(0.3, 0), jobs=1)
     assert [(game.winner, game.reason) for game in result.games] == [(None, Reason.MATERIAL.value)] * 2
-    assert len(referees) == 2
+    assert len(set(referee_pids(result.games))) == 2  # the first game's referee left after it
