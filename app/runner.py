@@ -103,7 +103,7 @@ def run_game(game: Game, agents: Sequence[Agent], control: TimeControl | None = 
              on_step: Callable[[GameSession], None] | None = None,
              on_call: Callable[[int, float | None], None] | None = None, max_plies: int | None = None,
              on_finished: Callable[[GameRecord], None] | None = None,
-             move_limit: float | None = None) -> GameRecord:
+             move_limit: float | None = None, on_clock: Callable[[], None] | None = None) -> GameRecord:
     """Play ``game`` to its end between ``agents`` (one per seat) and return the record.
 
     With a timed ``control``, each call into an agent runs on a helper thread and
@@ -117,13 +117,16 @@ def run_game(game: Game, agents: Sequence[Agent], control: TimeControl | None = 
     ``on_call(seat, seconds)`` is told before each call into an agent, and
     ``on_call(-1, None)`` after it returns (a match's watchdog uses it);
     ``on_finished(record)`` gets the final record before the agents' end-of-game
-    hooks run.
+    hooks run; ``on_clock()`` is told once every agent has started and the clock
+    runs (not when an agent failed to start: that agent's team has lost).
 
     As in reconchess, the clock starts once every agent has started, and an agent
     hears the result of its own move on its own time.
     """
     run = _Run(game, agents, control or TimeControl(None, 0.0), seed, on_call, move_limit)
     run.start()
+    if on_clock is not None and not game.is_over:
+        on_clock()
     while not game.is_over:
         if not run.take_turn(on_step, max_plies):
             break
@@ -310,11 +313,15 @@ class _Run:
         self.session.adjudicate(Adjudication(seat, reason, _shorten(detail)))
 
     def failed(self, seat: int, error: BaseException, doing: str = "raised") -> None:
-        """End the game for a failure of ``seat``'s agent (any failure loses the game for that bot)."""
+        """End the game for a failure of ``seat``'s agent (any failure loses the game for that bot). An agent too
+        slow to start forfeits: no clock has run yet, so it is no flag fall (which some games decide otherwise,
+        as Blind Chess does on material)."""
         name = self.names[seat]
         if isinstance(error, (_Timeout, AgentTimeout)):
-            self.fail(seat, Reason.TIMEOUT, f"{name} ran out of time" if doing == "raised"
-                      else f"{name} took too long to start")
+            if doing == "start":
+                self.fail(seat, Reason.FORFEIT, f"{name} took too long to start")
+            else:
+                self.fail(seat, Reason.TIMEOUT, f"{name} ran out of time")
         elif isinstance(error, HostFailure):
             self.fail(seat, Reason.ABORTED, f"the game was aborted: {error_text(error)}")
         elif isinstance(error, AgentFailed):
