@@ -34,7 +34,8 @@ class _Caller:
 
     def __init__(self) -> None:
         self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]] | None] = queue.Queue()
-        self._busy = False
+        self._pending = 0  # calls handed to the thread and not answered yet (counted before the thread takes them)
+        self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._work, daemon=True, name="bot-call")
         self._thread.start()
 
@@ -44,18 +45,18 @@ class _Caller:
             if item is None:
                 return
             job, answer = item
-            self._busy = True
             try:
                 answer.put((True, job()))
             except BaseException as error:  # noqa: BLE001 - reported to the runner
                 answer.put((False, error))
             finally:
-                self._busy = False
+                with self._lock:
+                    self._pending -= 1
 
     @property
     def stuck(self) -> bool:
-        """Whether its thread is still inside a call that was abandoned."""
-        return self._busy and self._thread.is_alive()
+        """Whether its thread has a call still to answer (running, or not yet taken up) after one was abandoned."""
+        return self._pending > 0 and self._thread.is_alive()
 
     def close(self) -> None:
         """Let the thread end once it is idle (a bot stuck in a call keeps it, as a daemon, until exit)."""
@@ -63,6 +64,8 @@ class _Caller:
 
     def call(self, job: Callable[[], Any], timeout: float | None) -> Any:
         answer: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+        with self._lock:
+            self._pending += 1
         self._jobs.put((job, answer))
         try:
             ok, value = answer.get(timeout=timeout)

@@ -513,6 +513,37 @@ def test_a_bot_stuck_in_end_does_not_keep_the_game_waiting(control: TimeControl,
     assert not [thread for thread in threading.enumerate() if thread.ident not in before]
 
 
+def test_a_call_given_up_before_its_thread_took_it_counts_as_stuck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call abandoned at its deadline while its thread has not yet taken it up will still run the bot's code:
+    it is stuck from the moment it is handed over until it has answered (a referee with one must leave)."""
+    import time
+
+    import app.runner
+    gate = threading.Event()
+    work = app.runner._Caller._work
+
+    def late(self: Any) -> None:  # the thread is slow to take up its first call
+        gate.wait(30.0)
+        work(self)
+
+    monkeypatch.setattr(app.runner._Caller, "_work", late)
+    caller = app.runner._Caller()
+    ran: list[bool] = []
+    try:
+        with pytest.raises(app.runner._Timeout):
+            caller.call(lambda: ran.append(True), 0.01)
+        assert caller.stuck and not ran
+    finally:
+        gate.set()
+    for _ in range(3000):  # a bound, not a timing: the call runs now, then the thread is idle again
+        if not caller.stuck:
+            break
+        time.sleep(0.01)
+    assert ran and not caller.stuck
+    caller.close()
+    app.runner._ABANDONED.discard(caller)
+
+
 def test_a_referee_left_with_a_bot_stuck_in_end_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a match, the referee whose built-in bot's end() never returns finishes the game at the limit, reports
     it, and leaves (its stuck thread with it); the next game is another referee's, as after other bot failures."""
