@@ -386,9 +386,10 @@ def _banded(scene: BoardScene) -> list[Zone]:
     return [zone for zone in scene.zones if not isinstance(zone, StackZone)]
 
 
-def _zone_svg(zone: Zone, band: tuple[float, float, float, float]) -> list[str]:
+def _zone_svg(zone: Zone, band: tuple[float, float, float, float], white_below: bool = True) -> list[str]:
     """A zone drawn in its band ``(x, y, width, height)``: its label, then its items in a row along the band
-    (overlapping, as in the window, when there are too many to fit)."""
+    (overlapping, as in the window, when there are too many to fit). A grid whose columns go along the board's
+    files runs right to left, as the window draws it, when the board is seen from Black's side."""
     bx, by, bw, bh = band
     pad, label = _PAD * _SQUARE, (_LABEL * _SQUARE if zone.label else 0.0)
     parts = [f'<g class="zone {type(zone).__name__}" data-zone="{escape(zone.id, {chr(34): "&quot;"})}">']
@@ -398,7 +399,7 @@ def _zone_svg(zone: Zone, band: tuple[float, float, float, float]) -> list[str]:
     x0, y0, inner_w, inner_h = bx + pad, by + pad + label, bw - 2 * pad, bh - 2 * pad - label
     width, height = (extent * _SQUARE for extent in _zone_extent(zone))
     if isinstance(zone, GridZone):
-        parts.extend(_grid_zone_svg(zone, x0, y0))
+        parts.extend(_grid_zone_svg(zone, x0, y0, mirrored=zone.along_files and not white_below))
         parts.append("</g>")
         return parts
     count = zone.item_count()
@@ -473,19 +474,23 @@ def _shade_fill(shade: float) -> tuple[str, float]:
     return f"#{red:02x}{green:02x}{blue:02x}", round(0.34 + 0.3 * t, 2)
 
 
-def _grid_zone_svg(zone: GridZone, x: float, y: float) -> list[str]:
+def _grid_zone_svg(zone: GridZone, x: float, y: float, mirrored: bool = False) -> list[str]:
     """A deduction grid: column headings over a table whose rows start with their heading and hold the marks,
     each cell tinted by what is known of it (greyed and hatched when impossible), with its note under the mark
-    and a red outline when its mark is flagged."""
+    and a red outline when its mark is flagged. ``mirrored``: the columns run right to left."""
     cell, head = _GRID_CELL * _SQUARE, _grid_head(zone) * _SQUARE
     coord = chess.svg.DEFAULT_COLORS["coord"]
-    parts = [_text(x + head + (column + 0.5) * cell, y + cell / 2, name, _fitted(name, cell, 9), coord)
+    last = len(zone.columns) - 1
+
+    def place(column: int) -> int:
+        return last - column if mirrored else column
+    parts = [_text(x + head + (place(column) + 0.5) * cell, y + cell / 2, name, _fitted(name, cell, 9), coord)
              for column, name in enumerate(zone.columns)]
     for row, name in enumerate(zone.rows):
         top = y + (row + 1) * cell
         parts.append(_text(x + head - 3, top + cell / 2, name, _fitted(name, head, 9), coord, anchor="end"))
         for column, mark in enumerate(zone.marks[row]):
-            left = x + head + column * cell
+            left = x + head + place(column) * cell
             box = f'x="{_num(left)}" y="{_num(top)}" width="{_num(cell)}" height="{_num(cell)}"'
             shade, note, flag = zone.shade(row, column), zone.note(row, column), zone.flag(row, column)
             fill = "url(#grid-impossible)" if shade == 0.0 else _FACE
@@ -596,7 +601,7 @@ def _grid_svg(scene: BoardScene, white_below: bool, size: int) -> str:
                 reached["right"] = left + band_depth
             band = (left, float(squares_y), float(band_depth), float(ranks * _SQUARE))
         for member, part in zip(group, _shared(group, band)):
-            parts.extend(_zone_svg(member, part))
+            parts.extend(_zone_svg(member, part, white_below))
     parts.append("</svg>")
     return "".join(parts)
 

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 from app.bots.agents import Agent, BotError, BotSpec, error_text
 from app.bots.worker import pid_alive
 from app.engine.clock import TimeControl
-from app.engine.core import CHANCE_SEEDS, Adjudication, Game, Outcome, Reason, outcome_against
+from app.engine.core import CHANCE_SEEDS, Outcome, Reason, outcome_against
 from app.engine.record import GameRecord
 from app.engine.variants import game_type
 
@@ -130,15 +130,16 @@ def _summary_of(job: GameJob, outcome: Outcome, plies: int = 0, path: str | None
 def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
              report: Callable[[GameSummary], None] | None = None,
              names: dict[str, str] | None = None,
-             on_flag: Callable[[int, Outcome], None] | None = None) -> GameSummary:
+             on_flag: Callable[[int, Outcome | None], None] | None = None) -> GameSummary:
     """Play one game of a match and save its record (in a referee process).
 
     Built-in bots play in this process; each outside bot in a process of its own, killed when the game ends.
     ``names`` gives the player name of each outside bot's spec (the class name found when it was checked).
     ``report`` receives the summary as soon as the result is known, before the bots' end-of-game hooks run
     (a bot that crashes there changes nothing). ``on_flag(seat, outcome)``: with ``on_call``, for a game whose
-    rules decide a flag fall their own way, how the game would end if ``seat`` ran out of time now; told before
-    a call into ``seat``'s bot whenever that changed (a parent that must stop the whole process scores it so).
+    rules decide a flag fall their own way (:meth:`~app.engine.core.Game.flag_fall_outcome`), how the game would
+    end if ``seat`` ran out of time now (``None``: a loss on time after all); told before a call into ``seat``'s
+    bot whenever that changed, once the clock runs (a parent that must stop the whole process scores it so).
     """
     from app.bots.worker import ProcessAgent
     from app.runner import opponent_names, run_game, seed_everything
@@ -178,41 +179,33 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
         if report is not None:
             report(summary)
 
-    calling = on_call
-    if on_call is not None and on_flag is not None and _decides_flag_falls(game):
-        # Per seat: (the turn it was asked at, the referee's answer, the outcome told). Asked again once a turn (a
-        # flag fall's outcome follows the position, which changes only with the turn: Blind Chess's material
-        # does), told only when it changed (Blind Chess: after a capture). A referee may answer with the very same
-        # object while nothing changed; then nothing more is done.
-        told: dict[int, tuple[int, Outcome, Outcome]] = {}
+    calling, clock = on_call, [False]
+    if on_call is not None and on_flag is not None:
+        # Per seat: the turn it was last asked at and the outcome told then (None: the usual loss on time, which
+        # needs no telling). Asked once a turn (a flag fall's outcome follows the position, which changes only
+        # with the turn: Blind Chess's material does), told when it changed (Blind Chess: after a capture). Not
+        # before the clock runs: a bot that never finishes starting has used no clock, and loses the game.
+        told: dict[int, tuple[int, Outcome | None]] = {}
         tell, inner, teams = on_flag, on_call, game.teams()
-        flag_falls = [Adjudication(seat, Reason.TIMEOUT) for seat in range(len(teams))]
 
         def calling(seat: int, seconds: float | None) -> None:
-            if seat >= 0 and not game.is_over:
-                known = told.get(seat)
-                if known is None or known[0] != game.ply:
-                    answer = game._adjudicated_outcome(flag_falls[seat])  # the game's own rule (it stays as it is)
-                    if known is None or answer is not known[1]:
-                        outcome = answer.settled(teams)
-                        if known is None or outcome != known[2]:
-                            tell(seat, outcome)
-                        known = (game.ply, answer, outcome)
-                    told[seat] = (game.ply, known[1], known[2])
+            if seat >= 0 and clock[0] and not game.is_over:
+                ply, known = told.get(seat, (-1, None))
+                if ply != game.ply:
+                    answer = game.flag_fall_outcome(seat)
+                    outcome = None if answer is None else answer.settled(teams)
+                    if outcome != known:
+                        tell(seat, outcome)
+                    told[seat] = (game.ply, outcome)
             inner(seat, seconds)
     try:
         run_game(game, agents, job.control, job.seed, on_call=calling, max_plies=job.max_plies,
-                 on_finished=finished, move_limit=job.move_limit)
+                 on_finished=finished, move_limit=job.move_limit, on_clock=lambda: clock.__setitem__(0, True))
     finally:
         for agent in agents:
             if isinstance(agent, ProcessAgent):
                 agent.close()
     return summaries[0]
-
-
-def _decides_flag_falls(game: Game) -> bool:
-    """Whether the game's rules end a flag fall otherwise than as a loss of the flagged seat's team."""
-    return type(game)._adjudicated_outcome is not Game._adjudicated_outcome
 
 
 def _chance_seed(job: GameJob) -> int | None:
@@ -270,7 +263,7 @@ def _shorten(text: str, limit: int = 2000) -> str:
 def _play_job_safely(job: GameJob, on_call: Callable[[int, float | None], None] | None = None,
                      report: Callable[[GameSummary], None] | None = None,
                      names: dict[str, str] | None = None,
-                     on_flag: Callable[[int, Outcome], None] | None = None) -> GameSummary:
+                     on_flag: Callable[[int, Outcome | None], None] | None = None) -> GameSummary:
     try:
         return play_job(job, on_call, report, names, on_flag)
     except BaseException as error:  # noqa: BLE001 - reported as a crashed game, the match goes on
@@ -794,8 +787,11 @@ def _referee_main(setup: _Setup, connection: Any, status: Any, flag_memory: Any 
 
         flags: dict[str, Any] = {}
 
-        def on_flag(seat: int, outcome: Outcome, index: int = job.index) -> None:
-            flags[str(seat)] = outcome.to_json()
+        def on_flag(seat: int, outcome: Outcome | None, index: int = job.index) -> None:
+            if outcome is None:
+                flags.pop(str(seat), None)  # a loss on time again
+            else:
+                flags[str(seat)] = outcome.to_json()
             _share(flag_memory, json.dumps([index, flags]).encode())
 
         summary = _play_job_safely(job, on_call, report, setup.names, on_flag)

@@ -34,7 +34,8 @@ class _Caller:
 
     def __init__(self) -> None:
         self._jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]] | None] = queue.Queue()
-        self._busy = False
+        self._pending = 0  # calls handed to the thread and not answered yet (counted before the thread takes them)
+        self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._work, daemon=True, name="bot-call")
         self._thread.start()
 
@@ -44,18 +45,18 @@ class _Caller:
             if item is None:
                 return
             job, answer = item
-            self._busy = True
             try:
                 answer.put((True, job()))
             except BaseException as error:  # noqa: BLE001 - reported to the runner
                 answer.put((False, error))
             finally:
-                self._busy = False
+                with self._lock:
+                    self._pending -= 1
 
     @property
     def stuck(self) -> bool:
-        """Whether its thread is still inside a call that was abandoned."""
-        return self._busy and self._thread.is_alive()
+        """Whether its thread has a call still to answer (running, or not yet taken up) after one was abandoned."""
+        return self._pending > 0 and self._thread.is_alive()
 
     def close(self) -> None:
         """Let the thread end once it is idle (a bot stuck in a call keeps it, as a daemon, until exit)."""
@@ -63,6 +64,8 @@ class _Caller:
 
     def call(self, job: Callable[[], Any], timeout: float | None) -> Any:
         answer: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+        with self._lock:
+            self._pending += 1
         self._jobs.put((job, answer))
         try:
             ok, value = answer.get(timeout=timeout)
@@ -103,7 +106,7 @@ def run_game(game: Game, agents: Sequence[Agent], control: TimeControl | None = 
              on_step: Callable[[GameSession], None] | None = None,
              on_call: Callable[[int, float | None], None] | None = None, max_plies: int | None = None,
              on_finished: Callable[[GameRecord], None] | None = None,
-             move_limit: float | None = None) -> GameRecord:
+             move_limit: float | None = None, on_clock: Callable[[], None] | None = None) -> GameRecord:
     """Play ``game`` to its end between ``agents`` (one per seat) and return the record.
 
     With a timed ``control``, each call into an agent runs on a helper thread and
@@ -117,13 +120,16 @@ def run_game(game: Game, agents: Sequence[Agent], control: TimeControl | None = 
     ``on_call(seat, seconds)`` is told before each call into an agent, and
     ``on_call(-1, None)`` after it returns (a match's watchdog uses it);
     ``on_finished(record)`` gets the final record before the agents' end-of-game
-    hooks run.
+    hooks run; ``on_clock()`` is told once every agent has started and the clock
+    runs (not when an agent failed to start: that agent's team has lost).
 
     As in reconchess, the clock starts once every agent has started, and an agent
     hears the result of its own move on its own time.
     """
     run = _Run(game, agents, control or TimeControl(None, 0.0), seed, on_call, move_limit)
     run.start()
+    if on_clock is not None and not game.is_over:
+        on_clock()
     while not game.is_over:
         if not run.take_turn(on_step, max_plies):
             break
@@ -310,11 +316,15 @@ class _Run:
         self.session.adjudicate(Adjudication(seat, reason, _shorten(detail)))
 
     def failed(self, seat: int, error: BaseException, doing: str = "raised") -> None:
-        """End the game for a failure of ``seat``'s agent (any failure loses the game for that bot)."""
+        """End the game for a failure of ``seat``'s agent (any failure loses the game for that bot). An agent too
+        slow to start forfeits: no clock has run yet, so it is no flag fall (which some games decide otherwise,
+        as Blind Chess does on material)."""
         name = self.names[seat]
         if isinstance(error, (_Timeout, AgentTimeout)):
-            self.fail(seat, Reason.TIMEOUT, f"{name} ran out of time" if doing == "raised"
-                      else f"{name} took too long to start")
+            if doing == "start":
+                self.fail(seat, Reason.FORFEIT, f"{name} took too long to start")
+            else:
+                self.fail(seat, Reason.TIMEOUT, f"{name} ran out of time")
         elif isinstance(error, HostFailure):
             self.fail(seat, Reason.ABORTED, f"the game was aborted: {error_text(error)}")
         elif isinstance(error, AgentFailed):

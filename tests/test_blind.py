@@ -873,11 +873,10 @@ def test_a_referee_whose_bot_overran_its_clock_is_replaced_even_when_material_sc
     """A bot of the referee's own process that runs past its clock is given up at the flag fall; its thread goes
     on in the bot's code. B5 scores the game on material (reason "material", not "timeout"), and the referee must
     still leave after it, as after any bot failure, so the thread dies with it and the next game is another's."""
-    import multiprocessing
     import time
 
-    import app.match
-    from app.match import GameSummary, run_match
+    from app.match import run_match
+    from test_match_fairness import referee_pids, stamp_referee_pids
     original = BlindRandomBot.act
 
     def sleep(self: BlindRandomBot, request: ActionRequest) -> Any:  # in the forked referee
@@ -885,15 +884,56 @@ def test_a_referee_whose_bot_overran_its_clock_is_replaced_even_when_material_sc
             time.sleep(3600)
         return original(self, request)
 
-    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    stamp_referee_pids(monkeypatch)
     monkeypatch.setattr(BlindRandomBot, "act", sleep)
-    referees: set[int | None] = set()
-
-    def progress(done: int, total: int, summary: GameSummary) -> None:
-        referees.update(child.pid for child in multiprocessing.active_children()
-                        if child.name == "sightline-referee")
-
-    result = run_match("blind", "random", "random", games=2, seed=3, control=TimeControl(0.3, 0), jobs=1,
-                       progress=progress)
+    result = run_match("blind", "random", "random", games=2, seed=3, control=TimeControl(0.3, 0), jobs=1)
     assert [(game.winner, game.reason) for game in result.games] == [(None, Reason.MATERIAL.value)] * 2
-    assert len(referees) == 2
+    assert len(set(referee_pids(result.games))) == 2  # the first game's referee left after it
+
+
+# ---- a bot that never finishes starting (issue 26 review) -------------------------------------------------------
+
+def test_a_bot_too_slow_to_start_forfeits_rather_than_having_its_flag_fall_decided_on_material() -> None:
+    """No clock runs before every bot has started, so a bot that does not finish start() in time has no flag to
+    fall: it loses the game, as in every other game, instead of B5 deciding on material (here equal: a draw)."""
+    import threading
+
+    from app.bots.agents import BotAgent
+    from app.runner import run_game
+    release = threading.Event()
+
+    class SlowStarter(BlindRandomBot):
+        def start(self, seat: int, options: dict[str, Any]) -> None:
+            release.wait(60.0)
+
+    try:
+        record = run_game(BlindChess(), [BotAgent(SlowStarter(1), "slow"), BotAgent(BlindRandomBot(2), "quick")],
+                          TimeControl(0.5, 0))
+    finally:
+        release.set()
+    assert record.result is not None
+    assert (record.result.winner, record.result.reason) == (BLACK_SEAT, Reason.FORFEIT), record.result
+    assert record.result.detail == "slow took too long to start"
+
+
+def test_a_referee_stopped_while_a_bot_starts_scores_no_flag_fall_on_material(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The match is told how a flag fall would end the game only once the clock runs: a referee stuck in a bot's
+    start() (here in C code, so that the match must stop it) is scored as that bot's loss, not on material."""
+    import re
+
+    import app.match
+    from app.match import run_match
+
+    start = BlindRandomBot.start
+
+    def hog(self: BlindRandomBot, seat: int, options: dict[str, Any]) -> None:  # in the forked referee
+        if seat == WHITE_SEAT:
+            re.match(r"(a+)+$", "a" * 64 + "b")  # backtracking inside C: no other thread of the referee runs
+        start(self, seat, options)
+
+    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.match, "_GRACE", 0.5)
+    monkeypatch.setattr(BlindRandomBot, "start", hog)
+    [game] = run_match("blind", "random", "random", games=1, seed=3, control=TimeControl(0.5, 0)).games
+    assert (game.winner, game.reason) == (BLACK_SEAT, Reason.TIMEOUT.value), game
+    assert "its process was stopped" in game.detail

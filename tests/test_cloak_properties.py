@@ -23,7 +23,7 @@ from app.games.cloak import deduction as deduction_module
 from app.games.cloak.deduction import Deduction, Tracker
 from app.games.cloak.rules import (
     BLACK, PLACEHOLDER, WHITE, AnswerDraw, Arrange, Arranged, Bonus, CloakChess, CloakView, Ended, Guess, Guessed,
-    Move, Moved, OfferDraw, Token, Uncloak, Uncloaked, all_arrangements)
+    Move, Moved, OfferDraw, Token, Uncloak, Uncloaked, all_arrangements, publicly_insufficient)
 
 from test_cloak_rules import STANDARD, place, start  # noqa: E402  (tests/ is on the path: one position builder)
 
@@ -529,10 +529,57 @@ def test_the_twin_check_finds_a_planted_leak(monkeypatch: pytest.MonkeyPatch) ->
         check_twin_positions(IN_CHECK, KING_OR_NOT)
 
 
+def _hungry_game(seed: int, max_actions: int) -> Iterator[CloakChess]:
+    """A random game whose moves take a piece (never a king) nine times in ten when they can, so that many games
+    come down to too little material; checkers are seldom uncloaked. Yields the game after every action once both
+    arranged."""
+    rng = random.Random(seed)
+    game = CloakChess()
+    for _ in range(max_actions):
+        if game.outcome is not None:
+            return
+        seat = game.to_move
+        assert seat is not None
+        choices = game.choices()
+        action = _random_action(rng, choices, 0.03)
+        if isinstance(action, Move):
+            def taken(uci: str) -> chess.Piece | None:
+                return game.board.piece_at(chess.Move.from_uci(uci).to_square)
+            safe = [move for move in choices["moves"] if (taken(move) or chess.Piece(chess.PAWN, True)).piece_type
+                    != chess.KING]
+            takes = [move for move in safe if taken(move) is not None]
+            if takes and rng.random() < 0.9:
+                action = Move(rng.choice(takes))
+            elif safe:
+                action = Move(rng.choice(safe))
+        game.play(seat, action)
+        if all(game.arrangements):
+            yield game
+
+
+def test_in_real_play_the_public_judgement_of_material_is_the_true_boards() -> None:
+    """CD6b judges too little material over every arrangement that fits what both players were told. In a game
+    played by the rules that is always the true board's judgement: every captured checker's identity is told to
+    both, and a checker that may still be a bishop has only moved diagonally (so it stands on its start square's
+    colour). The hand-made positions of the other CD6b tests, with checkers removed untold, are where they part."""
+    steps = drawn = drawn_cloaked = 0
+    for seed in range(24):
+        for game in _hungry_game(seed, 3000):
+            steps += 1
+            truth = game.board.is_insufficient_material()
+            assert publicly_insufficient(game.board, game.public) == truth, (seed, steps)
+            if truth:
+                drawn += 1
+                drawn_cloaked += bool(game.public.cloaked[WHITE] or game.public.cloaked[BLACK])
+    assert drawn >= 10 and drawn_cloaked >= 1, (drawn, drawn_cloaked)  # the check met the case it is about
+
+
 def test_whether_the_game_goes_on_does_not_depend_on_the_enemys_untold_identities() -> None:
     """Ruling CD6b. White's cloaked checker 4 takes Black's last pawn with a diagonal slide: a queen or a bishop,
     as far as Black can know. On the true board a bishop (RQNBKNBR) would be a draw and a queen (RNBQKBNR) not;
-    judged from what both were told, the game goes on either way, and Black is told the same."""
+    judged from what both were told, the game goes on either way, and Black is told the same. The position is
+    made up (Black's other checkers are gone without their identities ever told): a game played by the rules
+    never reaches it (see the test above)."""
     outcomes = []
     for white in ("RNBQKBNR", "RQNBKNBR"):
         game = place({"e1": "w5", "d4": "w4", "e8": "b5", "a7": "bP"}, white=white)

@@ -275,7 +275,9 @@ def test_pawns_waiting_to_be_dropped_do_not_count_as_material() -> None:
 def test_cd6b_a_cloaked_checker_that_may_be_a_queen_keeps_the_game_going_until_it_is_told() -> None:
     """The true board is king and bishop against king, but Black was told only that checker 3 stepped one square
     diagonally: a queen as far as both players know, so the game goes on (CD6b). Uncloaking it tells both it is a
-    bishop, and then the game is drawn at once."""
+    bishop, and then the game is drawn at once. The position is made up: White's other checkers were removed
+    without being told, which no game played by the rules does (there the captured identities leave checker 3
+    only a bishop, and the public judgement is the true board's; tests/test_cloak_properties.py checks that)."""
     for uncloak, drawn in (((), False), ((3,), True)):
         game = place({"e1": "w5!", "e8": "b5!", "c4": "w3", "d5": "bP"})
         assert game.board.piece_type_at(chess.C4) == chess.BISHOP
@@ -293,7 +295,9 @@ def test_cd6b_a_cloaked_checker_that_may_be_a_queen_keeps_the_game_going_until_i
 def test_cd6b_a_draw_when_every_arrangement_both_were_told_of_leaves_too_little() -> None:
     """White's checker 2 jumps like a knight to take Black's last pawn: both players now know it is a knight,
     though it stays cloaked, and Black's only checker on the board (cloaked) can only be its king: every
-    arrangement that fits is king and knight against king, a draw."""
+    arrangement that fits is king and knight against king, a draw. The position is made up (checkers removed
+    without being told); it checks the rule's workings, not a case of real play, where the public judgement is
+    always the true board's."""
     game = place({"e1": "w5!", "e8": "b5", "c3": "w2", "d5": "bP"})
     game.play(WHITE, Move("c3d5"))
     assert game.outcome is not None and game.outcome.reason == Reason.INSUFFICIENT_MATERIAL

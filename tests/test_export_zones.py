@@ -119,6 +119,25 @@ def test_every_kind_of_zone_appears_in_the_image() -> None:
     assert png_width(svg, 600) == 600
 
 
+@pytest.mark.parametrize("along_files", [True, False])
+def test_a_grid_along_the_files_runs_as_the_board_does_from_blacks_side(along_files: bool) -> None:
+    """A grid whose columns stand for the files (Cloak and Dagger's checkers) is mirrored with the board, as in
+    the window: from Black's side its columns read 8 to 1, left to right. Other grids never turn."""
+    columns = tuple(str(number) for number in range(1, 9))
+    grid = GridZone(id="grid", place="below", rows=("K",), columns=columns,
+                    marks=(("x", "", "", "", "", "", "", ""),), along_files=along_files)
+    scene = BoardScene(pieces={(4, 0): "K"}, zones=[grid])
+    for white_below in (True, False):
+        found = zone(parse(scene_svg(scene, white_below=white_below)), "grid")
+        headings = sorted((float(node.get("x") or 0), node.text) for node in found.iter(SVG + "text")
+                          if node.text in columns)
+        cells = [float(node.get("x") or 0) for node in by_class(found, "grid-cell")]
+        mark = [float(node.get("x") or 0) for node in found.iter(SVG + "text") if node.text == "x"]
+        mirrored = along_files and not white_below
+        assert [text for _, text in headings] == (list(reversed(columns)) if mirrored else list(columns))
+        assert (mark[0] > max(cells)) == mirrored  # the first column's mark, over the rightmost cell when turned
+
+
 def test_an_8x8_board_with_zones_shows_them() -> None:
     scene = BoardScene(pieces={(4, 0): "K"}, zones=[TrayZone(id="tray", place="right", pieces=("q",))])
     root = parse(scene_svg(scene))

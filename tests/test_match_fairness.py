@@ -363,17 +363,50 @@ def referee_start(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     return str(request.param)
 
 
-def test_referee_processes_play_game_after_game(referee_start: str) -> None:
-    referees: set[int | None] = set()
+def referees_started(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """The process ids of the referees a match starts, taken in this process as each is started (a referee that
+    reports its game and leaves may be gone before anything here could look for it among the children)."""
+    import app.match
+    started: list[int | None] = []
 
-    def progress(done: int, total: int, summary: GameSummary) -> None:
-        referees.update(child.pid for child in multiprocessing.active_children()
-                        if child.name == "sightline-referee")
+    class Counted(app.match._Referee):
+        def __init__(self, context: Any, setup: Any) -> None:
+            super().__init__(context, setup)
+            started.append(self.process.pid)
 
-    result = run_match("rbc", "random", "attacker", games=8, seed=2, control=TimeControl(None, 0), jobs=2,
-                       progress=progress)
+    monkeypatch.setattr(app.match, "_Referee", Counted)
+    return started
+
+
+def stamp_referee_pids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game summary of a forked referee ends with " [referee <pid>]": the process that played it."""
+    import app.match
+    play = app.match._play_job_safely
+
+    def stamped(job: Any, on_call: Any = None, report: Any = None, *more: Any) -> GameSummary:  # in the referee
+        def tell(summary: GameSummary) -> None:
+            summary.detail += f" [referee {os.getpid()}]"
+            if report is not None:
+                report(summary)
+        return play(job, on_call, tell, *more)
+
+    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.match, "_play_job_safely", stamped)
+
+
+def referee_pids(games: Any) -> list[int]:
+    """The referee of each game, as :func:`stamp_referee_pids` stamped it."""
+    import re
+    pids = [re.search(r" \[referee (\d+)\]$", game.detail) for game in games]
+    assert all(pids), [game.detail for game in games]
+    return [int(pid.group(1)) for pid in pids if pid]
+
+
+def test_referee_processes_play_game_after_game(referee_start: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    referees = referees_started(monkeypatch)
+    result = run_match("rbc", "random", "attacker", games=8, seed=2, control=TimeControl(None, 0), jobs=2)
     assert len(result.games) == 8 and all(game.reason in ("king_capture", "move_limit") for game in result.games)
-    assert len(referees) == 2
+    assert len(referees) == len(set(referees)) == 2
     assert not [child for child in multiprocessing.active_children() if child.name == "sightline-referee"]
 
 
@@ -480,6 +513,37 @@ def test_a_bot_stuck_in_end_does_not_keep_the_game_waiting(control: TimeControl,
     assert not [thread for thread in threading.enumerate() if thread.ident not in before]
 
 
+def test_a_call_given_up_before_its_thread_took_it_counts_as_stuck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call abandoned at its deadline while its thread has not yet taken it up will still run the bot's code:
+    it is stuck from the moment it is handed over until it has answered (a referee with one must leave)."""
+    import time
+
+    import app.runner
+    gate = threading.Event()
+    work = app.runner._Caller._work
+
+    def late(self: Any) -> None:  # the thread is slow to take up its first call
+        gate.wait(30.0)
+        work(self)
+
+    monkeypatch.setattr(app.runner._Caller, "_work", late)
+    caller = app.runner._Caller()
+    ran: list[bool] = []
+    try:
+        with pytest.raises(app.runner._Timeout):
+            caller.call(lambda: ran.append(True), 0.01)
+        assert caller.stuck and not ran
+    finally:
+        gate.set()
+    for _ in range(3000):  # a bound, not a timing: the call runs now, then the thread is idle again
+        if not caller.stuck:
+            break
+        time.sleep(0.01)
+    assert ran and not caller.stuck
+    caller.close()
+    app.runner._ABANDONED.discard(caller)
+
+
 def test_a_referee_left_with_a_bot_stuck_in_end_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a match, the referee whose built-in bot's end() never returns finishes the game at the limit, reports
     it, and leaves (its stuck thread with it); the next game is another referee's, as after other bot failures."""
@@ -492,19 +556,13 @@ def test_a_referee_left_with_a_bot_stuck_in_end_is_replaced(monkeypatch: pytest.
         while self.seat == 0:
             time.sleep(3600)
 
-    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    stamp_referee_pids(monkeypatch)
     monkeypatch.setattr(app.runner, "_END_LIMIT", 0.2)
     monkeypatch.setattr(RBCRandomBot, "end", sleep_for_ever)
-    referees: set[int | None] = set()
-
-    def progress(done: int, total: int, summary: GameSummary) -> None:
-        referees.update(child.pid for child in multiprocessing.active_children()
-                        if child.name == "sightline-referee")
-
     result = run_match("rbc", "random", "random", games=3, seed=1, control=TimeControl(60, 0), jobs=1,
-                       max_plies=6, progress=progress)
+                       max_plies=6)
     assert all(game.reason in ("turn_limit", "king_capture") for game in result.games), result.games
-    assert len(referees) == 3  # each game's referee left after it
+    assert len(set(referee_pids(result.games))) == 3  # each game's referee left after it
     assert not [child for child in multiprocessing.active_children() if child.name == "sightline-referee"]
 
 

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Iterator, Mapping, NamedTuple, Sequence
 
 import chess
 
-from .core import Action, Adjudication, Game, IllegalAction, Outcome, Reason, Seat, View
+from .core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from .rbc_moves import describe_bad_move, is_well_formed
 
 WHITE_SEAT: Seat = 0
@@ -447,8 +447,6 @@ class BlindChess(Game):
         self._phase = "move"
         self._offered = False  # the seat to move has offered a draw this turn
         self._attempts: list[chess.Move] | None = None
-        self._material: tuple[int, tuple[int, int]] | None = None  # (half-moves, scores) when last counted
-        self._flag_outcomes: dict[Seat, tuple[tuple[int, int], Outcome]] = {}  # seat -> (scores, flag fall's end)
         for seat in (WHITE_SEAT, BLACK_SEAT):
             self._tell(seat, GameStarted(color_of(seat), own_fen(board, color_of(seat))))
         if board.is_insufficient_material():
@@ -499,13 +497,8 @@ class BlindChess(Game):
         return {"attempts": self.attempts(), "offer_draw": not self._offered, "answer_draw": False}
 
     def material_scores(self) -> tuple[int, int]:
-        """Material scores (White, Black) on the true board (B5). Kept for the half-move they were counted at:
-        a match asks before every call into a bot how a flag fall would end the game."""
-        ply = len(self.board.move_stack)
-        counted = self._material
-        if counted is None or counted[0] != ply:
-            counted = self._material = (ply, (material(self.board, chess.WHITE), material(self.board, chess.BLACK)))
-        return counted[1]
+        """Material scores (White, Black) on the true board (B5)."""
+        return material(self.board, chess.WHITE), material(self.board, chess.BLACK)
 
     # -- acting -------------------------------------------------------------------------------
     def _apply(self, seat: Seat, action: Action) -> None:
@@ -576,27 +569,21 @@ class BlindChess(Game):
         self._attempts = None
         self._finish(Outcome(None, Reason.NO_MOVES, "neither side has a possible attempt"))
 
-    def _adjudicated_outcome(self, adjudication: Adjudication) -> Outcome:
-        """A flag fall is decided on material (B5); other adjudications as usual."""
-        if adjudication.reason is not Reason.TIMEOUT:
-            return super()._adjudicated_outcome(adjudication)
-        scores = self.material_scores()
-        known = self._flag_outcomes
-        last = known.get(adjudication.seat)
-        if last is not None and last[0] == scores:
-            return last[1]  # the same outcome object: asked before every call of a match, it is cheap to compare
-        white, black = scores
-        name = self.seat_names[adjudication.seat]
+    def flag_fall_outcome(self, seat: Seat) -> Outcome:
+        """A flag fall is decided on material (B5).
+
+        >>> BlindChess("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").flag_fall_outcome(BLACK_SEAT).detail
+        'Black ran out of time; White has more material (9-0)'
+        """
+        white, black = self.material_scores()
+        name = self.seat_names[seat]
         if white == black:
-            outcome = Outcome(None, Reason.MATERIAL, f"{name} ran out of time; material is equal ({white}-{black})",
-                              (white, black))
-        else:
-            winner = WHITE_SEAT if white > black else BLACK_SEAT
-            outcome = Outcome(winner, Reason.MATERIAL,
-                              f"{name} ran out of time; {self.seat_names[winner]} has more material ({white}-{black})",
-                              (white, black))
-        known[adjudication.seat] = (scores, outcome)
-        return outcome
+            return Outcome(None, Reason.MATERIAL, f"{name} ran out of time; material is equal ({white}-{black})",
+                           (white, black))
+        winner = WHITE_SEAT if white > black else BLACK_SEAT
+        return Outcome(winner, Reason.MATERIAL,
+                       f"{name} ran out of time; {self.seat_names[winner]} has more material ({white}-{black})",
+                       (white, black))
 
     def _game_over_observation(self, outcome: Outcome) -> GameEnded:
         return GameEnded(outcome)

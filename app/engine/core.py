@@ -417,14 +417,32 @@ class Game(ABC):
     def adjudicate(self, adjudication: Adjudication) -> None:
         """End the game against ``adjudication.seat`` (time forfeit, bot failure...).
 
-        Subclasses override :meth:`_adjudicated_outcome` where a flag fall does
-        not simply lose (Blind Chess decides on material).
+        A flag fall (:attr:`Reason.TIMEOUT`) ends as :meth:`flag_fall_outcome` says when the game's rules decide
+        it their own way (Blind Chess decides on material); otherwise ``adjudication.seat``'s team loses.
         """
         if self.outcome is not None:
             raise GameOver("the game is over")
         self._finish(self._adjudicated_outcome(adjudication))
 
+    def flag_fall_outcome(self, seat: Seat) -> Outcome | None:
+        """How the game would end if ``seat``'s clock ran out now, when its rules decide that their own way;
+        ``None``: the usual loss on time for ``seat``'s team. Asked by :meth:`adjudicate`, and by a match before
+        calling a bot (a referee that must be stopped in the bot's call is scored with it).
+
+        >>> from app.engine.rbc import ReconChess
+        >>> ReconChess().flag_fall_outcome(0) is None
+        True
+        >>> from app.engine.blind import BlindChess
+        >>> BlindChess().flag_fall_outcome(0).detail
+        'White ran out of time; material is equal (39-39)'
+        """
+        return None
+
     def _adjudicated_outcome(self, adjudication: Adjudication) -> Outcome:
+        if adjudication.reason is Reason.TIMEOUT:
+            flagged = self.flag_fall_outcome(adjudication.seat)
+            if flagged is not None:
+                return flagged
         name = self.seat_names[adjudication.seat]
         detail = adjudication.detail or {
             Reason.TIMEOUT: f"{name} ran out of time",
