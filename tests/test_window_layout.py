@@ -293,3 +293,24 @@ def test_the_belief_panel_fits_without_scrolling_at_the_default_size(qtbot, fres
     for widget in (panel.board, panel.fix_button, panel.count_box, panel.flag_label, panel.status_label):
         corner = widget.mapTo(panel, QPoint(widget.width() - 1, widget.height() - 1))
         assert panel.rect().contains(corner), widget
+
+
+def _typed(qtbot, window, text: str) -> None:
+    from PySide6.QtCore import Qt
+    window.entry.setText(text)
+    qtbot.keyClick(window.entry, Qt.Key.Key_Return)
+
+
+def test_a_refused_typed_move_does_not_move_the_buttons_or_the_log(qtbot, fresh_settings) -> None:
+    window = open_window(qtbot)
+    window.start(NewGame("blind", False, "random", "easy", 0, TimeControl(None, 0), "50-move"))
+    window.controller.lift_curtain()
+    before = _settled(qtbot, window)
+    _typed(qtbot, window, "Qh5xz")  # not a move: the error line under the entry says so
+    assert not window.panel.entry_error.isHidden() and window.panel.entry_error.text()
+    assert _settled(qtbot, window) == before
+    _typed(qtbot, window, "Kb1 " * 40)  # a long error is cut to its line (whole in the tooltip)
+    assert _settled(qtbot, window) == before
+    window.entry.setText("")
+    window.panel.entry_error.hide()  # as when the game moves on
+    assert _settled(qtbot, window) == before

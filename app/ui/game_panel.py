@@ -261,8 +261,9 @@ class GamePanel(QWidget):
         self.thinking.hide()
         self.entry = QLineEdit()
         self.entry.setPlaceholderText("Type a move (e2e4, Nf3) or a square to sense, then Enter")
-        self.entry_error = QLabel()
-        self.entry_error.setWordWrap(True)
+        # A refused typed move is explained on one line under the entry (whole in its tooltip when cut); the line
+        # keeps its room while empty or hidden, so the buttons below do not move when an error comes or goes.
+        self.entry_error = ElidedLabel(lines=1)
         palette = self.entry_error.palette()
         palette.setColor(QPalette.ColorRole.WindowText, ENTRY_ERROR_COLOUR)
         self.entry_error.setPalette(palette)
