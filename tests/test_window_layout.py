@@ -124,6 +124,10 @@ def _places(window) -> dict[str, object]:
         "buttons": window.panel.resign_button.mapTo(window, QPoint(0, 0)).toTuple(),
         "log": window.panel.tabs.mapTo(window, QPoint(0, 0)).toTuple(),
     }
+    for name in ("title", "status", "entry", "command_area"):  # the labels above the buttons, 1 px counts
+        widget = getattr(window.panel, name, None)
+        if widget is not None:
+                places[name] = widget.mapTo(window, QPoint(0, 0)).toTuple() + widget.size().toTuple()
     if window.belief_dock is not None and window.belief_dock.isVisible():
         panel = window.belief_panel
         places["belief panel"] = window.belief_dock.geometry().getRect()
@@ -313,4 +317,39 @@ def test_a_refused_typed_move_does_not_move_the_buttons_or_the_log(qtbot, fresh_
     assert _settled(qtbot, window) == before
     window.entry.setText("")
     window.panel.entry_error.hide()  # as when the game moves on
+    assert _settled(qtbot, window) == before
+
+
+def test_the_buttons_and_the_log_keep_their_places_from_cloaks_arranging_to_its_moving(qtbot, fresh_settings) -> None:
+    from tests.test_cloak_window import lift, press
+    from tests.test_cloak_window import start as start_cloak
+    window = open_window(qtbot)
+    window.resize(1100, 760)
+    controller = start_cloak(window)
+    lift(window, qtbot, "White")
+    arranging = _settled(qtbot, window)
+    press(window, qtbot, "arrange-standard")
+    press(window, qtbot, "arrange-confirm")
+    lift(window, qtbot, "Black")
+    assert _settled(qtbot, window) == arranging
+    press(window, qtbot, "arrange-standard")
+    press(window, qtbot, "arrange-confirm")
+    lift(window, qtbot, "White")
+    assert controller.game.phase == "move"
+    moving = _settled(qtbot, window)
+    moved = {name: (arranging[name], moving[name]) for name in arranging if moving.get(name) != arranging[name]}
+    assert moved == {}
+
+
+def test_the_answers_to_a_draw_offer_do_not_move_the_log_or_the_labels(qtbot, fresh_settings) -> None:
+    from app.games.presenter import Command
+    window = open_window(qtbot)
+    window.start(NewGame("blind", False, "random", "easy", 0, TimeControl(None, 0), "50-move"))
+    window.controller.lift_curtain()
+    before = _settled(qtbot, window)
+    window.panel.show_commands([Command("accept_draw", "Accept draw", True), Command("decline_draw", "Decline draw",
+                                                                                     True)])  # an offer to answer
+    assert window.panel.accept_button.isVisible()
+    assert _settled(qtbot, window) == before
+    window.panel.show_commands([Command("offer_draw", "Offer draw", True)])  # answered
     assert _settled(qtbot, window) == before

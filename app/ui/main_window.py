@@ -568,6 +568,7 @@ class MainWindow(QMainWindow):
         # Nobody of the new game at the screen until it starts (a belief panel made just now starts from this).
         self.private.show(controller.nobody_screen())
         self.panel.truth_button.setChecked(False)
+        self.panel.new_game()  # its command buttons keep the room this game needs, not the last one's
         self._prepare_belief_dock(self._has_belief_panel(controller))
         scene = controller.scene()
         self.board.set_board_size(scene.files, scene.ranks)
