@@ -353,3 +353,26 @@ def test_the_answers_to_a_draw_offer_do_not_move_the_log_or_the_labels(qtbot, fr
     assert _settled(qtbot, window) == before
     window.panel.show_commands([Command("offer_draw", "Offer draw", True)])  # answered
     assert _settled(qtbot, window) == before
+
+
+@pytest.mark.parametrize("variant", ["telepathy", "cloak"])
+def test_the_board_keeps_its_size_when_the_game_ends_and_the_true_position_shows(qtbot, fresh_settings,
+                                                                                 variant) -> None:
+    """The true final position has no zones of its own: the board keeps their room, or every square would move."""
+    window = open_window(qtbot)
+    window.resize(1100, 760)
+    window.start(NewGame(variant, False, "random", "easy", 0, TimeControl(None, 0), "50-move"))
+    controller = window.controller
+    controller.lift_curtain()
+    playing = _settled(qtbot, window)
+    controller.resign()
+    qtbot.waitUntil(lambda: controller.outcome is not None)
+    if controller.screen_seat is None:
+        controller.lift_curtain()
+    assert window._truth_shown
+    ended = _settled(qtbot, window)
+    assert (ended["board widget"], ended["board"]) == (playing["board widget"], playing["board"])
+    window.panel.truth_button.setChecked(True)  # what the seat saw
+    assert not window._truth_shown
+    seen = _settled(qtbot, window)
+    assert (seen["board widget"], seen["board"]) == (playing["board widget"], playing["board"])
