@@ -386,6 +386,8 @@ class GamePanel(QWidget):
             if truth:
                 needed += gap + self.truth_button.sizeHint().height()
             room = max(room, needed)
+        if area.width() > 0 and layout.hasHeightForWidth():  # never less than the rows shown now really take
+            room = max(room, layout.heightForWidth(area.width()))
         if area.minimumHeight() != room or area.maximumHeight() != room:
             area.setFixedHeight(room)
 
