@@ -124,6 +124,10 @@ def _places(window) -> dict[str, object]:
         "buttons": window.panel.resign_button.mapTo(window, QPoint(0, 0)).toTuple(),
         "log": window.panel.tabs.mapTo(window, QPoint(0, 0)).toTuple(),
     }
+    for name in ("title", "status", "entry", "command_area"):  # the labels above the buttons, 1 px counts
+        widget = getattr(window.panel, name, None)
+        if widget is not None:
+                places[name] = widget.mapTo(window, QPoint(0, 0)).toTuple() + widget.size().toTuple()
     if window.belief_dock is not None and window.belief_dock.isVisible():
         panel = window.belief_panel
         places["belief panel"] = window.belief_dock.geometry().getRect()
@@ -293,3 +297,82 @@ def test_the_belief_panel_fits_without_scrolling_at_the_default_size(qtbot, fres
     for widget in (panel.board, panel.fix_button, panel.count_box, panel.flag_label, panel.status_label):
         corner = widget.mapTo(panel, QPoint(widget.width() - 1, widget.height() - 1))
         assert panel.rect().contains(corner), widget
+
+
+def _typed(qtbot, window, text: str) -> None:
+    from PySide6.QtCore import Qt
+    window.entry.setText(text)
+    qtbot.keyClick(window.entry, Qt.Key.Key_Return)
+
+
+def test_a_refused_typed_move_does_not_move_the_buttons_or_the_log(qtbot, fresh_settings) -> None:
+    window = open_window(qtbot)
+    window.start(NewGame("blind", False, "random", "easy", 0, TimeControl(None, 0), "50-move"))
+    window.controller.lift_curtain()
+    before = _settled(qtbot, window)
+    _typed(qtbot, window, "Qh5xz")  # not a move: the error line under the entry says so
+    assert not window.panel.entry_error.isHidden() and window.panel.entry_error.text()
+    assert _settled(qtbot, window) == before
+    _typed(qtbot, window, "Kb1 " * 40)  # a long error is cut to its line (whole in the tooltip)
+    assert _settled(qtbot, window) == before
+    window.entry.setText("")
+    window.panel.entry_error.hide()  # as when the game moves on
+    assert _settled(qtbot, window) == before
+
+
+def test_the_buttons_and_the_log_keep_their_places_from_cloaks_arranging_to_its_moving(qtbot, fresh_settings) -> None:
+    from tests.test_cloak_window import lift, press
+    from tests.test_cloak_window import start as start_cloak
+    window = open_window(qtbot)
+    window.resize(1100, 760)
+    controller = start_cloak(window)
+    lift(window, qtbot, "White")
+    arranging = _settled(qtbot, window)
+    press(window, qtbot, "arrange-standard")
+    press(window, qtbot, "arrange-confirm")
+    lift(window, qtbot, "Black")
+    assert _settled(qtbot, window) == arranging
+    press(window, qtbot, "arrange-standard")
+    press(window, qtbot, "arrange-confirm")
+    lift(window, qtbot, "White")
+    assert controller.game.phase == "move"
+    moving = _settled(qtbot, window)
+    moved = {name: (arranging[name], moving[name]) for name in arranging if moving.get(name) != arranging[name]}
+    assert moved == {}
+
+
+def test_the_answers_to_a_draw_offer_do_not_move_the_log_or_the_labels(qtbot, fresh_settings) -> None:
+    from app.games.presenter import Command
+    window = open_window(qtbot)
+    window.start(NewGame("blind", False, "random", "easy", 0, TimeControl(None, 0), "50-move"))
+    window.controller.lift_curtain()
+    before = _settled(qtbot, window)
+    window.panel.show_commands([Command("accept_draw", "Accept draw", True), Command("decline_draw", "Decline draw",
+                                                                                     True)])  # an offer to answer
+    assert window.panel.accept_button.isVisible()
+    assert _settled(qtbot, window) == before
+    window.panel.show_commands([Command("offer_draw", "Offer draw", True)])  # answered
+    assert _settled(qtbot, window) == before
+
+
+@pytest.mark.parametrize("variant", ["telepathy", "cloak"])
+def test_the_board_keeps_its_size_when_the_game_ends_and_the_true_position_shows(qtbot, fresh_settings,
+                                                                                 variant) -> None:
+    """The true final position has no zones of its own: the board keeps their room, or every square would move."""
+    window = open_window(qtbot)
+    window.resize(1100, 760)
+    window.start(NewGame(variant, False, "random", "easy", 0, TimeControl(None, 0), "50-move"))
+    controller = window.controller
+    controller.lift_curtain()
+    playing = _settled(qtbot, window)
+    controller.resign()
+    qtbot.waitUntil(lambda: controller.outcome is not None)
+    if controller.screen_seat is None:
+        controller.lift_curtain()
+    assert window._truth_shown
+    ended = _settled(qtbot, window)
+    assert (ended["board widget"], ended["board"]) == (playing["board widget"], playing["board"])
+    window.panel.truth_button.setChecked(True)  # what the seat saw
+    assert not window._truth_shown
+    seen = _settled(qtbot, window)
+    assert (seen["board widget"], seen["board"]) == (playing["board widget"], playing["board"])

@@ -6,12 +6,12 @@ which only ever hands over what the seat at the screen may see.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QMargins, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPalette, QResizeEvent
-from PySide6.QtWidgets import (QLabel, QLayout, QLayoutItem, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
+from PySide6.QtWidgets import (QGridLayout, QLabel, QLayout, QLayoutItem, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget, QWidgetItem)
 
 from app.ui.elided_label import ElidedLabel
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 LOW_TIME_STYLE = "color: #d03030; font-weight: 700;"
 LOG_LINES = 5  # lines of the log always in sight
+DRAW_COMMANDS = frozenset({"offer_draw", "accept_draw", "decline_draw"})  # a game listing one may need the answers
 ENTRY_ERROR_COLOUR = QColor("#b03030")  # the red of a typed move that was refused
 
 
@@ -230,6 +231,21 @@ class FlowLayout(QLayout):
             x += width + gap
 
 
+class _CommandArea(QWidget):
+    """The area of the command buttons: says when its rows may need other room (a button shown or hidden, a label
+    changed, another width), so the panel can keep its height (see GamePanel._keep_command_room)."""
+
+    def __init__(self, changed: Callable[[], None]) -> None:
+        super().__init__()
+        self._changed = changed
+
+    def event(self, event: QEvent) -> bool:  # noqa: D102 - Qt override
+        handled = super().event(event)
+        if event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize):
+            self._changed()
+        return handled
+
+
 class GamePanel(QWidget):
     """Everything beside the board. Widgets are public attributes: the window connects and fills them."""
 
@@ -261,8 +277,9 @@ class GamePanel(QWidget):
         self.thinking.hide()
         self.entry = QLineEdit()
         self.entry.setPlaceholderText("Type a move (e2e4, Nf3) or a square to sense, then Enter")
-        self.entry_error = QLabel()
-        self.entry_error.setWordWrap(True)
+        # A refused typed move is explained on one line under the entry (whole in its tooltip when cut); the line
+        # keeps its room while empty or hidden, so the buttons below do not move when an error comes or goes.
+        self.entry_error = ElidedLabel(lines=1)
         palette = self.entry_error.palette()
         palette.setColor(QPalette.ColorRole.WindowText, ENTRY_ERROR_COLOUR)
         self.entry_error.setPalette(palette)
@@ -282,6 +299,7 @@ class GamePanel(QWidget):
         answers.addWidget(self.accept_button)
         answers.addWidget(self.decline_button)
         self._buttons_row = buttons
+        self._answers_row = answers
         # The buttons of the games' commands, by command id: these have their places in the rows above; a game
         # offering another command gets a button made for it (see show_commands).
         self.command_buttons: dict[str, QPushButton] = {}
@@ -293,11 +311,34 @@ class GamePanel(QWidget):
         self.truth_button.setCheckable(True)
         self.truth_button.setToolTip("The game is over: switch between the true final position and what you saw")
         self.truth_button.hide()
-        for widget in (self.title, self.clocks, self.status, self.thinking, self.entry, self.entry_error):
+        for widget in (self.title, self.clocks, self.status):
             column.addWidget(widget)
-        column.addLayout(buttons)
-        column.addLayout(answers)
-        column.addWidget(self.truth_button)
+        # The thinking bar and the error line share one line right under the entry (the room is short when a
+        # belief panel stands below: together they take what the bar and its spacing took): an error, drawn on its
+        # own background, covers the bar while it is shown.
+        self.entry_error.setAutoFillBackground(True)
+        typing = QGridLayout()
+        typing.setSpacing(0)
+        typing.addWidget(self.entry, 0, 0)
+        typing.addWidget(self.thinking, 1, 0, Qt.AlignmentFlag.AlignVCenter)
+        typing.addWidget(self.entry_error, 1, 0)
+        column.addLayout(typing)
+        # The buttons' rows change with the game's phase (Cloak's arranging offers more than its moving) and a
+        # draw's answers add one: their area keeps the most room this game has needed (and a second row from the
+        # start in a game that lists a draw command, for the answers to an offer), so the log below never moves under
+        # a click. It starts again with each game (new_game).
+        # What the area showed in this game (the buttons' labels, the answers' labels, the end's switch): its room
+        # is the most any of them needs at the width it has now.
+        self._command_sets: set[tuple[tuple[str, ...], tuple[str, ...], bool]] = set()
+        self._draws = False  # whether this game listed a draw command: room for the answers' row then
+        self.command_area = _CommandArea(self._keep_command_room)
+        area = QVBoxLayout(self.command_area)
+        area.setContentsMargins(0, 0, 0, 0)
+        area.addLayout(buttons)
+        area.addLayout(answers)
+        area.addWidget(self.truth_button)
+        area.addStretch(1)
+        column.addWidget(self.command_area)
         self.tabs = QTabWidget()
         from app.ui.move_list import MoveList
         self.moves = MoveList()
@@ -319,6 +360,53 @@ class GamePanel(QWidget):
         super().resizeEvent(event)
         self._keep_room_for_wrapped_text()
 
+    def new_game(self) -> None:
+        """A new game: its command buttons start from the room of one row again."""
+        self._command_sets.clear()
+        self._draws = False
+        self._keep_command_room()
+
+    def _keep_command_room(self) -> None:
+        """The command area as tall as the most rows any set of buttons shown in this game needs at the area's width
+        (so a phase with fewer buttons keeps the room of one with more, until the next game)."""
+        area = self.command_area
+        layout = area.layout()
+        gap = layout.spacing() if layout.spacing() >= 0 else 6
+        shown = (tuple(button.text() for button in self._buttons_row.widgets() if not button.isHidden()),
+                 tuple(button.text() for button in self._answers_row.widgets() if not button.isHidden()),
+                 not self.truth_button.isHidden())
+        self._command_sets.add(shown)
+        width = area.width() if area.width() > 0 else self.width()
+        row = self.pass_button.sizeHint().height()
+        room = row * 2 + gap if self._draws else row
+        for buttons, answers, truth in self._command_sets:
+            needed = self._rows(buttons, width) * (row + gap) - gap
+            if answers:
+                needed += self._rows(answers, width) * (row + gap)
+            if truth:
+                needed += gap + self.truth_button.sizeHint().height()
+            room = max(room, needed)
+        if area.width() > 0 and layout.hasHeightForWidth():  # never less than the rows shown now really take
+            room = max(room, layout.heightForWidth(area.width()))
+        if area.minimumHeight() != room or area.maximumHeight() != room:
+            area.setFixedHeight(room)
+
+    def _rows(self, labels: tuple[str, ...], width: int) -> int:
+        """How many rows buttons with these labels take at ``width`` (as FlowLayout lays them out)."""
+        if FlowLayout._button_frame is None:
+            FlowLayout._least_width(QWidgetItem(self.pass_button), 10 ** 6)  # measures the frame once
+        gap = self._buttons_row.spacing() if self._buttons_row.spacing() >= 0 else 6
+        metrics = self.pass_button.fontMetrics()
+        rows, used = 0, 0
+        for label in labels:
+            text = label.replace("&&", "\0").replace("&", "").replace("\0", "&")
+            least = metrics.horizontalAdvance(text) + (FlowLayout._button_frame or 0)
+            if rows == 0 or used + gap + least > width:
+                rows, used = rows + 1, least
+            else:
+                used += gap + least
+        return rows
+
     def _keep_room_for_wrapped_text(self) -> None:
         """A title or status that wraps onto more lines needs more height than Qt's minimum size (which ignores
         wrapping) says: the dock would then squeeze the log out of sight. Ask the layout at the actual width."""
@@ -337,6 +425,7 @@ class GamePanel(QWidget):
         """Show the buttons of the game's ``commands`` (with their labels, enabled as each says) and hide the
         others."""
         offered = {command.id: command for command in commands}
+        self._draws = self._draws or not DRAW_COMMANDS.isdisjoint(offered)
         for command in commands:
             if command.id not in self.command_buttons:
                 button = QPushButton(command.label)
@@ -355,6 +444,7 @@ class GamePanel(QWidget):
             button.setEnabled(shown is not None and shown.enabled)
             if shown is not None and button.text() != shown.label:
                 button.setText(shown.label)
+        self._keep_command_room()
 
     def _tab_through_buttons(self) -> None:
         """Tab visits the buttons in the order they are shown (a button made later would otherwise come last,

@@ -568,6 +568,7 @@ class MainWindow(QMainWindow):
         # Nobody of the new game at the screen until it starts (a belief panel made just now starts from this).
         self.private.show(controller.nobody_screen())
         self.panel.truth_button.setChecked(False)
+        self.panel.new_game()  # its command buttons keep the room this game needs, not the last one's
         self._prepare_belief_dock(self._has_belief_panel(controller))
         scene = controller.scene()
         self.board.set_board_size(scene.files, scene.ranks)
@@ -837,6 +838,10 @@ class MainWindow(QMainWindow):
             show_truth = truth is not None and not panel.truth_button.isChecked()
             panel.truth_button.setText("Show what you saw" if show_truth else "Show the true position")
             truth = truth if show_truth and controller.looking_back is None else None
+            if truth is not None and not truth.zones:
+                # The true position has no zones of its own: it keeps the seat's (its own cards, grids, track), so
+                # the board keeps their room and its size and place when the game ends.
+                truth.zones = controller.scene().zones
             self._request_inference()
         self._truth_shown = truth is not None
         self._looking_back = controller.looking_back is not None
