@@ -19,7 +19,7 @@ from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action, Game, IllegalAction, Reason
 from app.games.cloak import rules
 from app.games.cloak.bots import (BOTS, WIN, CloakDeduceBot, CloakGreedyBot, CloakRandomBot, board_for, ending_terms,
-                                  mop_up, play_on, reply_value)
+                                  mop_up, pawn_push_bonus, play_on, reply_value)
 from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
 from app.runner import run_game
 
@@ -422,3 +422,23 @@ def test_the_hard_level_plays_endings_with_a_plan() -> None:
     near = chess.Board("4k3/8/8/8/8/8/P7/4K3 w - - 0 1")
     assert ending_terms(far, chess.WHITE) > ending_terms(near, chess.WHITE) > 0
     assert ending_terms(chess.Board(), chess.WHITE) == 0
+
+
+def test_the_hard_level_counts_quiet_moves_and_then_pushes_pawns() -> None:
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR"))])
+    bot = _bot_after(game, 0, CloakDeduceBot(seed=2, level="hard"))
+    seen = []
+    fed = len(game.observations(0))
+    shuffle = [("b1c3", "b8c6"), ("c3b1", "c6b8"), ("b1c3", "b8c6"), ("c3b1", "e7e5"), ("b1c3", "c6b8")]
+    for white, black in shuffle:
+        for observation in game.observations(0)[fed:]:
+            bot.observe(observation)
+        fed = len(game.observations(0))
+        bot.move(list(game.choices()["moves"]), ActionRequest(0, game.phase, game.choices(), float("inf")))
+        seen.append(bot.quiet)
+        _play_turns(game, [(0, white, ()), (1, black, ())])
+    assert seen == [0, 1, 2, 3, 0]   # the pawn move e7e5 starts the count again
+    assert pawn_push_bonus(0, 12) == 0 < pawn_push_bonus(14, 12) < pawn_push_bonus(30, 12)
+    assert pawn_push_bonus(30, 0) == 0   # the lower levels never push for the sake of it
+

@@ -72,13 +72,17 @@ class Level:
     hundreds of turns)."""
     repeat_penalty: int = 0
     """Centipawns off a move, per earlier time it made the same placement of pieces (when it is not behind)."""
+    push_after: int = 0
+    """After this many of its own moves in a row with no capture and no pawn move on the board (0: never), a
+    pawn move gains a bonus that grows with the wait: a locked position is opened rather than walked around
+    in until the turn limit."""
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level(samples=3, max_seconds=0.3, guess_threshold=1.0, noise=120),
     "medium": Level(samples=8, max_seconds=1.0, guess_threshold=0.6),
     "hard": Level(samples=16, max_seconds=2.5, guess_threshold=0.6, deep_moves=6, deep_boards=6, endings=True,
-                  repeat_penalty=60),
+                  repeat_penalty=60, push_after=12),
 }
 
 
@@ -279,12 +283,17 @@ class CloakDeduceBot(_CloakBot):
         self.tracker = Tracker(1)
         self.made: dict[tuple[int, int], int] = {}
         """How often each placement of pieces (white squares, black squares) followed one of its moves."""
+        self.quiet = 0
+        """Its own moves in a row before which the board had seen no capture and no pawn move."""
+        self._last_shape: tuple[int, int] | None = None
 
     def start(self, seat: Seat, options: dict[str, Any]) -> None:
         super().start(seat, options)
         self.clock = TurnClock(max_seconds=self.settings.max_seconds, expected_turns=60)
         self.tracker = Tracker(1 - seat)
         self.made = {}
+        self.quiet = 0
+        self._last_shape = None
 
     def deduction(self) -> Deduction:
         return self.tracker.update(self.view)
@@ -357,6 +366,13 @@ class CloakDeduceBot(_CloakBot):
             for index, key in enumerate(keys):
                 if abs(averages[index]) < WIN // 4:
                     averages[index] -= penalty * self.made.get(key, 0)
+        push = pawn_push_bonus(self.quiet, settings.push_after) if reply and lead >= 0 else 0
+        if push:
+            for index, option in enumerate(options):
+                if option is not None and "@" not in option and abs(averages[index]) < WIN // 4:
+                    token = self.view.board.get(chess.parse_square(option[:2]))
+                    if token is not None and token.colour == self.seat and token.kind == "P":
+                        averages[index] += push
         noise = settings.noise
         best_index = max(range(len(options)),
                          key=lambda i: averages[i] + (self.rng.uniform(-noise, noise) if noise else 0.0))
@@ -404,6 +420,12 @@ class CloakDeduceBot(_CloakBot):
                 averages[index] = min(averages[index], floor - 1)
 
     def move(self, moves: list[str], request: ActionRequest) -> str:
+        # The number of pieces and where the pawns stand change only with a capture, a pawn move or a drop.
+        board = self.view.board
+        pawns = sum(1 << square for square, token in board.items() if token.kind == "P")
+        shape = (len(board), pawns)
+        self.quiet = self.quiet + 1 if shape == self._last_shape else 0
+        self._last_shape = shape
         if len(moves) == 1:
             return moves[0]
         chosen = self._score_choices(moves, request, reply=True)
@@ -476,6 +498,20 @@ def mop_up(board: chess.Board, me: chess.Color) -> int:
     apart = chess.square_manhattan_distance(strong_king, weak_king)
     bonus = 12 * from_centre + 6 * (14 - apart)
     return bonus if strong == me else -bonus
+
+
+def pawn_push_bonus(quiet: int, after: int) -> int:
+    """What a pawn move gains (centipawns) after ``quiet`` own moves with nothing taken and no pawn moved, when
+    the level starts pushing after ``after`` of them (0: never): 10 more a move, at most 80.
+
+    >>> [pawn_push_bonus(quiet, 12) for quiet in (0, 12, 13, 20, 40)]
+    [0, 0, 10, 80, 80]
+    >>> pawn_push_bonus(40, 0)
+    0
+    """
+    if not after or quiet <= after:
+        return 0
+    return min(80, 10 * (quiet - after))
 
 
 _PASSED_BONUS = (0, 0, 5, 10, 20, 35, 60, 100)
