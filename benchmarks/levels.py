@@ -68,6 +68,8 @@ LADDERS: dict[str, Ladder] = {
     "telepathy": Ladder("telepathy", "engine", None, 400, opening_plies=6),
     "splitbrain": Ladder("splitbrain", "engine", None, 300, opening_plies=4),
 }
+WARM = ("rbc", "blind")
+"""The games whose bots use the compiled belief kernels (see :func:`warm_up`)."""
 PAIRS = {"medium-easy": ("medium", "easy"), "hard-medium": ("hard", "medium")}
 
 
@@ -141,15 +143,32 @@ def _play(ladder: Ladder, upper: str, lower: str, index: int, seed: int, control
         team = result.team if result.team is not None else (teams[result.winner] if result.winner is not None
                                                              else None)
         outcome = "draw" if team is None else ("win" if team == upper_team else "loss")
-        sender.send((index, outcome, result.reason.value, game.ply, times[upper], times[lower]))
+        sender.send((index, outcome, f"{result.reason.value}: {result.detail}", game.ply, times[upper], times[lower]))
     except BaseException as error:  # noqa: BLE001 - reported as an error game
         sender.send((index, "error", f"{type(error).__name__}: {error}", 0, [], []))
     finally:
         sender.close()
 
 
+def warm_up(ladder: Ladder, upper: str, lower: str) -> None:
+    """Play a few untimed plies of the pair in this process before the games are forked from it.
+
+    The belief bots' compiled kernels are compiled (or loaded from numba's cache) when first used, some of
+    them only in the middle of a game; a game whose bot compiled one on its own clock (tens of seconds on a
+    busy machine, when numba's cache does not have it yet) would lose on time, and its process would end
+    before the cache was written. Every forked game inherits what was compiled here.
+    """
+    game = game_type(ladder.variant).from_options({})
+    classes = games.get(ladder.variant).bot_classes()
+    agents = [BotAgent(classes[ladder.bot](seed=seat, level=upper if team == 0 else lower), ladder.bot)
+              for seat, team in enumerate(game.teams())]
+    run_game(game, agents, None, 0, max_plies=24)
+
+
 def run(ladder: Ladder, upper: str, lower: str, games_wanted: int, seed: int, control: TimeControl | None,
         max_plies: int | None, jobs: int, minutes: float | None) -> dict[str, Any]:
+    if ladder.variant in WARM:
+        warm_up(ladder, upper, lower)
     context = multiprocessing.get_context("fork")
     results: dict[int, tuple[str, str, int]] = {}
     upper_times: list[float] = []
@@ -192,7 +211,7 @@ def run(ladder: Ladder, upper: str, lower: str, games_wanted: int, seed: int, co
             receiver.close()
             del running[index]
             side = "White" if index % 2 == 0 else "Black"
-            print(f"  game {index + 1:3d} ({upper} {side:5s}): {result:5s} {reason[:40]:40s} {plies:4d} turns",
+            print(f"  game {index + 1:3d} ({upper} {side:5s}): {result:5s} {plies:4d} turns  {reason[:90]}",
                   flush=True)
     counts = {key: sum(1 for r in results.values() if r[0] == key) for key in ("win", "draw", "loss", "error")}
     return {**counts, "games": len(results), "minutes": (time.perf_counter() - started) / 60,
