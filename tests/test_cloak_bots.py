@@ -11,13 +11,15 @@ from __future__ import annotations
 import time
 from typing import Any, TypeVar
 
+import chess
 import pytest
 
 from app.bots.agents import BotAgent
 from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action, Game, IllegalAction, Reason
 from app.games.cloak import rules
-from app.games.cloak.bots import BOTS, CloakDeduceBot, CloakGreedyBot, CloakRandomBot, board_for
+from app.games.cloak.bots import (BOTS, WIN, CloakDeduceBot, CloakGreedyBot, CloakRandomBot, board_for, ending_terms,
+                                  mop_up, pawn_push_bonus, play_on, reply_value)
 from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
 from app.runner import run_game
 
@@ -379,3 +381,64 @@ def test_the_greedy_bot_prefers_the_checker_it_expects_to_be_worth_most() -> Non
     bot = _bot_after(game, 0, CloakGreedyBot(seed=1))
     assert bot.victim_value(_square("f5"), bot.tracker.update(bot.view)) > 3.0
     assert bot.act(ActionRequest(0, game.phase, game.choices(), 30.0)) == Move("e4f5")
+
+
+def test_the_hard_level_shuns_a_placement_it_made_before() -> None:
+    # No repetition rule ends a Cloak and Dagger game: the hard level must not shuffle the same two moves for
+    # hundreds of turns. With the placement after its favourite move made often before, it picks another.
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR"))])
+    first = _bot_after(game, 0, CloakDeduceBot(seed=4, level="hard")).act(
+        ActionRequest(0, game.phase, game.choices(), float("inf")))
+    assert isinstance(first, Move)
+    after = chess.Board(chess960=True)
+    play_on(after, first.uci)
+    again = _bot_after(game, 0, CloakDeduceBot(seed=4, level="hard"))
+    again.made[(after.occupied_co[chess.WHITE], after.occupied_co[chess.BLACK])] = 10
+    second = again.act(ActionRequest(0, game.phase, game.choices(), float("inf")))
+    assert isinstance(second, Move) and second != first
+
+
+def test_the_hard_level_looks_at_every_reply_of_its_best_moves() -> None:
+    # A knight move that attacks king and rook at once wins the rook whatever the reply; a quiet move does not.
+    fork = chess.Board("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", chess960=True)
+    play_on(fork, "b5c7")
+    quiet = chess.Board("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", chess960=True)
+    play_on(quiet, "e1d1")
+    assert reply_value(fork, chess.WHITE) > reply_value(quiet, chess.WHITE) + 200
+    # A reply that takes the king loses; a board without the enemy king is won.
+    hanging = chess.Board("4k3/8/8/8/8/8/3q4/4K3 b - - 0 1", chess960=True)
+    assert reply_value(hanging, chess.WHITE) == -WIN
+    assert reply_value(chess.Board("8/8/8/8/8/8/8/4K3 b - - 0 1"), chess.WHITE) == WIN
+
+
+def test_the_hard_level_plays_endings_with_a_plan() -> None:
+    # The stronger side drives the weaker king to the edge with its own king; passed pawns run.
+    edge = chess.Board("7k/8/6K1/8/8/8/8/R7 w - - 0 1")
+    centre = chess.Board("8/8/8/4k3/8/8/8/R5K1 w - - 0 1")
+    assert mop_up(edge, chess.WHITE) > mop_up(centre, chess.WHITE) > 0
+    assert ending_terms(edge, chess.BLACK) < 0
+    far = chess.Board("4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    near = chess.Board("4k3/8/8/8/8/8/P7/4K3 w - - 0 1")
+    assert ending_terms(far, chess.WHITE) > ending_terms(near, chess.WHITE) > 0
+    assert ending_terms(chess.Board(), chess.WHITE) == 0
+
+
+def test_the_hard_level_counts_quiet_moves_and_then_pushes_pawns() -> None:
+    game = new_game()
+    play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR"))])
+    bot = _bot_after(game, 0, CloakDeduceBot(seed=2, level="hard"))
+    seen = []
+    fed = len(game.observations(0))
+    shuffle = [("b1c3", "b8c6"), ("c3b1", "c6b8"), ("b1c3", "b8c6"), ("c3b1", "e7e5"), ("b1c3", "c6b8")]
+    for white, black in shuffle:
+        for observation in game.observations(0)[fed:]:
+            bot.observe(observation)
+        fed = len(game.observations(0))
+        bot.move(list(game.choices()["moves"]), ActionRequest(0, game.phase, game.choices(), float("inf")))
+        seen.append(bot.quiet)
+        _play_turns(game, [(0, white, ()), (1, black, ())])
+    assert seen == [0, 1, 2, 3, 0]   # the pawn move e7e5 starts the count again
+    assert pawn_push_bonus(0, 12) == 0 < pawn_push_bonus(14, 12) < pawn_push_bonus(30, 12)
+    assert pawn_push_bonus(30, 0) == 0   # the lower levels never push for the sake of it
+

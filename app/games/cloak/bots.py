@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Sequence
 import chess
 
 from app.bots.base import ActionRequest, Bot
-from app.bots.chess_eval import WIN, evaluate, evaluate_replies
+from app.bots.chess_eval import WIN, evaluate, evaluate_replies, material_count
 from app.bots.timing import Deadline, TurnClock
 from app.engine.core import Action, Seat
 from app.games.cloak.deduction import PIECES, Deduction, Tracker, arrangements
@@ -61,12 +61,28 @@ class Level:
     max_seconds: float
     guess_threshold: float
     noise: int = 0
+    deep_moves: int = 0
+    """How many of the best moves are looked at again with every reply of the opponent (0: none)."""
+    deep_boards: int = 0
+    """On how many of the drawn arrangements that second look is taken."""
+    endings: bool = False
+    """Whether it plays endings with a plan (:func:`ending_terms`: the stronger side drives the other king to
+    the edge, kings come to the centre, passed pawns run) and shuns positions it has made before when it is not
+    behind (no repetition rule ends a Cloak and Dagger game: without this, a won ending can be shuffled for
+    hundreds of turns)."""
+    repeat_penalty: int = 0
+    """Centipawns off a move, per earlier time it made the same placement of pieces (when it is not behind)."""
+    push_after: int = 0
+    """After this many of its own moves in a row with no capture and no pawn move on the board (0: never), a
+    pawn move gains a bonus that grows with the wait: a locked position is opened rather than walked around
+    in until the turn limit."""
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level(samples=3, max_seconds=0.3, guess_threshold=1.0, noise=120),
     "medium": Level(samples=8, max_seconds=1.0, guess_threshold=0.6),
-    "hard": Level(samples=16, max_seconds=2.5, guess_threshold=0.55),
+    "hard": Level(samples=16, max_seconds=2.5, guess_threshold=0.6, deep_moves=6, deep_boards=6, endings=True,
+                  repeat_penalty=60, push_after=12),
 }
 
 
@@ -265,11 +281,19 @@ class CloakDeduceBot(_CloakBot):
         self.settings = LEVELS.get(level, LEVELS["medium"])
         self.clock = TurnClock(max_seconds=self.settings.max_seconds, expected_turns=60)
         self.tracker = Tracker(1)
+        self.made: dict[tuple[int, int], int] = {}
+        """How often each placement of pieces (white squares, black squares) followed one of its moves."""
+        self.quiet = 0
+        """Its own moves in a row before which the board had seen no capture and no pawn move."""
+        self._last_shape: tuple[int, int] | None = None
 
     def start(self, seat: Seat, options: dict[str, Any]) -> None:
         super().start(seat, options)
         self.clock = TurnClock(max_seconds=self.settings.max_seconds, expected_turns=60)
         self.tracker = Tracker(1 - seat)
+        self.made = {}
+        self.quiet = 0
+        self._last_shape = None
 
     def deduction(self) -> Deduction:
         return self.tracker.update(self.view)
@@ -306,6 +330,8 @@ class CloakDeduceBot(_CloakBot):
         me = _colour(self.seat)
         totals = [0.0] * len(options)
         boards = 0
+        keys: list[tuple[int, int]] = []
+        lead = 0
         for arrangement in self._samples():
             base = board_for(self.view, arrangement, self.seat)
             for index, option in enumerate(options):
@@ -321,17 +347,85 @@ class CloakDeduceBot(_CloakBot):
                         score = WIN - 1  # every reply leaves the king to be taken: a mate, cloaked or not
                 else:
                     score = evaluate(board, me)
+                if self.settings.endings and abs(score) < WIN // 2:
+                    score += ending_terms(board, me)
+                if boards == 0:
+                    keys.append((board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK]))
+                    if index == 0:
+                        lead = material_count(base, me) - material_count(base, not me)
                 totals[index] += score
             boards += 1
             if deadline.left() < (deadline.clock() - started) / boards * 1.2:
                 break  # another board would overrun the budget
-        noise = self.settings.noise
+        averages = [total / boards for total in totals]
+        settings = self.settings
+        if reply and settings.deep_moves and len(options) > 1:
+            self._look_deeper(options, averages, deadline, me)
+        penalty = settings.repeat_penalty
+        if reply and penalty and lead >= 0:
+            for index, key in enumerate(keys):
+                if abs(averages[index]) < WIN // 4:
+                    averages[index] -= penalty * self.made.get(key, 0)
+        push = pawn_push_bonus(self.quiet, settings.push_after) if reply and lead >= 0 else 0
+        if push:
+            for index, option in enumerate(options):
+                if option is not None and "@" not in option and abs(averages[index]) < WIN // 4:
+                    token = self.view.board.get(chess.parse_square(option[:2]))
+                    if token is not None and token.colour == self.seat and token.kind == "P":
+                        averages[index] += push
+        noise = settings.noise
         best_index = max(range(len(options)),
-                         key=lambda i: totals[i] / boards + (self.rng.uniform(-noise, noise) if noise else 0.0))
+                         key=lambda i: averages[i] + (self.rng.uniform(-noise, noise) if noise else 0.0))
         self.clock.turn_ended(request.seconds_left, deadline.elapsed())
+        if reply and penalty and keys:
+            self.made[keys[best_index]] = self.made.get(keys[best_index], 0) + 1
         return options[best_index]
 
+    def _look_deeper(self, options: Sequence[str | None], averages: list[float], deadline: Deadline,
+                     me: chess.Color) -> None:
+        """Score the level's best few options again, on a few of the drawn arrangements, against every reply of
+        the opponent (:func:`reply_value`), and put those averages in ``averages`` in place of the first look's.
+
+        The first look sees only the opponent's forcing replies; this one also sees a reply that defends, so a
+        move that threatens two things, or wins a piece in two moves, is worth what it threatens. Stops when the
+        turn's time runs short (the options not reached keep their first score).
+        """
+        settings = self.settings
+        ranked = sorted(range(len(options)), key=lambda i: averages[i], reverse=True)
+        ranked = [i for i in ranked[:settings.deep_moves] if abs(averages[i]) < WIN // 4]
+        if len(ranked) < 2:
+            return
+        bases = [board_for(self.view, arrangement, self.seat) for arrangement in self._samples()[:settings.deep_boards]]
+        deep: dict[int, list[float]] = {}
+        started = deadline.clock()
+        for index in ranked:
+            values = []
+            for base in bases:
+                board = base.copy(stack=False)
+                play_on(board, options[index])
+                values.append(reply_value(board, me, settings.endings))
+            deep[index] = values
+            done = len(deep)
+            if deadline.left() < (deadline.clock() - started) / done * 1.2:
+                break
+        if len(deep) < 2:
+            return
+        for index, values in deep.items():
+            averages[index] = sum(values) / len(values)
+        # The second look is the harsher one: an option it did not reach (ranked lower by the first look, or
+        # left for lack of time) must not win on the first look's milder score.
+        floor = min(averages[index] for index in deep)
+        for index in range(len(options)):
+            if index not in deep and abs(averages[index]) < WIN // 4:
+                averages[index] = min(averages[index], floor - 1)
+
     def move(self, moves: list[str], request: ActionRequest) -> str:
+        # The number of pieces and where the pawns stand change only with a capture, a pawn move or a drop.
+        board = self.view.board
+        pawns = sum(1 << square for square, token in board.items() if token.kind == "P")
+        shape = (len(board), pawns)
+        self.quiet = self.quiet + 1 if shape == self._last_shape else 0
+        self._last_shape = shape
         if len(moves) == 1:
             return moves[0]
         chosen = self._score_choices(moves, request, reply=True)
@@ -376,6 +470,137 @@ class CloakDeduceBot(_CloakBot):
         if all(forced_value(board, me, shown) >= WIN for board in boards):
             return checking
         return []
+
+
+def mop_up(board: chess.Board, me: chess.Color) -> int:
+    """A bonus for the side ahead in material (by a minor piece or more) that grows as the weaker king nears
+    the edge and the two kings near each other (centipawns, from ``me``'s side): what drives a won ending to
+    the king's capture instead of a shuffle, since the evaluator alone sees no progress there.
+
+    >>> edge = chess.Board("7k/8/6K1/8/8/8/8/R7 w - - 0 1")
+    >>> centre = chess.Board("8/8/8/4k3/8/8/8/R5K1 w - - 0 1")
+    >>> mop_up(edge, chess.WHITE) > mop_up(centre, chess.WHITE) > 0
+    True
+    >>> mop_up(edge, chess.BLACK) < 0
+    True
+    >>> mop_up(chess.Board(), chess.WHITE)
+    0
+    """
+    lead = material_count(board, me) - material_count(board, not me)
+    if abs(lead) < 300:
+        return 0
+    strong = me if lead > 0 else not me
+    strong_king, weak_king = board.king(strong), board.king(not strong)
+    if strong_king is None or weak_king is None:
+        return 0
+    file, rank = chess.square_file(weak_king), chess.square_rank(weak_king)
+    from_centre = max(3 - file, file - 4) + max(3 - rank, rank - 4)
+    apart = chess.square_manhattan_distance(strong_king, weak_king)
+    bonus = 12 * from_centre + 6 * (14 - apart)
+    return bonus if strong == me else -bonus
+
+
+def pawn_push_bonus(quiet: int, after: int) -> int:
+    """What a pawn move gains (centipawns) after ``quiet`` own moves with nothing taken and no pawn moved, when
+    the level starts pushing after ``after`` of them (0: never): 10 more a move, at most 80.
+
+    >>> [pawn_push_bonus(quiet, 12) for quiet in (0, 12, 13, 20, 40)]
+    [0, 0, 10, 80, 80]
+    >>> pawn_push_bonus(40, 0)
+    0
+    """
+    if not after or quiet <= after:
+        return 0
+    return min(80, 10 * (quiet - after))
+
+
+_PASSED_BONUS = (0, 0, 5, 10, 20, 35, 60, 100)
+"""A passed pawn's bonus in an ending by its rank counted from its own side (index 1 = its first rank)."""
+
+
+def _passed_pawns(board: chess.Board, colour: chess.Color) -> int:
+    total = 0
+    theirs = board.pawns & board.occupied_co[not colour]
+    for square in chess.scan_forward(board.pawns & board.occupied_co[colour]):
+        file, rank = chess.square_file(square), chess.square_rank(square)
+        ahead = range(rank + 1, 8) if colour == chess.WHITE else range(0, rank)
+        blockers = 0
+        for f in range(max(0, file - 1), min(7, file + 1) + 1):
+            for r in ahead:
+                blockers |= chess.BB_SQUARES[chess.square(f, r)]
+        if not theirs & blockers:
+            total += _PASSED_BONUS[rank + 1 if colour == chess.WHITE else 8 - rank]
+    return total
+
+
+def _from_centre(square: int) -> int:
+    file, rank = chess.square_file(square), chess.square_rank(square)
+    return max(3 - file, file - 4) + max(3 - rank, rank - 4)
+
+
+def ending_terms(board: chess.Board, me: chess.Color) -> int:
+    """What the hard level adds to the evaluator's score for ``me`` (centipawns): :func:`mop_up`, and once the
+    queens are off or little is left (each side at most a rook and a minor piece besides pawns), kings towards
+    the centre and passed pawns by how far they have run.
+
+    >>> runner = chess.Board("4k3/8/8/P7/8/8/8/4K3 w - - 0 1")
+    >>> ending_terms(runner, chess.WHITE) > 0 > ending_terms(runner, chess.BLACK)
+    True
+    >>> ending_terms(chess.Board(), chess.WHITE)
+    0
+    """
+    total = mop_up(board, me)
+    heavy = [material_count(board, colour) - chess.popcount(board.pawns & board.occupied_co[colour]) * 100
+             for colour in (chess.WHITE, chess.BLACK)]
+    if board.queens and max(heavy) > 830:
+        return total
+    if max(heavy) > 830 + 500:
+        return total
+    my_king, their_king = board.king(me), board.king(not me)
+    if my_king is not None and their_king is not None:
+        total += 10 * (_from_centre(their_king) - _from_centre(my_king))
+    total += _passed_pawns(board, me) - _passed_pawns(board, not me)
+    return total
+
+
+def reply_value(board: chess.Board, me: chess.Color, endings: bool = False) -> float:
+    """The value for ``me`` of ``board`` (the opponent to move) after the opponent's best reply, every
+    pseudo-legal reply tried and each scored by the shared evaluator with ``me`` to move (so what ``me`` can
+    then take, or a king left to be taken, counts). A reply that takes ``me``'s king is a loss; a position
+    where the opponent has no king is a win.
+
+    >>> fork = chess.Board("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", chess960=True)
+    >>> play_on(fork, "b5c7")                     # the knight attacks king and rook: the rook falls next
+    >>> quiet = chess.Board("r3k3/8/8/1N6/8/8/8/4K3 w - - 0 1", chess960=True)
+    >>> play_on(quiet, "e1d1")
+    >>> reply_value(fork, chess.WHITE) > reply_value(quiet, chess.WHITE) + 200
+    True
+    >>> hanging = chess.Board("4k3/8/8/8/8/8/3q4/4K3 b - - 0 1", chess960=True)
+    >>> reply_value(hanging, chess.WHITE) < -WIN // 2
+    True
+    """
+    them = not me
+    if not board.kings & board.occupied_co[them]:
+        return float(WIN)
+    worst: float | None = None
+    my_king = board.king(me)
+    for move in list(board.generate_pseudo_legal_moves()):
+        if board.is_castling(move):
+            continue
+        if move.to_square == my_king:
+            return float(-WIN)
+        board.push(move)
+        try:
+            value = float(evaluate(board, me))
+            if endings and abs(value) < WIN // 4:
+                value += ending_terms(board, me)
+        finally:
+            board.pop()
+        if worst is None or value < worst:
+            worst = value
+    if worst is None:
+        return float(evaluate(board, me))
+    return worst
 
 
 def king_escapes(board: chess.Board, me: chess.Color) -> bool:
