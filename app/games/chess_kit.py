@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 import chess
 
 from app.games.presenter import PresenterBase
-from app.games.scene import BoardScene, Cell
+from app.games.scene import BoardScene, Cell, Remembered, piece_words, unknown_piece
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Outcome, Seat
@@ -49,6 +49,28 @@ def square_name(square: int) -> str:
 def turn_number(ply: int) -> int:
     """The move number of a half-move (ply 0 and 1 are turn 1)."""
     return ply // 2 + 1
+
+
+def remembered_from_facts(facts: Any, since: int, enemy_white: bool, oldest: int = 0) -> list[Remembered]:
+    """The enemy pieces a seat knows of, from its belief kit's facts (square -> the latest thing learned there):
+    each square whose latest fact is an enemy piece (of unknown type where it captured one of the seat's pieces),
+    learned at ply ``oldest`` or later. A fact learned at or after ply ``since`` (the opponent's latest move the
+    seat knows of) is current; an older one is drawn old, with its turn and a note saying when it was learned."""
+    remembered = []
+    for square, fact in sorted(facts.items()):
+        if fact.ply < oldest or fact.kind not in ("piece", "occupied"):
+            continue
+        turn = turn_number(fact.ply)
+        if fact.piece_type is not None:  # a piece seen there
+            code = chess.Piece(fact.piece_type, enemy_white).symbol()
+            note = f"{piece_words(code)} seen on {square_name(square)} at turn {turn}"
+        else:
+            code = unknown_piece(enemy_white)
+            note = f"{piece_words(code)} on {square_name(square)}: it captured your piece there at turn {turn}"
+        current = fact.ply >= since
+        remembered.append(Remembered(sq8(square), code, turn, current,
+                                     "" if current and fact.kind == "piece" else note))
+    return remembered
 
 
 def chess_targets(moves: Iterable[chess.Move]) -> dict[Cell, dict[Cell, list[str]]]:

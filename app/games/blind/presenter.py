@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
-from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, move_words, outcome_sentence, sq8,
+from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, move_words, outcome_sentence,
+                                 remembered_from_facts, sq8,
                                  square_name, turn_number, you_play)
 from app.games.presenter import BELIEF_PANEL, Command, MarksChange
-from app.games.scene import BoardScene, MarkerSpec, Remembered, piece_words, unknown_piece
+from app.games.scene import BoardScene, MarkerSpec, Remembered
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -53,22 +54,7 @@ def blind_remembered(view: Any) -> list[Remembered]:
     seat's) is current; anything older is drawn old, with its turn: the opponent may have moved it since."""
     from app.games.blind.belief_kit import facts
     since = opponent_moved(view)
-    enemy_white = not view.color
-    remembered = []
-    for square, fact in sorted(facts(view).items()):
-        if fact.kind not in ("piece", "occupied"):
-            continue
-        turn = turn_number(fact.ply)
-        if fact.piece_type is not None:  # a piece seen there
-            code = chess.Piece(fact.piece_type, enemy_white).symbol()
-            note = f"{piece_words(code)} seen on {square_name(square)} at turn {turn}"
-        else:
-            code = unknown_piece(enemy_white)
-            note = f"{piece_words(code)} on {square_name(square)}: it captured your piece there at turn {turn}"
-        current = fact.ply >= since
-        remembered.append(Remembered(sq8(square), code, turn, current, "" if current and fact.kind == "piece"
-                                     else note))
-    return remembered
+    return remembered_from_facts(facts(view), since, not view.color)
 
 
 def opponent_moved(view: Any) -> int:

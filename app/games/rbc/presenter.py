@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
-from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, move_words, outcome_sentence, sq8,
+from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, move_words, outcome_sentence,
+                                 remembered_from_facts, sq8,
                                  square_name, turn_number, you_play)
 from app.games.move_input import parse_square_text
 from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange
-from app.games.scene import BoardScene, Cell, MarkerSpec, Remembered, piece_words, unknown_piece
+from app.games.scene import BoardScene, Cell, MarkerSpec, Remembered, piece_words
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -82,22 +83,7 @@ def rbc_remembered(view: Any) -> list[Remembered]:
     senses = view.senses
     since = opponent_moved(view)
     oldest = senses[-1 - OLDER_SENSES].ply if len(senses) > OLDER_SENSES else 0
-    enemy_white = not view.color
-    remembered = []
-    for square, fact in sorted(facts(view).items()):
-        if fact.ply < oldest or fact.kind not in ("piece", "occupied"):
-            continue
-        turn = turn_number(fact.ply)
-        if fact.piece_type is not None:  # a piece seen there
-            code = chess.Piece(fact.piece_type, enemy_white).symbol()
-            note = f"{piece_words(code)} seen on {square_name(square)} at turn {turn}"
-        else:
-            code = unknown_piece(enemy_white)
-            note = (f"{piece_words(code)} on {square_name(square)}: it captured your piece there at turn {turn}")
-        current = fact.ply >= since
-        remembered.append(Remembered(sq8(square), code, turn, current, "" if current and fact.kind == "piece"
-                                     else note))
-    return remembered
+    return remembered_from_facts(facts(view), since, not view.color, oldest)
 
 
 def opponent_moved(view: Any) -> int:
