@@ -122,4 +122,5 @@ def test_the_usual_four_buttons_share_one_row_of_the_docks_default_width(qtbot) 
     assert len({button.y() for button in row}) == 1
     _assert_whole_and_apart(panel, least=4)
     margins = panel.layout().contentsMargins()
-    assert panel.flip_button.geometry().right() == panel.width() - margins.right() - 1
+    flip = panel.flip_button  # (the buttons stand in the panel's command area: its right edge, in the panel's terms)
+    assert flip.mapTo(panel, flip.rect().topRight()).x() == panel.width() - margins.right() - 1

@@ -371,9 +371,12 @@ class GamePanel(QWidget):
         (so a phase with fewer buttons keeps the room of one with more, until the next game)."""
         area = self.command_area
         layout = area.layout()
+        assert layout is not None  # set in __init__
         gap = layout.spacing() if layout.spacing() >= 0 else 6
-        shown = (tuple(button.text() for button in self._buttons_row.widgets() if not button.isHidden()),
-                 tuple(button.text() for button in self._answers_row.widgets() if not button.isHidden()),
+        shown = (tuple(button.text() for button in self._buttons_row.widgets()
+                       if isinstance(button, QPushButton) and not button.isHidden()),
+                 tuple(button.text() for button in self._answers_row.widgets()
+                       if isinstance(button, QPushButton) and not button.isHidden()),
                  not self.truth_button.isHidden())
         self._command_sets.add(shown)
         width = area.width() if area.width() > 0 else self.width()
