@@ -200,6 +200,17 @@ class Fact(NamedTuple):
     what: str
 
 
+def kept_facts(view: Any, key: tuple[int, ...], work_out: Callable[[Any], dict[Square, Fact]]) -> dict[Square, Fact]:
+    """A belief kit's facts of ``view``, worked out by ``work_out`` once per state of the view and kept on it.
+    ``key`` names the state (the lengths of the view's lists, which only grow); the caller gets its own copy.
+    The board, the belief panel and its checks all ask for the facts after every observation."""
+    kept = view.__dict__.get("_facts_kept")
+    if kept is None or kept[0] != key:
+        kept = (key, work_out(view))
+        view.__dict__["_facts_kept"] = kept
+    return dict(kept[1])
+
+
 def _passed_and_landed(move: chess.Move, capture: Square | None, ply: int, facts: dict[Square, Fact]) -> None:
     """A move that was played crossed empty squares and landed on an empty one (or captured there)."""
     turn = turn_number(ply)

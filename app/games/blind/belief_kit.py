@@ -8,7 +8,7 @@ from typing import Any
 import chess
 
 from app.engine.belief import (BeliefKit, Fact, PieceType, _castled_across, _is_pawn_move, _passed_and_landed,
-                               turn_number)
+                               kept_facts, turn_number)
 from app.engine.blind import BlindChessView, PieceLost
 
 
@@ -17,14 +17,7 @@ def facts(view: BlindChessView) -> dict[int, Fact]:
     successful moves and captures, the pieces they revealed, the squares where they would have revealed one
     and did not (rule B4), its pawns' captures that failed (no enemy piece stood there) and where it lost pieces
     (except a pawn that had just stepped two squares: it may have been taken en passant)."""
-    # The board, the belief panel and its checks all ask for these after every observation: they are worked out
-    # once per state of the view (its lists only grow) and kept on it.
-    key = (len(view.results), len(view.lost))
-    kept = view.__dict__.get("_facts_kept")
-    if kept is None or kept[0] != key:
-        kept = (key, _facts(view))
-        view.__dict__["_facts_kept"] = kept
-    return dict(kept[1])
+    return kept_facts(view, (len(view.results), len(view.lost)), _facts)
 
 
 def _facts(view: BlindChessView) -> dict[int, Fact]:

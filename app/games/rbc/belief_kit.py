@@ -8,7 +8,7 @@ from typing import Any
 import chess
 
 from app.engine.belief import (BeliefKit, Fact, PieceType, _castled_across, _is_pawn_move, _passed_and_landed,
-                               turn_number)
+                               kept_facts, turn_number)
 from app.engine.rbc import ReconChessView
 
 
@@ -17,14 +17,7 @@ def facts(view: ReconChessView) -> dict[int, Fact]:
     moves (the squares they crossed and landed on, what they captured; castling, the squares between king and
     rook; a pawn's capture that was not played, that its square held no enemy piece) and where it lost pieces
     (except a pawn that had just stepped two squares: it may have been taken en passant)."""
-    # The board, the belief panel and its checks all ask for these after every observation: they are worked out
-    # once per state of the view (its lists only grow) and kept on it.
-    key = (len(view.senses), len(view.moves), len(view.lost))
-    kept = view.__dict__.get("_facts_kept")
-    if kept is None or kept[0] != key:
-        kept = (key, _facts(view))
-        view.__dict__["_facts_kept"] = kept
-    return dict(kept[1])
+    return kept_facts(view, (len(view.senses), len(view.moves), len(view.lost)), _facts)
 
 
 def _facts(view: ReconChessView) -> dict[int, Fact]:
