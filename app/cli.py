@@ -158,8 +158,8 @@ def _max_plies_help() -> str:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from app.bots.agents import BotError
-    from app.match import MatchError, ProgressBar, format_table, run_match
+    from app.bots.contract import BotError
+    from app.hosting.match import MatchError, ProgressBar, format_table, run_match
     if args.games < 1 or args.jobs < 1:
         _say("sightline match", "--games and --jobs must be at least 1")
         return 2
@@ -279,9 +279,12 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from app.engine.record import RecordError
     from app.exports import check_export_target
-    from app.interop.reconchess_history import history_to_record
+    readers = games.imports()
+    if args.format not in readers:
+        _say("sightline import", f"no game reads {args.format!r} files (formats: {', '.join(readers) or 'none'})")
+        return 2
     try:
-        record = history_to_record(args.history)
+        record = readers[args.format].reader()(args.history)
         check_export_target(args.out, source=args.history)  # never over the history it was made from
         record.save(args.out)
     except RecordError as error:
@@ -455,9 +458,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--size", type=_whole_number, default=480, help="images: width in pixels (default 480)")
     export.set_defaults(func=_export)
 
-    imp = commands.add_parser("import", help="convert a reconchess GameHistory JSON into a record")
-    imp.add_argument("history", help="a reconchess GameHistory file")
+    readers = games.imports()
+    imp = commands.add_parser("import", help="convert another program's game file into a record")
+    imp.add_argument("history", help="the other program's file: " + "; ".join(
+        f"{name}: {fmt.label}" for name, fmt in readers.items()))
     imp.add_argument("out", help="the record to write")
+    imp.add_argument("--format", choices=list(readers), default=next(iter(readers), None),
+                     help=f"what the file is (default: {next(iter(readers), 'none')})")
     imp.set_defaults(func=_import)
 
     replay = commands.add_parser("replay", help="open the replay viewer on a finished game")

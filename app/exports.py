@@ -14,7 +14,7 @@ MinitChess move lists). This module does what is the same for every game:
   (hands, piles, tracks ...: a seat's only as that seat sees them); PNG through cairosvg.
 
 >>> from app.engine.record import GameSession
->>> from app.engine.minit import MinitChess, MinitMove
+>>> from app.games.minit.rules import MinitChess, MinitMove
 >>> session = GameSession(MinitChess())
 >>> session.play(0, MinitMove.parse("b1-c3"))
 >>> scene = frame_scene(session.record.variant, Timeline(session.record).frame(1, None))

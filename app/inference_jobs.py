@@ -6,7 +6,7 @@ that brings a few new observations costs only their update; anything unusual
 observations themselves, which are always sent whole. The window never waits:
 see :mod:`app.ui.inference_service`.
 
->>> from app.engine.rbc import ReconChess, Sense, MoveAction
+>>> from app.games.rbc.rules import ReconChess, Sense, MoveAction
 >>> import chess
 >>> game = ReconChess()
 >>> game.play(0, Sense(chess.E7)); game.play(0, MoveAction(chess.Move.from_uci("e2e4")))

@@ -31,7 +31,7 @@ they are, reported, and looked at again at the next start: their slot is not
 emptied. Only what is known to be finished, or nothing, is ever removed.
 
 >>> import tempfile, os
->>> from app.engine.minit import MinitChess, MinitMove
+>>> from app.games.minit.rules import MinitChess, MinitMove
 >>> from app.engine.record import GameSession
 >>> os.environ["SIGHTLINE_DATA_DIR"] = tempfile.mkdtemp()
 >>> session = GameSession(MinitChess())

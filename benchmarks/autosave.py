@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app import storage  # noqa: E402
 from app.engine.clock import TimeControl  # noqa: E402
-from app.engine.rbc import MoveAction, ReconChess, Sense  # noqa: E402
+from app.games.rbc.rules import MoveAction, ReconChess, Sense  # noqa: E402
 from app.engine.record import GameSession  # noqa: E402
 
 

@@ -40,9 +40,12 @@ import chess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.engine import blind, rbc  # noqa: E402
-from app.engine.inference import BlindInference, Inference, InferenceOptions, RbcInference  # noqa: E402
-from app.engine.rbc_moves import capture_square, move_actions, revise_move, with_default_promotion  # noqa: E402
+from app.games.blind import rules as blind  # noqa: E402
+from app.games.rbc import rules as rbc  # noqa: E402
+from app.engine.inference import Inference, InferenceOptions  # noqa: E402
+from app.games.blind.inference import BlindInference  # noqa: E402
+from app.games.rbc.inference import RbcInference  # noqa: E402
+from app.games.rbc.moves import capture_square, move_actions, revise_move, with_default_promotion  # noqa: E402
 
 
 def _key(board: chess.Board) -> str:
@@ -311,8 +314,8 @@ class Soundness:
 def aggressive_bots(variant: str, seed: int, kind: str = "aggressive") -> list[Any]:
     """Capturing bots (RBC attacker, Blind greedy) for both seats on even seeds; against a random bot on odd.
     ``kind="random"``: random bots for both (long games, large sets)."""
-    from app.bots.blind_bots import BlindGreedyBot, BlindRandomBot
-    from app.bots.rbc_bots import RBCAttackerBot, RBCRandomBot
+    from app.games.blind.bots import BlindGreedyBot, BlindRandomBot
+    from app.games.rbc.bots import RBCAttackerBot, RBCRandomBot
     if kind == "random":
         bot: Any = RBCRandomBot if variant == "rbc" else BlindRandomBot
         return [bot(seed=2 * seed), bot(seed=2 * seed + 1)]

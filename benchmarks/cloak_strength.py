@@ -5,7 +5,7 @@ Run by hand, never in the test suite:
     .venv/bin/python benchmarks/cloak_strength.py --games 100 --jobs 1 [--level medium] [--seed 0]
         [--only random|greedy|deduce-easy|deduce-medium] [--time 60+1 | --untimed] [--max-plies 400]
 
-Each game runs in its own forked process through ``app.runner.run_game`` (the
+Each game runs in its own forked process through ``app.hosting.runner.run_game`` (the
 function ``sightline match`` runs): the same clocks, time losses and forfeits (an
 illegal answer loses the game and is reported). Game ``i`` gives White to the bot
 under test when ``i`` is even; every bot is seeded from the game's number. A game
@@ -30,13 +30,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.bots.agents import BotAgent  # noqa: E402
+from app.bots.contract import BotAgent  # noqa: E402
 from app.bots.base import ActionRequest, Bot  # noqa: E402
 from app.engine.clock import TimeControl  # noqa: E402
 from app.engine.core import Action, Game  # noqa: E402
 from app.games.cloak import rules  # noqa: E402
 from app.games.cloak.bots import CloakDeduceBot, CloakGreedyBot, CloakRandomBot  # noqa: E402
-from app.runner import run_game, seed_everything  # noqa: E402
+from app.hosting.runner import run_game, seed_everything  # noqa: E402
 from benchmarks.strength import wilson  # noqa: E402
 
 GOALS = {"random": 0.95, "greedy": 0.80}

@@ -6,7 +6,7 @@ Run by hand, never in the test suite:
         [--pair medium-easy|hard-medium|both] [--games 100] [--jobs 1] [--seed 0]
         [--time SECONDS+INC | --untimed] [--minutes M] [--max-plies N]
 
-Each game is played in its own forked process through ``app.runner.run_game`` (the function behind
+Each game is played in its own forked process through ``app.hosting.runner.run_game`` (the function behind
 ``sightline match``): the same clocks, time losses and forfeits. Game ``i`` gives the higher level White (in
 the team games: the White team) when ``i`` is even; every bot is seeded from the game's number. Games whose
 bots would play the same game again and again (MinitChess, Telepathy and Split-Brain bots are deterministic
@@ -38,12 +38,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import games  # noqa: E402
-from app.bots.agents import BotAgent  # noqa: E402
+from app.bots.contract import BotAgent  # noqa: E402
 from app.bots.base import ActionRequest, Bot  # noqa: E402
 from app.engine.clock import TimeControl  # noqa: E402
 from app.engine.core import Action, Game  # noqa: E402
 from app.engine.variants import game_type  # noqa: E402
-from app.runner import run_game, seed_everything  # noqa: E402
+from app.hosting.runner import run_game, seed_everything  # noqa: E402
 from benchmarks.strength import wilson  # noqa: E402
 
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.bots.minit_bots import PSQ, WIN, MinitSearch  # noqa: E402
-from app.engine.minit import KING, PROMOTION, QUEEN, MinitPosition, gen_moves, perft  # noqa: E402
+from app.games.minit.bots import PSQ, WIN, MinitSearch  # noqa: E402
+from app.games.minit.rules import KING, PROMOTION, QUEEN, MinitPosition, gen_moves, perft  # noqa: E402
 
 
 class _OutOfTime(Exception):

@@ -38,10 +38,10 @@ def reconchess_games(games: int, seed: int) -> tuple[float, float]:
 
 
 def sightline_games(games: int, seed: int) -> tuple[float, float]:
-    from app.bots.agents import BotAgent
-    from app.bots.rbc_bots import RBCRandomBot
-    from app.engine.rbc import ReconChess
-    from app.runner import run_game
+    from app.bots.contract import BotAgent
+    from app.games.rbc.bots import RBCRandomBot
+    from app.games.rbc.rules import ReconChess
+    from app.hosting.runner import run_game
     plies = 0
     start = time.perf_counter()
     for index in range(games):
@@ -56,7 +56,7 @@ def sightline_games(games: int, seed: int) -> tuple[float, float]:
 def match_call(games: int, seed: int, jobs: int) -> tuple[float, float]:
     """A whole match through ``run_match`` (referee processes started, used and stopped), timed from the call."""
     from app.engine.clock import TimeControl
-    from app.match import run_match
+    from app.hosting.match import run_match
     start = time.perf_counter()
     result = run_match("rbc", "random", "random", games=games, seed=seed, control=TimeControl(None, 0), jobs=jobs)
     elapsed = time.perf_counter() - start

@@ -18,7 +18,7 @@ The matches and the goals of the bots issue:
   both colours).
 
 Both sides play at the same time control (``--time``, or ``--untimed``). Each game
-runs in its own process (forked; ``--jobs`` at once) through ``app.runner.run_game``,
+runs in its own process (forked; ``--jobs`` at once) through ``app.hosting.runner.run_game``,
 the function ``sightline match`` runs in its workers: the same clocks, time
 losses and forfeits. Game ``i`` gives White to the bot under test when ``i`` is
 even. The interval is Wilson's score interval for the win rate; the score counts a
@@ -42,14 +42,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.bots.agents import Agent, BotAgent, BotSpec  # noqa: E402
+from app.hosting.agents import BotSpec  # noqa: E402
+from app.bots.contract import Agent, BotAgent  # noqa: E402
 from app.bots.base import ActionRequest  # noqa: E402
-from app.bots.minit_bots import MinitSearchBot  # noqa: E402
+from app.games.minit.bots import MinitSearchBot  # noqa: E402
 from app.engine.clock import TimeControl  # noqa: E402
 from app.engine.core import Action  # noqa: E402
-from app.engine.minit import MinitMove  # noqa: E402
+from app.games.minit.rules import MinitMove  # noqa: E402
 from app.engine.variants import game_type  # noqa: E402
-from app.runner import run_game, seed_everything  # noqa: E402
+from app.hosting.runner import run_game, seed_everything  # noqa: E402
 
 FIXED_TWO_PLY = "fixed-2ply"
 
@@ -119,7 +120,7 @@ def opening(match: Match, index: int) -> dict[str, Any]:
     """The game's options: a MinitChess start after ``match.opening_plies`` random plies (seeded by the pair)."""
     if not match.opening_plies:
         return {}
-    from app.engine.minit import MinitPosition
+    from app.games.minit.rules import MinitPosition
     rng = random.Random(1000 + index // 2)
     while True:
         position = MinitPosition.start()

@@ -41,7 +41,8 @@ import posixpath
 import re
 from typing import Collection, Sequence
 
-__all__ = ["EXCLUDED_MODULES", "KEPT_QT_PLUGINS", "SYSTEM_LIBRARY_DIRS", "keep", "plugin_name", "select"]
+__all__ = ["EXCLUDED_MODULES", "KEPT_QT_PLUGINS", "SYSTEM_LIBRARY_DIRS", "keep", "named_modules", "plugin_name",
+           "select"]
 
 KEPT_QT_PLUGINS: dict[str, frozenset[str]] = {
     "platforms": frozenset({"qxcb", "qoffscreen", "qwindows", "qcocoa"}),
@@ -197,3 +198,21 @@ def vendoring_packages(entries: Sequence[Entry]) -> frozenset[str]:
         if top.endswith(".libs") and "/" in dest.replace("\\", "/"):
             found.add(top[:-len(".libs")])
     return frozenset(found)
+
+
+def named_modules() -> list[str]:
+    """The modules the games registry names by string (every game package, and each definition's lazy
+    references and preloads: referees, bots, presenters, formats ...), which no import statement reaches: the
+    spec hands them to PyInstaller as hidden imports, so that the list is made from the references themselves
+    rather than written out again. Reads the registry's plain data; imports no referee.
+
+    >>> modules = named_modules()
+    >>> "app.games.rbc.rules" in modules and "app.games.cloak.bots" in modules
+    True
+    """
+    from app import games  # the app's folder is on the path when the spec or a test calls this
+    found = set(games.ENTRIES)
+    for definition in games.all():
+        found.update(lazy.module for lazy in definition.lazies())
+        found.update(definition.preload)
+    return sorted(found)

@@ -3,7 +3,7 @@ from multiprocessing.resource_tracker import main as _tracker  # noqa: F401 - se
 #
 #     dist/sightline/sightline -I -B -S -c "$(cat packaging/frozen_check.py)"
 #
-# - a bot game played through app.bots.worker.BotProcess: each bot in its own worker process, started from a
+# - a bot game played through app.hosting.worker.BotProcess: each bot in its own worker process, started from a
 #   fork server (spawn on Windows) by re-running the bundle's executable, exactly as the game window does;
 # - the files the app reads beside its modules (rules, icon) and, when the bundle has it, cairosvg's PNG export
 #   (it loads the system's libcairo at run time);
@@ -23,7 +23,7 @@ def _check():
 
     import app
     from app.bots.base import ActionRequest
-    from app.bots.worker import BotProcess, _context
+    from app.hosting.worker import BotProcess, _context
     from app.engine.clock import TimeControl
     from app.engine.record import GameSession, PlayerInfo
     from app.engine.variants import game_type

@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 
 from app.engine.clock import TimeControl  # noqa: E402
-from app.engine.rbc import MoveAction, Sense  # noqa: E402
+from app.games.rbc.rules import MoveAction, Sense  # noqa: E402
 from test_premove import StandInBot  # noqa: E402
 
 
@@ -185,7 +185,7 @@ def test_a_bots_move_and_a_changed_move_glide_and_an_enemy_piece_seen_elsewhere_
 
 
 def test_a_bots_move_glides_once_drawn(window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.engine.minit import MinitMove, Move
+    from app.games.minit.rules import MinitMove, Move
     from app.games.minit.presenter import square_number
     from app.ui.new_game_dialog import NewGame
     monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
@@ -202,7 +202,7 @@ def test_a_bots_move_glides_once_drawn(window: Any, qtbot: Any, monkeypatch: pyt
 
 def test_a_replay_step_glides(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from app.engine.record import GameSession, PlayerInfo
-    from app.engine.rbc import ReconChess
+    from app.games.rbc.rules import ReconChess
     from app.ui.replay_window import ReplayWindow
     monkeypatch.setattr("app.ui.board_widget.GLIDE_MS", 180)
     session = GameSession(ReconChess(), TimeControl(None, 0), [PlayerInfo("a", "human"), PlayerInfo("b", "human")],

@@ -12,7 +12,7 @@ from typing import Iterator
 
 import pytest
 
-from app.bots.worker import _SafeUnpickler
+from app.hosting.worker import _SafeUnpickler
 from app.games import EXTRA_GAMES_VARIABLE
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from app import storage
-from app.engine.blind import BlindChess
+from app.games.blind.rules import BlindChess
 from app.engine.clock import TimeControl
 from app.engine.core import Resign
 from app.engine.record import VERSION, GameSession
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OWNER = textwrap.dedent("""
     import random, sys
     from app import storage
-    from app.engine.blind import BlindChess
+    from app.games.blind.rules import BlindChess
     from app.engine.record import GameSession
     from test_record_fuzz import random_action
     session = GameSession(BlindChess())

@@ -16,9 +16,9 @@ from app.engine.belief import (
     positions_text,
     review,
 )
-from app.engine.blind import Attempt, BlindChess, BlindChessView, CaptureMade
-from app.engine.minit import MinitChess, MinitChessView
-from app.engine.rbc import MoveAction, ReconChess, ReconChessView, Sense
+from app.games.blind.rules import Attempt, BlindChess, BlindChessView, CaptureMade
+from app.games.minit.rules import MinitChess, MinitChessView
+from app.games.rbc.rules import MoveAction, ReconChess, ReconChessView, Sense
 from app.engine.record import GameSession
 
 # ---- helpers -------------------------------------------------------------------------------------------
@@ -506,7 +506,7 @@ def test_review_refuses_bad_hypotheses_and_other_games() -> None:
 
 
 def test_flags_survive_a_save_and_reload() -> None:
-    from app.engine.rbc import MoveAction, ReconChess, ReconChessView, Sense
+    from app.games.rbc.rules import MoveAction, ReconChess, ReconChessView, Sense
     game = ReconChess()
     belief = BeliefBoard(chess.BLACK)
     belief.place(chess.D7, chess.PAWN)  # White supposes the d-pawn is at home
@@ -522,7 +522,8 @@ def test_flags_survive_a_save_and_reload() -> None:
 
 
 def test_a_guess_no_possible_position_allows_is_flagged_from_the_inference() -> None:
-    from app.engine.inference import BlindInference, RbcInference
+    from app.games.blind.inference import BlindInference
+    from app.games.rbc.inference import RbcInference
     game = ReconChess()
     game.play(0, Sense(chess.E7))
     game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
@@ -554,7 +555,7 @@ def test_a_guess_no_possible_position_allows_is_flagged_from_the_inference() -> 
 
 def test_fix_flagged_fixes_the_pieces_the_inference_flags() -> None:
     """Issue 26, item 5: "Fix flagged" counted the pieces no possible position allows, and then left them."""
-    from app.engine.inference import RbcInference
+    from app.games.rbc.inference import RbcInference
     game = ReconChess()
     rbc_turn(game, 0, "e7", "e2e4")
     rbc_turn(game, 1, "e2", "g8f6")

@@ -12,8 +12,8 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt  # noqa: E402
 from PySide6.QtGui import QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from app.engine.blind import Attempt, BlindChess, BlindChessView  # noqa: E402
-from app.engine.rbc import ReconChess, ReconChessView, Sense  # noqa: E402
+from app.games.blind.rules import Attempt, BlindChess, BlindChessView  # noqa: E402
+from app.games.rbc.rules import ReconChess, ReconChessView, Sense  # noqa: E402
 from app.ui.belief_panel import BeliefPanel, palette_mime, to_square  # noqa: E402
 from app.ui.board_widget import BoardWidget  # noqa: E402
 
@@ -181,7 +181,7 @@ def test_a_reveal_flags_a_piece_of_another_type(qtbot) -> None:
 def test_fix_flagged_fixes_what_the_inference_flags(qtbot, panel: BeliefPanel) -> None:
     """Issue 26, item 5: the panel counted flags from the inference ("no position ... has a queen here"), and
     its "Fix flagged (1)" button then changed nothing."""
-    from app.engine.inference import RbcInference
+    from app.games.rbc.inference import RbcInference
     game = ReconChess()
     panel.set_view(rbc_view(game), chess.WHITE)
     panel.place_piece(chess.D4, chess.QUEEN)  # no black queen can stand on d4 before Black has moved
@@ -256,7 +256,7 @@ def test_a_seat_of_the_other_colour_gets_a_fresh_board_and_minit_is_refused(qtbo
     panel.set_view(rbc_view(ReconChess(), 1), chess.BLACK)
     assert len(panel.belief()) == 0 and panel.belief().enemy == chess.WHITE
     assert panel.palette_button(chess.KING).letter == "K"
-    from app.engine.minit import MinitChess, MinitChessView
+    from app.games.minit.rules import MinitChess, MinitChessView
     with pytest.raises(TypeError, match="Reconnaissance Blind Chess and Blind Chess"):
         panel.set_view(MinitChessView.from_observations(MinitChess().observations(0)), chess.WHITE)
 

@@ -89,7 +89,7 @@ def test_a_new_game_starts_with_the_switches_off(window) -> None:
 
 
 def test_old_and_damaged_switch_notes() -> None:
-    from app.engine.blind import BlindChess
+    from app.games.blind.rules import BlindChess
     from app.engine.record import GameSession
     from app.ui.game_controller import GameController
     session = GameSession(BlindChess(), TimeControl(900, 5))

@@ -71,7 +71,7 @@ def _finished_rbc_record():
     import random
 
     from app.engine.core import Resign
-    from app.engine.rbc import MoveAction, ReconChess, Sense
+    from app.games.rbc.rules import MoveAction, ReconChess, Sense
     from app.engine.record import GameSession
     rng = random.Random(3)
     game = ReconChess()

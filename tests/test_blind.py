@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import app.bots.blind_bots as blind_bots
-import app.engine.blind as blind
+import app.games.blind.bots as blind_bots
+import app.games.blind.rules as blind
 from app.bots.base import ActionRequest
-from app.bots.blind_bots import BlindGreedyBot, BlindRandomBot
-from app.engine.blind import (BLACK_SEAT, WHITE_SEAT, AnswerDraw, Attempt, AttemptResult, BlindChess,
+from app.games.blind.bots import BlindGreedyBot, BlindRandomBot
+from app.games.blind.rules import (BLACK_SEAT, WHITE_SEAT, AnswerDraw, Attempt, AttemptResult, BlindChess,
                               BlindChessView, DrawDeclined, DrawOffered, GameEnded, GameStarted, OfferDraw,
                               PieceLost, TurnSkipped, TurnStarted, possible_attempts)
 from app.engine.clock import TimeControl
@@ -194,7 +194,7 @@ def test_b2_failed_attempts(pieces: str, uci: str) -> None:
 ])
 def test_b2_the_log_says_only_that_the_attempt_failed(pieces: str, uci: str, written: str) -> None:
     """Whatever the cause, the event log and the move list tell the mover the same thing: it failed."""
-    from app.ui.describe import describe, move_list
+    from app.games.describe import describe, move_list
     game = make(pieces, castling="KQ")
     result, _, _ = attempt(game, uci)
     assert describe(result, chess.WHITE) == f"Your move {uci[:2]} to {uci[2:4]} failed."
@@ -797,9 +797,9 @@ def test_record_replays_through_the_record_module_once_registered(monkeypatch: p
 
 
 def test_bots_play_through_the_game_runner(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.bots.agents import BotAgent
+    from app.bots.contract import BotAgent
     from app.engine import variants
-    from app.runner import run_game
+    from app.hosting.runner import run_game
     monkeypatch.setitem(variants.VARIANTS, "blind", BlindChess)
     for seed in range(3):
         agents = [BotAgent(BlindGreedyBot(seed), "greedy"), BotAgent(BlindRandomBot(seed), "random")]
@@ -848,8 +848,8 @@ def test_b5_decides_a_flag_fall_even_when_the_referee_overran_and_was_stopped(mo
     material: here White, whose bot overran, has a queen more and wins; with material equal it is a draw."""
     import re
 
-    import app.match
-    from app.match import run_match
+    import app.hosting.match
+    from app.hosting.match import run_match
     original = BlindRandomBot.act
 
     def hog(self: BlindRandomBot, request: ActionRequest) -> Any:  # in the forked referee
@@ -857,8 +857,8 @@ def test_b5_decides_a_flag_fall_even_when_the_referee_overran_and_was_stopped(mo
             re.match(r"(a+)+$", "a" * 64 + "b")  # backtracking inside C: no other thread of the referee runs
         return original(self, request)
 
-    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
-    monkeypatch.setattr(app.match, "_GRACE", 0.5)
+    monkeypatch.setattr(app.hosting.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.hosting.match, "_GRACE", 0.5)
     monkeypatch.setattr(BlindRandomBot, "act", hog)
     ahead = "4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1"
     for fen, winner in ((ahead, WHITE_SEAT), (chess.STARTING_FEN, None)):
@@ -875,7 +875,7 @@ def test_a_referee_whose_bot_overran_its_clock_is_replaced_even_when_material_sc
     still leave after it, as after any bot failure, so the thread dies with it and the next game is another's."""
     import time
 
-    from app.match import run_match
+    from app.hosting.match import run_match
     from test_match_fairness import referee_pids, stamp_referee_pids
     original = BlindRandomBot.act
 
@@ -898,8 +898,8 @@ def test_a_bot_too_slow_to_start_forfeits_rather_than_having_its_flag_fall_decid
     fall: it loses the game, as in every other game, instead of B5 deciding on material (here equal: a draw)."""
     import threading
 
-    from app.bots.agents import BotAgent
-    from app.runner import run_game
+    from app.bots.contract import BotAgent
+    from app.hosting.runner import run_game
     release = threading.Event()
 
     class SlowStarter(BlindRandomBot):
@@ -921,8 +921,8 @@ def test_a_referee_stopped_while_a_bot_starts_scores_no_flag_fall_on_material(mo
     start() (here in C code, so that the match must stop it) is scored as that bot's loss, not on material."""
     import re
 
-    import app.match
-    from app.match import run_match
+    import app.hosting.match
+    from app.hosting.match import run_match
 
     start = BlindRandomBot.start
 
@@ -931,8 +931,8 @@ def test_a_referee_stopped_while_a_bot_starts_scores_no_flag_fall_on_material(mo
             re.match(r"(a+)+$", "a" * 64 + "b")  # backtracking inside C: no other thread of the referee runs
         start(self, seat, options)
 
-    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
-    monkeypatch.setattr(app.match, "_GRACE", 0.5)
+    monkeypatch.setattr(app.hosting.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.hosting.match, "_GRACE", 0.5)
     monkeypatch.setattr(BlindRandomBot, "start", hog)
     [game] = run_match("blind", "random", "random", games=1, seed=3, control=TimeControl(0.5, 0)).games
     assert (game.winner, game.reason) == (BLACK_SEAT, Reason.TIMEOUT.value), game

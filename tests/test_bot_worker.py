@@ -1,4 +1,4 @@
-"""Bots in worker processes (app.bots.worker) and their seat in the window (app.ui.bot_seat)."""
+"""Bots in worker processes (app.hosting.worker) and their seat in the window (app.ui.bot_seat)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ import chess
 import pytest
 
 from app.bots.base import ActionRequest
-from app.bots.worker import BotProcess, WorkerEvent
+from app.hosting.worker import BotProcess, WorkerEvent
 from app.engine.clock import TimeControl
 from app.engine.core import Game, Reason
-from app.engine.minit import MinitChess
-from app.engine.rbc import MoveAction, ReconChess, Sense
+from app.games.minit.rules import MinitChess
+from app.games.rbc.rules import MoveAction, ReconChess, Sense
 from app.engine.record import GameSession, PlayerInfo, replay
 
 BOTS = Path(__file__).parent / "bots" / "misbehaving.py"
@@ -31,7 +31,7 @@ def hosted(name: str) -> str:
 
 
 def play_through_workers(game: Game, specs: list[str], control: TimeControl, seed: int = 0) -> GameSession:
-    """Play ``game`` to its end with one BotProcess per seat, fed as app/runner.py feeds agents."""
+    """Play ``game`` to its end with one BotProcess per seat, fed as app/hosting/runner.py feeds agents."""
     processes = [BotProcess(spec, game.variant, seat, game.options(), specs[1 - seat], seed * 2 + seat)
                  for seat, spec in enumerate(specs)]
     session = GameSession(game, control, [PlayerInfo(spec, "bot", spec) for spec in specs], seed)
@@ -363,7 +363,7 @@ HOSTILE = Path(__file__).parent / "bots" / "hostile.py"
 
 
 def test_a_process_whose_fork_server_died_is_not_taken_for_dead(witness: BotProcess) -> None:
-    from app.bots.worker import pid_alive
+    from app.hosting.worker import pid_alive
     process, _ = start(f"{HOSTILE}:ParentKiller", "sense")  # it kills its parent (the fork server), then answers
     try:
         event = process.wait(10.0)

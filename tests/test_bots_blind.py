@@ -10,13 +10,14 @@ import doctest
 import chess
 import pytest
 
-import app.bots.blind_belief as blind_belief
-from app.bots.agents import BotAgent, BotSpec
+import app.games.blind.belief_bot as blind_belief
+from app.hosting.agents import BotSpec
+from app.bots.contract import BotAgent
 from app.bots.base import ActionRequest, Bot
-from app.bots.blind_belief import LEVELS, LOW_TIME, BlindBeliefBot
-from app.bots.blind_bots import BlindGreedyBot, BlindRandomBot
-from app.bots.registry import builtin_bots
-from app.engine.blind import AnswerDraw, Attempt, BlindChess, OfferDraw
+from app.games.blind.belief_bot import LEVELS, LOW_TIME, BlindBeliefBot
+from app.games.blind.bots import BlindGreedyBot, BlindRandomBot
+from app.hosting.bot_registry import builtin_bots
+from app.games.blind.rules import AnswerDraw, Attempt, BlindChess, OfferDraw
 
 
 class FakeClock:
@@ -112,7 +113,7 @@ def test_short_of_time_material_counts_more() -> None:
 
 
 def test_expected_material_counts_the_opponent_army() -> None:
-    from app.engine.inference import BlindInference
+    from app.games.blind.inference import BlindInference
     game = BlindChess()
     inference = BlindInference.from_observations(0, game.observations(0))
     assert blind_belief.expected_material(inference) == 39

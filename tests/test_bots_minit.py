@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from app.bots.base import ActionRequest
-from app.bots.minit_bots import LEVELS, MinitSearch, MinitSearchBot, budget
+from app.games.minit.bots import LEVELS, MinitSearch, MinitSearchBot, budget
 from app.bots.timing import TurnClock
 from app.engine.core import Action
-from app.engine.minit import MinitChess, MinitMove, MinitPosition
+from app.games.minit.rules import MinitChess, MinitMove, MinitPosition
 
 
 class FakeClock:
@@ -97,6 +97,6 @@ def test_a_single_legal_move_is_played_at_once() -> None:
 def test_doctests() -> None:
     import doctest
 
-    import app.bots.minit_bots as minit_bots
+    import app.games.minit.bots as minit_bots
     failures, _ = doctest.testmod(minit_bots)
     assert failures == 0

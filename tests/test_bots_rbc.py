@@ -19,16 +19,17 @@ import pytest
 
 import app.bots.belief_common as belief_common
 import app.bots.chess_eval as chess_eval
-import app.bots.rbc_belief as rbc_belief
+import app.games.rbc.belief_bot as rbc_belief
 import app.bots.timing as timing
 import app.bots.uci as uci
-from app.bots.agents import BotAgent, BotSpec
+from app.hosting.agents import BotSpec
+from app.bots.contract import BotAgent
 from app.bots.base import ActionRequest, Bot
-from app.bots.rbc_belief import LEVELS, RBCBeliefBot
-from app.bots.rbc_bots import RBCAttackerBot, RBCRandomBot
-from app.bots.registry import builtin_bots
+from app.games.rbc.belief_bot import LEVELS, RBCBeliefBot
+from app.games.rbc.bots import RBCAttackerBot, RBCRandomBot
+from app.hosting.bot_registry import builtin_bots
 from app.engine.core import Reason
-from app.engine.rbc import MoveAction, ReconChess, Sense
+from app.games.rbc.rules import MoveAction, ReconChess, Sense
 
 
 class FakeClock:
@@ -225,7 +226,8 @@ def test_reset_makes_the_guess_agree_with_what_was_seen() -> None:
 
 
 def test_threat_prior_weighs_positions_that_attack_the_king() -> None:
-    from app.engine.inference import RbcInference, opponent_key
+    from app.engine.inference import opponent_key
+    from app.games.rbc.inference import RbcInference
     game = ReconChess()
     game.play(0, Sense(chess.E7))
     game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
@@ -334,7 +336,7 @@ def test_doctests() -> None:
 
 
 def test_plays_through_the_runner(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.runner import run_game
+    from app.hosting.runner import run_game
     monkeypatch.setitem(LEVELS, "easy", rbc_belief.RbcLevel(cap=300, boards=8, max_seconds=0.05, noise=150))
     agents: list[Any] = [BotSpec("sightline:belief:easy", "rbc").create(1), BotSpec("random", "rbc").create(2)]
     record = run_game(ReconChess(), agents, None, seed=1, max_plies=16)

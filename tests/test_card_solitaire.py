@@ -17,11 +17,11 @@ from typing import Any, Iterator
 import pytest
 
 from app import games
-from app.bots.agents import BotSpec
+from app.hosting.agents import BotSpec
 from app.engine.record import load_record, read_record
 from app.games.presenter import InputError, presenter_for
 from app.games.scene import HandZone, PileZone
-from app.runner import run_game
+from app.hosting.runner import run_game
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "sixteen"
@@ -279,7 +279,7 @@ def test_a_match_deals_again_from_its_deal_seed_which_nothing_a_bot_gets_decides
     """With ``deal_seed`` a match deals the same cards when run again. The bots are seeded from the match's
     ``seed`` and every record a bot is handed holds it; with that seed the same and the deal seed changed, the
     deals change, so nothing a bot is given decides them. Without a deal seed every game deals afresh."""
-    from app.match import run_match
+    from app.hosting.match import run_match
 
     def deals(out: Path, seed: int, deal_seed: int | None) -> list[tuple[int, int]]:
         run_match(KEY, seats=["random"], games=2, seed=seed, out_dir=str(out), deal_seed=deal_seed)

@@ -14,13 +14,13 @@ from typing import Any, Iterator
 
 import pytest
 
-from app.bots.agents import BotSpec
+from app.hosting.agents import BotSpec
 from app.bots.base import ActionRequest
 from app.engine.clock import TimeControl
 from app.engine.core import Action, Game, Seat
 from app.engine.record import GameRecord, GameSession, Timeline, allowed_perspectives, replay, resume
 from app.games import EXTRA_GAMES_VARIABLE
-from app.runner import run_game
+from app.hosting.runner import run_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,7 +69,7 @@ def test_the_same_seed_deals_the_same() -> None:
 
 
 def test_a_game_without_a_seed_draws_its_own_and_one_without_chance_has_none() -> None:
-    from app.engine.minit import MinitChess
+    from app.games.minit.rules import MinitChess
     rules = _picks()
     seeds = {rules.SecretPicks().seed for _ in range(5)}
     assert None not in seeds and len(seeds) == 5
@@ -121,7 +121,7 @@ def test_the_record_keeps_the_seed_apart_and_a_replay_deals_the_same(tmp_path: P
 
 
 def test_records_of_games_without_chance_have_no_chance_seed() -> None:
-    from app.engine.minit import MinitChess
+    from app.games.minit.rules import MinitChess
     assert "chance_seed" not in GameSession(MinitChess(), seed=4).record.to_json()
 
 
@@ -314,7 +314,7 @@ def test_bots_play_it_through_the_registry() -> None:
 _A_WORKER_PLAYS_ONE_SEAT = """
 import random, time
 from app.bots.base import ActionRequest
-from app.bots.worker import BotProcess
+from app.hosting.worker import BotProcess
 from app.engine.variants import game_type
 
 def main():

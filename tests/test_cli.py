@@ -13,7 +13,7 @@ import pytest
 
 from app.cli import MESSAGE_LIMIT, XCB_LIBRARIES, main, window_problem
 from app.engine.core import Resign
-from app.engine.rbc import ReconChess
+from app.games.rbc.rules import ReconChess
 from app.engine.record import GameSession
 
 HUGE = "9" * 5000  # more digits than Python converts to an int by default
@@ -111,6 +111,19 @@ def test_import_with_a_byte_order_mark_and_back(capsys: pytest.CaptureFixture[st
     assert json.loads((tmp_path / "back.json").read_text())["result"]["reason"] == "resign"
 
 
+def test_import_reads_the_formats_the_games_declare(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                     record_file: Path) -> None:
+    """The command asks the registry which files it reads (each game's ``imports``), never a game by name."""
+    from app import games
+    assert list(games.imports()) == ["reconchess"]
+    history = tmp_path / "history.json"
+    assert main(["export", str(record_file), str(history)]) == 0
+    assert main(["import", "--format", "reconchess", str(history), str(tmp_path / "back.json")]) == 0
+    with pytest.raises(SystemExit):
+        main(["import", "--format", "pgn", str(history), str(tmp_path / "other.json")])
+    assert "invalid choice: 'pgn'" in capsys.readouterr().err and not (tmp_path / "other.json").exists()
+
+
 # ---- the window on a machine that cannot show one ------------------------------------------------------------
 
 def test_no_display_is_said_in_words() -> None:
@@ -168,11 +181,11 @@ def test_match_move_limit_must_be_a_sensible_number(capsys: pytest.CaptureFixtur
 
 def test_match_says_when_no_process_can_be_started(capsys: pytest.CaptureFixture[str],
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.match
+    import app.hosting.match
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise OSError(11, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(app.match, "_Referee", refuse)
+    monkeypatch.setattr(app.hosting.match, "_Referee", refuse)
     status, err = run(capsys, "match", "--untimed", "--white", "random", "--black", "random", "--quiet")
     assert status == 1 and "cannot start a process" in err and "Resource temporarily unavailable" in err

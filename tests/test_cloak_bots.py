@@ -14,14 +14,14 @@ from typing import Any, TypeVar
 import chess
 import pytest
 
-from app.bots.agents import BotAgent
+from app.bots.contract import BotAgent
 from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action, Game, IllegalAction, Reason
 from app.games.cloak import rules
 from app.games.cloak.bots import (BOTS, WIN, CloakDeduceBot, CloakGreedyBot, CloakRandomBot, board_for, ending_terms,
                                   mop_up, pawn_push_bonus, play_on, reply_value)
 from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
-from app.runner import run_game
+from app.hosting.runner import run_game
 
 
 def referee_class() -> type[Game]:

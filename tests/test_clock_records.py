@@ -11,13 +11,13 @@ import random
 import threading
 from typing import Any
 
-from app.bots.agents import BotAgent
+from app.bots.contract import BotAgent
 from app.bots.base import ActionRequest, Bot
 from app.engine.clock import TimeControl
 from app.engine.core import Action, Adjudication, Reason
-from app.engine.rbc import MoveAction, MoveResult, ReconChess, Sense
+from app.games.rbc.rules import MoveAction, MoveResult, ReconChess, Sense
 from app.engine.record import GameRecord, GameSession, replay
-from app.runner import run_game
+from app.hosting.runner import run_game
 
 
 def _session(initial: float, increment: float) -> tuple[GameSession, list[float]]:

@@ -21,7 +21,7 @@ def _hot_seat_minit(window: Any, how: str) -> Any:
 
 
 def test_the_mover_sees_the_result_until_pass_the_screen(window: Any, qtbot: Any) -> None:
-    from app.engine.minit import MinitMove
+    from app.games.minit.rules import MinitMove
     controller = _hot_seat_minit(window, "button")
     controller.act(MinitMove.parse("b2-b3"))
     assert controller.curtain_for is None and controller.screen_seat == 0 and controller.passing_to == 1
@@ -38,7 +38,7 @@ def test_the_mover_sees_the_result_until_pass_the_screen(window: Any, qtbot: Any
 
 
 def test_a_moment_then_the_curtain_falls_by_itself(window: Any, qtbot: Any) -> None:
-    from app.engine.minit import MinitMove
+    from app.games.minit.rules import MinitMove
     controller = _hot_seat_minit(window, "moment")
     controller.act(MinitMove.parse("b2-b3"))
     assert controller.passing_to == 1 and controller.curtain_for is None
@@ -47,7 +47,7 @@ def test_a_moment_then_the_curtain_falls_by_itself(window: Any, qtbot: Any) -> N
 
 
 def test_at_once_lowers_the_curtain_straight_after_the_move(window: Any) -> None:
-    from app.engine.minit import MinitMove
+    from app.games.minit.rules import MinitMove
     controller = _hot_seat_minit(window, "at once")
     controller.act(MinitMove.parse("b2-b3"))
     assert controller.curtain_for == 1 and controller.passing_to is None

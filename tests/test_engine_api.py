@@ -15,7 +15,7 @@ from app.engine.core import Reason
 from app.engine.perft import perft
 from app.engine.record import GameRecord, RecordError, load_record, replay
 from app.engine.variants import TITLES, VARIANTS, game_type
-from app.match import run_match
+from app.hosting.match import run_match
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,9 +83,9 @@ def test_cli_match_other_games(capsys: pytest.CaptureFixture[str]) -> None:
 def test_records_name_the_entry_that_does_not_replay() -> None:
     result = run_match("rbc", "random", "random", games=1, seed=1, control=TimeControl(None, 0))
     assert result.games[0].plies > 0
-    from app.bots.agents import BotSpec
-    from app.engine.rbc import ReconChess
-    from app.runner import run_game
+    from app.hosting.agents import BotSpec
+    from app.games.rbc.rules import ReconChess
+    from app.hosting.runner import run_game
     record = run_game(ReconChess(), [BotSpec("random", "rbc").create(1), BotSpec("random", "rbc").create(2)])
     data = record.to_json()
     data["actions"][3]["action"]["move"] = "e1e8"
@@ -115,7 +115,7 @@ def test_engine_knows_nothing_of_qt() -> None:
 
 def test_perft_counters_come_from_the_definitions() -> None:
     from app import games
-    from app.engine.minit import MAX_PERFT_DEPTH
+    from app.games.minit.rules import MAX_PERFT_DEPTH
     from app.engine.perft import CHESS, MAX_DEPTH, counters
     assert list(counters()) == [CHESS, *(game.perft_name for game in games.all() if game.perft)]
     assert MAX_PERFT_DEPTH >= MAX_DEPTH  # a game's own cap never refuses a depth the command line allows

@@ -13,10 +13,10 @@ import pytest
 
 from app.cli import main
 from app.engine.core import Resign
-from app.engine.rbc import MoveAction, ReconChess, Sense
+from app.games.rbc.rules import MoveAction, ReconChess, Sense
 from app.engine.record import GameSession, atomic_write_text
 from app.exports import check_export_target, export_record
-from app.interop.reconchess_history import record_to_history
+from app.games.rbc.reconchess_history import record_to_history
 
 needs_posix = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs, links and modes as on POSIX systems")
 

@@ -15,17 +15,17 @@ import chess
 import chess.pgn
 import pytest
 
-from app.bots.agents import BotSpec
+from app.hosting.agents import BotSpec
 from app.cli import main
-from app.engine.blind import AnswerDraw, Attempt, BlindChess, OfferDraw
+from app.games.blind.rules import AnswerDraw, Attempt, BlindChess, OfferDraw
 from app.engine.core import Game, Resign
-from app.engine.minit import MinitChess, MinitPosition
-from app.engine.rbc import MoveAction, ReconChess, Sense
+from app.games.minit.rules import MinitChess, MinitPosition
+from app.games.rbc.rules import MoveAction, ReconChess, Sense
 from app.engine.record import GameRecord, GameSession, PlayerInfo, RecordError, Timeline, replay
 from app.exports import export_record, export_text, frame_png, frame_svg
 from app.games.chess_pgn import pgn_game, pgn_text, read_pgn
 from app.games.minit.formats import minit_move_list, parse_minit_move_list, parse_position_text, position_text
-from app.runner import run_game
+from app.hosting.runner import run_game
 
 from test_record_fuzz import random_action  # tests/ is on the path (pytest prepend import mode)
 
@@ -260,7 +260,7 @@ def test_cli_export_every_format(files: dict[str, Path], tmp_path: Path, capsys:
     out = tmp_path / "out"
     # The spelling that existed before the other formats: positional output, reconchess by default.
     assert run(["export", "--format", "reconchess", str(files["rbc"]), str(out) + ".history.json"], capsys)[0] == 0
-    from app.interop.reconchess_history import history_to_record
+    from app.games.rbc.reconchess_history import history_to_record
     back = history_to_record(str(out) + ".history.json")
     assert [e.action for e in back.entries] == [e.action for e in RBC_GAMES[0].entries]
     assert run(["export", str(files["rbc"]), str(out) + ".plain.json"], capsys)[0] == 0

@@ -84,14 +84,14 @@ def test_match_help_lists_each_games_options() -> None:
 
 
 def test_match_max_plies_default_comes_from_the_definition(monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.match
+    import app.hosting.match
     seen: list[Any] = []
 
     def fake_run_match(variant: str, **kwargs: Any) -> Any:
         seen.append((variant, kwargs["max_plies"]))
         raise ValueError("stop here")
 
-    monkeypatch.setattr(app.match, "run_match", fake_run_match)
+    monkeypatch.setattr(app.hosting.match, "run_match", fake_run_match)
     for definition in DEFINITIONS:
         main(["match", "--variant", definition.key, *(f"--seat={name}=random" for name in definition.seat_names),
               "--untimed", "--quiet"])

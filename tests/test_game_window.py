@@ -15,7 +15,7 @@ from PySide6.QtCore import QCoreApplication, Qt  # noqa: E402
 
 from app.engine.clock import TimeControl  # noqa: E402
 from app.ui.new_game_dialog import NewGame  # noqa: E402
-from app.ui.scene import from_sq8  # noqa: E402
+from app.games.chess_kit import from_sq8  # noqa: E402
 
 
 

@@ -3,7 +3,7 @@ the registry stays cheap (no referee, no python-chess)."""
 
 from __future__ import annotations
 
-import ast
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -70,7 +70,7 @@ def test_reading_the_registry_imports_no_game_code() -> None:
                               "[(d.title, d.seat_names, d.bots, d.formats) for d in games.all()]\n"
                               "games.format_names()")
     assert "app.games.rbc" in modules  # the definitions were read...
-    heavy = {"chess", "app.engine.rbc", "app.engine.blind", "app.engine.minit", "app.engine.core",
+    heavy = {"chess", "app.games.rbc.rules", "app.games.blind.rules", "app.games.minit.rules", "app.engine.core",
              "app.engine.inference", "app.exports", "app.games.chess_pgn",
              *(f"{entry}.formats" for entry in games.ENTRIES)}  # export formats load when first used
     assert not heavy & modules  # ...and nothing they point at was imported
@@ -99,23 +99,17 @@ def test_truth_is_the_position_as_it_stands(definition: GameDefinition) -> None:
         assert shown is not board and shown.fen() == board.fen() and not shown.move_stack
 
 
-def _imports_in(path: Path) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-    return found
-
-
 @pytest.mark.parametrize("definition", games.all(), ids=lambda definition: definition.key)
-def test_installers_can_see_what_the_lazy_references_load(definition: GameDefinition) -> None:
-    # a bundler follows import statements only: every module a reference names is imported in the game's package
-    package = ROOT / "app" / "games" / definition.key / "__init__.py"
-    named = {lazy.module for lazy in definition.lazies()} | {m for m in definition.preload if m.startswith("app.")}
-    assert named <= _imports_in(package)
-    registry = ast.parse((ROOT / "app" / "games" / "__init__.py").read_text(encoding="utf-8"))
-    relative = {alias.name for node in ast.walk(registry) if isinstance(node, ast.ImportFrom) and node.level == 1
-                for alias in node.names}
-    assert {entry.rpartition(".")[2] for entry in games.ENTRIES} <= relative
+def test_installers_are_handed_every_module_the_lazy_references_load(definition: GameDefinition) -> None:
+    # a bundler follows import statements only: the spec hands it the modules the registry names by string, a
+    # list made from the references themselves (nothing repeats them as imports)
+    spec = importlib.util.spec_from_file_location("bundle_policy_for_test", ROOT / "packaging" / "bundle_policy.py")
+    assert spec is not None and spec.loader is not None
+    policy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(policy)
+    named = {lazy.module for lazy in definition.lazies()} | set(definition.preload)
+    assert named and named <= set(policy.named_modules())
+    assert set(games.ENTRIES) <= set(policy.named_modules())
+    assert "bundle_policy.named_modules()" in (ROOT / "packaging" / "sightline.spec").read_text(encoding="utf-8")
+    package = (ROOT / "app" / "games" / definition.key / "__init__.py").read_text(encoding="utf-8")
+    assert "_named_for_bundlers" not in package

@@ -21,12 +21,14 @@ import numpy as np
 import pytest
 
 from app.bots.base import ActionRequest, Bot
-from app.bots.blind_bots import BlindGreedyBot, BlindRandomBot
-from app.bots.rbc_bots import RBCAttackerBot, RBCRandomBot
-from app.engine import blind, rbc
+from app.games.blind.bots import BlindGreedyBot, BlindRandomBot
+from app.games.rbc.bots import RBCAttackerBot, RBCRandomBot
+from app.games.blind import rules as blind
+from app.games.rbc import rules as rbc
 from app.engine.core import Game, Reason
-from app.engine.inference import (BlindInference, Inference, InferenceError, InferenceOptions, RbcInference, pack,
-                                  unpack)
+from app.engine.inference import Inference, InferenceError, InferenceOptions, pack, unpack
+from app.games.blind.inference import BlindInference
+from app.games.rbc.inference import RbcInference
 
 ROOT = Path(__file__).resolve().parents[1]
 

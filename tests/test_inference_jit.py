@@ -21,7 +21,9 @@ import numpy as np
 import pytest
 
 from app.engine import inference_core, inference_jit, inference_vec
-from app.engine.inference import BlindInference, InferenceOptions, RbcInference
+from app.engine.inference import InferenceOptions
+from app.games.blind.inference import BlindInference
+from app.games.rbc.inference import RbcInference
 from app.engine.inference_core import PASS_ALWAYS, PASS_IF_SOME_ATTEMPT_FAILS, PASS_NEVER
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))

@@ -22,8 +22,10 @@ from typing import Any
 import chess
 import pytest
 
-from app.engine import inference_core, inference_vec, rbc
-from app.engine.inference import InferenceOptions, RbcInference
+from app.engine import inference_core, inference_vec
+from app.games.rbc import rules as rbc
+from app.engine.inference import InferenceOptions
+from app.games.rbc.inference import RbcInference
 from app.inference_jobs import WINDOW_OPTIONS, new_inference
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,15 +10,17 @@ from pathlib import Path
 import chess
 import pytest
 
-from app.bots.agents import BotAgent, BotError, BotSpec, ReconchessAgent, load_reconchess_player
-from app.bots.rbc_bots import RBCAttackerBot, RBCRandomBot
+from app.hosting.agents import BotSpec
+from app.bots.contract import BotAgent, BotError
+from app.games.rbc.players import ReconchessAgent, load_reconchess_player
+from app.games.rbc.bots import RBCAttackerBot, RBCRandomBot
 from app.cli import main
 from app.engine.clock import TimeControl
 from app.engine.core import Reason
-from app.engine.rbc import ReconChess
+from app.games.rbc.rules import ReconChess
 from app.engine.record import load_record
-from app.match import format_table, run_match
-from app.runner import run_game
+from app.hosting.match import format_table, run_match
+from app.hosting.runner import run_game
 
 BOTS = Path(__file__).parent / "bots" / "misbehaving.py"
 MISBEHAVING = f"{BOTS}"
@@ -189,7 +191,7 @@ def test_players_of_other_programs_are_hosted_by_the_games_definition() -> None:
     from app.games.rbc.players import RECONCHESS_PLAYERS
     assert [game.key for game in games.all() if game.foreign_players] == ["rbc"]
     assert games.get("rbc").foreign_players() is RECONCHESS_PLAYERS
-    assert type(RECONCHESS_PLAYERS.host(object(), "Spy")) is ReconchessAgent  # the older home re-exports it
+    assert type(RECONCHESS_PLAYERS.host(object(), "Spy")) is ReconchessAgent
     assert BotSpec("reconchess.bots.random_bot", "rbc").bot_class()[0].__name__ == "RandomBot"
     with pytest.raises(BotError, match="'reconchess.bots.random_bot' is not a built-in minit bot"):
         BotSpec("reconchess.bots.random_bot", "minit").bot_class()

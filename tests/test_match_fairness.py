@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
-from app.bots.agents import BotAgent, BotError, BotSpec
+from app.hosting.agents import BotSpec
+from app.bots.contract import BotAgent, BotError
 from app.bots.base import ActionRequest, Bot
 from app.engine.clock import TimeControl
 from app.engine.core import Action, Reason
-from app.engine.rbc import ReconChess
-from app.match import DEFAULT_MOVE_LIMIT, GameSummary, run_match
-from app.runner import run_game
+from app.games.rbc.rules import ReconChess
+from app.hosting.match import DEFAULT_MOVE_LIMIT, GameSummary, run_match
+from app.hosting.runner import run_game
 
 BOTS = Path(__file__).parent / "bots"
 HOSTILE = BOTS / "hostile.py"
@@ -102,7 +103,7 @@ class _UnprintableBot(Bot):
 @pytest.mark.parametrize("bot, words", [(_InterruptingBot, "raised KeyboardInterrupt"),
                                         (_UnprintableBot, "_Unprintable (its message cannot be printed)")])
 def test_the_runner_scores_any_exception_of_an_agent(bot: type[Bot], words: str) -> None:
-    from app.bots.rbc_bots import RBCRandomBot
+    from app.games.rbc.bots import RBCRandomBot
     agents = [BotAgent(RBCRandomBot(seed=1), "random"), BotAgent(bot(), bot.name)]
     record = run_game(ReconChess(), agents)
     assert record.result is not None
@@ -204,7 +205,7 @@ def test_a_bot_that_kills_its_referee_during_the_other_bots_turn_does_not_win(tm
 
 
 def test_a_dead_referee_is_blamed_on_the_called_seat_when_it_is_the_only_outside_bot() -> None:
-    from app.match import GameJob, _crashed
+    from app.hosting.match import GameJob, _crashed
     job = GameJob(0, "rbc", {}, (hostile("Thinker"), "random"), TimeControl(None, 0), 0, None)
     names = {hostile("Thinker"): "Thinker"}
     game = _crashed(job, -9, 0, names, (0, 1))
@@ -218,7 +219,7 @@ def test_a_dead_referee_is_blamed_on_the_called_seat_when_it_is_the_only_outside
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl")
 def test_outside_bots_can_neither_ptrace_nor_read_the_referee_or_each_other(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.match
+    import app.hosting.match
     log = tmp_path / "reports.jsonl"
     monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))
     run_match("rbc", hostile("Prober"), "random", games=1, control=TimeControl(None, 0), max_plies=2)
@@ -228,7 +229,7 @@ def test_outside_bots_can_neither_ptrace_nor_read_the_referee_or_each_other(
         from hostile import dumpable
     finally:
         sys.path.remove(str(BOTS))
-    play = app.match._play_job_safely
+    play = app.hosting.match._play_job_safely
 
     def probe(job: Any, on_call: Any, report: Any, names: Any, *more: Any) -> GameSummary:  # in the referee
         def tell(summary: GameSummary) -> None:
@@ -236,8 +237,8 @@ def test_outside_bots_can_neither_ptrace_nor_read_the_referee_or_each_other(
             report(summary)
         return play(job, on_call, tell, names, *more)
 
-    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
-    monkeypatch.setattr(app.match, "_play_job_safely", probe)
+    monkeypatch.setattr(app.hosting.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.hosting.match, "_play_job_safely", probe)
     [game] = run_match("rbc", "random", "random", games=1, control=TimeControl(None, 0), max_plies=2).games
     assert game.detail == "dumpable 0"
 
@@ -245,7 +246,7 @@ def test_outside_bots_can_neither_ptrace_nor_read_the_referee_or_each_other(
 def test_a_referee_that_crashes_in_its_own_code_after_a_bot_answered_blames_no_bot(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import signal
-    import app.match
+    import app.hosting.match
     from app.engine.record import GameSession
     play = GameSession.play
 
@@ -254,7 +255,7 @@ def test_a_referee_that_crashes_in_its_own_code_after_a_bot_answered_blames_no_b
             os.kill(os.getpid(), signal.SIGKILL)
         play(self, seat, action, defer)
 
-    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.hosting.match, "_may_fork", lambda: True)
     monkeypatch.setattr(GameSession, "play", crash)
     [game] = run_match("rbc", "random", "attacker", games=1, control=TimeControl(None, 0)).games
     assert (game.winner, game.reason) == (None, "error"), game
@@ -262,7 +263,7 @@ def test_a_referee_that_crashes_in_its_own_code_after_a_bot_answered_blames_no_b
 
 
 def test_games_not_played_to_a_result_are_neither_wins_draws_nor_losses() -> None:
-    from app.match import MatchResult, format_table
+    from app.hosting.match import MatchResult, format_table
     games = [GameSummary(0, ("a", "b"), 0, "king_capture", "", 40, None),
              GameSummary(1, ("b", "a"), None, "move_limit", "", 300, None),
              GameSummary(2, ("a", "b"), None, "error", "the referee process died", 0, None),
@@ -280,8 +281,8 @@ def test_games_not_played_to_a_result_are_neither_wins_draws_nor_losses() -> Non
 def test_a_game_whose_referee_dies_before_it_begins_is_played_by_another(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import signal
-    import app.match
-    play = app.match._play_job_safely
+    import app.hosting.match
+    play = app.hosting.match._play_job_safely
 
     def die_once(job: Any, *args: Any) -> GameSummary:  # in the (forked) referee, once it reported idle
         if job.index == 1:
@@ -293,8 +294,8 @@ def test_a_game_whose_referee_dies_before_it_begins_is_played_by_another(
                 os.kill(os.getpid(), signal.SIGKILL)
         return play(job, *args)
 
-    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
-    monkeypatch.setattr(app.match, "_play_job_safely", die_once)
+    monkeypatch.setattr(app.hosting.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.hosting.match, "_play_job_safely", die_once)
     result = run_match("rbc", "random", "attacker", games=3, control=TimeControl(None, 0), jobs=1)
     assert (tmp_path / "died").exists()
     assert [game.index for game in result.games] == [0, 1, 2]
@@ -357,31 +358,31 @@ def test_a_match_stopped_in_a_game_leaves_no_process_a_bot_detached(tmp_path: Pa
 def referee_start(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Referees of Sightline's own bots are forked when this process runs one thread; otherwise (and for
     outside bots) they come from the fork server. Both ways must behave the same."""
-    import app.match
+    import app.hosting.match
     if request.param != "forked":
-        monkeypatch.setattr(app.match, "_may_fork", lambda: False)
+        monkeypatch.setattr(app.hosting.match, "_may_fork", lambda: False)
     return str(request.param)
 
 
 def referees_started(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     """The process ids of the referees a match starts, taken in this process as each is started (a referee that
     reports its game and leaves may be gone before anything here could look for it among the children)."""
-    import app.match
+    import app.hosting.match
     started: list[int | None] = []
 
-    class Counted(app.match._Referee):
+    class Counted(app.hosting.match._Referee):
         def __init__(self, context: Any, setup: Any) -> None:
             super().__init__(context, setup)
             started.append(self.process.pid)
 
-    monkeypatch.setattr(app.match, "_Referee", Counted)
+    monkeypatch.setattr(app.hosting.match, "_Referee", Counted)
     return started
 
 
 def stamp_referee_pids(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each game summary of a forked referee ends with " [referee <pid>]": the process that played it."""
-    import app.match
-    play = app.match._play_job_safely
+    import app.hosting.match
+    play = app.hosting.match._play_job_safely
 
     def stamped(job: Any, on_call: Any = None, report: Any = None, *more: Any) -> GameSummary:  # in the referee
         def tell(summary: GameSummary) -> None:
@@ -390,8 +391,8 @@ def stamp_referee_pids(monkeypatch: pytest.MonkeyPatch) -> None:
                 report(summary)
         return play(job, on_call, tell, *more)
 
-    monkeypatch.setattr(app.match, "_may_fork", lambda: True)
-    monkeypatch.setattr(app.match, "_play_job_safely", stamped)
+    monkeypatch.setattr(app.hosting.match, "_may_fork", lambda: True)
+    monkeypatch.setattr(app.hosting.match, "_play_job_safely", stamped)
 
 
 def referee_pids(games: Any) -> list[int]:
@@ -443,19 +444,19 @@ def test_games_of_a_referee_that_dies_are_scored_or_played_elsewhere(referee_sta
 
 
 def test_a_match_that_cannot_start_a_process_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.match
+    import app.hosting.match
 
     def refuse(*args: Any) -> None:
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(app.match, "_Referee", refuse)
-    with pytest.raises(app.match.MatchError, match="cannot start a process to play the games in: "
+    monkeypatch.setattr(app.hosting.match, "_Referee", refuse)
+    with pytest.raises(app.hosting.match.MatchError, match="cannot start a process to play the games in: "
                                                    "BlockingIOError"):
         run_match("rbc", "random", "random", games=2, control=TimeControl(None, 0))
 
 
 def test_a_frozen_referee_is_blamed_on_the_called_seat_only_when_no_outside_bot_could_have_frozen_it() -> None:
-    from app.match import GameJob, _overran
+    from app.hosting.match import GameJob, _overran
     job = GameJob(0, "rbc", {}, (hostile("Thinker"), "random"), TimeControl(60, 0), 0, None)
     names = {hostile("Thinker"): "Thinker"}
     game = _overran(job, 0, names, (0, 1))
@@ -474,7 +475,7 @@ class _StuckAtTheEnd(Bot):
     release = threading.Event()
 
     def act(self, request: ActionRequest) -> Action:
-        from app.engine.rbc import MoveAction, Sense
+        from app.games.rbc.rules import MoveAction, Sense
         return Sense(None) if request.phase == "sense" else MoveAction(None)
 
     def end(self, outcome: Any) -> None:
@@ -487,11 +488,11 @@ def test_a_bot_stuck_in_end_does_not_keep_the_game_waiting(control: TimeControl,
     """end() is bounded like every other call, untimed games included: the game finishes with its result, the
     runner says a thread was left behind in the bot's code (a thread cannot be stopped; a match's referee then
     leaves), and that thread is the only one of the runner's still running, a daemon, gone once the bot returns."""
-    import app.runner
-    monkeypatch.setattr(app.runner, "_END_LIMIT", 0.2)
+    import app.hosting.runner
+    monkeypatch.setattr(app.hosting.runner, "_END_LIMIT", 0.2)
     _StuckAtTheEnd.release.clear()
     before = {thread.ident for thread in threading.enumerate()}
-    stuck_before = app.runner.stuck_calls()
+    stuck_before = app.hosting.runner.stuck_calls()
     records: list[Any] = []
     agents = [BotAgent(_StuckAtTheEnd(), "stuck"), BotAgent(_StuckAtTheEnd(), "stuck too")]
     host = threading.Thread(target=lambda: records.append(run_game(ReconChess(), agents, control, max_plies=4)),
@@ -502,14 +503,14 @@ def test_a_bot_stuck_in_end_does_not_keep_the_game_waiting(control: TimeControl,
         assert not host.is_alive(), "the game waited for a bot's end()"
         [record] = records
         assert record.result is not None and record.result.reason is Reason.TURN_LIMIT
-        assert app.runner.stuck_calls() == stuck_before + 2
+        assert app.hosting.runner.stuck_calls() == stuck_before + 2
         left = [thread for thread in threading.enumerate() if thread.ident not in before]
         assert len(left) == 2 and all(thread.daemon and thread.name == "bot-call" for thread in left), left
     finally:
         _StuckAtTheEnd.release.set()
     for thread in left:
         thread.join(10.0)
-    assert app.runner.stuck_calls() == stuck_before
+    assert app.hosting.runner.stuck_calls() == stuck_before
     assert not [thread for thread in threading.enumerate() if thread.ident not in before]
 
 
@@ -518,19 +519,19 @@ def test_a_call_given_up_before_its_thread_took_it_counts_as_stuck(monkeypatch: 
     it is stuck from the moment it is handed over until it has answered (a referee with one must leave)."""
     import time
 
-    import app.runner
+    import app.hosting.runner
     gate = threading.Event()
-    work = app.runner._Caller._work
+    work = app.hosting.runner._Caller._work
 
     def late(self: Any) -> None:  # the thread is slow to take up its first call
         gate.wait(30.0)
         work(self)
 
-    monkeypatch.setattr(app.runner._Caller, "_work", late)
-    caller = app.runner._Caller()
+    monkeypatch.setattr(app.hosting.runner._Caller, "_work", late)
+    caller = app.hosting.runner._Caller()
     ran: list[bool] = []
     try:
-        with pytest.raises(app.runner._Timeout):
+        with pytest.raises(app.hosting.runner._Timeout):
             caller.call(lambda: ran.append(True), 0.01)
         assert caller.stuck and not ran
     finally:
@@ -541,23 +542,23 @@ def test_a_call_given_up_before_its_thread_took_it_counts_as_stuck(monkeypatch: 
         time.sleep(0.01)
     assert ran and not caller.stuck
     caller.close()
-    app.runner._ABANDONED.discard(caller)
+    app.hosting.runner._ABANDONED.discard(caller)
 
 
 def test_a_referee_left_with_a_bot_stuck_in_end_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a match, the referee whose built-in bot's end() never returns finishes the game at the limit, reports
     it, and leaves (its stuck thread with it); the next game is another referee's, as after other bot failures."""
     import time
-    import app.match
-    import app.runner
-    from app.bots.rbc_bots import RBCRandomBot
+    import app.hosting.match
+    import app.hosting.runner
+    from app.games.rbc.bots import RBCRandomBot
 
     def sleep_for_ever(self: Bot, outcome: Any) -> None:  # in the forked referee, for the White bot only
         while self.seat == 0:
             time.sleep(3600)
 
     stamp_referee_pids(monkeypatch)
-    monkeypatch.setattr(app.runner, "_END_LIMIT", 0.2)
+    monkeypatch.setattr(app.hosting.runner, "_END_LIMIT", 0.2)
     monkeypatch.setattr(RBCRandomBot, "end", sleep_for_ever)
     result = run_match("rbc", "random", "random", games=3, seed=1, control=TimeControl(60, 0), jobs=1,
                        max_plies=6)
@@ -568,7 +569,7 @@ def test_a_referee_left_with_a_bot_stuck_in_end_is_replaced(monkeypatch: pytest.
 
 def test_an_overrun_is_scored_as_the_game_ends_a_flag_fall_unless_an_outside_bot_may_be_to_blame() -> None:
     from app.engine.core import Outcome
-    from app.match import GameJob, _overran
+    from app.hosting.match import GameJob, _overran
     flagged = Outcome(None, Reason.MATERIAL, "White ran out of time; material is equal (39-39)", (39, 39))
     job = GameJob(0, "blind", {}, ("random", "greedy"), TimeControl(60, 0), 0, None)
     game = _overran(job, 0, {}, (0, 1), flagged)
@@ -584,7 +585,7 @@ def test_the_flag_memory_reads_back_what_the_referee_wrote_and_nothing_else() ->
     import json
     from types import SimpleNamespace
     from app.engine.core import Outcome
-    from app.match import _FLAG_BYTES, GameJob, _Referee, _share
+    from app.hosting.match import _FLAG_BYTES, GameJob, _Referee, _share
     memory = SimpleNamespace(flag_memory=(ctypes.c_ubyte * _FLAG_BYTES)())
     job = GameJob(4, "blind", {}, ("random", "greedy"), TimeControl(60, 0), 0, None)
     assert _Referee.flag_outcome(memory, job, 0, (0, 1)) is None  # nothing written: a plain loss on time

@@ -2,7 +2,7 @@
 
 Perft and move lists are checked against two independent generators: a deliberately
 plain one written below (nested loops over a list of rank strings, sharing no code
-with app.engine.minit), and Fairy-Stockfish (pyffish) with a variant configuration
+with app.games.minit.rules), and Fairy-Stockfish (pyffish) with a variant configuration
 for MinitChess when pyffish is installed.
 """
 
@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from app.bots.base import ActionRequest
-from app.bots.minit_bots import LEVELS, MinitRandomBot, MinitSearch, MinitSearchBot, budget
+from app.games.minit.bots import LEVELS, MinitRandomBot, MinitSearch, MinitSearchBot, budget
 from app.engine.clock import TimeControl
 from app.engine.core import GameOver, IllegalAction, Reason, Resign
-from app.engine.minit import (MOVE_LIMIT, STARTING_POSITION, GameEnded, GameStarted, MinitChess, MinitChessView,
+from app.games.minit.rules import (MOVE_LIMIT, STARTING_POSITION, GameEnded, GameStarted, MinitChess, MinitChessView,
                               MinitMove, MinitPosition, Move, MovePlayed, parse_square, perft)
 from app.engine.record import GameRecord, GameSession, parse_action
 

@@ -7,10 +7,13 @@ import random
 import chess
 import pytest
 
-from app.engine.blind import Attempt, BlindChess, BlindChessView
-from app.engine.minit import MinitChess, MinitChessView
-from app.ui.move_input import MoveTextError, parse_move_text
-from app.ui.scene import _targets, blind_scene, minit_scene, sq8
+from app.games.blind.rules import Attempt, BlindChess, BlindChessView
+from app.games.minit.rules import MinitChess, MinitChessView
+from app.games.move_input import MoveTextError, parse_move_text
+from app.games.blind.presenter import blind_scene
+from app.games.chess_kit import chess_targets as _targets
+from app.games.chess_kit import sq8
+from app.games.minit.presenter import minit_scene
 
 Cell = tuple[int, int]
 

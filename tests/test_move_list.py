@@ -133,7 +133,7 @@ def test_left_from_the_present_steps_to_the_newest_earlier_moment_even_when_the_
         window, qtbot, monkeypatch) -> None:
     import chess
 
-    from app.engine.rbc import MoveAction, Sense
+    from app.games.rbc.rules import MoveAction, Sense
     from app.ui.new_game_dialog import NewGame
     from test_premove import StandInBot
     monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)

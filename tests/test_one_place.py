@@ -9,8 +9,8 @@ Two rules, each with its allow-list printed when it fails:
   a game's name usually sits next to code that decides by it.
 - **No imports of a game's code.** Outside the same places, no file of ``app/`` imports a game's package
   (``app.games.<name>``), its referee module (``app.engine.<name>``) or a module of :data:`ALLOWED`, in any
-  spelling (``import app.engine.rbc``, ``from app.engine import rbc``, ``from .rbc import X``, or a module
-  path in a string outside docstrings, as ``importlib`` and ``Lazy("app.engine.rbc:ReconChess")`` take it),
+  spelling (``import app.games.rbc.rules``, ``from app.engine import rbc``, ``from .rbc import X``, or a module
+  path in a string outside docstrings, as ``importlib`` and ``Lazy("app.games.rbc.rules:ReconChess")`` take it),
   unless :data:`IMPORTS_ALLOWED` says why. The rest of the app reaches a game through the registry (``app.games``).
 """
 
@@ -27,31 +27,13 @@ APP = ROOT / "app"
 
 GAMES = tuple(games.names())  # every registered game, so a new one's names are counted too
 
-ALLOWED = {
-    # the referees and their move generation
-    "app/engine/rbc.py", "app/engine/blind.py", "app/engine/minit.py", "app/engine/rbc_moves.py",
-    # the bots and belief inference written for one game
-    "app/bots/rbc_belief.py", "app/bots/rbc_bots.py", "app/bots/blind_belief.py", "app/bots/blind_bots.py",
-    "app/bots/minit_bots.py", "app/engine/inference_rbc.py", "app/engine/inference_blind.py",
-}
-"""Modules that belong to one game (besides each game's own package, ``app/games/<name>/``). They move into
-the game's package when the game's code moves home; until then they may name their game and import its code."""
+ALLOWED: set[str] = set()
+"""Modules outside the games' packages (``app/games/<name>/``) that belong to one game: none. A game's referee,
+move generation, inference, bots, belief kit, formats and presenter all live in its package."""
 
 IMPORTS_ALLOWED = {
     "app/games/__init__.py":
         "the registry: its entry list names every game's package, and imports them where only installers look",
-    "app/ui/scene.py":
-        "re-export module kept at the scene functions' old home for the tests that import them from there",
-    "app/engine/inference.py":
-        "the inference module's front door re-exports each game's belief inference (the definitions point at "
-        "app.engine.inference:RbcInference); the per-game inference modules move with their games' code",
-    "app/interop/reconchess_history.py":
-        "re-export module: the reconchess GameHistory conversion is RBC's own code and lives in app/games/rbc/; "
-        "tests and the command line import it by its older name",
-    "app/bots/agents.py":
-        "re-exports ReconchessAgent and load_reconchess_player, RBC's hosting of reconchess players (now in "
-        "app/games/rbc/players.py, found through the definition's foreign_players), for the tests that import "
-        "them from here",
 }
 """Files outside a game's own places that may import a game's code, each with the reason."""
 
@@ -177,10 +159,10 @@ def test_the_import_guard_reads_every_spelling() -> None:
     path = APP / "engine" / "belief.py"  # a file in app/engine, so that relative imports resolve as there
     assert "app.engine.rbc" in _imported_modules(path, "from .rbc import ReconChessView\n")  # relative, as there
     assert "app.games.rbc" in _imported_modules(APP / "games" / "__init__.py")  # from . import blind, minit, rbc
-    strings = '"""See "app.engine.minit"."""\nLATER = ("app.engine.blind", "app.games.rbc.players:RECONCHESS")\n'
-    assert _imported_modules(path, strings) == {"app.engine.blind", "app.games.rbc.players"}
-    assert _game_module("app.engine.rbc") and _game_module("app.games.minit.presenter")
-    assert _game_module("app.bots.rbc_bots") and not _game_module("app.games.presenter")
+    strings = '"""See "app.games.minit.rules"."""\nLATER = ("app.games.blind.rules", "app.games.rbc.players:RECONCHESS")\n'
+    assert _imported_modules(path, strings) == {"app.games.blind.rules", "app.games.rbc.players"}
+    assert _game_module("app.games.rbc.rules") and _game_module("app.games.minit.presenter")
+    assert _game_module("app.games.rbc.bots") and not _game_module("app.games.presenter")
     assert not _game_module("app.games") and not _game_module("app.engine.core")
     source = 'def f():\n    """Say "rbc"."""\n    return "blind"  # or \'minit\'\n'
     assert len(_QUOTED.findall(_without_docstrings(source))) == 2
@@ -196,6 +178,13 @@ def test_the_registry_entries_name_the_games_without_quoting_them() -> None:
 def test_the_allow_lists_name_existing_modules() -> None:
     assert all((ROOT / path).is_file() for path in ALLOWED)
     assert all((ROOT / path).is_file() for path in IMPORTS_ALLOWED)
+
+
+def test_only_the_registry_may_import_a_games_code() -> None:
+    """Every game's code is home (issue 27): nothing outside the games' packages belongs to one game, and only the
+    registry imports them."""
+    assert not ALLOWED
+    assert set(IMPORTS_ALLOWED) == {"app/games/__init__.py"}
 
 
 def _game_class_names() -> set[str]:

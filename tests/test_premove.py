@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QObject, Qt, Signal  # noqa: E402
 
 from app.engine.clock import TimeControl  # noqa: E402
-from app.engine.rbc import MoveAction, Sense  # noqa: E402
+from app.games.rbc.rules import MoveAction, Sense  # noqa: E402
 
 
 class StandInBot(QObject):

@@ -12,14 +12,14 @@ import chess
 import pytest
 
 from app import games
-from app.engine.blind import AnswerDraw, BlindChess, BlindChessView, OfferDraw
+from app.games.blind.rules import AnswerDraw, BlindChess, BlindChessView, OfferDraw
 from app.engine.core import Resign
-from app.engine.minit import MinitChess, MinitChessView, MinitMove
-from app.engine.rbc import PASS, MoveAction, ReconChess, ReconChessView, Sense
+from app.games.minit.rules import MinitChess, MinitChessView, MinitMove
+from app.games.rbc.rules import PASS, MoveAction, ReconChess, ReconChessView, Sense
 from app.games.describe import describe as generic_describe
 from app.games.describe import move_list as generic_move_list
 from app.games.presenter import BELIEF_PANEL, InputError, Presenter, presenter_for
-from app.games.scene import SCENES, BoardScene, MarkerSpec, Cell, position_scene
+from app.games.scene import BoardScene, MarkerSpec, Cell
 
 # ---- the reference: the code before presenters, unchanged ------------------------------------------------------
 
@@ -48,7 +48,7 @@ def _targets(moves: Iterable[chess.Move]) -> dict[Cell, dict[Cell, list[str]]]:
 
 def rbc_window(square: Cell) -> list[Cell]:
     """The 3x3 sense window around ``square``, clipped at the edges."""
-    from app.engine.rbc import SENSE_WINDOWS
+    from app.games.rbc.rules import SENSE_WINDOWS
     return [sq8(s) for s in SENSE_WINDOWS[from_sq8(square)]]
 
 
@@ -104,7 +104,7 @@ def blind_scene(view: Any) -> BoardScene:
 
 def minit_scene(view: Any) -> BoardScene:
     """MinitChess is played in the open: the whole position."""
-    from app.engine.minit import piece_letter
+    from app.games.minit.rules import piece_letter
     scene = BoardScene(files=5, ranks=6)
     position = view.position
     for square, code in enumerate(position.board):
@@ -129,7 +129,7 @@ def reference_truth_scene(variant: str, game: Any) -> BoardScene:
 def reference_position_scene(variant: str, position: Any) -> BoardScene:
     """Every piece of a true position (a ``chess.Board``, or a ``MinitPosition`` for MinitChess)."""
     if variant == "minit":
-        from app.engine.minit import piece_letter
+        from app.games.minit.rules import piece_letter
         scene = BoardScene(files=5, ranks=6)
         for square, code in enumerate(position.board):
             if code:
@@ -327,7 +327,7 @@ def _random_action(game: Any, seat: int, rng: random.Random) -> Any:
             return AnswerDraw(rng.random() < 0.2)
         if choices["offer_draw"] and rng.random() < 0.05:
             return OfferDraw()
-        from app.engine.blind import Attempt
+        from app.games.blind.rules import Attempt
         return Attempt(rng.choice(choices["attempts"]))
     return MinitMove(rng.choice(game.position.legal_moves()))
 
@@ -381,7 +381,6 @@ def test_presenters_show_and_say_what_the_window_showed_and_said_before(key: str
             view = view_type.from_observations(observations)
             expected = _comparable(key, view, REFERENCE_SCENES[key](view))
             _same_scene(_comparable(key, view, presenter.scene(view)), expected)
-            _same_scene(_comparable(key, view, SCENES[key](view)), expected)
             assert presenter.move_list(view) == reference_move_list(key, view) == generic_move_list(key, view)
             color = seat == 0
             for observation in observations[-4:]:
@@ -390,7 +389,7 @@ def test_presenters_show_and_say_what_the_window_showed_and_said_before(key: str
                 assert generic_describe(observation, color) == expected
         if game.outcome is not None:
             _same_scene(presenter.truth_scene(game.truth()), reference_truth_scene(key, game))
-            _same_scene(position_scene(key, game.truth()), reference_position_scene(key, game.truth()))
+            _same_scene(presenter_for(key).truth_scene(game.truth()), reference_position_scene(key, game.truth()))
     assert steps > 100
 
 
@@ -398,8 +397,6 @@ def test_presenters_show_and_say_what_the_window_showed_and_said_before(key: str
 def test_every_game_has_a_presenter_found_through_the_registry(key: str) -> None:
     definition = games.get(key)
     assert definition.presenter is not None and definition.presenter() is presenter_for(key)
-    assert SCENES[key] == presenter_for(key).scene
-    assert set(SCENES) == set(games.names()) and len(SCENES) == len(games.names())
 
 
 # ---- input, commands, prompts, clocks and panels: what the controller and the window did by the game's name ----
@@ -407,12 +404,12 @@ def test_every_game_has_a_presenter_found_through_the_registry(key: str) -> None
 def _reference_action(key: str, from_sq: Cell, to_sq: Cell, promotion: str | None) -> Any:
     """The action the controller built for a move before presenters (by the game's name)."""
     if key == "minit":
-        from app.engine.minit import Move
+        from app.games.minit.rules import Move
         return MinitMove(Move(from_sq[1] * 5 + from_sq[0], to_sq[1] * 5 + to_sq[0]))
     move = chess.Move(from_sq8(from_sq), from_sq8(to_sq), chess.PIECE_SYMBOLS.index(promotion) if promotion else None)
     if key == "rbc":
         return MoveAction(move)
-    from app.engine.blind import Attempt
+    from app.games.blind.rules import Attempt
     return Attempt(move)
 
 
@@ -516,8 +513,8 @@ def test_the_replays_list_of_every_action_speaks_plain_words() -> None:
     import re
 
     from app import games
-    from app.bots.agents import BotSpec
-    from app.runner import run_game
+    from app.hosting.agents import BotSpec
+    from app.hosting.runner import run_game
     from app.ui.replay_window import _entry_text
     for key in games.names():
         definition = games.get(key)

@@ -17,7 +17,7 @@ import pytest
 from reconchess import LocalGame, WinReason
 
 from app.engine.core import IllegalAction, Reason
-from app.engine.rbc import (BLACK_SEAT, WHITE_SEAT, MoveAction, MoveResult, ReconChess, Sense, SenseResult,
+from app.games.rbc.rules import (BLACK_SEAT, WHITE_SEAT, MoveAction, MoveResult, ReconChess, Sense, SenseResult,
                             TurnStarted)
 
 GAMES = int(os.environ.get("SIGHTLINE_DIFF_GAMES", "240"))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from app.engine.clock import ChessClock, TimeControl
 from app.engine.core import Adjudication, GameOver, IllegalAction, Reason, Resign
-from app.engine.rbc import (BLACK_SEAT, PASS, WHITE_SEAT, GameEnded, GameStarted, MoveAction, MoveResult,
+from app.games.rbc.rules import (BLACK_SEAT, PASS, WHITE_SEAT, GameEnded, GameStarted, MoveAction, MoveResult,
                             ReconChess, ReconChessView, Sense, SenseResult, TurnStarted)
 from app.engine.record import GameRecord, GameSession, replay
 

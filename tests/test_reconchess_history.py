@@ -1,4 +1,4 @@
-"""Sightline records <-> reconchess GameHistory JSON (app.interop.reconchess_history).
+"""Sightline records <-> reconchess GameHistory JSON (app.games.rbc.reconchess_history).
 
 1. Games played in reconchess's LocalGame import, replay to the same result and
    export back to the very same file, byte for byte.
@@ -27,9 +27,9 @@ from reconchess.bots.random_bot import RandomBot
 
 from app.engine.clock import TimeControl
 from app.engine.core import Adjudication, Reason, Resign
-from app.engine.rbc import BLACK_SEAT, WHITE_SEAT, MoveAction, MoveResult, ReconChess, Sense, SenseResult
+from app.games.rbc.rules import BLACK_SEAT, WHITE_SEAT, MoveAction, MoveResult, ReconChess, Sense, SenseResult
 from app.engine.record import Entry, GameRecord, GameSession, PlayerInfo, RecordError, replay
-from app.interop.reconchess_history import (STARTING_FEN, export_reconchess, history_to_record,
+from app.games.rbc.reconchess_history import (STARTING_FEN, export_reconchess, history_to_record,
                                             record_to_history)
 
 REASONS = {WinReason.KING_CAPTURE: Reason.KING_CAPTURE, WinReason.MOVE_LIMIT: Reason.MOVE_LIMIT,

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.blind import AnswerDraw, Attempt, BlindChess, OfferDraw
+from app.games.blind.rules import AnswerDraw, Attempt, BlindChess, OfferDraw
 from app.engine.clock import TimeControl
 from app.engine.core import Game
-from app.engine.minit import MinitChess, MinitMove
-from app.engine.rbc import MoveAction, ReconChess, Sense
+from app.games.minit.rules import MinitChess, MinitMove
+from app.games.rbc.rules import MoveAction, ReconChess, Sense
 from app.engine.record import (MAX_RECORD_BYTES, GameRecord, GameSession, RecordError, Timeline, load_record,
                                notes_at, parse_record, resume)
 

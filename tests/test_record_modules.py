@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 from app.engine import atomic_files, record, record_format, session, timeline
-from app.engine.minit import MinitChess, MinitMove
+from app.games.minit.rules import MinitChess, MinitMove
 
 ENGINE = Path(__file__).resolve().parent.parent / "app" / "engine"
 

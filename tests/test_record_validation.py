@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from app.engine.blind import BlindChess
+from app.games.blind.rules import BlindChess
 from app.engine.clock import TimeControl
 from app.engine.core import Adjudication, Reason
-from app.engine.minit import MinitChess, MinitMove
-from app.engine.rbc import MoveAction, ReconChess, Sense
+from app.games.minit.rules import MinitChess, MinitMove
+from app.games.rbc.rules import MoveAction, ReconChess, Sense
 from app.engine.record import (ADJUDICATION_REASONS, GameRecord, GameSession, RecordError, Timeline, parse_record,
                                replay, resume)
 

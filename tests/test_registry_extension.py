@@ -18,13 +18,13 @@ from typing import Any, Iterator
 import pytest
 
 from app import games
-from app.bots.agents import BotSpec
-from app.bots.registry import builtin_bots
+from app.hosting.agents import BotSpec
+from app.hosting.bot_registry import builtin_bots
 from app.engine import variants
 from app.engine.core import Game, View
 from app.engine.record import load_record, read_record
 from app.games.presenter import InputError, presenter_for
-from app.runner import run_game
+from app.hosting.runner import run_game
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_GAMES = ("rbc", "blind", "minit", "cloak", "telepathy", "splitbrain")
@@ -347,7 +347,7 @@ def test_the_window_curtain_keeps_partners_scouts_apart(window_with_extra_games:
 
 _BOT_IN_ITS_OWN_PROCESS = """
 from app.bots.base import ActionRequest
-from app.bots.worker import BotProcess
+from app.hosting.worker import BotProcess
 from app.engine.variants import game_type
 import time
 

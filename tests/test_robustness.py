@@ -10,15 +10,16 @@ from pathlib import Path
 import chess
 import pytest
 
-from app.bots.agents import BotAgent, ReconchessAgent, load_reconchess_player
-from app.bots.rbc_bots import RBCRandomBot
+from app.bots.contract import BotAgent
+from app.games.rbc.players import ReconchessAgent, load_reconchess_player
+from app.games.rbc.bots import RBCRandomBot
 from app.cli import main
 from app.engine.clock import TimeControl
 from app.engine.core import Reason
-from app.engine.rbc import ReconChess
+from app.games.rbc.rules import ReconChess
 from app.engine.record import GameRecord, GameSession, RecordError, replay
-from app.match import run_match
-from app.runner import run_game
+from app.hosting.match import run_match
+from app.hosting.runner import run_game
 
 BASE = '''
 import time, chess
@@ -144,7 +145,7 @@ def test_paused_time_is_recorded_and_replays() -> None:
     now[0] = 100.0
     session.resume()
     now[0] = 105.0
-    session.play(0, __import__("app.engine.rbc", fromlist=["Sense"]).Sense(None))
+    session.play(0, __import__("app.games.rbc.rules", fromlist=["Sense"]).Sense(None))
     assert session.record.entries[0].elapsed == 15.0
     assert replay(GameRecord.from_json(session.record.to_json())).remaining[0] == session.seconds_left(0) == 45.0
 
@@ -160,7 +161,7 @@ def test_bad_adjudication_seats_are_refused() -> None:
 
 
 def test_a_game_decided_before_the_first_move_has_a_result() -> None:
-    from app.engine.blind import BlindChess
+    from app.games.blind.rules import BlindChess
     game = BlindChess(fen="4k3/8/8/8/8/8/8/4K3 w - - 0 1")  # bare kings: drawn at once (B5)
     session = GameSession(game, TimeControl(None, 0))
     assert game.outcome is not None and session.record.result == game.outcome

@@ -237,7 +237,7 @@ def test_a_review_of_a_running_game_closes_when_the_screen_changes_hands(make_wi
 
 def test_a_game_file_naming_an_outside_bot_is_not_run(make_window, tmp_path) -> None:
     from app.engine.record import GameSession, PlayerInfo
-    from app.engine.rbc import ReconChess
+    from app.games.rbc.rules import ReconChess
     marker = tmp_path / "ran"
     evil = tmp_path / "evil.py"
     evil.write_text(f"open({str(marker)!r}, 'w').write('x')\n")
@@ -343,7 +343,7 @@ def test_closing_while_autosave_fails_offers_save_as(make_window, monkeypatch, t
 
 def test_messages_are_bounded_and_never_raw_python(make_window, tmp_path) -> None:
     from app.engine.record import GameSession, PlayerInfo
-    from app.engine.minit import MinitChess
+    from app.games.minit.rules import MinitChess
     session = GameSession(MinitChess(), TimeControl(None, 0), [PlayerInfo("x" * 10_000_000), PlayerInfo("B")])
     window = make_window()
     window._warn("Test", "y" * 10_000_000)
@@ -416,7 +416,7 @@ def test_a_stale_autosave_that_cannot_be_removed_is_offered_last_and_named_an_ol
         make_window, monkeypatch, tmp_path) -> None:
     from app import storage
     from app.ui.main_window import describe_unfinished
-    from app.engine.minit import MinitChess, MinitMove
+    from app.games.minit.rules import MinitChess, MinitMove
     from app.engine.record import GameSession
     earlier = storage.claim_slot()  # a game left by another window, saved before the stale copy below
     session = GameSession(MinitChess())
@@ -443,7 +443,7 @@ def test_a_stale_autosave_that_cannot_be_removed_is_offered_last_and_named_an_ol
 def test_the_unfinished_games_are_read_at_the_offers_own_size_without_scrolling_sideways(make_window, qtbot) -> None:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QListWidget
-    from app.engine.minit import MinitChess, MinitMove
+    from app.games.minit.rules import MinitChess, MinitMove
     from app.engine.record import GameSession
     from app.storage import UnfinishedGame
     session = GameSession(MinitChess())

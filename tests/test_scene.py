@@ -7,10 +7,13 @@ import random
 import chess
 import pytest
 
-from app.engine.blind import AttemptResult, BlindChess, BlindChessView, PieceLost
-from app.engine.minit import MinitChess, MinitChessView
-from app.engine.rbc import MoveAction, ReconChess, ReconChessView, Sense, SenseResult, TurnStarted
-from app.ui.scene import blind_scene, from_sq8, minit_scene, rbc_scene, rbc_window, sq8
+from app.games.blind.rules import AttemptResult, BlindChess, BlindChessView, PieceLost
+from app.games.minit.rules import MinitChess, MinitChessView
+from app.games.rbc.rules import MoveAction, ReconChess, ReconChessView, Sense, SenseResult, TurnStarted
+from app.games.blind.presenter import blind_scene
+from app.games.chess_kit import from_sq8, sq8
+from app.games.minit.presenter import minit_scene
+from app.games.rbc.presenter import rbc_scene, rbc_window
 
 
 def _enemy(scene_pieces: dict[tuple[int, int], str], color: chess.Color) -> dict[int, str]:
@@ -70,7 +73,7 @@ def test_blind_scene_shows_only_revealed_pieces(seed: int) -> None:
         attempts = game.choices()["attempts"]
         if not attempts:
             break
-        from app.engine.blind import Attempt
+        from app.games.blind.rules import Attempt
         game.play(seat, Attempt(rng.choice(attempts)))
         for viewer in (0, 1):
             observations = game.observations(viewer)
@@ -92,10 +95,10 @@ def test_minit_scene_is_the_whole_position() -> None:
 
 
 def test_event_log_lines_say_what_the_seat_was_told() -> None:
-    from app.engine.blind import PieceLost
-    from app.engine.minit import MinitMove
-    from app.engine.rbc import MoveResult, TurnStarted
-    from app.ui.describe import describe
+    from app.games.blind.rules import PieceLost
+    from app.games.minit.rules import MinitMove
+    from app.games.rbc.rules import MoveResult, TurnStarted
+    from app.games.describe import describe
     assert describe(TurnStarted(2, None), chess.WHITE) == "Turn 2: your move."
     assert describe(MoveResult(0, None, None, None), chess.WHITE) == "You passed."
     assert describe(MoveResult(0, chess.Move.from_uci("e2e5"), None, None), chess.WHITE).endswith(

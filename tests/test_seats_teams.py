@@ -15,17 +15,17 @@ from typing import Any, ClassVar, Mapping
 import pytest
 
 from app import games
-from app.bots.agents import Agent
+from app.bots.contract import Agent
 from app.bots.base import ActionRequest
 from app.cli import build_parser, main, seat_bots
 from app.engine.clock import TimeControl
 from app.engine.core import (Action, Adjudication, Game, IllegalAction, Outcome, Reason, Resign, Seat, View,
                              outcome_against)
-from app.engine.minit import MinitChess
+from app.games.minit.rules import MinitChess
 from app.engine.record import GameRecord, GameSession, RecordError
 from app.engine.variants import game_type
-from app.match import GameJob, GameSummary, MatchResult, _crashed, _overran, format_table, run_match, seated
-from app.runner import run_game
+from app.hosting.match import GameJob, GameSummary, MatchResult, _crashed, _overran, format_table, run_match, seated
+from app.hosting.runner import run_game
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,10 @@ from typing import Any
 import chess
 import pytest
 
-from app.engine import blind
-from app.engine.blind import AnswerDraw, Attempt, AttemptResult, BlindChess, BlindChessView, PieceLost
-from app.engine.rbc import PASS, MoveAction, MoveResult, ReconChess, ReconChessView, Sense, SenseResult, TurnStarted
+from app.games.blind import rules as blind
+from app.games.blind.rules import AnswerDraw, Attempt, AttemptResult, BlindChess, BlindChessView, PieceLost
+from app.games.rbc.rules import (PASS, MoveAction, MoveResult, ReconChess, ReconChessView, Sense, SenseResult,
+                                 TurnStarted)
 from app.games.blind.presenter import blind_scene
 from app.games.chess_kit import from_sq8, sq8, turn_number
 from app.games.rbc.presenter import rbc_scene

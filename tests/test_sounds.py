@@ -57,7 +57,7 @@ def _minit(window: Any, position: str | None = None) -> tuple[Any, list[tuple[in
 
 
 def test_a_seat_hears_its_cues_only_when_its_person_is_at_the_screen(window: Any) -> None:
-    from app.engine.minit import MinitMove
+    from app.games.minit.rules import MinitMove
     controller, heard = _minit(window, "1 W kqbnr ppppp ..... .p... PPPPP RNBQK")
     assert heard == []  # the curtain is up for White: nobody at the screen
     controller.lift_curtain()
@@ -72,7 +72,7 @@ def test_a_seat_hears_its_cues_only_when_its_person_is_at_the_screen(window: Any
 
 
 def test_a_resumed_game_does_not_play_its_past_again(window: Any) -> None:
-    from app.engine.minit import MinitMove
+    from app.games.minit.rules import MinitMove
     from app.ui.game_controller import GameController
     controller, heard = _minit(window)
     controller.lift_curtain()
@@ -161,7 +161,7 @@ def test_rbc_at_one_computer_a_capture_is_heard_by_each_side_only_behind_its_own
     and White, at the screen after the capture, never hears Black's cue."""
     import chess
 
-    from app.engine.rbc import MoveAction, Sense
+    from app.games.rbc.rules import MoveAction, Sense
     from app.ui.game_controller import GameController, SeatConfig
     controller = GameController("rbc", [SeatConfig("Ann"), SeatConfig("Bob")], TimeControl(None, 0), parent=window)
     heard: list[tuple[int | None, str]] = []
@@ -178,7 +178,7 @@ def test_rbc_at_one_computer_a_capture_is_heard_by_each_side_only_behind_its_own
 
 
 def test_a_game_of_bots_alone_is_heard_from_the_seat_on_the_screen(window: Any) -> None:
-    from app.engine.minit import MinitMove
+    from app.games.minit.rules import MinitMove
     from app.ui.game_controller import GameController, SeatConfig
     from test_premove import StandInBot
     import app.ui.game_controller as game_controller

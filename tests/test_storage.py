@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from app import storage
-from app.engine.blind import BlindChess
+from app.games.blind.rules import BlindChess
 from app.engine.clock import TimeControl
 from app.engine.core import Game, Outcome, Reason, Resign
-from app.engine.minit import MinitChess
-from app.engine.rbc import MoveAction, ReconChess, Sense
+from app.games.minit.rules import MinitChess
+from app.games.rbc.rules import MoveAction, ReconChess, Sense
 from app.engine.record import (KEEP, VERSION, GameRecord, GameSession, LiveClock, NoteSnapshot, Notes, RecordError,
                                Timeline, allowed_perspectives, load_record, notes_at, parse_record, perspective_at,
                                replay, resume, view_type)

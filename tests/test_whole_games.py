@@ -275,7 +275,7 @@ def test_minitchess_has_no_belief_board(window, qtbot) -> None:
 
 
 def test_san_pawn_moves_are_never_captures_by_mistake() -> None:
-    from app.ui.move_input import MoveTextError, parse_move_text
+    from app.games.move_input import MoveTextError, parse_move_text
     pieces = {(3, 3): "P", (4, 2): "P", (3, 2): "P"}
     targets = {(3, 3): {(4, 4): [], (3, 4): [], (2, 4): []}, (4, 2): {(4, 3): [], (3, 3): []},
                (3, 2): {(3, 3): [], (4, 3): [], (2, 3): []}}

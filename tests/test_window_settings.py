@@ -12,7 +12,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings  # noqa: E402
 
 from app import games  # noqa: E402
-from app.bots.registry import builtin_bots  # noqa: E402
+from app.hosting.bot_registry import builtin_bots  # noqa: E402
 from app.engine.clock import TimeControl  # noqa: E402
 from app.ui import pieces  # noqa: E402
 from app.ui.main_window import MainWindow  # noqa: E402

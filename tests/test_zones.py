@@ -300,7 +300,7 @@ def test_cards_are_rendered_once_per_size(qtbot: Any) -> None:
 
 
 def test_set_scene_draws_a_chess_scene_as_the_separate_setters_do(qtbot: Any) -> None:
-    from app.engine.rbc import ReconChess, ReconChessView, Sense
+    from app.games.rbc.rules import ReconChess, ReconChessView, Sense
     game = ReconChess()
     game.play(0, Sense(36))
     scene = presenter_for("rbc").scene(ReconChessView.from_observations(game.observations(0)))

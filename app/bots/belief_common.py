@@ -15,8 +15,8 @@ module says how), and starts a fresh inference from that single position. The
 bot keeps playing on a belief that is approximately right, and the next
 observations correct it.
 
->>> from app.engine.inference import RbcInference
->>> from app.engine.rbc import ReconChess
+>>> from app.games.rbc.inference import RbcInference
+>>> from app.games.rbc.rules import ReconChess
 >>> game = ReconChess()
 >>> tracker = OpponentTracker(0, InferenceOptions(cap=100), RbcInference, guess=lambda *args: None)
 >>> for observation in game.observations(0):

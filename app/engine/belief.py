@@ -35,6 +35,7 @@ from typing import Any, Callable, Collection, Iterator, Mapping, NamedTuple
 
 import chess
 
+from . import variants
 from .core import Adjudication, Seat, View
 
 Square = int
@@ -259,7 +260,7 @@ def knowledge(view: View) -> dict[Square, Fact]:
     destination); those were empty. Facts are applied in the order they were learned;
     a later one replaces an earlier one on the same square.
 
-    >>> from app.engine.rbc import ReconChess, ReconChessView, Sense
+    >>> from app.games.rbc.rules import ReconChess, ReconChessView, Sense
     >>> game = ReconChess()
     >>> game.play(0, Sense(chess.E7))
     >>> facts = knowledge(ReconChessView.from_observations(game.observations(0)))
@@ -299,7 +300,7 @@ def palette_counts(view: View,
     pawn may still be around), a queen, rook, bishop or knight count can be exceeded
     (pawn counts and the total cannot). The king is always 1.
 
-    >>> from app.engine.blind import BlindChess, BlindChessView
+    >>> from app.games.blind.rules import BlindChess, BlindChessView
     >>> counts = palette_counts(BlindChessView.from_observations(BlindChess().observations(0)))
     >>> counts[chess.PAWN], counts[chess.QUEEN], counts.total
     (8, 1, 16)
@@ -587,7 +588,7 @@ class BeliefBoard:
           seat was told puts such a piece there. Pass it only from a summary of the
           seat's current observations (a stale one may miss the opponent's last move).
 
-        >>> from app.engine.rbc import ReconChess, ReconChessView, Sense
+        >>> from app.games.rbc.rules import ReconChess, ReconChessView, Sense
         >>> game = ReconChess()
         >>> view = ReconChessView.from_observations(game.observations(0))
         >>> belief = BeliefBoard(chess.BLACK, ply=view.ply)
@@ -596,7 +597,7 @@ class BeliefBoard:
         >>> belief.contradictions(ReconChessView.from_observations(game.observations(0)))
         {36: 'sensed empty on turn 1'}
         >>> _ = belief.place(chess.E4, chess.BISHOP)       # no black bishop can reach e4 on move one
-        >>> from app.engine.inference import RbcInference
+        >>> from app.games.rbc.inference import RbcInference
         >>> summary = RbcInference.from_observations(0, game.observations(0)).summary()
         >>> belief.contradictions(ReconChessView.from_observations(game.observations(0)),
         ...                       possible=summary.possible_by_type)[chess.E4]
@@ -709,8 +710,7 @@ class BeliefBoard:
 def _belief_games() -> list[Any]:
     """The definitions of the games whose definition gives a person the belief board kit
     (``GameDefinition.belief``: the games of hidden chess pieces), in the registry's order."""
-    from app import games  # here, not at the top: the engine reaches the registry only when it needs it
-    return [definition for definition in games.all() if definition.belief]
+    return [definition for definition in variants.catalog().all() if definition.belief]
 
 
 def _kit(view: View) -> BeliefKit:
@@ -770,7 +770,6 @@ def review(record: Any, seat: Seat) -> list[TurnReview]:
     replay) naming the problem.
     """
     from .record import HYPOTHESES, RecordError, parse_action
-    from .variants import VARIANTS
     kit = _belief_games()
     if record.variant not in [definition.key for definition in kit]:
         titles = [definition.title for definition in kit]
@@ -784,7 +783,7 @@ def review(record: Any, seat: Seat) -> list[TurnReview]:
                 snapshots[note.step] = {} if value is None else parse_pieces(value)
             except ValueError as error:
                 raise ValueError(f"note {index + 1}: {error}") from None
-    game_type = VARIANTS[record.variant]
+    game_type = variants.game_type(record.variant)
     try:
         game = game_type.from_options(record.options)
     except (ValueError, TypeError) as error:

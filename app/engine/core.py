@@ -9,7 +9,7 @@ The model is deliberately general: 1 to 4 seats (solitaires have one), several
 phases inside a turn (``"sense"``, ``"move"``, ``"predict"`` ...), hidden hands and
 scores. Games that end without a single winner report scores in :class:`Outcome`.
 
->>> from app.engine.rbc import ReconChess, Sense
+>>> from app.games.rbc.rules import ReconChess, Sense
 >>> game = ReconChess()
 >>> game.to_move, game.phase
 (0, 'sense')
@@ -300,7 +300,7 @@ class Game(ABC):
     def teams(cls) -> tuple[int, ...]:
         """Each seat's team, in seat order: :attr:`seat_teams`, or by default each seat its own team (its index).
 
-        >>> from app.engine.minit import MinitChess
+        >>> from app.games.minit.rules import MinitChess
         >>> MinitChess.teams()
         (0, 1)
         """
@@ -336,7 +336,7 @@ class Game(ABC):
         """The generator every shuffle and deal of this game draws from (seeded by :attr:`seed`), so a replay of
         the record draws the same. Only for a game that declares :attr:`uses_chance`.
 
-        >>> from app.engine.minit import MinitChess
+        >>> from app.games.minit.rules import MinitChess
         >>> MinitChess().rng
         Traceback (most recent call last):
         ...
@@ -429,10 +429,10 @@ class Game(ABC):
         ``None``: the usual loss on time for ``seat``'s team. Asked by :meth:`adjudicate`, and by a match before
         calling a bot (a referee that must be stopped in the bot's call is scored with it).
 
-        >>> from app.engine.rbc import ReconChess
+        >>> from app.games.rbc.rules import ReconChess
         >>> ReconChess().flag_fall_outcome(0) is None
         True
-        >>> from app.engine.blind import BlindChess
+        >>> from app.games.blind.rules import BlindChess
         >>> BlindChess().flag_fall_outcome(0).detail
         'White ran out of time; material is equal (39-39)'
         """

@@ -77,7 +77,8 @@ window can run updates in a worker and show :meth:`Inference.summary` (a
 impossible, whether the figures are exact, the count or its range).
 
 >>> import chess
->>> from app.engine.rbc import ReconChess, Sense, MoveAction
+>>> from app.games.rbc.rules import ReconChess, Sense, MoveAction
+>>> from app.games.rbc.inference import RbcInference
 >>> game = ReconChess()
 >>> game.play(0, Sense(chess.E7)); game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
 >>> belief = RbcInference.from_observations(1, game.observations(1))
@@ -87,12 +88,9 @@ impossible, whether the figures are exact, the count or its range).
 0.048
 """
 
-from .inference_blind import BlindInference
 from .inference_core import (DEFAULT_CAP, HEAT_SAMPLE, MIN_POSSIBLE_HEAT, InferenceSummary, Hypothesis, Inference,
                              InferenceError, InferenceOptions, expand, opponent_key, pack, systematic_resample, unpack)
-from .inference_rbc import RbcInference
 from .inference_reach import Reach
 
-__all__ = ["Hypothesis", "Inference", "InferenceError", "InferenceOptions", "InferenceSummary", "RbcInference",
-           "BlindInference", "Reach", "opponent_key", "expand", "pack", "unpack", "systematic_resample",
-           "DEFAULT_CAP", "HEAT_SAMPLE", "MIN_POSSIBLE_HEAT"]
+__all__ = ["Hypothesis", "Inference", "InferenceError", "InferenceOptions", "InferenceSummary", "Reach", "opponent_key",
+           "expand", "pack", "unpack", "systematic_resample", "DEFAULT_CAP", "HEAT_SAMPLE", "MIN_POSSIBLE_HEAT"]

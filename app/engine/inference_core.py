@@ -1,7 +1,7 @@
 """The shared core of opponent-position inference: hypotheses, the opponent's successors, sampling, queries.
 
 The model is described in :mod:`app.engine.inference`, which is the module to import;
-:mod:`app.engine.inference_rbc` and :mod:`app.engine.inference_blind` read each game's
+:mod:`app.games.rbc.inference` and :mod:`app.games.blind.inference` read each game's
 observations on top of :class:`Inference`.
 """
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import chess
 
-__all__ = ["own_san"]
+__all__ = ["describe_bad_move", "is_well_formed", "own_san"]
 
 
 def own_san(board: chess.Board, move: chess.Move, capture: bool) -> str:
@@ -73,3 +73,20 @@ def _only(board: chess.Board, mask: chess.Bitboard) -> chess.Board:
     if board.occupied == mask:
         return board
     return board.transform(lambda bitboard: bitboard & mask)
+
+
+def is_well_formed(move: object) -> bool:
+    """A :class:`chess.Move` between two real squares, with no drop and a promotion that is a piece type."""
+    return (isinstance(move, chess.Move) and type(move.from_square) is int and type(move.to_square) is int
+            and 0 <= move.from_square < 64 and 0 <= move.to_square < 64 and move.drop is None
+            and move.promotion in (None, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING,
+                                   chess.PAWN))
+
+
+def describe_bad_move(move: object) -> str:
+    """Words for something that should have been a move, safe for any object."""
+    if isinstance(move, chess.Move):
+        return (f"Move(from_square={move.from_square!r}, to_square={move.to_square!r}, "
+                f"promotion={move.promotion!r})")
+    text = repr(move)
+    return text if len(text) <= 80 else text[:77] + "..."

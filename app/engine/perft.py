@@ -17,6 +17,8 @@ from collections.abc import Callable
 
 import chess
 
+from . import variants
+
 __all__ = ["CHESS", "MAX_DEPTH", "chess_board", "counters", "perft"]
 
 CHESS = "chess"
@@ -59,9 +61,9 @@ def chess_board(position: str | None) -> chess.Board:
 
 def counters() -> dict[str, Counter]:
     """Variant -> its perft counter: ``chess`` first, then each game that has one, in the registry's order."""
-    from app import games  # here, not at the top: the engine reaches the registry only when it needs it
     found: dict[str, Counter] = {CHESS: _count_chess}
-    found.update({definition.perft_name: definition.perft() for definition in games.all() if definition.perft})
+    found.update({definition.perft_name: definition.perft()
+                  for definition in variants.catalog().all() if definition.perft})
     return found
 
 

@@ -28,7 +28,7 @@ This module is where the rest of the app imports all of that from; each job live
   it as the truth or as one seat saw it (:class:`Timeline`, :class:`Frame`, :func:`allowed_perspectives`);
 - :mod:`app.engine.atomic_files`: writing a file whole or not at all (:func:`atomic_write_text`...).
 
->>> from app.engine.rbc import ReconChess, Sense, MoveAction
+>>> from app.games.rbc.rules import ReconChess, Sense, MoveAction
 >>> session = GameSession(ReconChess(), TimeControl(None, 0))
 >>> session.play(0, Sense.parse("d7"))
 >>> session.play(0, MoveAction.parse("e2e4"))

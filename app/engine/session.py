@@ -101,7 +101,7 @@ class GameSession:
         they were. The clock starts unless the game was saved paused
         (``start_clock=None``); pass True or False to decide.
 
-        >>> from app.engine.rbc import ReconChess, Sense
+        >>> from app.games.rbc.rules import ReconChess, Sense
         >>> now = [0.0]
         >>> session = GameSession(ReconChess(), TimeControl(60, 2), time_source=lambda: now[0])
         >>> session.play(0, Sense.parse("e7")); now[0] = 5.0
@@ -194,7 +194,7 @@ class GameSession:
         actions make one snapshot. Raises ``ValueError`` for data that is not JSON. The undo history in the
         hypotheses (their ``history`` member) is kept in the newest snapshot only.
 
-        >>> from app.engine.minit import MinitChess
+        >>> from app.games.minit.rules import MinitChess
         >>> session = GameSession(MinitChess())
         >>> session.set_notes(0, annotations=[{"circle": "c3"}]), session.set_notes(0, annotations=[{"circle": "c3"}])
         (True, False)

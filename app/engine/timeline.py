@@ -132,7 +132,7 @@ def load_record(path: str | os.PathLike[str]) -> Replay:
 # ---- replaying turn by turn, as the truth or as one seat saw it -----------------------------------------
 
 def view_type(variant: str) -> type[View]:
-    """The view class of ``variant``'s seats (:class:`~app.engine.rbc.ReconChessView`...)."""
+    """The view class of ``variant``'s seats (:class:`~app.games.rbc.rules.ReconChessView`...)."""
     from .variants import VARIANTS
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise RecordError(f"unknown game {_short(variant)}")
@@ -214,7 +214,7 @@ class Timeline:
     Step ``s`` is the game after the first ``s`` actions (0: the start,
     ``steps``: the end). Raises :class:`RecordError` like :func:`replay`.
 
-    >>> from app.engine.minit import MinitChess, MinitMove
+    >>> from app.games.minit.rules import MinitChess, MinitMove
     >>> from app.engine.session import GameSession
     >>> session = GameSession(MinitChess())
     >>> session.play(0, MinitMove.parse("b1-c3"))

@@ -21,12 +21,18 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from typing import TYPE_CHECKING
 
-from .definition import ClipboardFormat, ExportFormat, GameDefinition, Lazy, OptionSpec, SeatSpec
+from app.engine import variants
 
-__all__ = ["ENTRIES", "EXTRA_GAMES_VARIABLE", "ClipboardFormat", "ExportFormat", "GameDefinition", "Lazy",
-           "OptionSpec", "SeatSpec", "all", "default", "extra_game_problems", "format_names", "formats", "get",
-           "names"]
+from .definition import ClipboardFormat, ExportFormat, GameDefinition, ImportFormat, Lazy, OptionSpec, SeatSpec
+
+if TYPE_CHECKING:
+    from app.engine.core import Game
+
+__all__ = ["ENTRIES", "EXTRA_GAMES_VARIABLE", "ClipboardFormat", "ExportFormat", "GameDefinition", "ImportFormat",
+           "Lazy", "OptionSpec", "SeatSpec", "all", "default", "extra_game_problems", "format_names", "formats", "get",
+           "imports", "names", "referee"]
 
 ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit", "app.games.cloak",
                            "app.games.telepathy", "app.games.splitbrain")
@@ -100,12 +106,6 @@ def extra_game_problems() -> tuple[str, ...]:
     return _loaded[2]
 
 
-def _named_for_bundlers() -> None:  # pragma: no cover - never called
-    """Installers find the modules to bundle by reading import statements; the entries are imported by name, so
-    they are also imported here, where nothing runs them."""
-    from . import blind, cloak, minit, rbc, splitbrain, telepathy  # noqa: F401
-
-
 def get(key: str) -> GameDefinition:
     """The definition of the game ``key``; raises ``KeyError`` naming the known games."""
     definitions = _load()
@@ -113,6 +113,21 @@ def get(key: str) -> GameDefinition:
         return definitions[key]
     except (KeyError, TypeError):
         raise KeyError(f"unknown game {str(key)[:40]!r} (known: {', '.join(sorted(definitions))})") from None
+
+
+def referee(key: str) -> type[Game]:
+    """The referee class of the game ``key`` (imported on first use); raises ``ValueError`` naming the known
+    games.
+
+    >>> referee(default().key).seat_names
+    ('White', 'Black')
+    """
+    try:
+        definition = get(key)
+    except KeyError as error:
+        raise ValueError(error.args[0]) from None
+    found: type[Game] = definition.referee()
+    return found
 
 
 def all() -> tuple[GameDefinition, ...]:  # noqa: A001 - the registry's own word for "every game"
@@ -143,6 +158,33 @@ def formats() -> tuple[ExportFormat, ...]:
         for fmt in definition.formats:
             found.setdefault(fmt.name, fmt)
     return tuple(found.values())
+
+
+def imports() -> dict[str, ImportFormat]:
+    """Every file format of another program that some game turns into records, by name (the first game to
+    name a format reads it).
+
+    >>> imports()["reconchess"].reader.module
+    'app.games.rbc.reconchess_history'
+    """
+    found: dict[str, ImportFormat] = {}
+    for definition in _load().values():
+        for fmt in definition.imports:
+            found.setdefault(fmt.name, fmt)
+    return found
+
+
+class _Catalog:
+    """The registry as the engine's door to the games sees it (:class:`app.engine.variants.Catalog`)."""
+
+    def all(self) -> tuple[GameDefinition, ...]:
+        return all()
+
+    def get(self, key: str) -> GameDefinition:
+        return get(key)
+
+
+variants.register(_Catalog())  # the engine knows the games from now on, without importing this module
 
 
 def format_names() -> tuple[str, ...]:

@@ -216,6 +216,26 @@ class ExportFormat(_Plain):
         return self.label.replace("&", "")
 
 
+class ImportFormat(_Plain):
+    """A file of another program that ``sightline import --format NAME`` turns into a record of the game.
+
+    ``reader`` is the function that reads such a file (``reader(path) -> GameRecord``, raising ``RecordError``
+    with what is wrong); ``label`` says what the file is, for the command's help.
+
+    >>> fmt = ImportFormat("demo", "a demo file", Lazy("builtins:str"))
+    >>> fmt.name, fmt.reader.module
+    ('demo', 'builtins')
+    """
+
+    __slots__ = ("name", "label", "reader")
+    name: str
+    label: str
+    reader: Lazy
+
+    def __init__(self, name: str, label: str, reader: Lazy) -> None:
+        self._fill(name=name, label=label, reader=reader)
+
+
 class ClipboardFormat(_Plain):
     """How a game's position goes to the clipboard as text, and a new game starts from pasted text.
 
@@ -250,21 +270,22 @@ class GameDefinition(_Plain):
     belief board kit (a :class:`~app.engine.belief.BeliefKit`), or None: a person gets the kit only where
     there is one. ``match_defaults`` are settings of ``sightline match`` this game changes.
     ``foreign_players`` hosts players written for another program (a
-    :class:`~app.bots.agents.ForeignPlayers`; RBC: reconchess players; None: only built-in bots play).
+    :class:`~app.bots.contract.ForeignPlayers`; RBC: reconchess players; None: only built-in bots play).
     ``perft`` is the game's move counter for ``sightline perft`` (``perft(depth, position) -> counts``; None:
     it has none), and ``perft_name`` the name ``--variant`` knows it by (the key unless the counter is for the
-    board's chess rules rather than the game: Split-Brain counts Los Alamos chess moves). ``preload`` names modules a bot
-    worker's fork server imports ahead of time for this game. ``rules_doc`` is the file name of the rules
+    board's chess rules rather than the game: Split-Brain counts Los Alamos chess moves). ``preload`` names
+    modules a bot worker's fork server imports ahead of time for this game. ``rules_doc`` is the file name of the rules
     in the documentation's rules folder. ``formats`` are the files a record of the game exports to, in the
-    order the window's Export menu offers them; ``clipboard`` says how a position is copied and pasted as text
+    order the window's Export menu offers them; ``imports`` the files of other programs ``sightline import``
+    turns into records of the game; ``clipboard`` says how a position is copied and pasted as text
     (None: it is not). ``presenter`` is the game's
     :class:`~app.games.presenter.Presenter` (what the window draws and how a person acts), imported when a game
     of this kind is first shown.
     """
 
     __slots__ = ("key", "title", "description", "seats", "referee", "view", "board", "hidden_information",
-                 "options", "match_defaults", "rules_doc", "bots", "inference", "belief", "formats", "clipboard",
-                 "perft", "perft_name", "preload", "presenter", "foreign_players")
+                 "options", "match_defaults", "rules_doc", "bots", "inference", "belief", "formats", "imports",
+                 "clipboard", "perft", "perft_name", "preload", "presenter", "foreign_players")
     key: str
     title: str
     description: str
@@ -280,6 +301,7 @@ class GameDefinition(_Plain):
     inference: Lazy | None
     belief: Lazy | None
     formats: tuple[ExportFormat, ...]
+    imports: tuple[ImportFormat, ...]
     clipboard: ClipboardFormat | None
     perft: Lazy | None
     perft_name: str
@@ -292,13 +314,15 @@ class GameDefinition(_Plain):
                  options: tuple[OptionSpec, ...] = (), match_defaults: Mapping[str, Any] | None = None,
                  rules_doc: str = "", bots: tuple[tuple[str, Lazy], ...] = (), inference: Lazy | None = None,
                  belief: Lazy | None = None, formats: tuple[ExportFormat, ...] = (),
-                 clipboard: ClipboardFormat | None = None, perft: Lazy | None = None,
+                 imports: tuple[ImportFormat, ...] = (), clipboard: ClipboardFormat | None = None,
+                 perft: Lazy | None = None,
                  perft_name: str = "", preload: tuple[str, ...] = (), presenter: Lazy | None = None,
                  foreign_players: Lazy | None = None) -> None:
         self._fill(key=key, title=title, description=description, seats=seats, referee=referee, view=view,
                    board=board, hidden_information=hidden_information, options=options,
                    match_defaults=MappingProxyType(dict(match_defaults or {})), rules_doc=rules_doc, bots=bots,
-                   inference=inference, belief=belief, formats=formats, clipboard=clipboard, perft=perft,
+                   inference=inference, belief=belief, formats=formats, imports=imports, clipboard=clipboard,
+                   perft=perft,
                    perft_name=perft_name or key, preload=preload, presenter=presenter,
                    foreign_players=foreign_players)
 
@@ -349,8 +373,9 @@ class GameDefinition(_Plain):
 
     def lazies(self) -> list[Lazy]:
         """Every :class:`Lazy` this definition holds (a test resolves them all)."""
-        found = [self.referee, self.view, *(bot for _, bot in self.bots), *(fmt.writer for fmt in self.formats)]
-        optional = [lazy for lazy in (self.inference, self.presenter, self.perft, self.foreign_players)
+        found = [self.referee, self.view, *(bot for _, bot in self.bots), *(fmt.writer for fmt in self.formats),
+                 *(fmt.reader for fmt in self.imports)]
+        optional = [lazy for lazy in (self.inference, self.belief, self.presenter, self.perft, self.foreign_players)
                     if lazy is not None]
         clipboard = [self.clipboard.copy, self.clipboard.paste] if self.clipboard is not None else []
         return found + optional + clipboard

@@ -5,7 +5,7 @@ than the observation does. Each game's presenter writes its own sentences (``pre
 functions here find the presenter for callers that hold an observation or a game key only.
 
 >>> import chess
->>> from app.engine.rbc import TurnStarted, MoveResult
+>>> from app.games.rbc.rules import TurnStarted, MoveResult
 >>> describe(TurnStarted(4, chess.E4), chess.WHITE)
 'Turn 3: your piece on e4 was captured.'
 >>> describe(MoveResult(4, chess.Move.from_uci("a1a8"), chess.Move.from_uci("a1a5"), chess.A5), chess.WHITE)
@@ -49,7 +49,7 @@ def describe(observation: Any, color: bool, variant: str | None = None) -> str |
 def move_list(variant: str, view: Any) -> list[str]:
     """This seat's own moves with their results, one line per turn (no Qt; from the seat's view only).
 
-    >>> from app.engine.rbc import ReconChess, ReconChessView, Sense, MoveAction
+    >>> from app.games.rbc.rules import ReconChess, ReconChessView, Sense, MoveAction
     >>> game = ReconChess()
     >>> game.play(0, Sense.parse("e7"))
     >>> game.play(0, MoveAction.parse("e2e4"))

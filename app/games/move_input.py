@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
-from app.games.presenter import InputError
 
 Cell = tuple[int, int]
 Targets = Mapping[Cell, Mapping[Cell, Sequence[str]]]
@@ -37,6 +36,11 @@ _NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", 
 # from an "x" file moving to f7 and no move matches.
 _SAN = re.compile(r"^([KQRBN])?([a-h])?([1-9])?(x)?([a-z])([1-9])(?:=?([QRBNqrbn]))?$")
 _COORDINATES = re.compile(r"^([a-z])([1-9])[-x:]?([a-z])([1-9])=?([qrbnk])?$")
+
+
+class InputError(ValueError):
+    """What a person typed or chose is not an action of this game now; the message says why, in the game's
+    words, to be shown to the player."""
 
 
 class MoveTextError(InputError):

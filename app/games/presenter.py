@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from app import games
+from app.games.move_input import InputError, parse_move_text
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -30,11 +31,6 @@ __all__ = ["BELIEF_PANEL", "Command", "InputError", "MarksChange", "Presenter", 
 
 BELIEF_PANEL = "belief"
 """The panel name of the belief board kit (a board of supposed enemy pieces, with its inference aids)."""
-
-
-class InputError(ValueError):
-    """What a person typed or chose is not an action of this game now; the message says why, in the game's
-    words, to be shown to the player."""
 
 
 class Command(NamedTuple):
@@ -162,7 +158,6 @@ class PresenterBase:
         raise InputError("nothing there can be chosen now")
 
     def parse_text(self, view: Any, text: str) -> Action:
-        from app.games.move_input import parse_move_text
         scene = self.scene(view)
         from_square, to_square, promotion = parse_move_text(text, scene.pieces, scene.targets, scene.files,
                                                             scene.ranks)

@@ -21,17 +21,14 @@ letter takes them too.
 >>> read_checker(token), read_checker(checker_token(False, 5)), read_checker("N")
 (Checker(white=True, number=3, piece='N'), Checker(white=False, number=5, piece=None), None)
 
->>> from app import games
->>> from app.engine.rbc import ReconChess, ReconChessView
->>> key = games.default().key
->>> scene = SCENES[key](ReconChessView.from_observations(ReconChess().observations(0)))
->>> len(scene.pieces), scene.pieces[(4, 0)], (4, 7) in scene.pieces
-(16, 'K', False)
+>>> scene = BoardScene(pieces={(4, 0): "K"})
+>>> scene.pieces[(4, 0)], (4, 7) in scene.pieces
+('K', False)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -490,35 +487,3 @@ class BoardScene:
     def private_zones(self) -> list[Zone]:
         """The zones some seat may not see: what the window hides behind the curtain."""
         return [zone for zone in self.zones if zone.private]
-
-
-class _ScenesByGame(Mapping[str, Callable[[Any], BoardScene]]):
-    """Game key -> the function making a seat's scene from its view: each game's presenter, found through the
-    registry when first asked for (so reading this module imports no game)."""
-
-    def __getitem__(self, key: str) -> Callable[[Any], BoardScene]:
-        from app.games.presenter import presenter_for
-        return presenter_for(key).scene
-
-    def __iter__(self) -> Iterator[str]:
-        from app import games
-        return iter(games.names())
-
-    def __len__(self) -> int:
-        from app import games
-        return len(games.names())
-
-
-SCENES: Mapping[str, Callable[[Any], BoardScene]] = _ScenesByGame()
-"""Game key -> scene of a seat's view (kept for callers that have a key at hand; presenters say the same)."""
-
-
-def truth_scene(variant: str, game: Any) -> BoardScene:
-    """Every piece of the true position: only for a finished game (post-game review), never during play."""
-    return position_scene(variant, game.truth())
-
-
-def position_scene(variant: str, position: Any) -> BoardScene:
-    """Every piece of a true position (what the game's ``truth()`` gives)."""
-    from app.games.presenter import presenter_for
-    return presenter_for(variant).truth_scene(position)

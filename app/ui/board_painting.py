@@ -29,12 +29,13 @@ from PySide6.QtGui import (
 
 from app.ui import pieces
 from app.ui.board_geometry import BoardGeometry, Cell
+from app.ui.heat import heat_colour, percent
 
 if TYPE_CHECKING:
     from app.games.scene import Zone
     from app.ui import zones as zone_parts
 
-__all__ = ["BoardPicture", "MarkerLike", "heat_colour", "percent"]
+__all__ = ["BoardPicture", "MarkerLike"]
 
 
 class _Theme(Protocol):
@@ -89,29 +90,6 @@ _MARKER_WORDS = {
 
 # Hypotheses and inference.
 _FLAG = QColor("#e53935")
-_HEAT_LOW = QColor("#ffb300")  # amber: even the smallest chance stands out from both square colours
-_HEAT_HIGH = QColor("#c62828")
-
-
-def heat_colour(value: float) -> QColor:
-    """Pale yellow to deep red, more opaque as the value grows (its square root, so small chances still show)."""
-    t = math.sqrt(min(1.0, max(0.0, value)))
-    colour = QColor(
-        round(_HEAT_LOW.red() + (_HEAT_HIGH.red() - _HEAT_LOW.red()) * t),
-        round(_HEAT_LOW.green() + (_HEAT_HIGH.green() - _HEAT_LOW.green()) * t),
-        round(_HEAT_LOW.blue() + (_HEAT_HIGH.blue() - _HEAT_LOW.blue()) * t),
-    )
-    colour.setAlphaF(0.34 + 0.3 * t)  # at most 0.64: pieces and ghosts must stay readable on top
-    return colour
-
-
-def percent(value: float) -> str:
-    """A chance as a short percentage: ``"<1%"``, ``"37%"``, ``"100%"``."""
-    if 0 < value < 0.01:
-        return "<1%"
-    return f"{round(value * 100)}%"
-
-
 def _with_alpha(colour: QColor, alpha: float) -> QColor:
     result = QColor(colour)
     result.setAlphaF(min(1.0, max(0.0, alpha)))

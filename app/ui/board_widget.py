@@ -43,7 +43,8 @@ from app.ui import pieces
 from app.ui.board_annotations import Annotations
 from app.ui.board_drag import PieceDrag
 from app.ui.board_geometry import BoardGeometry
-from app.ui.board_painting import BoardPicture, MarkerLike, percent
+from app.ui.heat import percent
+from app.ui.board_painting import BoardPicture, MarkerLike
 
 if TYPE_CHECKING:
     from app.ui.promotion import PromotionChooser

@@ -1,6 +1,6 @@
 """A bot's seat in the game window: the bot runs in its own process, the window never waits for it.
 
-:class:`BotSeat` wraps an :class:`app.bots.worker.BotProcess`. It watches the process's answer pipe with a
+:class:`BotSeat` wraps an :class:`app.hosting.worker.BotProcess`. It watches the process's answer pipe with a
 ``QSocketNotifier`` (a 15 ms ``QTimer`` where pipes cannot be watched, as on Windows), so the UI thread only
 ever reads an answer that is already there. A request may carry a deadline (the seat's time left): a bot that
 has not answered by then is killed and reported as out of time.
@@ -25,7 +25,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer, Signal
 
 from app.bots.base import ActionRequest
-from app.bots.worker import BotProcess, WorkerEvent
+from app.hosting.worker import BotProcess, WorkerEvent
 from app.engine.core import Outcome, Seat
 from app.engine.record import GameRecord
 

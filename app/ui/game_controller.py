@@ -18,7 +18,6 @@ from app.bots.base import ActionRequest
 from app.engine.clock import TimeControl, by_clock
 from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat, View
 from app.engine.record import GameRecord, GameSession, PlayerInfo
-from app.engine.variants import game_type
 from app.games.describe import outcome_headline
 from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange, Presenter, presenter_for
 from app.games.scene import BoardScene, Cell, MarkerSpec
@@ -78,7 +77,7 @@ class GameController(QObject):
         self.seed = random.randrange(2**31) if seed is None else seed
         if session is None:
             players = [PlayerInfo(seat.name, "bot" if seat.is_bot else "human", seat.spec) for seat in seats]
-            game = game_type(variant).from_options(options or {})
+            game = games.referee(variant).from_options(options or {})
             session = GameSession(game, control, players, self.seed, start_clock=False)
             session.record.extra.update(extra or {})
         self.session = session
@@ -170,7 +169,7 @@ class GameController(QObject):
 
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self) -> None:
-        from app.runner import opponent_names
+        from app.hosting.runner import opponent_names
         teams, names = self.game.teams(), [seat.name for seat in self.seats]
         for index, seat in enumerate(self.seats):
             if seat.is_bot:

@@ -64,7 +64,7 @@ class InferenceService(QObject):
             return  # newer observations came meanwhile: skip straight to them
         try:
             if self._pool is None:
-                from app.bots.worker import _context
+                from app.hosting.worker import _context
                 from app.inference_jobs import prepare_worker
                 # The worker ends with the window, even a killed one (it would otherwise wait on its queue forever),
                 # and warms up the compiled kernels from the start.

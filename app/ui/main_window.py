@@ -17,10 +17,12 @@ from PySide6.QtWidgets import (QApplication, QDialog, QDockWidget, QLabel, QMain
 
 from app import games
 from app.ui.board_widget import SENSE_CONFIRM, BoardWidget
+from app.ui.disk_errors import os_error_text
 from app.ui.elided_label import ElidedLabel
 from app.ui.game_panel import GamePanel
 from app.ui.pieces import PIECE_SETS, set_piece_set
 from app.ui.seat_screen import PrivateSurfaces, SeatScreen
+from app.ui.settings import ANIMATION, THEME_NAMES, glide_ms_for, setting_choice
 from app.ui.window_place import WindowNumber, cascaded, fitted, place_over
 
 if TYPE_CHECKING:
@@ -46,7 +48,6 @@ AUTOSAVE_RETRY_MS = 5000  # while autosave fails, it is tried again this often e
 MESSAGE_LIMIT = 1500  # characters of a message shown to the player (a file's field may be megabytes long)
 NAME_LIMIT = 60  # characters of a player's name in the window's sentences
 SUPERSEDED_KEY = "autosave/olderCopies"  # slots left holding an older copy of a game saved elsewhere on close
-THEMES = ("brown", "blue", "green", "grey")
 DEFAULT_SIZE = (1100, 760)
 DOCK_WIDTH = 320  # the panels' width when no layout was saved (the first start; restarts restore the last size)
 BOARD_MINIMUM = 360  # pixels: however small the window, the board stays playable and the panels give way
@@ -279,7 +280,7 @@ class MainWindow(QMainWindow):
         coords.toggled.connect(self.board.set_coordinates_visible)
         view.addAction(coords)
         # Each menu shows the current choice checked (read when it opens: the settings may be restored later).
-        self._choice_menu(view.addMenu("Board &theme"), THEMES, self._theme, "view/theme", "brown")
+        self._choice_menu(view.addMenu("Board &theme"), THEME_NAMES, self._theme, "view/theme", "brown")
         self._choice_menu(view.addMenu("&Piece set"), tuple(PIECE_SETS), self._piece_set, "view/pieces", "cburnett")
         self._choice_menu(view.addMenu("Piece &animation"), ANIMATION, self._animation, "view/animation", "glide",
                           labels={"glide": "Pieces glide to their squares", "off": "Off"})
@@ -424,7 +425,7 @@ class MainWindow(QMainWindow):
 
     def _theme(self, name: str) -> None:
         """View > Board theme: every board of the window takes it (the game's, the belief board, open replays)."""
-        if name not in THEMES:
+        if name not in THEME_NAMES:
             return
         QSettings().setValue("view/theme", name)
         for board in self._boards():
@@ -617,7 +618,7 @@ class MainWindow(QMainWindow):
         if self.belief_dock is None:
             from app.ui.belief_panel import BeliefPanel
             panel = BeliefPanel()
-            panel.board.set_theme(setting_choice(QSettings(), "view/theme", THEMES, "brown"))  # as the game's board
+            panel.board.set_theme(setting_choice(QSettings(), "view/theme", THEME_NAMES, "brown"))  # as the game's board
             dock = QDockWidget("Belief board", self)
             dock.setObjectName("beliefDock")
             dock.setWidget(panel)
@@ -1415,7 +1416,7 @@ class MainWindow(QMainWindow):
         if not self._layout_restored:
             # The first start (or a layout that could not be read): the board takes what the panel leaves.
             self.resizeDocks([self.panel_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
-        self.board.set_theme(setting_choice(settings, "view/theme", THEMES, "brown"))
+        self.board.set_theme(setting_choice(settings, "view/theme", THEME_NAMES, "brown"))
         set_piece_set(setting_choice(settings, "view/pieces", tuple(PIECE_SETS), "cburnett"))
         self.board.set_glide_ms(glide_ms_for(setting_choice(settings, "view/animation", ANIMATION, "glide")))
         self.board.set_sense_confirmation(setting_choice(settings, "play/sense_confirm", SENSE_CONFIRM,
@@ -1580,13 +1581,6 @@ def short_name(name: str) -> str:
     return name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "…"
 
 
-def os_error_text(error: OSError) -> str:
-    """The system's words for a disk problem (no error numbers or Python text)."""
-    if error.strerror:
-        return error.strerror
-    return "the operating system refused"
-
-
 def describe_unfinished(game: UnfinishedGame) -> str:
     """The start-up offer's entry for ``game``, in short lines: which game and who; how far and when; what else
     is known of it (an older copy of a game saved elsewhere)."""
@@ -1664,24 +1658,6 @@ SENSE_CONFIRM_DEFAULT = "one click"
 """View > Picking a square: how every pick of a square on the board is made (RBC's sense, a removal, a Split-Brain
 pick, a checker to uncloak, a pawn's drop). One click does it, as every prompt says, unless the player asked for a
 confirmation (a second click on the same square, or holding the button down)."""
-ANIMATION = ("glide", "off")
-"""View > Piece animation: moved pieces glide to their squares, or jump."""
-
-
-def glide_ms_for(choice: str) -> int:
-    """The glide time of a View > Piece animation choice (read from the board module when asked: tests may set
-    it to 0 for still pictures)."""
-    from app.ui import board_widget
-    return board_widget.GLIDE_MS if choice == "glide" else 0
-
-
-def setting_choice(settings: QSettings, key: str, allowed: tuple[str, ...], default: str) -> str:
-    """A remembered choice among ``allowed``; anything else (a newer version's choice, a wrong type) gives the
-    default."""
-    value = settings.value(key, default)
-    return value if isinstance(value, str) and value in allowed else default
-
-
 def _older_copy_marks(settings: QSettings) -> dict[tuple[str, str], str]:
     """(slot folder, fingerprint) -> the file the game was saved to, for slots left with an older copy."""
     import json  # not before the first frame: read when a game is saved elsewhere or closed
@@ -1725,7 +1701,7 @@ def run_app(check: bool = False) -> int:
     window.show()
 
     def first_game() -> None:
-        from app.bots.worker import warm_up
+        from app.hosting.worker import warm_up
         warm_up()  # the fork server for bots and inference starts now, while the player reads the dialog
         if not window.offer_resume():
             window.new_game()

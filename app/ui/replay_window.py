@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QMessageBox,
                                QPlainTextEdit, QPushButton, QSizePolicy, QSlider, QVBoxLayout, QWidget)
@@ -21,12 +21,12 @@ from app import games
 from app.engine.clock import by_clock
 from app.engine.core import Seat
 from app.engine.record import Frame, GameRecord, RecordError, Timeline, allowed_perspectives
-from app.engine.variants import game_type
 from app.games.chess_kit import sq8
 from app.games.presenter import BELIEF_PANEL, presenter_for
 from app.games.scene import BoardScene
 from app.ui.board_widget import BoardWidget
 from app.ui.game_controller import annotations_from_json
+from app.ui.settings import ANIMATION, THEME_NAMES, glide_ms_for, setting_choice
 
 if TYPE_CHECKING:
     from app.ui.inference_service import InferenceService
@@ -61,11 +61,9 @@ class ReplayWindow(QMainWindow):
         self.board = BoardWidget()
         self.board.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.board.set_interactive(False)
-        from PySide6.QtCore import QSettings
 
-        from app.ui.main_window import ANIMATION, THEMES, glide_ms_for, setting_choice
         self.board.set_glide_ms(glide_ms_for(setting_choice(QSettings(), "view/animation", ANIMATION, "glide")))
-        self.board.set_theme(setting_choice(QSettings(), "view/theme", THEMES, "brown"))  # as the window's boards
+        self.board.set_theme(setting_choice(QSettings(), "view/theme", THEME_NAMES, "brown"))  # as the window's boards
         self.perspective = QComboBox()
         names = _seat_names(record)
         for perspective in self.perspectives:
@@ -201,7 +199,7 @@ class ReplayWindow(QMainWindow):
         shown = (range(len(frame.remaining)) if perspective is None
                  else self.presenter.visible_clocks(perspective, len(frame.remaining)))
         groups = by_clock([seat for seat in shown if seat < len(frame.remaining)],  # a team's one clock (G5)
-                          game_type(self.record.variant).teams())
+                          games.referee(self.record.variant).teams())
         self.clocks.setText("   ".join(f"{' & '.join(names[seat] for seat in group)} "
                                        f"{_clock(frame.remaining[group[0]])}" for group in groups))
         self._show_text(frame, perspective)
@@ -353,7 +351,7 @@ class ReplayWindow(QMainWindow):
 def _team_members(record: GameRecord) -> list[tuple[Seat, ...]]:
     """The teams of two seats or more in ``record``'s game, each as its seats in order (none in two-seat games)."""
     teams: dict[int, list[Seat]] = {}
-    for seat, team in enumerate(game_type(record.variant).teams()):
+    for seat, team in enumerate(games.referee(record.variant).teams()):
         teams.setdefault(team, []).append(seat)
     return [tuple(members) for members in teams.values() if len(members) > 1]
 

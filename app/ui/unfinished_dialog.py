@@ -10,6 +10,8 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtWidgets import QAbstractItemView, QDialog, QDialogButtonBox, QLabel, QListWidget, QListWidgetItem, \
     QStyledItemDelegate, QStyleOptionViewItem, QVBoxLayout, QWidget
 
+from app.ui.disk_errors import os_error_text
+
 if TYPE_CHECKING:
     from app.storage import UnfinishedGame
 
@@ -81,7 +83,6 @@ class UnfinishedGamesDialog(QDialog):
 
     def discard_selected(self) -> None:
         """Discard the selected game after asking (it cannot be brought back)."""
-        from app.ui.main_window import os_error_text
         listing = self.listing
         row = listing.currentRow()
         if row < 0 or not self._ask("Discard this game?", f"{listing.item(row).text()}\n\nIt cannot be "

@@ -32,6 +32,7 @@ from app.games.scene import (
     zone_bands,
 )
 from app.ui import cards, pieces
+from app.ui.heat import heat_colour
 
 __all__ = ["PlacedZone", "ZoneLayout", "card_name", "describe_item", "describe_zone", "item_at", "lay_out",
            "paint_stacks", "paint_zones", "row_head"]
@@ -462,7 +463,6 @@ def _paint_grid(painter: QPainter, zone: GridZone, rects: Sequence[QRectF], base
                 ink: QColor) -> None:
     if not rects:
         return
-    from app.ui.board_painting import heat_colour  # the board's own scale of chances, read the same way here
     cell = _CELL * size
     painter.setFont(_font(base_font, size * 0.17))
     painter.setPen(ink)

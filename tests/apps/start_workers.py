@@ -16,8 +16,8 @@ from PySide6.QtCore import QCoreApplication  # noqa: E402
 
 def main() -> int:
     app = QCoreApplication(sys.argv)
-    from app.bots.worker import BotProcess
-    from app.engine.rbc import ReconChess
+    from app.hosting.worker import BotProcess
+    from app.games.rbc.rules import ReconChess
     from app.ui.inference_service import InferenceService
 
     game = ReconChess()
@@ -32,7 +32,7 @@ def main() -> int:
         from pathlib import Path
 
         from app.engine.clock import TimeControl
-        from app.match import run_match
+        from app.hosting.match import run_match
         silent = f"{Path(__file__).resolve().parent.parent / 'bots' / 'hostile.py'}:Silent"
         run_match("rbc", silent, "random", games=10, jobs=1, control=TimeControl(None, 0.0))
 

@@ -51,7 +51,7 @@ class Spy(_Base):
     """Looks through its whole process for the referee, the true board and other bots, on every move."""
 
     def choose_move(self, move_actions, seconds_left):
-        from app.bots.agents import Agent
+        from app.bots.contract import Agent
         from app.bots.base import Bot
         from app.engine.core import Game
         found = {"referees": 0, "boards": 0, "players": 0, "bots": 0, "agents": 0, "frames": 0}

@@ -17,8 +17,8 @@ DEFINITION = GameDefinition(
     title="Blind Chess",
     description="Chess in which you see only your own pieces and attempt moves the referee may refuse.",
     seats=(SeatSpec("White", team=0), SeatSpec("Black", team=1, flipped=True)),
-    referee=Lazy("app.engine.blind:BlindChess"),
-    view=Lazy("app.engine.blind:BlindChessView"),
+    referee=Lazy("app.games.blind.rules:BlindChess"),
+    view=Lazy("app.games.blind.rules:BlindChessView"),
     presenter=Lazy("app.games.blind.presenter:PRESENTER"),
     board=(8, 8),
     hidden_information=True,
@@ -26,22 +26,10 @@ DEFINITION = GameDefinition(
                         help="the position the game starts from, as a FEN (default: the usual start)"),),
     match_defaults={"max_plies": 1000},  # no automatic draw: keep bot matches finite
     rules_doc="blind.md",
-    bots=(("belief", Lazy("app.bots.blind_belief:BlindBeliefBot")),
-          ("random", Lazy("app.bots.blind_bots:BlindRandomBot")),
-          ("greedy", Lazy("app.bots.blind_bots:BlindGreedyBot"))),
-    inference=Lazy("app.engine.inference:BlindInference"),
+    bots=(("belief", Lazy("app.games.blind.belief_bot:BlindBeliefBot")),
+          ("random", Lazy("app.games.blind.bots:BlindRandomBot")),
+          ("greedy", Lazy("app.games.blind.bots:BlindGreedyBot"))),
+    inference=Lazy("app.games.blind.inference:BlindInference"),
     belief=Lazy("app.games.blind.belief_kit:KIT"),
     formats=(ExportFormat("pgn", "Moves as &PGN", ".pgn", Lazy("app.games.blind.formats:PGN"), text=True),),
 )
-
-
-def _named_for_bundlers() -> None:  # pragma: no cover - never called
-    """Installers find the modules to bundle by reading import statements; the references above are imported
-    by name, so the modules they load are also imported here, where nothing runs them."""
-    import app.games.blind.presenter  # noqa: F401
-    import app.engine.blind  # noqa: F401
-    import app.engine.inference  # noqa: F401
-    import app.bots.blind_belief  # noqa: F401
-    import app.bots.blind_bots  # noqa: F401
-    import app.games.blind.formats  # noqa: F401
-    import app.games.blind.belief_kit  # noqa: F401

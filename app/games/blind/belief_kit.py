@@ -9,7 +9,7 @@ import chess
 
 from app.engine.belief import (BeliefKit, Fact, PieceType, _castled_across, _is_pawn_move, _passed_and_landed,
                                kept_facts, turn_number)
-from app.engine.blind import BlindChessView, PieceLost
+from app.games.blind.rules import BlindChessView, PieceLost
 
 
 def facts(view: BlindChessView) -> dict[int, Fact]:

@@ -1,7 +1,7 @@
 """Blind Chess as a person meets it: the board of a seat's view (its own pieces and the latest sighting of each
 enemy piece), the log's sentences, and the draw offer and its answer.
 
->>> from app.engine.blind import BlindChess, BlindChessView
+>>> from app.games.blind.rules import BlindChess, BlindChessView
 >>> view = BlindChessView.from_observations(BlindChess().observations(0))
 >>> PRESENTER.commands(view)
 [Command(id='offer_draw', label='Offer draw', enabled=True, anytime=False)]
@@ -157,7 +157,7 @@ class BlindPresenter(ChessPresenter):
         return scene
 
     def move_action(self, move: chess.Move) -> Action:
-        from app.engine.blind import Attempt
+        from app.games.blind.rules import Attempt
         return Attempt(move)
 
     def commands(self, view: Any) -> list[Command]:
@@ -167,7 +167,7 @@ class BlindPresenter(ChessPresenter):
         return [offer, Command(ACCEPT_DRAW, "Accept draw", True), Command(DECLINE_DRAW, "Decline draw", True)]
 
     def command(self, view: Any, command_id: str) -> Action | MarksChange:
-        from app.engine.blind import AnswerDraw, OfferDraw
+        from app.games.blind.rules import AnswerDraw, OfferDraw
         if command_id == OFFER_DRAW:
             return OfferDraw()
         if command_id in (ACCEPT_DRAW, DECLINE_DRAW):

@@ -39,13 +39,3 @@ DEFINITION = GameDefinition(
     formats=(ExportFormat("cloak", "&Cloak and Dagger moves as text", ".cloak",
                           Lazy("app.games.cloak.formats:cloak_move_list"), text=True),),
 )
-
-
-def _named_for_bundlers() -> None:  # pragma: no cover - never called
-    """Installers find the modules to bundle by reading import statements; the references above are imported
-    by name, so the modules they load are also imported here, where nothing runs them."""
-    import app.games.cloak.presenter  # noqa: F401
-    import app.games.cloak.rules  # noqa: F401
-    import app.games.cloak.deduction  # noqa: F401
-    import app.games.cloak.bots  # noqa: F401
-    import app.games.cloak.formats  # noqa: F401

@@ -17,8 +17,8 @@ DEFINITION = GameDefinition(
     title="MinitChess",
     description="Open chess on a 5x6 board, won by capturing the king.",
     seats=(SeatSpec("White", team=0), SeatSpec("Black", team=1, flipped=True)),
-    referee=Lazy("app.engine.minit:MinitChess"),
-    view=Lazy("app.engine.minit:MinitChessView"),
+    referee=Lazy("app.games.minit.rules:MinitChess"),
+    view=Lazy("app.games.minit.rules:MinitChessView"),
     presenter=Lazy("app.games.minit.presenter:PRESENTER"),
     board=(5, 6),
     hidden_information=False,
@@ -26,8 +26,8 @@ DEFINITION = GameDefinition(
                         help="the position the game starts from, as MinitChess position text "
                              "(default: the usual start)"),),
     rules_doc="minit.md",
-    bots=(("search", Lazy("app.bots.minit_bots:MinitSearchBot")),  # the strongest first (the new-game default)
-          ("random", Lazy("app.bots.minit_bots:MinitRandomBot"))),
+    bots=(("search", Lazy("app.games.minit.bots:MinitSearchBot")),  # the strongest first (the new-game default)
+          ("random", Lazy("app.games.minit.bots:MinitRandomBot"))),
     formats=(ExportFormat("minit", "&MinitChess moves as text", ".txt",
                           Lazy("app.games.minit.formats:minit_move_list"), text=True),),
     clipboard=ClipboardFormat("&Copy MinitChess position", "New MinitChess game from the &pasted position",
@@ -35,13 +35,3 @@ DEFINITION = GameDefinition(
                               paste=Lazy("app.games.minit.formats:options_from_position_text")),
     perft=Lazy("app.games.minit.perft:perft"),
 )
-
-
-def _named_for_bundlers() -> None:  # pragma: no cover - never called
-    """Installers find the modules to bundle by reading import statements; the references above are imported
-    by name, so the modules they load are also imported here, where nothing runs them."""
-    import app.games.minit.presenter  # noqa: F401
-    import app.engine.minit  # noqa: F401
-    import app.bots.minit_bots  # noqa: F401
-    import app.games.minit.formats  # noqa: F401
-    import app.games.minit.perft  # noqa: F401

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from app.engine.minit import HEIGHT, MinitPosition, Move
+from app.games.minit.rules import HEIGHT, MinitPosition, Move
 from app.engine.record import RecordError, Timeline
 from app.games.chess_kit import pgn_headers, pgn_like_text, result_token, unescape_tag
 

@@ -1,4 +1,4 @@
-"""Perft for MinitChess: the referee's legal moves (see :func:`app.engine.minit.perft`), from MinitChess
+"""Perft for MinitChess: the referee's legal moves (see :func:`app.games.minit.rules.perft`), from MinitChess
 position text.
 
 ``sightline perft --variant minit`` reaches :func:`perft` through the game's definition.
@@ -9,8 +9,8 @@ position text.
 
 from __future__ import annotations
 
-from app.engine.minit import STARTING_POSITION
-from app.engine.minit import perft as minit_perft
+from app.games.minit.rules import STARTING_POSITION
+from app.games.minit.rules import perft as minit_perft
 
 __all__ = ["perft"]
 

@@ -1,7 +1,7 @@
 """MinitChess as a person meets it: played in the open on 5 files and 6 ranks, so a seat's board is the whole
 position; squares are numbered rank by rank from a1 (``rank * 5 + file``).
 
->>> from app.engine.minit import MinitChess, MinitChessView, MinitMove
+>>> from app.games.minit.rules import MinitChess, MinitChessView, MinitMove
 >>> view = MinitChessView.from_observations(MinitChess().observations(0))
 >>> PRESENTER.parse_text(view, "b2-b3") == MinitMove.parse("b2-b3")
 True
@@ -32,7 +32,7 @@ def square_number(square: Cell) -> int:
 
 
 def _position_pieces(position: Any) -> dict[Cell, str]:
-    from app.engine.minit import piece_letter
+    from app.games.minit.rules import piece_letter
     return {cell(square): piece_letter(code) for square, code in enumerate(position.board) if code}
 
 
@@ -117,7 +117,7 @@ class MinitPresenter(PresenterBase):
         return scene
 
     def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
-        from app.engine.minit import MinitMove, Move
+        from app.games.minit.rules import MinitMove, Move
         return MinitMove(Move(square_number(from_square), square_number(to_square)))
 
 

@@ -10,15 +10,15 @@ The referee, its view and its bots stay where they are; this package points at t
 
 from __future__ import annotations
 
-from app.games.definition import ExportFormat, GameDefinition, Lazy, OptionSpec, SeatSpec
+from app.games.definition import ExportFormat, GameDefinition, ImportFormat, Lazy, OptionSpec, SeatSpec
 
 DEFINITION = GameDefinition(
     key="rbc",
     title="Reconnaissance Blind Chess",
     description="Chess in which you see only your own pieces, plus one 3x3 window you choose to sense each turn.",
     seats=(SeatSpec("White", team=0), SeatSpec("Black", team=1, flipped=True)),
-    referee=Lazy("app.engine.rbc:ReconChess"),
-    view=Lazy("app.engine.rbc:ReconChessView"),
+    referee=Lazy("app.games.rbc.rules:ReconChess"),
+    view=Lazy("app.games.rbc.rules:ReconChessView"),
     presenter=Lazy("app.games.rbc.presenter:PRESENTER"),
     board=(8, 8),
     hidden_information=True,
@@ -29,30 +29,17 @@ DEFINITION = GameDefinition(
              OptionSpec("fen", "Starting position", hidden=True,
                         help="the position the game starts from, as a FEN (default: the usual start)")),
     rules_doc="rbc.md",
-    bots=(("belief", Lazy("app.bots.rbc_belief:RBCBeliefBot")),
-          ("random", Lazy("app.bots.rbc_bots:RBCRandomBot")),
-          ("attacker", Lazy("app.bots.rbc_bots:RBCAttackerBot"))),
-    inference=Lazy("app.engine.inference:RbcInference"),
+    bots=(("belief", Lazy("app.games.rbc.belief_bot:RBCBeliefBot")),
+          ("random", Lazy("app.games.rbc.bots:RBCRandomBot")),
+          ("attacker", Lazy("app.games.rbc.bots:RBCAttackerBot"))),
+    inference=Lazy("app.games.rbc.inference:RbcInference"),
     belief=Lazy("app.games.rbc.belief_kit:KIT"),
     formats=(ExportFormat("pgn", "Moves as &PGN", ".pgn", Lazy("app.games.rbc.formats:PGN"), text=True),
              ExportFormat("reconchess", "RBC game for &reconchess (GameHistory JSON)", ".json",
                           Lazy("app.games.rbc.formats:reconchess_history"))),
+    imports=(ImportFormat("reconchess", "a reconchess GameHistory JSON file (what rc-replay shows)",
+                          Lazy("app.games.rbc.reconchess_history:history_to_record")),),
     perft=Lazy("app.games.rbc.perft:perft"),
     foreign_players=Lazy("app.games.rbc.players:RECONCHESS_PLAYERS"),
-    preload=("app.engine.rbc", "chess", "reconchess", "app.interop.reconchess_history"),
+    preload=("app.games.rbc.rules", "chess", "reconchess", "app.games.rbc.reconchess_history"),
 )
-
-
-def _named_for_bundlers() -> None:  # pragma: no cover - never called
-    """Installers find the modules to bundle by reading import statements; the references above are imported
-    by name, so the modules they load are also imported here, where nothing runs them."""
-    import app.games.rbc.presenter  # noqa: F401
-    import app.engine.rbc  # noqa: F401
-    import app.engine.inference  # noqa: F401
-    import app.bots.rbc_belief  # noqa: F401
-    import app.bots.rbc_bots  # noqa: F401
-    import app.games.rbc.formats  # noqa: F401
-    import app.games.rbc.belief_kit  # noqa: F401
-    import app.games.rbc.perft  # noqa: F401
-    import app.games.rbc.players  # noqa: F401
-    import app.interop.reconchess_history  # noqa: F401

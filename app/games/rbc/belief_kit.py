@@ -9,7 +9,7 @@ import chess
 
 from app.engine.belief import (BeliefKit, Fact, PieceType, _castled_across, _is_pawn_move, _passed_and_landed,
                                kept_facts, turn_number)
-from app.engine.rbc import ReconChessView
+from app.games.rbc.rules import ReconChessView
 
 
 def facts(view: ReconChessView) -> dict[int, Fact]:

@@ -3,7 +3,7 @@ captures as comments; a pass or a move nothing came of is a null move) and recon
 which ``rc-replay`` reads.
 
 >>> from app.engine.record import GameSession
->>> from app.engine.rbc import ReconChess, Sense, MoveAction
+>>> from app.games.rbc.rules import ReconChess, Sense, MoveAction
 >>> from app.games.chess_pgn import read_pgn
 >>> session = GameSession(ReconChess())
 >>> for seat, action in ((0, Sense.parse("e7")), (0, MoveAction.parse("e2e4")), (1, Sense.parse("e2")),
@@ -42,7 +42,7 @@ class ReconBoard(ChessWithoutCheck):
 def rbc_comments(timeline: Timeline) -> dict[int, list[str]]:
     """Ply -> what the PGN says about it: the senses, a pass, a requested move that was revised or came to
     nothing, and what was captured where."""
-    from app.engine.rbc import MoveResult, SenseResult
+    from app.games.rbc.rules import MoveResult, SenseResult
     comments: dict[int, list[str]] = {}
     game: Any = timeline.game  # a ReconChess
     board = chess.Board(game.starting_fen)
@@ -79,8 +79,8 @@ PGN = ChessPgn("rbc", ReconBoard, rbc_comments)
 
 def reconchess_history(record: GameRecord) -> str:
     """``record`` as the JSON text of a reconchess ``GameHistory``; RecordError for a game of another kind, or
-    as :func:`~app.interop.reconchess_history.record_to_history` raises it."""
+    as :func:`~app.games.rbc.reconchess_history.record_to_history` raises it."""
     if record.variant != "rbc":
         raise RecordError(f"only RBC games export to reconchess (this is {record.variant})")
-    from app.interop.reconchess_history import record_to_history
+    from app.games.rbc.reconchess_history import record_to_history
     return json.dumps(record_to_history(record))

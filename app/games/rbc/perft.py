@@ -12,7 +12,7 @@ from __future__ import annotations
 import chess
 
 from app.engine.perft import chess_board
-from app.engine.rbc_moves import move_actions, revise_move, with_default_promotion
+from app.games.rbc.moves import move_actions, revise_move, with_default_promotion
 
 __all__ = ["perft"]
 

@@ -6,7 +6,7 @@ in RBC, a reconchess ``Player``: :func:`load_reconchess_player` loads its class 
 ``handle_game_start``, then each turn ``handle_opponent_move_result``, ``choose_sense``,
 ``handle_sense_result``, ``choose_move``, ``handle_move_result``, and finally ``handle_game_end`` with a
 ``GameHistory``. :data:`RECONCHESS_PLAYERS` is what the definition points at
-(:class:`~app.bots.agents.ForeignPlayers`). ``app.bots.agents`` re-exports both names under their older home.
+(:class:`~app.bots.contract.ForeignPlayers`). ``app.hosting.agents`` re-exports both names under their older home.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
-from app.bots.agents import Agent, BotError, _short_repr, error_text
+from app.bots.contract import Agent, BotError, short_repr, error_text
 from app.bots.base import ActionRequest
 from app.engine.core import Action, Outcome, Seat
 from app.engine.record import GameRecord
@@ -47,7 +47,7 @@ class ReconchessAgent(Agent):
 
     def observe(self, observation: Any) -> None:
         import chess
-        from app.engine.rbc import MoveResult, SenseResult, TurnStarted
+        from app.games.rbc.rules import MoveResult, SenseResult, TurnStarted
         if isinstance(observation, TurnStarted):
             self._turn_moves = None
             square = observation.capture_square
@@ -63,7 +63,7 @@ class ReconchessAgent(Agent):
 
     def act(self, request: ActionRequest) -> Action:
         from chess import Move
-        from app.engine.rbc import MoveAction, Sense
+        from app.games.rbc.rules import MoveAction, Sense
         seconds = request.seconds_left
         if self._turn_moves is None or request.phase == "sense":
             # reconchess computes the move actions once, at the start of the turn
@@ -78,11 +78,11 @@ class ReconchessAgent(Agent):
                 except TypeError:
                     square = -1
                 if isinstance(answer, bool) or not 0 <= square < 64:
-                    raise BotError(f"choose_sense returned {_short_repr(answer)}, which is not a square")
+                    raise BotError(f"choose_sense returned {short_repr(answer)}, which is not a square")
             return Sense(square)
         move = self.player.choose_move(moves, seconds)
         if move is not None and not isinstance(move, Move):
-            raise BotError(f"choose_move returned {_short_repr(move)}, which is not a chess.Move or None")
+            raise BotError(f"choose_move returned {short_repr(move)}, which is not a chess.Move or None")
         return MoveAction(move)
 
     def end(self, outcome: Outcome, record: GameRecord) -> None:
@@ -166,7 +166,7 @@ def load_reconchess_player(spec: str) -> Callable[[], Any]:
 
 
 class ReconchessPlayers:
-    """RBC's :class:`~app.bots.agents.ForeignPlayers`: reconchess players, loaded and hosted as above."""
+    """RBC's :class:`~app.bots.contract.ForeignPlayers`: reconchess players, loaded and hosted as above."""
 
     def load(self, spec: str) -> Callable[[], Any]:
         """The reconchess ``Player`` class ``spec`` names (raises ``BotError``); creates nothing."""

@@ -1,7 +1,7 @@
 """Reconnaissance Blind Chess as a person meets it: the board of a seat's view (its own pieces, what its senses
 showed, where it lost and took pieces), the sense pick, the log's sentences and the pass button.
 
->>> from app.engine.rbc import ReconChess, ReconChessView, Sense
+>>> from app.games.rbc.rules import ReconChess, ReconChessView, Sense
 >>> game = ReconChess()
 >>> view = ReconChessView.from_observations(game.observations(0))
 >>> PRESENTER.prompt(view), [command.id for command in PRESENTER.commands(view)]
@@ -33,7 +33,7 @@ PASS_COMMAND = "pass"
 
 def rbc_window(square: Cell) -> list[Cell]:
     """The 3x3 sense window around ``square``, clipped at the edges."""
-    from app.engine.rbc import SENSE_WINDOWS
+    from app.games.rbc.rules import SENSE_WINDOWS
     return [sq8(s) for s in SENSE_WINDOWS[from_sq8(square)]]
 
 
@@ -188,11 +188,11 @@ class RbcPresenter(ChessPresenter):
         return scene
 
     def move_action(self, move: chess.Move) -> Action:
-        from app.engine.rbc import MoveAction
+        from app.games.rbc.rules import MoveAction
         return MoveAction(move)
 
     def on_square(self, view: Any, square: Cell) -> Action:
-        from app.engine.rbc import Sense
+        from app.games.rbc.rules import Sense
         return Sense(from_sq8(square))
 
     def parse_text(self, view: Any, text: str) -> Action:
@@ -203,7 +203,7 @@ class RbcPresenter(ChessPresenter):
                                  "(pass is for the move that follows)")
             return self.on_square(view, parse_square_text(text, 8, 8))
         if word == PASS_COMMAND:
-            from app.engine.rbc import PASS
+            from app.games.rbc.rules import PASS
             return PASS
         return super().parse_text(view, text)
 
@@ -213,7 +213,7 @@ class RbcPresenter(ChessPresenter):
     def command(self, view: Any, command_id: str) -> Action | MarksChange:
         if command_id != PASS_COMMAND:
             return super().command(view, command_id)
-        from app.engine.rbc import PASS
+        from app.games.rbc.rules import PASS
         return PASS
 
     def prompt(self, view: Any) -> str:

@@ -1,7 +1,7 @@
 """Convert Sightline RBC records to and from reconchess's ``GameHistory`` JSON.
 
-This is RBC's own code, so it lives in the game's package; ``app.interop.reconchess_history`` re-exports it
-under its older name.
+``sightline import`` finds :func:`history_to_record` through RBC's definition (its ``imports``), and the
+``reconchess`` export through its ``formats``.
 
 reconchess 1.6.9 saves a game with ``GameHistory.save`` (JSON written by
 ``GameHistoryEncoder``), loads it with ``GameHistory.from_file`` and shows it with
@@ -20,7 +20,7 @@ colour and the win reason. Moves, pieces and win reasons are tagged objects:
   stores nothing. Time used, the clock, seeds and the draw rule are not part of
   the format and are lost.
 - :func:`history_to_record`: that JSON to a Sightline record, replayed through
-  :class:`~app.engine.rbc.ReconChess` and checked against every taken move,
+  :class:`~app.games.rbc.rules.ReconChess` and checked against every taken move,
   capture square, sense result and FEN of the history.
 
 Results map as follows (Sightline :class:`~app.engine.core.Reason` to reconchess
@@ -39,7 +39,7 @@ Importing, ``KING_CAPTURE`` and ``MOVE_LIMIT`` must come out of the replay;
 is refused. Every problem raises :class:`~app.engine.record.RecordError`.
 
 >>> from app.engine.record import GameSession
->>> from app.engine.rbc import MoveAction, ReconChess, Sense
+>>> from app.games.rbc.rules import MoveAction, ReconChess, Sense
 >>> session = GameSession(ReconChess())
 >>> session.play(0, Sense.parse("e7"))
 >>> session.play(0, MoveAction.parse("e2e4"))
@@ -62,7 +62,7 @@ import chess
 
 from app.engine.clock import TimeControl
 from app.engine.core import Adjudication, Outcome, Reason, Resign
-from app.engine.rbc import BLACK_SEAT, WHITE_SEAT, MoveAction, MoveResult, ReconChess, Sense, SenseResult
+from app.games.rbc.rules import BLACK_SEAT, WHITE_SEAT, MoveAction, MoveResult, ReconChess, Sense, SenseResult
 from app.engine.record import (MAX_ACTIONS, Entry, GameRecord, PlayerInfo, RecordError, _short, atomic_write_text,
                                read_limited, replay)
 
@@ -422,9 +422,9 @@ def history_to_record(data: Mapping[str, Any] | str | os.PathLike[str]) -> GameR
     """A Sightline RBC record rebuilt from reconchess ``GameHistory`` JSON (a file path or parsed data).
 
     The players are the history's names, as bots; the clock is untimed; each turn
-    becomes a :class:`~app.engine.rbc.Sense` and a
-    :class:`~app.engine.rbc.MoveAction` with the requested move (elapsed 0). The
-    record is replayed through :class:`~app.engine.rbc.ReconChess` and every sense
+    becomes a :class:`~app.games.rbc.rules.Sense` and a
+    :class:`~app.games.rbc.rules.MoveAction` with the requested move (elapsed 0). The
+    record is replayed through :class:`~app.games.rbc.rules.ReconChess` and every sense
     result, taken move, capture square and FEN must equal the history's; the
     result must come out of the replay (king capture, 50-move draw) or is added
     after the last turn (timeout as an adjudication, resignation as a resign

@@ -34,13 +34,3 @@ DEFINITION = GameDefinition(
     perft=Lazy("app.games.splitbrain.losalamos:perft_counts"),
     perft_name="losalamos",
 )
-
-
-def _named_for_bundlers() -> None:  # pragma: no cover - never called
-    """Installers find the modules to bundle by reading import statements; the references above are imported
-    by name, so the modules they load are also imported here, where nothing runs them."""
-    import app.games.splitbrain.presenter  # noqa: F401
-    import app.games.splitbrain.rules  # noqa: F401
-    import app.games.splitbrain.bots  # noqa: F401
-    import app.games.splitbrain.formats  # noqa: F401
-    import app.games.splitbrain.losalamos  # noqa: F401

@@ -39,12 +39,3 @@ DEFINITION = GameDefinition(
     formats=(ExportFormat("telepathy-pgn", "Moves as PGN with the &predictions", ".pgn",
                           Lazy("app.games.telepathy.formats:telepathy_pgn"), text=True, shows_truth=False),),
 )
-
-
-def _named_for_bundlers() -> None:  # pragma: no cover - never called
-    """Installers find the modules to bundle by reading import statements; the references above are imported
-    by name, so the modules they load are also imported here, where nothing runs them."""
-    import app.games.telepathy.presenter  # noqa: F401
-    import app.games.telepathy.rules  # noqa: F401
-    import app.games.telepathy.bots  # noqa: F401
-    import app.games.telepathy.formats  # noqa: F401

@@ -267,23 +267,6 @@ def move_actions(board: chess.Board, color: chess.Color | None = None) -> MoveAc
     return MoveActions(groups, count)
 
 
-def is_well_formed(move: object) -> bool:
-    """A :class:`chess.Move` between two real squares, with no drop and a promotion that is a piece type."""
-    return (isinstance(move, chess.Move) and type(move.from_square) is int and type(move.to_square) is int
-            and 0 <= move.from_square < 64 and 0 <= move.to_square < 64 and move.drop is None
-            and move.promotion in (None, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING,
-                                   chess.PAWN))
-
-
-def describe_bad_move(move: object) -> str:
-    """Words for something that should have been a move, safe for any object."""
-    if isinstance(move, chess.Move):
-        return (f"Move(from_square={move.from_square!r}, to_square={move.to_square!r}, "
-                f"promotion={move.promotion!r})")
-    text = repr(move)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 def with_default_promotion(board: chess.Board, move: chess.Move) -> chess.Move:
     """A pawn move to the last rank without a promotion piece promotes to a queen."""
     if move.promotion is None and BB_SQUARES[move.to_square] & BB_BACKRANKS and board.pawns & BB_SQUARES[

@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 import chess
 
 from app.engine.core import Action
-from app.engine.rbc import MoveAction, MoveResult, Sense, TurnStarted
+from app.games.rbc.rules import MoveAction, MoveResult, Sense, TurnStarted
 
-from .base import ActionRequest, Bot
+from app.bots.base import ActionRequest, Bot
 
 
 class RBCRandomBot(Bot):

@@ -24,7 +24,7 @@ Each turn, within a budget taken from its clock:
   time and behind, it offers one itself (once a turn).
 
 >>> from app.bots.base import ActionRequest
->>> from app.engine.blind import BlindChess
+>>> from app.games.blind.rules import BlindChess
 >>> game = BlindChess("k7/8/8/8/8/8/8/R3K3 w - - 0 1")   # the start is known: the king stands on a8
 >>> bot = BlindBeliefBot(seed=1, level="easy")
 >>> bot.start(0, game.options())
@@ -44,24 +44,26 @@ from typing import Any, ClassVar
 
 import chess
 
-from app.engine.blind import (PIECE_VALUES, AnswerDraw, Attempt, AttemptResult, BlindChessView, GameStarted,
-                              OfferDraw, TurnSkipped, TurnStarted, attempt_succeeds, own_fen,
-                              with_default_promotion)
+from app.games.blind.rules import (PIECE_VALUES, AnswerDraw, Attempt, AttemptResult, BlindChessView, GameStarted,
+                                   OfferDraw, TurnSkipped, TurnStarted, attempt_succeeds, own_fen,
+                                   with_default_promotion)
 from app.engine.core import Action, Outcome, Resign, Seat
-from app.engine.inference import BlindInference, Inference, InferenceOptions
+from app.engine.inference import Inference, InferenceOptions
+from app.games.blind.inference import BlindInference
 
-from .base import ActionRequest, Bot
-from .belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, keep_king, king_threat_prior,
-                            merge_armies, pick_board, refine, sample_boards, score_moves, teleport_capturer)
-from .chess_eval import VALUES, Weights, evaluate, evaluate_replies
-from .timing import Deadline, TurnClock
+from app.bots.base import ActionRequest, Bot
+from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, keep_king,
+                                    king_threat_prior, merge_armies, pick_board, refine, sample_boards, score_moves,
+                                    teleport_capturer)
+from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies
+from app.bots.timing import Deadline, TurnClock
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class BlindLevel:
-    """What a level may spend and how it plays (see :class:`app.bots.rbc_belief.RbcLevel`)."""
+    """What a level may spend and how it plays (see :class:`app.games.rbc.belief_bot.RbcLevel`)."""
 
     cap: int
     boards: int

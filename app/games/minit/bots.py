@@ -16,7 +16,7 @@ estimated from it, capped by the level's maximum; a single legal move is played
 at once.
 
 >>> from app.bots.base import ActionRequest
->>> from app.engine.minit import MinitChess
+>>> from app.games.minit.rules import MinitChess
 >>> game = MinitChess("1 W k.... .Q... ..... ..... ..... ....K")
 >>> bot = MinitSearchBot(seed=1)
 >>> bot.start(0, game.options())
@@ -37,7 +37,7 @@ from typing import Any, Callable, ClassVar
 from app.bots.base import ActionRequest, Bot
 from app.bots.timing import TurnClock
 from app.engine.core import Action, Seat
-from app.engine.minit import (KING, MOVE_LIMIT, PAWN, PROMOTION, QUEEN, SQUARES, WIDTH, MinitChessView, MinitMove,
+from app.games.minit.rules import (KING, MOVE_LIMIT, PAWN, PROMOTION, QUEEN, SQUARES, WIDTH, MinitChessView, MinitMove,
                               MinitPosition, Move, encode_move, gen_captures, gen_moves)
 
 WIN = 100_000

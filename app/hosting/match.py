@@ -3,10 +3,10 @@
 A match runs on a pool of **referee** processes (``jobs`` of them, started from a fork server), each playing
 game after game; one is replaced only when it dies or must retire. Sightline's own bots play inside the
 referee. A bot from outside (a reconchess player from a file or module) runs in a process of its own for each
-game (:class:`~app.bots.worker.ProcessAgent`), which holds only that seat's observations: it can find neither
+game (:class:`~app.hosting.worker.ProcessAgent`), which holds only that seat's observations: it can find neither
 the true board nor the other bot in its memory, the referee times it out, blames exactly it, always writes
 the record, and kills it with every process it started when the game ends. Outside bots are loaded once in a
-throwaway process before the match (:func:`~app.bots.worker.check_bot`), with a time limit.
+throwaway process before the match (:func:`~app.hosting.worker.check_bot`), with a time limit.
 
 The parent watches every referee: one that dies, or stays in a call past its deadline (a built-in bot stuck
 in C code), is killed and the game scored against the bot that was running, and the match goes on. A game
@@ -31,12 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence, TextIO
 
-from app.bots.agents import Agent, BotError, BotSpec, error_text
-from app.bots.worker import pid_alive
+from app import games as registry
+from app.hosting.agents import BotSpec
+from app.bots.contract import Agent, BotError, error_text
+from app.hosting.worker import pid_alive
 from app.engine.clock import TimeControl
 from app.engine.core import CHANCE_SEEDS, Outcome, Reason, outcome_against
 from app.engine.record import GameRecord
-from app.engine.variants import game_type
 
 DEFAULT_MOVE_LIMIT = 300.0
 """Seconds a bot may take over any one call in an untimed game (and to load, before the match); past it the
@@ -57,10 +58,9 @@ def _referee_preload() -> list[str]:
     """Imported once by the fork server, so that every referee starts with the referees and built-in bots loaded
     (the belief bots' attack tables alone take about 0.1 s): the match's own modules, then each registered
     game's referee and bot modules, as its definition names them."""
-    from app import games
-    modules = ["app.match", "app.runner", "app.engine.variants", "app.engine.record", "app.bots.registry",
-               "app.bots.worker", "chess"]
-    for game in games.all():
+    modules = ["app.hosting.match", "app.hosting.runner", "app.engine.variants", "app.engine.record",
+               "app.hosting.bot_registry", "app.hosting.worker", "chess"]
+    for game in registry.all():
         for lazy in (game.referee, *(bot for _, bot in game.bots)):
             if lazy.module not in modules:
                 modules.append(lazy.module)
@@ -141,10 +141,10 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
     end if ``seat`` ran out of time now (``None``: a loss on time after all); told before a call into ``seat``'s
     bot whenever that changed, once the clock runs (a parent that must stop the whole process scores it so).
     """
-    from app.bots.worker import ProcessAgent
-    from app.runner import opponent_names, run_game, seed_everything
+    from app.hosting.worker import ProcessAgent
+    from app.hosting.runner import opponent_names, run_game, seed_everything
     seed_everything(job.seed)
-    game = game_type(job.variant).create(job.options, _chance_seed(job))  # a fresh deal when it is None
+    game = registry.referee(job.variant).create(job.options, _chance_seed(job))  # a fresh deal when it is None
     specs = job.seats
     outsiders = sum(BotSpec(text, job.variant).outside for text in specs)
     agents: list[Agent] = []
@@ -333,7 +333,7 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
     """
     forkable = _may_fork()  # asked before this match imports anything (see _may_fork)
     control = control or TimeControl()
-    cls = game_type(variant)
+    cls = registry.referee(variant)
     seating = _seating(cls.seat_names, white, black, seats)
     game_options = cls.from_options(options or {}).options()
     specs = [BotSpec(text, variant) for text in dict.fromkeys(seating)]
@@ -347,7 +347,7 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
     names: dict[str, str] = {}
     for spec in specs:
         if spec.outside:
-            from app.bots.worker import check_bot
+            from app.hosting.worker import check_bot
             names[spec.text] = check_bot(spec.text, variant, load_limit)  # never imported here: see check_bot
         else:
             spec.check()
@@ -429,7 +429,7 @@ class _Referee:
     """The parent's handle on one referee process."""
 
     def __init__(self, context: Any, setup: _Setup) -> None:
-        from app.bots.worker import _start_process
+        from app.hosting.worker import _start_process
         self.connection, child = context.Pipe(duplex=True)
         # The seat being called (-1: none), its deadline (0: none) and the index of the game whose bot was called
         # last (-1: no bot called since the referee last reported idle: its next game has not begun).
@@ -702,7 +702,7 @@ def _context(outside_bots: bool = False) -> Any:
     (forking a process that runs threads can deadlock the child)."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        # Ignored if the server already runs (then it was started by this function or by app.bots.worker).
+        # Ignored if the server already runs (then it was started by this function or by app.hosting.worker).
         context.set_forkserver_preload(_referee_preload() + (["reconchess"] if outside_bots else []))
         return context
     return multiprocessing.get_context("spawn")
@@ -732,7 +732,7 @@ def _start_server(context: Any) -> None:
 
 def _referee_main(setup: _Setup, connection: Any, status: Any, flag_memory: Any = None) -> None:
     """Body of a referee process: play the jobs the parent sends, one after another, until told to stop."""
-    from app.bots.worker import make_undumpable
+    from app.hosting.worker import make_undumpable
     make_undumpable()  # an outside bot (same user) may neither ptrace this process nor read its memory
     from app.lifetime import exit_with_parent
     exit_with_parent()  # a match killed with SIGKILL leaves no referee playing on
@@ -758,7 +758,7 @@ def _referee_main(setup: _Setup, connection: Any, status: Any, flag_memory: Any 
             except BotError:
                 pass  # each game reports it
     if outside:
-        from app.bots.worker import become_subreaper, warm_up
+        from app.hosting.worker import become_subreaper, warm_up
         warm_up()  # this referee's own fork server for its outside bots: it starts while the first game sets up
         sweep = become_subreaper()  # what an outside bot leaves behind becomes this process's to end
 
@@ -796,10 +796,10 @@ def _referee_main(setup: _Setup, connection: Any, status: Any, flag_memory: Any 
 
         summary = _play_job_safely(job, on_call, report, setup.names, on_flag)
         if outside and sweep:
-            from app.bots.worker import helper_processes, kill_strays
+            from app.hosting.worker import helper_processes, kill_strays
             kill_strays(helper_processes())  # processes that outside bots started and moved out of their group
         status[0], status[1], status[2] = -1.0, 0.0, -1.0
-        from app.runner import stuck_calls
+        from app.hosting.runner import stuck_calls
         retire = _should_retire(job, summary) or stuck_calls() > 0  # a thread still runs a bot's code: leave
         try:
             connection.send(("idle", retire))
@@ -826,7 +826,7 @@ def _stop_referee(signum: int, frame: Any) -> None:
     """A referee's SIGTERM handler: the parent stops the match. End every process below this one (the bots'
     workers, what they started, what this process adopted as a subreaper) and leave at once."""
     try:
-        from app.bots.worker import kill_descendants
+        from app.hosting.worker import kill_descendants
         kill_descendants()
     finally:
         os._exit(0)
@@ -837,7 +837,7 @@ def _should_retire(job: GameJob, summary: GameSummary) -> bool:
     still run on an abandoned thread) or the game broke down. Outside bots fail in their own processes."""
     if summary.reason not in (Reason.TIMEOUT.value, Reason.FORFEIT.value, Reason.ABORTED.value):
         return summary.reason == "error"  # the game broke down: start afresh
-    won = summary.winning_seats(game_type(job.variant).teams())
+    won = summary.winning_seats(registry.referee(job.variant).teams())
     if not won or summary.reason == Reason.TIMEOUT.value:
         return not all(BotSpec(text, job.variant).outside for text in job.seats)
     losers = [text for seat, text in enumerate(job.seats) if seat not in won]

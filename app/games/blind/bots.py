@@ -1,11 +1,11 @@
 """Built-in Blind Chess bots.
 
-Both bots keep a :class:`~app.engine.blind.BlindChessView` built from their
+Both bots keep a :class:`~app.games.blind.rules.BlindChessView` built from their
 seat's observations and never see the referee. They decline every draw offer
 and never offer one.
 
 >>> from app.bots.base import ActionRequest
->>> from app.engine.blind import BlindChess
+>>> from app.games.blind.rules import BlindChess
 >>> game = BlindChess()
 >>> bot = BlindGreedyBot(seed=1)
 >>> bot.start(0, game.options())
@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 import chess
 
 from app.bots.base import ActionRequest, Bot
-from app.engine.blind import PIECE_VALUES, AnswerDraw, Attempt, BlindChessView
+from app.games.blind.rules import PIECE_VALUES, AnswerDraw, Attempt, BlindChessView
 from app.engine.core import Action, Resign, Seat
 
 

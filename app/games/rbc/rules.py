@@ -21,9 +21,9 @@ from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
 import chess
 
-from .core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
-from .rbc_moves import (MoveActions, capture_square, describe_bad_move, is_well_formed, move_actions, revise_move,
-                         with_default_promotion)
+from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
+from app.engine.notation import describe_bad_move, is_well_formed
+from app.games.rbc.moves import MoveActions, capture_square, move_actions, revise_move, with_default_promotion
 
 _ALL_SQUARES: tuple[int, ...] = tuple(chess.SQUARES)
 WHITE_SEAT: Seat = 0
@@ -410,7 +410,7 @@ class ReconChessView(View):
 
 
 def _written(own_board: chess.Board, result: MoveResult) -> tuple[str | None, str | None]:
-    from .notation import own_san
+    from app.engine.notation import own_san
     requested = None if result.requested is None else own_san(own_board, result.requested, capture=False)
     taken = None if result.taken is None else own_san(own_board, result.taken,
                                                       capture=result.capture_square is not None)

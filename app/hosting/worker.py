@@ -19,7 +19,7 @@ happens, and every later request is answered with an error.
 Each worker leads a process group of its own: :meth:`~BotProcess.kill` (and the end of :meth:`~BotProcess.end`)
 stops the whole group, so processes a bot starts do not outlive it (unless they leave the group themselves).
 
-:class:`ProcessAgent` wraps a BotProcess as an :class:`~app.bots.agents.Agent` for the game runner: a match's
+:class:`ProcessAgent` wraps a BotProcess as an :class:`~app.bots.contract.Agent` for the game runner: a match's
 referee hosts an outside bot with it, so that the bot shares no memory with the referee or the other seat.
 :func:`check_bot` loads an outside bot's class in a throwaway worker, with a time limit, before a match.
 
@@ -54,12 +54,12 @@ from app import games
 from app.engine.core import Action, Outcome, Seat
 from app.engine.record import GameRecord
 
-from .agents import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text
-from .base import ActionRequest
+from app.bots.base import ActionRequest
+from app.bots.contract import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text, short_repr
 
 __all__ = ["BotProcess", "ProcessAgent", "WorkerEvent", "check_bot", "warm_up"]
 
-_PRELOAD = ["app.bots.worker", "app.bots.agents", "app.bots.registry", "app.engine.variants",
+_PRELOAD = ["app.hosting.worker", "app.hosting.agents", "app.hosting.bot_registry", "app.engine.variants",
             *(module for game in games.all() for module in game.preload)]
 """Imported once by the fork server: every worker then starts without importing them again (the games'
 registry entries name what they need beyond the bots' common modules)."""
@@ -90,7 +90,7 @@ def _context() -> Any:
     """A fork server where there is one (workers start fast and never inherit the app's threads), else spawn."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(_PRELOAD)  # ignored once the server runs (app.match may have started it)
+        context.set_forkserver_preload(_PRELOAD)  # ignored once the server runs (app.hosting.match may have started it)
         return context
     return multiprocessing.get_context("spawn")
 
@@ -141,7 +141,7 @@ class BotProcess:
         self._orphaned = False
         self._backlog: deque[WorkerEvent] = deque()
         try:
-            from .agents import BotSpec
+            from app.hosting.agents import BotSpec
             self.name = BotSpec(spec, variant).display_name
         except Exception:  # noqa: BLE001 - only a label; the worker reports a bad spec
             pass
@@ -603,8 +603,8 @@ class ProcessAgent(Agent):
     :meth:`launch` starts the process without waiting (a host starts both seats' bots at once); :meth:`start`
     waits for it to be ready. Observations are kept and handed over with the next request, so the bot
     reads them on its own time. Every call waits at most :attr:`time_limit` seconds: a bot that has not
-    answered by then is killed and :class:`~app.bots.agents.AgentTimeout` raised; any failure of the bot
-    (raising, crashing, answering what cannot be read) raises :class:`~app.bots.agents.AgentFailed` with a
+    answered by then is killed and :class:`~app.bots.contract.AgentTimeout` raised; any failure of the bot
+    (raising, crashing, answering what cannot be read) raises :class:`~app.bots.contract.AgentFailed` with a
     phrase that follows its name. :meth:`close` kills the process and everything it started; call it when the
     game is over, whatever happened.
 
@@ -704,7 +704,7 @@ def check_bot(spec: str, variant: str, timeout: float, *, environment: dict[str,
     """Load an outside bot's class in a throwaway worker process and return the class's name.
 
     The bot's module is imported there, never in the caller: a bot that exits, crashes or hangs while it
-    loads costs only that process. Raises :class:`~app.bots.agents.BotError` saying what went wrong,
+    loads costs only that process. Raises :class:`~app.bots.contract.BotError` saying what went wrong,
     including a load that takes longer than ``timeout`` seconds.
     """
     context = _context()
@@ -748,7 +748,7 @@ def _check_main(spec: str, variant: str, sender: multiprocessing.connection.Conn
     """Body of :func:`check_bot`'s worker."""
     _settle(environment, cwd)
     try:
-        from .agents import BotSpec
+        from app.hosting.agents import BotSpec
         cls, _level = BotSpec(spec, variant).bot_class()
         message = ("ok", str(getattr(cls, "__name__", spec)))
     except BaseException as error:  # noqa: BLE001 - reported to the caller
@@ -875,7 +875,7 @@ def _worker_main(spec: str, variant: str, seat: Seat, options: dict[str, Any], o
     try:
         if seed is not None:
             random.seed(seed)  # hosted reconchess bots use the global generator (as in matches)
-        from .agents import BotSpec
+        from app.hosting.agents import BotSpec
         agent = BotSpec(spec, variant).create(seed)
         agent.start(seat, options, opponent_name)
     except BaseException as error:  # noqa: BLE001 - reported to the host
@@ -915,7 +915,7 @@ def _worker_main(spec: str, variant: str, seat: Seat, options: dict[str, Any], o
                 _leave(0)
             except Exception as error:  # noqa: BLE001 - pickling fails before anything is written
                 send(("error", request_id, "act",
-                      f"answered {_short_repr(action)}, which cannot be sent to the game ({describe(error)})",
+                      f"answered {short_repr(action)}, which cannot be sent to the game ({describe(error)})",
                       seconds))
         elif kind == "end":
             _, outcome, record = message
@@ -938,11 +938,3 @@ def _leave(code: int) -> None:
         except Exception:  # noqa: BLE001
             pass
     os._exit(code)  # a bot may have left threads running: do not wait for them
-
-
-def _short_repr(value: Any) -> str:
-    try:
-        text = repr(value)
-    except Exception:  # noqa: BLE001
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= 80 else text[:77] + "..."

@@ -26,7 +26,7 @@ for the model; the rules are rulings B1-B6):
 - ``DrawOffered`` / ``DrawDeclined`` change nothing.
 
 >>> import chess
->>> from app.engine.blind import Attempt, BlindChess
+>>> from app.games.blind.rules import Attempt, BlindChess
 >>> game = BlindChess()
 >>> game.play(0, Attempt.parse("e2e4"))
 >>> black = BlindInference.from_observations(1, game.observations(1))
@@ -42,14 +42,14 @@ from typing import Any
 import chess
 from chess import BB_KING_ATTACKS, BB_PAWN_ATTACKS, BB_SQUARES
 
-from .blind import (AttemptResult, DrawDeclined, DrawOffered, GameEnded, GameStarted, PieceLost, TurnSkipped,
-                    TurnStarted, _ep_plausible)
-from .inference_core import PASS_IF_SOME_ATTEMPT_FAILS, PASS_NEVER, Inference, InferenceError, kernels
-from .inference_reach import exclude, line_of_sight, seen
+from app.engine.inference_core import PASS_IF_SOME_ATTEMPT_FAILS, PASS_NEVER, Inference, InferenceError, kernels
+from app.engine.inference_reach import exclude, line_of_sight, seen
 # How the pieces revealed by the seat's attempt are found on a hypothesis.
-from .inference_vec import BOTH as _BOTH, CASTLE as _CASTLE, DIAGONAL as _DIAGONAL, FIXED as _FIXED
-from .inference_vec import NO_REVEALS as _NO_REVEALS, STRAIGHT as _STRAIGHT
-from .rbc_moves import describe_bad_move, is_well_formed
+from app.engine.inference_vec import BOTH as _BOTH, CASTLE as _CASTLE, DIAGONAL as _DIAGONAL, FIXED as _FIXED
+from app.engine.inference_vec import NO_REVEALS as _NO_REVEALS, STRAIGHT as _STRAIGHT
+from app.engine.notation import describe_bad_move, is_well_formed
+from app.games.blind.rules import (AttemptResult, DrawDeclined, DrawOffered, GameEnded, GameStarted, PieceLost,
+                                   TurnSkipped, TurnStarted, _ep_plausible)
 
 _CASTLING_ROOKS = {(chess.E1, chess.G1): chess.H1, (chess.E1, chess.C1): chess.A1,
                    (chess.E8, chess.G8): chess.H8, (chess.E8, chess.C8): chess.A8}

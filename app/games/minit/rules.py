@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
-from .core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
+from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 
 # ---- board geometry and pieces -----------------------------------------------------------------
 

@@ -24,7 +24,7 @@ Anything unexpected inside the bot falls back to a safe action (a pass, a sense 
 the middle): the bot never stops playing.
 
 >>> from app.bots.base import ActionRequest
->>> from app.engine.rbc import ReconChess
+>>> from app.games.rbc.rules import ReconChess
 >>> game = ReconChess(fen="rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 3")
 >>> bot = RBCBeliefBot(seed=1, level="easy")
 >>> bot.start(1, game.options())
@@ -47,18 +47,19 @@ from typing import Any, ClassVar
 import chess
 
 from app.engine.core import Action, Outcome, Seat
-from app.engine.inference import Inference, InferenceOptions, RbcInference
-from app.engine.rbc import (SENSE_WINDOWS, GameEnded, GameStarted, MoveAction, MoveResult, ReconChessView, Sense,
-                            SenseResult, TurnStarted)
-from app.engine.rbc_moves import revise_move, with_default_promotion
+from app.engine.inference import Inference, InferenceOptions
+from app.games.rbc.inference import RbcInference
+from app.games.rbc.rules import (SENSE_WINDOWS, GameEnded, GameStarted, MoveAction, MoveResult, ReconChessView, Sense,
+                                 SenseResult, TurnStarted)
+from app.games.rbc.moves import revise_move, with_default_promotion
 
-from .base import ActionRequest, Bot
-from .belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, information_value, keep_king,
-                            king_threat_prior, merge_armies, pick_board, refine, sample_boards, score_moves,
-                            teleport_capturer)
-from .chess_eval import VALUES, Weights, evaluate, evaluate_replies
-from .timing import Deadline, TurnClock
-from .uci import UciEngine
+from app.bots.base import ActionRequest, Bot
+from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, information_value,
+                                    keep_king, king_threat_prior, merge_armies, pick_board, refine, sample_boards,
+                                    score_moves, teleport_capturer)
+from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies
+from app.bots.timing import Deadline, TurnClock
+from app.bots.uci import UciEngine
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import threading
 import traceback
 from typing import Any, Callable, Sequence
 
-from app.bots.agents import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text
+from app.bots.contract import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text
 from app.bots.base import ActionRequest
 from app.engine.clock import TimeControl
 from app.engine.core import Adjudication, Game, IllegalAction, Outcome, Reason

@@ -18,7 +18,7 @@ What each RBC observation does to the set (see :mod:`app.engine.inference` for t
   expanded like a turn start, so the final set still holds the final position.
 
 >>> import chess
->>> from app.engine.rbc import ReconChess, Sense, MoveAction
+>>> from app.games.rbc.rules import ReconChess, Sense, MoveAction
 >>> game = ReconChess()
 >>> game.play(0, Sense(chess.E7)); game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
 >>> game.play(1, Sense(chess.E2)); game.play(1, MoveAction(chess.Move.from_uci("a7a6")))
@@ -39,11 +39,12 @@ from typing import Any, ClassVar
 import chess
 from chess import BB_SQUARES
 
-from .core import Outcome, Reason
-from .inference_core import PASS_ALWAYS, PASS_NEVER, Inference, InferenceError, kernels
-from .inference_reach import exclude, seen
-from .rbc import GameEnded, GameStarted, MoveResult, SenseResult, TurnStarted
-from .rbc_moves import describe_bad_move, is_well_formed, with_default_promotion
+from app.engine.core import Outcome, Reason
+from app.engine.inference_core import PASS_ALWAYS, PASS_NEVER, Inference, InferenceError, kernels
+from app.engine.inference_reach import exclude, seen
+from app.engine.notation import describe_bad_move, is_well_formed
+from app.games.rbc.moves import with_default_promotion
+from app.games.rbc.rules import GameEnded, GameStarted, MoveResult, SenseResult, TurnStarted
 
 
 @dataclass(eq=False)
@@ -161,7 +162,7 @@ class RbcInference(Inference):
         Returns masks (``empty``: no opponent piece there; ``full``: an opponent piece on each;
         ``some``: an opponent piece on at least one) and the en-passant square a hypothesis must
         have (``ep_is``) or must not have (``ep_not``), 0 for no condition. These are the rules of
-        :func:`app.engine.rbc_moves.revise_move` and ``capture_square`` read backwards; an answer
+        :func:`app.games.rbc.moves.revise_move` and ``capture_square`` read backwards; an answer
         those rules cannot give raises :class:`InferenceError`.
         """
         own = self.own

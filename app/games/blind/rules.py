@@ -29,8 +29,8 @@ from typing import Any, ClassVar, Iterator, Mapping, NamedTuple, Sequence
 
 import chess
 
-from .core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
-from .rbc_moves import describe_bad_move, is_well_formed
+from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
+from app.engine.notation import describe_bad_move, is_well_formed
 
 WHITE_SEAT: Seat = 0
 BLACK_SEAT: Seat = 1
@@ -726,7 +726,7 @@ class BlindChessView(View):
             self.my_turn, self.phase = False, "over"
 
     def _apply_result(self, result: AttemptResult) -> None:
-        from .notation import own_san
+        from app.engine.notation import own_san
         self.results.append(result)
         self.written.append(own_san(self.own_board, result.move, capture=result.capture is not None))
         self.my_turn, self.phase = False, "wait"

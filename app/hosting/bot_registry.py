@@ -6,7 +6,7 @@ from typing import Callable
 
 from app import games
 
-from .base import Bot
+from app.bots.base import Bot
 
 
 def builtin_bots(variant: str) -> dict[str, Callable[..., Bot]]:
