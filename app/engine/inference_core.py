@@ -283,6 +283,32 @@ def opponent_key(board: chess.Board, color: chess.Color) -> Hypothesis:
 PASS_NEVER, PASS_ALWAYS, PASS_IF_SOME_ATTEMPT_FAILS = range(3)
 
 
+@dataclass(frozen=True)
+class _Mover:
+    """What the moves of the side to move need, worked out once per :func:`expand` call."""
+
+    white: bool
+    lose_rights: int
+    """Mask clearing the castling rights this side loses when its king moves."""
+    king_home_bb: int
+    castlings: tuple[tuple[int, int, int], ...]
+    """(rook square's bit, squares between king and rook, the castling as one xor of the king's and rook's fields)."""
+
+
+def _mover(opponent: chess.Color) -> _Mover:
+    white = opponent == chess.WHITE
+    king_home = chess.E1 if white else chess.E8
+    king_home_bb = BB_SQUARES[king_home]
+    castlings = []
+    for rook, king_to, rook_to in (((chess.H1, chess.G1, chess.F1), (chess.A1, chess.C1, chess.D1)) if white else
+                                   ((chess.H8, chess.G8, chess.F8), (chess.A8, chess.C8, chess.D8))):
+        rook_bb = BB_SQUARES[rook]
+        castlings.append((rook_bb, chess.between(king_home, rook),
+                          (rook_bb | BB_SQUARES[rook_to]) << 192 | (king_home_bb | BB_SQUARES[king_to]) << 320))
+    lose_rights = ~((chess.BB_RANK_1 if white else chess.BB_RANK_8) << _CASTLING_SHIFT)
+    return _Mover(white, lose_rights, king_home_bb, tuple(castlings))
+
+
 def expand(parents: Sequence[tuple[int, float]], mine: int, opponent: chess.Color, capture: int | None,
            ep_target: int, unchanged: int, out: dict[int, float]) -> int:
     """Add to ``out`` every position one opponent turn leads to from each packed parent; return how many.
@@ -307,215 +333,239 @@ def expand(parents: Sequence[tuple[int, float]], mine: int, opponent: chess.Colo
     N; castling needs the right and no piece at all between king and rook.
 
     Parents are processed in order of increasing weight so that a position
-    reached from several parents keeps the largest weight.
+    reached from several parents keeps the largest weight. The work is done in
+    named steps: :func:`_captures_onto` when the seat lost a piece, else
+    :func:`_piece_moves` and :func:`_pawn_moves` for each parent.
     """
+    mover = _mover(opponent)
+    ordered = parents if _uniform(parents) else sorted(parents, key=lambda item: item[1])
+    if capture is not None:
+        return _captures_onto(ordered, mine, opponent, capture, ep_target, mover, out)
+    made = 0
+    ep_bb = BB_SQUARES[ep_target] if ep_target else 0
+    for x, w in ordered:
+        before = made
+        made += _piece_moves(x, w, mine, mover, out)
+        made += _pawn_moves(x, w, mine, mover, out)
+        if unchanged == PASS_ALWAYS or (unchanged == PASS_IF_SOME_ATTEMPT_FAILS and (
+                made == before or _some_attempt_fails(x, _pieces_of(x), mine, mover.white, ep_bb))):
+            out[x & _NO_EP] = w
+            made += 1
+    return made
+
+
+def _pieces_of(x: int) -> int:
+    """Every square a packed position's pieces stand on."""
+    F = _FIELD
+    return x & F | x >> 64 & F | x >> 128 & F | x >> 192 & F | x >> 256 & F | x >> 320 & F
+
+
+def _captures_onto(ordered: Sequence[tuple[int, float]], mine: int, opponent: chess.Color, capture: int,
+                   ep_target: int, mover: _Mover, out: dict[int, float]) -> int:
+    """The successors in which the opponent's move took the seat's piece on ``capture``: every piece that can
+    land there, found by looking back from the square (en passant and promotions too)."""
     white = opponent == chess.WHITE
     F = _FIELD
-    knight_table, king_table = BB_KNIGHT_ATTACKS, BB_KING_ATTACKS
     rank_att, rank_mask, file_att, file_mask = BB_RANK_ATTACKS, BB_RANK_MASKS, BB_FILE_ATTACKS, BB_FILE_MASKS
     diag_att, diag_mask, bbs = BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_SQUARES
-    backranks = BB_BACKRANKS
-    no_ep = _NO_EP
-    # Castling rights this side loses when its king moves (kept in the castling field).
-    lose_rights = ~((chess.BB_RANK_1 if white else chess.BB_RANK_8) << _CASTLING_SHIFT)
-    king_home = chess.E1 if white else chess.E8
-    king_home_bb = bbs[king_home]
-    castlings = []
-    for rook, king_to, rook_to in (((chess.H1, chess.G1, chess.F1), (chess.A1, chess.C1, chess.D1)) if white else
-                                   ((chess.H8, chess.G8, chess.F8), (chess.A8, chess.C8, chess.D8))):
-        # (rook square, squares between, the move as one xor of the king's and rook's fields)
-        castlings.append((bbs[rook], chess.between(king_home, rook),
-                          (bbs[rook] | bbs[rook_to]) << 192 | (king_home_bb | bbs[king_to]) << 320))
+    lose_rights = mover.lose_rights
     made = 0
-    ordered = parents if _uniform(parents) else sorted(parents, key=lambda item: item[1])
-
-    if capture is not None:
-        sb = bbs[capture]
-        if not sb & mine:
-            return 0
-        # Pieces that can land on the capture square, found by looking back from it.
-        pawn_from = BB_PAWN_ATTACKS[not opponent][capture]
-        knight_from = knight_table[capture]
-        king_from = king_table[capture]
-        promote = bool(sb & backranks)
-        ep_from = 0
-        ep_bb = bbs[ep_target] if ep_target else 0
-        if ep_target and capture == (ep_target - 8 if white else ep_target + 8):
-            # The seat's pawn that just double-stepped is taken en passant.
-            ep_from = BB_PAWN_ATTACKS[not opponent][ep_target]
-        for x, w in ordered:
-            base = x & no_ep
-            P, N, B, R, Q, K = x & F, x >> 64 & F, x >> 128 & F, x >> 192 & F, x >> 256 & F, x >> 320 & F
-            occ = P | N | B | R | Q | K | mine
-            bb = N & knight_from
-            while bb:
-                fb = bb & -bb
-                bb ^= fb
-                out[base ^ (fb | sb) << 64] = w
-                made += 1
-            bb = K & king_from
-            while bb:
-                fb = bb & -bb
-                bb ^= fb
-                out[(base ^ (fb | sb) << 320) & lose_rights] = w
-                made += 1
-            if R | Q:
-                straight = (rank_att[capture][rank_mask[capture] & occ]
-                            | file_att[capture][file_mask[capture] & occ])
-                bb = straight & R
-                while bb:
-                    fb = bb & -bb
-                    bb ^= fb
-                    out[(base ^ (fb | sb) << 192) & ~(fb << _CASTLING_SHIFT)] = w
-                    made += 1
-                bb = straight & Q
-                while bb:
-                    fb = bb & -bb
-                    bb ^= fb
-                    out[base ^ (fb | sb) << 256] = w
-                    made += 1
-            if B | Q:
-                diagonal = diag_att[capture][diag_mask[capture] & occ]
-                bb = diagonal & B
-                while bb:
-                    fb = bb & -bb
-                    bb ^= fb
-                    out[base ^ (fb | sb) << 128] = w
-                    made += 1
-                bb = diagonal & Q
-                while bb:
-                    fb = bb & -bb
-                    bb ^= fb
-                    out[base ^ (fb | sb) << 256] = w
-                    made += 1
-            bb = P & pawn_from
-            while bb:
-                fb = bb & -bb
-                bb ^= fb
-                if promote:
-                    rest = base ^ fb
-                    out[rest | sb << 256] = w
-                    out[rest | sb << 192] = w
-                    out[rest | sb << 128] = w
-                    out[rest | sb << 64] = w
-                    made += 4
-                else:
-                    out[base ^ (fb | sb)] = w
-                    made += 1
-            bb = P & ep_from
-            while bb:
-                fb = bb & -bb
-                bb ^= fb
-                out[base ^ (fb | ep_bb)] = w
-                made += 1
-        return made
-
+    sb = bbs[capture]
+    if not sb & mine:
+        return 0
+    pawn_from = BB_PAWN_ATTACKS[not opponent][capture]
+    knight_from = BB_KNIGHT_ATTACKS[capture]
+    king_from = BB_KING_ATTACKS[capture]
+    promote = bool(sb & BB_BACKRANKS)
+    ep_from = 0
     ep_bb = bbs[ep_target] if ep_target else 0
+    if ep_target and capture == (ep_target - 8 if white else ep_target + 8):
+        # The seat's pawn that just double-stepped is taken en passant.
+        ep_from = BB_PAWN_ATTACKS[not opponent][ep_target]
     for x, w in ordered:
-        base = x & no_ep
+        base = x & _NO_EP
         P, N, B, R, Q, K = x & F, x >> 64 & F, x >> 128 & F, x >> 192 & F, x >> 256 & F, x >> 320 & F
-        opp = P | N | B | R | Q | K
-        occ = opp | mine
-        empty = ~occ & BB_ALL
-        before = made
-        bb = N
+        occ = P | N | B | R | Q | K | mine
+        bb = N & knight_from
         while bb:
             fb = bb & -bb
             bb ^= fb
-            moved = base ^ fb << 64
-            dests = (knight_table[fb.bit_length() - 1] & empty) << 64
-            while dests:
-                tb = dests & -dests
-                dests ^= tb
-                out[moved | tb] = w
-                made += 1
-        bb = B
-        while bb:
-            fb = bb & -bb
-            bb ^= fb
-            square = fb.bit_length() - 1
-            moved = base ^ fb << 128
-            dests = (diag_att[square][diag_mask[square] & occ] & empty) << 128
-            while dests:
-                tb = dests & -dests
-                dests ^= tb
-                out[moved | tb] = w
-                made += 1
-        bb = R
-        while bb:
-            fb = bb & -bb
-            bb ^= fb
-            square = fb.bit_length() - 1
-            moved = (base ^ fb << 192) & ~(fb << _CASTLING_SHIFT)
-            dests = ((rank_att[square][rank_mask[square] & occ] | file_att[square][file_mask[square] & occ])
-                     & empty) << 192
-            while dests:
-                tb = dests & -dests
-                dests ^= tb
-                out[moved | tb] = w
-                made += 1
-        bb = Q
-        while bb:
-            fb = bb & -bb
-            bb ^= fb
-            square = fb.bit_length() - 1
-            moved = base ^ fb << 256
-            dests = ((rank_att[square][rank_mask[square] & occ] | file_att[square][file_mask[square] & occ]
-                      | diag_att[square][diag_mask[square] & occ]) & empty) << 256
-            while dests:
-                tb = dests & -dests
-                dests ^= tb
-                out[moved | tb] = w
-                made += 1
-        bb = K
-        while bb:
-            fb = bb & -bb
-            bb ^= fb
-            moved = (base ^ fb << 320) & lose_rights
-            dests = (king_table[fb.bit_length() - 1] & empty) << 320
-            while dests:
-                tb = dests & -dests
-                dests ^= tb
-                out[moved | tb] = w
-                made += 1
-            if fb == king_home_bb and x >> _CASTLING_SHIFT & F:
-                C = x >> _CASTLING_SHIFT & F
-                for rook_bb, between, xor in castlings:
-                    if C & rook_bb & R and not between & occ:
-                        out[(base ^ xor) & lose_rights] = w
-                        made += 1
-        if P:
-            if white:
-                singles = (P << 8) & empty
-                doubles = ((singles & _BB_RANK_3) << 8) & empty
-                back = -8
-            else:
-                singles = (P >> 8) & empty
-                doubles = ((singles & _BB_RANK_6) >> 8) & empty
-                back = 8
-            while singles:
-                tb = singles & -singles
-                singles ^= tb
-                rest = base ^ bbs[tb.bit_length() - 1 + back]
-                if tb & backranks:
-                    out[rest | tb << 256] = w
-                    out[rest | tb << 192] = w
-                    out[rest | tb << 128] = w
-                    out[rest | tb << 64] = w
-                    made += 4
-                else:
-                    out[rest | tb] = w
-                    made += 1
-            while doubles:
-                tb = doubles & -doubles
-                doubles ^= tb
-                target = tb.bit_length() - 1
-                out[base ^ (bbs[target + 2 * back] | tb) | (target + back) << _EP_SHIFT] = w
-                made += 1
-        if unchanged == PASS_ALWAYS or (unchanged == PASS_IF_SOME_ATTEMPT_FAILS and (
-                made == before or _some_attempt_fails(x, opp, mine, white, ep_bb))):
-            out[base] = w
+            out[base ^ (fb | sb) << 64] = w
             made += 1
+        bb = K & king_from
+        while bb:
+            fb = bb & -bb
+            bb ^= fb
+            out[(base ^ (fb | sb) << 320) & lose_rights] = w
+            made += 1
+        if R | Q:
+            straight = (rank_att[capture][rank_mask[capture] & occ]
+                        | file_att[capture][file_mask[capture] & occ])
+            bb = straight & R
+            while bb:
+                fb = bb & -bb
+                bb ^= fb
+                out[(base ^ (fb | sb) << 192) & ~(fb << _CASTLING_SHIFT)] = w
+                made += 1
+            bb = straight & Q
+            while bb:
+                fb = bb & -bb
+                bb ^= fb
+                out[base ^ (fb | sb) << 256] = w
+                made += 1
+        if B | Q:
+            diagonal = diag_att[capture][diag_mask[capture] & occ]
+            bb = diagonal & B
+            while bb:
+                fb = bb & -bb
+                bb ^= fb
+                out[base ^ (fb | sb) << 128] = w
+                made += 1
+            bb = diagonal & Q
+            while bb:
+                fb = bb & -bb
+                bb ^= fb
+                out[base ^ (fb | sb) << 256] = w
+                made += 1
+        bb = P & pawn_from
+        while bb:
+            fb = bb & -bb
+            bb ^= fb
+            if promote:
+                rest = base ^ fb
+                out[rest | sb << 256] = w
+                out[rest | sb << 192] = w
+                out[rest | sb << 128] = w
+                out[rest | sb << 64] = w
+                made += 4
+            else:
+                out[base ^ (fb | sb)] = w
+                made += 1
+        bb = P & ep_from
+        while bb:
+            fb = bb & -bb
+            bb ^= fb
+            out[base ^ (fb | ep_bb)] = w
+            made += 1
+    return made
+
+
+def _piece_moves(x: int, w: float, mine: int, mover: _Mover, out: dict[int, float]) -> int:
+    """The quiet moves of the knights, bishops, rooks, queens and king of packed position ``x`` (castling
+    too), each onto an empty square: a move onto the seat's piece would have been a capture."""
+    F = _FIELD
+    rank_att, rank_mask, file_att, file_mask = BB_RANK_ATTACKS, BB_RANK_MASKS, BB_FILE_ATTACKS, BB_FILE_MASKS
+    diag_att, diag_mask = BB_DIAG_ATTACKS, BB_DIAG_MASKS
+    base = x & _NO_EP
+    N, B, R, Q, K = x >> 64 & F, x >> 128 & F, x >> 192 & F, x >> 256 & F, x >> 320 & F
+    occ = _pieces_of(x) | mine
+    empty = ~occ & BB_ALL
+    made = 0
+    bb = N
+    while bb:
+        fb = bb & -bb
+        bb ^= fb
+        moved = base ^ fb << 64
+        dests = (BB_KNIGHT_ATTACKS[fb.bit_length() - 1] & empty) << 64
+        while dests:
+            tb = dests & -dests
+            dests ^= tb
+            out[moved | tb] = w
+            made += 1
+    bb = B
+    while bb:
+        fb = bb & -bb
+        bb ^= fb
+        square = fb.bit_length() - 1
+        moved = base ^ fb << 128
+        dests = (diag_att[square][diag_mask[square] & occ] & empty) << 128
+        while dests:
+            tb = dests & -dests
+            dests ^= tb
+            out[moved | tb] = w
+            made += 1
+    bb = R
+    while bb:
+        fb = bb & -bb
+        bb ^= fb
+        square = fb.bit_length() - 1
+        moved = (base ^ fb << 192) & ~(fb << _CASTLING_SHIFT)
+        dests = ((rank_att[square][rank_mask[square] & occ] | file_att[square][file_mask[square] & occ])
+                 & empty) << 192
+        while dests:
+            tb = dests & -dests
+            dests ^= tb
+            out[moved | tb] = w
+            made += 1
+    bb = Q
+    while bb:
+        fb = bb & -bb
+        bb ^= fb
+        square = fb.bit_length() - 1
+        moved = base ^ fb << 256
+        dests = ((rank_att[square][rank_mask[square] & occ] | file_att[square][file_mask[square] & occ]
+                  | diag_att[square][diag_mask[square] & occ]) & empty) << 256
+        while dests:
+            tb = dests & -dests
+            dests ^= tb
+            out[moved | tb] = w
+            made += 1
+    bb = K
+    while bb:
+        fb = bb & -bb
+        bb ^= fb
+        moved = (base ^ fb << 320) & mover.lose_rights
+        dests = (BB_KING_ATTACKS[fb.bit_length() - 1] & empty) << 320
+        while dests:
+            tb = dests & -dests
+            dests ^= tb
+            out[moved | tb] = w
+            made += 1
+        if fb == mover.king_home_bb and x >> _CASTLING_SHIFT & F:
+            C = x >> _CASTLING_SHIFT & F
+            for rook_bb, between, xor in mover.castlings:
+                if C & rook_bb & R and not between & occ:
+                    out[(base ^ xor) & mover.lose_rights] = w
+                    made += 1
+    return made
+
+
+def _pawn_moves(x: int, w: float, mine: int, mover: _Mover, out: dict[int, float]) -> int:
+    """The pawn steps of packed position ``x``: one square (promoting on the last rank to Q, R, B or N) or two
+    from the home rank over an empty square (leaving an en passant square)."""
+    P = x & _FIELD
+    if not P:
+        return 0
+    base = x & _NO_EP
+    empty = ~(_pieces_of(x) | mine) & BB_ALL
+    if mover.white:
+        singles = (P << 8) & empty
+        doubles = ((singles & _BB_RANK_3) << 8) & empty
+        back = -8
+    else:
+        singles = (P >> 8) & empty
+        doubles = ((singles & _BB_RANK_6) >> 8) & empty
+        back = 8
+    made = 0
+    while singles:
+        tb = singles & -singles
+        singles ^= tb
+        rest = base ^ BB_SQUARES[tb.bit_length() - 1 + back]
+        if tb & BB_BACKRANKS:
+            out[rest | tb << 256] = w
+            out[rest | tb << 192] = w
+            out[rest | tb << 128] = w
+            out[rest | tb << 64] = w
+            made += 4
+        else:
+            out[rest | tb] = w
+            made += 1
+    while doubles:
+        tb = doubles & -doubles
+        doubles ^= tb
+        target = tb.bit_length() - 1
+        out[base ^ (BB_SQUARES[target + 2 * back] | tb) | (target + back) << _EP_SHIFT] = w
+        made += 1
     return made
 
 

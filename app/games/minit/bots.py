@@ -136,6 +136,245 @@ class SearchResult:
 
 # ---- the search ---------------------------------------------------------------------------------------
 
+class _Run:
+    """The state of one :meth:`MinitSearch.search` call that its steps share: the board being searched (moves
+    are made and unmade on it), the deadline, the tables, and the nodes visited so far."""
+
+    __slots__ = ("board", "deadline", "clock", "tt", "history", "killers", "tuned", "nodes")
+
+    def __init__(self, board: list[int], deadline: float, clock: Callable[[], float],
+                 tt: dict[int, tuple[int, int, int, int]], history: list[int], tuned: bool) -> None:
+        self.board = board
+        self.deadline = deadline
+        self.clock = clock
+        self.tt = tt
+        self.history = history
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 1)]
+        self.tuned = tuned
+        self.nodes = 0
+
+
+def _quiesce(run: _Run, side: int, alpha: int, beta: int, ply: int, ev: int) -> int:
+    """Captures only, until the position is quiet: the score of ``side`` to move (the stand-pat score bounds it)."""
+    run.nodes += 1
+    if not run.nodes & 255 and run.clock() > run.deadline:
+        raise _Timeout
+    stand = ev if side > 0 else -ev
+    if stand >= beta:
+        return stand
+    if stand > alpha:
+        alpha = stand
+    board = run.board
+    captures = gen_captures(board, side)
+    if not captures:
+        return alpha
+    order_values = _ORDER_VALUES
+    enemy_king = -KING * side
+    scored = []
+    for code in captures:
+        victim = board[code & 31]
+        if victim == enemy_king:
+            return WIN - ply
+        scored.append((order_values[victim * -side] * 16 - order_values[board[code >> 5 & 31] * side], code))
+    scored.sort(reverse=True)
+    psq = PSQ
+    queen = QUEEN * side
+    for _, code in scored:
+        origin, target = code >> 5 & 31, code & 31
+        piece, victim = board[origin], board[target]
+        moved = queen if code & PROMOTION else piece
+        board[target] = moved
+        board[origin] = 0
+        score = -_quiesce(run, -side, -beta, -alpha, ply + 1,
+                          ev + psq[moved][target] - psq[piece][origin] - psq[victim][target])
+        board[origin] = piece
+        board[target] = victim
+        if score >= beta:
+            return score
+        if score > alpha:
+            alpha = score
+    return alpha
+
+
+def _probe(run: _Run, tt_key: int, depth: int, alpha: int, beta: int, ply: int) -> tuple[int | None, int]:
+    """The transposition table's answer for this node: a score that decides it (or None), and its best move."""
+    entry = run.tt.get(tt_key)
+    if entry is None:
+        return None, 0
+    entry_depth, flag, stored, tt_move = entry
+    if entry_depth >= depth:
+        score = stored - ply if stored > WIN_BOUND else stored + ply if stored < -WIN_BOUND else stored
+        if flag == _EXACT or (flag == _LOWER and score >= beta) or (flag == _UPPER and score <= alpha):
+            return score, tt_move
+    return None, tt_move
+
+
+def _ordered(run: _Run, moves: list[int], side: int, ply: int, tt_move: int) -> list[tuple[int, int]] | None:
+    """``moves`` with their order, best first: the table's move, captures (most valuable victim by least
+    valuable attacker), killers, then quiet moves by history and placement. None if a move takes the king."""
+    board, history, psq, order_values = run.board, run.history, PSQ, _ORDER_VALUES
+    killer1, killer2 = run.killers[ply]
+    enemy_king = -KING * side
+    scored = []
+    for code in moves:
+        victim = board[code & 31]
+        if victim:
+            if victim == enemy_king:
+                return None
+            order = 1_000_000 + order_values[victim * -side] * 16 - order_values[board[code >> 5 & 31] * side]
+        elif code == killer1:
+            order = 900_001
+        elif code == killer2:
+            order = 900_000
+        else:
+            # Quiet moves: history first; among equals, the one that improves placement most.
+            mover = board[code >> 5 & 31]
+            order = history[code & 1023] + (psq[mover][code & 31] - psq[mover][code >> 5 & 31]) * side
+        if code == tt_move:
+            order = 10_000_000
+        scored.append((order, code))
+    scored.sort(reverse=True)
+    return scored
+
+
+def _null_move(run: _Run, moves: list[int], side: int, depth: int, beta: int, ply: int, key: int, ev: int,
+               number: int) -> int | None:
+    """Null-move pruning: if passing still holds beta, a real move will too (MinitChess has few zugzwangs; a
+    king left en prise is seen at once, since the reply captures it). The score that cuts, or None."""
+    enemy_king = -KING * side
+    board = run.board
+    for code in moves:
+        if board[code & 31] == enemy_king:
+            return WIN - ply
+    score = -_negamax(run, -side, depth - 3, -beta, -beta + 1, ply + 1, key ^ _SIDE_KEY, ev,
+                      number if side > 0 else number + 1, False)
+    if score >= beta:
+        return score if score < WIN_BOUND else beta
+    return None
+
+
+def _cutoff(run: _Run, code: int, ply: int, depth: int) -> None:
+    """A quiet move that cut: remember it as a killer of this ply and in the history."""
+    killers = run.killers[ply]
+    if killers[0] != code:
+        killers[1] = killers[0]
+        killers[0] = code
+    run.history[code & 1023] += depth * depth
+
+
+def _negamax(run: _Run, side: int, depth: int, alpha: int, beta: int, ply: int, key: int, ev: int, number: int,
+             allow_null: bool = True) -> int:
+    """Alpha-beta with a transposition table, null moves and late-move reductions: the score of ``side`` to
+    move, searched ``depth`` plies deep (then :func:`_quiesce`)."""
+    if number > MOVE_LIMIT:
+        return 0
+    if depth <= 0 or ply >= MAX_PLY:
+        return _quiesce(run, side, alpha, beta, ply, ev)
+    run.nodes += 1
+    if not run.nodes & 255 and run.clock() > run.deadline:
+        raise _Timeout
+    tt_key = key ^ _NUMBER_KEYS[number]
+    decided, tt_move = _probe(run, tt_key, depth, alpha, beta, ply)
+    if decided is not None:
+        return decided
+    board = run.board
+    moves = gen_moves(board, side)
+    if not moves:
+        return ply - WIN  # no legal move: the side to move loses
+    tuned = run.tuned
+    if tuned and allow_null and depth >= 3 and beta - alpha == 1 and (ev if side > 0 else -ev) >= beta \
+            and beta < WIN_BOUND:
+        cut = _null_move(run, moves, side, depth, beta, ply, key, ev, number)
+        if cut is not None:
+            return cut
+    scored = _ordered(run, moves, side, ply, tt_move)
+    if scored is None:
+        return WIN - ply
+    original_alpha = alpha
+    best, best_move = -INFINITY, 0
+    psq, zob = PSQ, ZOBRIST
+    queen = QUEEN * side
+    next_number = number if side > 0 else number + 1
+    first = True
+    searched = 0
+    for rank, code in scored:
+        origin, target = code >> 5 & 31, code & 31
+        piece, victim = board[origin], board[target]
+        moved = queen if code & PROMOTION else piece
+        board[target] = moved
+        board[origin] = 0
+        child_key = key ^ zob[piece][origin] ^ zob[moved][target] ^ _SIDE_KEY
+        if victim:
+            child_key ^= zob[victim][target]
+        child_ev = ev + psq[moved][target] - psq[piece][origin] - psq[victim][target]
+        if first:
+            score = -_negamax(run, -side, depth - 1, -beta, -alpha, ply + 1, child_key, child_ev, next_number)
+            first = False
+        else:
+            # Late quiet moves (after the table move, captures and killers) are searched one ply
+            # shallower first; one that still beats alpha is searched again at full depth.
+            reduce = 1 if (tuned and depth >= 3 and searched >= 3 and not victim and rank < 900_000
+                           and not code & PROMOTION) else 0
+            score = -_negamax(run, -side, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, child_key, child_ev,
+                              next_number)
+            if reduce and score > alpha:
+                score = -_negamax(run, -side, depth - 1, -alpha - 1, -alpha, ply + 1, child_key, child_ev,
+                                  next_number)
+            if alpha < score < beta:
+                score = -_negamax(run, -side, depth - 1, -beta, -alpha, ply + 1, child_key, child_ev, next_number)
+        searched += 1
+        board[origin] = piece
+        board[target] = victim
+        if score > best:
+            best, best_move = score, code
+            if score > alpha:
+                alpha = score
+                if alpha >= beta:
+                    if not victim:
+                        _cutoff(run, code, ply, depth)
+                    break
+    flag = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
+    stored = best + ply if best > WIN_BOUND else best - ply if best < -WIN_BOUND else best
+    run.tt[tt_key] = (depth, flag, stored, best_move)
+    return best
+
+
+def _root_iteration(run: _Run, root_moves: list[int], side: int, depth: int, key: int, ev: int, number: int,
+                    offsets: dict[int, int], noisy: bool, found: list[int]) -> None:
+    """One iteration of the deepening at the root: every root move searched ``depth`` plies; the best so far is
+    kept in ``found`` (move, score), so that an iteration cut short by the deadline still says what it found."""
+    board = run.board
+    psq, zob = PSQ, ZOBRIST
+    queen = QUEEN * side
+    next_number = number if side > 0 else number + 1
+    alpha = -INFINITY
+    for code in root_moves:
+        origin, target = code >> 5 & 31, code & 31
+        piece, victim = board[origin], board[target]
+        moved = queen if code & PROMOTION else piece
+        board[target] = moved
+        board[origin] = 0
+        child_key = key ^ zob[piece][origin] ^ zob[moved][target] ^ _SIDE_KEY
+        if victim:
+            child_key ^= zob[victim][target]
+        child_ev = ev + psq[moved][target] - psq[piece][origin] - psq[victim][target]
+        # With noise every root move needs its own exact score; otherwise alpha-beta at the root.
+        window_alpha = -INFINITY if noisy else alpha
+        if noisy or found[0] == 0:
+            score = -_negamax(run, -side, depth - 1, -INFINITY, -window_alpha, 1, child_key, child_ev, next_number)
+        else:
+            score = -_negamax(run, -side, depth - 1, -alpha - 1, -alpha, 1, child_key, child_ev, next_number)
+            if score > alpha:
+                score = -_negamax(run, -side, depth - 1, -INFINITY, -alpha, 1, child_key, child_ev, next_number)
+        board[origin] = piece
+        board[target] = victim
+        score += offsets[code]
+        if score > found[1]:
+            found[0], found[1] = code, score
+            if score > alpha:
+                alpha = score
+
+
 class MinitSearch:
     """Iterative-deepening alpha-beta search. Keeps its transposition table and history between calls.
 
@@ -158,171 +397,20 @@ class MinitSearch:
         ``tuned=False`` turns off null-move pruning and late-move reductions (the
         plain search, which the strength benchmark's fixed 2-ply opponent uses).
         The answer is the best move of the deepest completed iteration (or of the
-        unfinished one, once its first move is searched).
+        unfinished one, once its first move is searched). The steps: :func:`_root_iteration` for each depth,
+        :func:`_negamax` below the root, :func:`_quiesce` at the leaves.
         """
         start = clock()
         deadline = start + max(seconds, 0.0)
         board = list(position.board)
         side = position.side
-        number = position.move_number
         if len(self.tt) > _TT_LIMIT:
             self.tt.clear()
-        history = self.history
-        for index in range(len(history)):
-            history[index] >>= 2
-        killers = [[0, 0] for _ in range(MAX_PLY + 1)]
-        tt = self.tt
-        tt_get = tt.get
-        psq, zob = PSQ, ZOBRIST
-        order_values = _ORDER_VALUES
-        nodes = 0
-
-        def quiesce(side: int, alpha: int, beta: int, ply: int, ev: int) -> int:
-            nonlocal nodes
-            nodes += 1
-            if not nodes & 255 and clock() > deadline:
-                raise _Timeout
-            stand = ev if side > 0 else -ev
-            if stand >= beta:
-                return stand
-            if stand > alpha:
-                alpha = stand
-            captures = gen_captures(board, side)
-            if not captures:
-                return alpha
-            enemy_king = -KING * side
-            scored = []
-            for code in captures:
-                victim = board[code & 31]
-                if victim == enemy_king:
-                    return WIN - ply
-                scored.append((order_values[victim * -side] * 16 - order_values[board[code >> 5 & 31] * side],
-                               code))
-            scored.sort(reverse=True)
-            queen = QUEEN * side
-            for _, code in scored:
-                origin, target = code >> 5 & 31, code & 31
-                piece, victim = board[origin], board[target]
-                moved = queen if code & PROMOTION else piece
-                board[target] = moved
-                board[origin] = 0
-                score = -quiesce(-side, -beta, -alpha, ply + 1,
-                                 ev + psq[moved][target] - psq[piece][origin] - psq[victim][target])
-                board[origin] = piece
-                board[target] = victim
-                if score >= beta:
-                    return score
-                if score > alpha:
-                    alpha = score
-            return alpha
-
-        def negamax(side: int, depth: int, alpha: int, beta: int, ply: int, key: int, ev: int, number: int,
-                    allow_null: bool = True) -> int:
-            nonlocal nodes
-            if number > MOVE_LIMIT:
-                return 0
-            if depth <= 0 or ply >= MAX_PLY:
-                return quiesce(side, alpha, beta, ply, ev)
-            nodes += 1
-            if not nodes & 255 and clock() > deadline:
-                raise _Timeout
-            tt_key = key ^ _NUMBER_KEYS[number]
-            entry = tt_get(tt_key)
-            tt_move = 0
-            if entry is not None:
-                entry_depth, flag, stored, tt_move = entry
-                if entry_depth >= depth:
-                    score = stored - ply if stored > WIN_BOUND else stored + ply if stored < -WIN_BOUND else stored
-                    if flag == _EXACT or (flag == _LOWER and score >= beta) or (flag == _UPPER and score <= alpha):
-                        return score
-            moves = gen_moves(board, side)
-            if not moves:
-                return ply - WIN  # no legal move: the side to move loses
-            enemy_king = -KING * side
-            if tuned and allow_null and depth >= 3 and beta - alpha == 1 and (ev if side > 0 else -ev) >= beta \
-                    and beta < WIN_BOUND:
-                # Null move: if passing still holds beta, a real move will too (MinitChess has few zugzwangs;
-                # a king left en prise is seen at once, since the reply captures it).
-                for code in moves:
-                    if board[code & 31] == enemy_king:
-                        return WIN - ply
-                score = -negamax(-side, depth - 3, -beta, -beta + 1, ply + 1, key ^ _SIDE_KEY, ev,
-                                 number if side > 0 else number + 1, False)
-                if score >= beta:
-                    return score if score < WIN_BOUND else beta
-            killer1, killer2 = killers[ply]
-            scored = []
-            for code in moves:
-                victim = board[code & 31]
-                if victim:
-                    if victim == enemy_king:
-                        return WIN - ply
-                    order = 1_000_000 + order_values[victim * -side] * 16 - order_values[board[code >> 5 & 31] * side]
-                elif code == killer1:
-                    order = 900_001
-                elif code == killer2:
-                    order = 900_000
-                else:
-                    # Quiet moves: history first; among equals, the one that improves placement most.
-                    mover = board[code >> 5 & 31]
-                    order = history[code & 1023] + (psq[mover][code & 31] - psq[mover][code >> 5 & 31]) * side
-                if code == tt_move:
-                    order = 10_000_000
-                scored.append((order, code))
-            scored.sort(reverse=True)
-            original_alpha = alpha
-            best, best_move = -INFINITY, 0
-            queen = QUEEN * side
-            next_number = number if side > 0 else number + 1
-            first = True
-            searched = 0
-            for rank, code in scored:
-                origin, target = code >> 5 & 31, code & 31
-                piece, victim = board[origin], board[target]
-                moved = queen if code & PROMOTION else piece
-                board[target] = moved
-                board[origin] = 0
-                child_key = key ^ zob[piece][origin] ^ zob[moved][target] ^ _SIDE_KEY
-                if victim:
-                    child_key ^= zob[victim][target]
-                child_ev = ev + psq[moved][target] - psq[piece][origin] - psq[victim][target]
-                if first:
-                    score = -negamax(-side, depth - 1, -beta, -alpha, ply + 1, child_key, child_ev, next_number)
-                    first = False
-                else:
-                    # Late quiet moves (after the table move, captures and killers) are searched one ply
-                    # shallower first; one that still beats alpha is searched again at full depth.
-                    reduce = 1 if (tuned and depth >= 3 and searched >= 3 and not victim and rank < 900_000
-                                   and not code & PROMOTION) else 0
-                    score = -negamax(-side, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, child_key, child_ev,
-                                     next_number)
-                    if reduce and score > alpha:
-                        score = -negamax(-side, depth - 1, -alpha - 1, -alpha, ply + 1, child_key, child_ev,
-                                         next_number)
-                    if alpha < score < beta:
-                        score = -negamax(-side, depth - 1, -beta, -alpha, ply + 1, child_key, child_ev, next_number)
-                searched += 1
-                board[origin] = piece
-                board[target] = victim
-                if score > best:
-                    best, best_move = score, code
-                    if score > alpha:
-                        alpha = score
-                        if alpha >= beta:
-                            if not victim:
-                                if killers[ply][0] != code:
-                                    killers[ply][1] = killers[ply][0]
-                                    killers[ply][0] = code
-                                history[code & 1023] += depth * depth
-                            break
-            flag = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
-            stored = best + ply if best > WIN_BOUND else best - ply if best < -WIN_BOUND else best
-            tt[tt_key] = (depth, flag, stored, best_move)
-            return best
-
-        # -- the root ----------------------------------------------------------------------------
+        for index in range(len(self.history)):
+            self.history[index] >>= 2
+        run = _Run(board, deadline, clock, self.tt, self.history, tuned)
         key = zobrist_hash(board, side)
-        ev = sum(psq[code][square] for square, code in enumerate(board) if code)
+        ev = sum(PSQ[code][square] for square, code in enumerate(board) if code)
         root_moves = gen_moves(board, side)
         if position.outcome() is not None:
             return SearchResult(None, 0 if root_moves else -WIN, 0, 0, clock() - start)
@@ -330,58 +418,30 @@ class MinitSearch:
         for code in root_moves:
             if board[code & 31] == enemy_king:
                 return SearchResult(Move(code >> 5 & 31, code & 31), WIN, 1, 1, clock() - start)
+        order_values = _ORDER_VALUES
         root_moves.sort(key=lambda code: -(order_values[abs(board[code & 31])] * 16
                                            - order_values[abs(board[code >> 5 & 31])] if board[code & 31] else 0))
         offsets = {code: (noise(code) if noise else 0) for code in root_moves}
         best_move, best_score, completed = root_moves[0], -INFINITY, 0
-        queen = QUEEN * side
-        next_number = number if side > 0 else number + 1
         for depth in range(1, max(1, max_depth) + 1):
-            iteration_best, iteration_score = 0, -INFINITY
+            found = [0, -INFINITY]  # this iteration's best move and score
             try:
-                alpha = -INFINITY
-                for code in root_moves:
-                    origin, target = code >> 5 & 31, code & 31
-                    piece, victim = board[origin], board[target]
-                    moved = queen if code & PROMOTION else piece
-                    board[target] = moved
-                    board[origin] = 0
-                    child_key = key ^ zob[piece][origin] ^ zob[moved][target] ^ _SIDE_KEY
-                    if victim:
-                        child_key ^= zob[victim][target]
-                    child_ev = ev + psq[moved][target] - psq[piece][origin] - psq[victim][target]
-                    offset = offsets[code]
-                    # With noise every root move needs its own exact score; otherwise alpha-beta at the root.
-                    window_alpha = -INFINITY if noise else alpha
-                    if noise or iteration_best == 0:
-                        score = -negamax(-side, depth - 1, -INFINITY, -window_alpha, 1, child_key, child_ev,
-                                         next_number)
-                    else:
-                        score = -negamax(-side, depth - 1, -alpha - 1, -alpha, 1, child_key, child_ev, next_number)
-                        if score > alpha:
-                            score = -negamax(-side, depth - 1, -INFINITY, -alpha, 1, child_key, child_ev,
-                                             next_number)
-                    board[origin] = piece
-                    board[target] = victim
-                    score += offset
-                    if score > iteration_score:
-                        iteration_best, iteration_score = code, score
-                        if score > alpha:
-                            alpha = score
+                _root_iteration(run, root_moves, side, depth, key, ev, position.move_number, offsets,
+                                noise is not None, found)
             except _Timeout:
-                if iteration_best:  # the previous best was searched first: anything that beat it is better
-                    best_move, best_score = iteration_best, iteration_score
+                if found[0]:  # the previous best was searched first: anything that beat it is better
+                    best_move, best_score = found[0], found[1]
                 break
-            best_move, best_score, completed = iteration_best, iteration_score, depth
+            best_move, best_score, completed = found[0], found[1], depth
             root_moves.remove(best_move)
             root_moves.insert(0, best_move)
             if abs(best_score - offsets[best_move]) > WIN_BOUND:
                 break  # a forced result: deeper search changes nothing
             if clock() - start > 0.55 * (deadline - start):
                 break  # the next iteration would most likely not finish
-        self.nodes = nodes
+        self.nodes = run.nodes
         return SearchResult(Move(best_move >> 5 & 31, best_move & 31), best_score - offsets[best_move], completed,
-                            nodes, clock() - start)
+                            run.nodes, clock() - start)
 
 
 def budget(level: Level, seconds_left: float, move_number: int, increment: float = 0.0) -> float:
