@@ -167,11 +167,11 @@ def reference_describe(observation: Any, color: chess.Color) -> str | None:
     module = type(observation).__module__
     if kind == "GameEnded":
         return _outcome(observation.outcome, color)
-    if module.endswith(".rbc"):
+    if module == "app.games.rbc.rules":
         return _describe_rbc(kind, observation, color)
-    if module.endswith(".blind"):
+    if module == "app.games.blind.rules":
         return _describe_blind(kind, observation, color)
-    if module.endswith(".minit"):
+    if module == "app.games.minit.rules":
         return _describe_minit(kind, observation, color)
     return None
 
