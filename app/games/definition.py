@@ -335,6 +335,11 @@ class GameDefinition(_Plain):
         return tuple(seat.name for seat in self.seats)
 
     @property
+    def seat_teams(self) -> tuple[int, ...]:
+        """Each seat's team, in seat order (the referee's ``seat_teams``)."""
+        return tuple(seat.team for seat in self.seats)
+
+    @property
     def offered_options(self) -> tuple[OptionSpec, ...]:
         """The options a person chooses in the new-game dialog (the ones not set by the program)."""
         return tuple(option for option in self.options if not option.hidden)

@@ -57,6 +57,7 @@ from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, fo
                                     teleport_capturer)
 from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies
 from app.bots.timing import Deadline, TurnClock
+from app.games.blind import DEFINITION
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +115,7 @@ def expected_material(inference: Inference, limit: int = 4000) -> float:
 class BlindBeliefBot(Bot):
     """Belief tracking and attempts scored over the possible positions (see the module docstring)."""
 
-    variant: ClassVar[str] = "blind"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "belief"
 
     def __init__(self, seed: int | None = None, level: str = "medium") -> None:

@@ -25,12 +25,13 @@ import chess
 from app.bots.base import ActionRequest, Bot
 from app.games.blind.rules import PIECE_VALUES, AnswerDraw, Attempt, BlindChessView
 from app.engine.core import Action, Resign, Seat
+from app.games.blind import DEFINITION
 
 
 class BlindRandomBot(Bot):
     """Attempts a random possible move (promotion pieces included); declines draws."""
 
-    variant: ClassVar[str] = "blind"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "random"
 
     def __init__(self, seed: int | None = None, level: str = "medium") -> None:

@@ -18,6 +18,7 @@ from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, mov
                                  square_name, turn_number, you_play)
 from app.games.presenter import BELIEF_PANEL, Command, MarksChange
 from app.games.scene import BoardScene, MarkerSpec, Remembered
+from app.games.blind import DEFINITION
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -127,7 +128,7 @@ class BlindPresenter(ChessPresenter):
     """Blind Chess: attempts the referee may refuse, a draw offer once a turn and its answer; a seat keeps a
     belief board."""
 
-    key = "blind"
+    key = DEFINITION.key
     entry_text = "Type a move (e2e4, Nf3) and press Enter"
 
     def scene(self, view: Any) -> BoardScene:

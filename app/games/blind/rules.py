@@ -31,6 +31,7 @@ import chess
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from app.engine.notation import describe_bad_move, is_well_formed
+from app.games.blind import DEFINITION
 
 WHITE_SEAT: Seat = 0
 BLACK_SEAT: Seat = 1
@@ -424,9 +425,11 @@ class BlindChess(Game):
     ['e1d1', 'e1f1', 'e1d2', 'e1f2', 'e2d3', 'e2e3', 'e2f3', 'e2e4']
     """
 
-    variant: ClassVar[str] = "blind"
-    seat_names: ClassVar[tuple[str, ...]] = ("White", "Black")
-    hidden_information: ClassVar[bool] = True
+    # The game's key, seats, teams and whether it hides information are said once, in its definition.
+    variant: ClassVar[str] = DEFINITION.key
+    seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
+    seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
+    hidden_information: ClassVar[bool] = DEFINITION.hidden_information
 
     def __init__(self, fen: str = chess.STARTING_FEN) -> None:
         super().__init__()

@@ -39,6 +39,7 @@ from app.bots.timing import TurnClock
 from app.engine.core import Action, Seat
 from app.games.minit.rules import (KING, MOVE_LIMIT, PAWN, PROMOTION, QUEEN, SQUARES, WIDTH, MinitChessView, MinitMove,
                               MinitPosition, Move, encode_move, gen_captures, gen_moves)
+from app.games.minit import DEFINITION
 
 WIN = 100_000
 """The score of capturing the king now; a win found ``n`` plies deeper scores ``WIN - n``."""
@@ -469,7 +470,7 @@ def budget(level: Level, seconds_left: float, move_number: int, increment: float
 # ---- the bots --------------------------------------------------------------------------------------------
 
 class _MinitBot(Bot):
-    variant: ClassVar[str] = "minit"
+    variant: ClassVar[str] = DEFINITION.key
 
     def __init__(self, seed: int | None = None, level: str = "medium") -> None:
         if level not in LEVELS:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from app.games.chess_kit import outcome_sentence, you_play
 from app.games.presenter import PresenterBase
 from app.games.scene import BoardScene, Cell, piece_words
+from app.games.minit import DEFINITION
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -81,7 +82,7 @@ def minit_moves(view: Any) -> list[str]:
 class MinitPresenter(PresenterBase):
     """MinitChess: moves only (pawns always become queens, so a move needs no promotion choice)."""
 
-    key = "minit"
+    key = DEFINITION.key
     entry_text = "Type a move (b2-b3, Nc3)"
 
     def scene(self, view: Any) -> BoardScene:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
+from app.games.minit import DEFINITION
 
 # ---- board geometry and pieces -----------------------------------------------------------------
 
@@ -620,8 +621,11 @@ class MinitChess(Game):
     (1, 'no_moves')
     """
 
-    variant: ClassVar[str] = "minit"
-    seat_names: ClassVar[tuple[str, ...]] = ("White", "Black")
+    # The game's key, seats, teams and whether it hides information are said once, in its definition.
+    variant: ClassVar[str] = DEFINITION.key
+    seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
+    seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
+    hidden_information: ClassVar[bool] = DEFINITION.hidden_information
 
     def __init__(self, position: str | None = None) -> None:
         super().__init__()

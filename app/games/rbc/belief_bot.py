@@ -60,6 +60,7 @@ from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, fo
 from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies
 from app.bots.timing import Deadline, TurnClock
 from app.bots.uci import UciEngine
+from app.games.rbc import DEFINITION
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ def _candidates(actions: Any) -> list[chess.Move | None]:
 class RBCBeliefBot(Bot):
     """Belief tracking, information-seeking senses, moves scored over the possible positions (see the module)."""
 
-    variant: ClassVar[str] = "rbc"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "belief"
 
     def __init__(self, seed: int | None = None, level: str = "medium") -> None:

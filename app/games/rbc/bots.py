@@ -10,12 +10,13 @@ from app.engine.core import Action
 from app.games.rbc.rules import MoveAction, MoveResult, Sense, TurnStarted
 
 from app.bots.base import ActionRequest, Bot
+from app.games.rbc import DEFINITION
 
 
 class RBCRandomBot(Bot):
     """Senses a random square and plays a random move action or passes (uniformly)."""
 
-    variant: ClassVar[str] = "rbc"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "random"
 
     def act(self, request: ActionRequest) -> Action:
@@ -50,7 +51,7 @@ class RBCAttackerBot(Bot):
     with no line left it attacks squares next to where the king was last seen.
     """
 
-    variant: ClassVar[str] = "rbc"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "attacker"
 
     def __init__(self, seed: int | None = None, level: str = "medium") -> None:

@@ -22,6 +22,7 @@ from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, move_w
 from app.games.move_input import parse_square_text
 from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange
 from app.games.scene import BoardScene, Cell, MarkerSpec, Remembered, piece_words
+from app.games.rbc import DEFINITION
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -152,7 +153,7 @@ class RbcPresenter(ChessPresenter):
     """Reconnaissance Blind Chess: a sense (a square) then a move or a pass each turn; a seat sees its own
     clock only (ruling R4) and keeps a belief board."""
 
-    key = "rbc"
+    key = DEFINITION.key
     entry_text = "Type a square to sense (d7), then a move (e2e4, Nf3) or pass"
 
     def scene(self, view: Any) -> BoardScene:

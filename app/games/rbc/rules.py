@@ -24,6 +24,7 @@ import chess
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from app.engine.notation import describe_bad_move, is_well_formed
 from app.games.rbc.moves import MoveActions, capture_square, move_actions, revise_move, with_default_promotion
+from app.games.rbc import DEFINITION
 
 _ALL_SQUARES: tuple[int, ...] = tuple(chess.SQUARES)
 WHITE_SEAT: Seat = 0
@@ -176,9 +177,11 @@ class ReconChess(Game):
     position (public to both seats).
     """
 
-    variant: ClassVar[str] = "rbc"
-    seat_names: ClassVar[tuple[str, ...]] = ("White", "Black")
-    hidden_information: ClassVar[bool] = True
+    # The game's key, seats, teams and whether it hides information are said once, in its definition.
+    variant: ClassVar[str] = DEFINITION.key
+    seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
+    seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
+    hidden_information: ClassVar[bool] = DEFINITION.hidden_information
 
     def __init__(self, draw_rule: str = "50-move", fen: str = chess.STARTING_FEN) -> None:
         super().__init__()

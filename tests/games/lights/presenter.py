@@ -16,6 +16,7 @@ from app.games.presenter import InputError, PresenterBase
 from app.games.scene import BoardScene, MarkerSpec, Cell
 
 from .rules import CELLS, SIZE, Dealt, Ended, Press, Pressed, cell_name, cell_number, switched_by
+from tests.games.lights import DEFINITION
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -37,7 +38,7 @@ def _board(lights: str) -> BoardScene:
 class LightsPresenter(PresenterBase):
     """Lights Out: one kind of action, a press, made by picking a cell."""
 
-    key = "lights"
+    key = DEFINITION.key
     entry_text = "Type a cell to press (b2)"
 
     def scene(self, view: Any) -> BoardScene:

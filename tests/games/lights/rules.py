@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
+from tests.games.lights import DEFINITION
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -123,8 +124,11 @@ class Ended(NamedTuple):
 class LightsOut(Game):
     """The referee of one game of Lights Out (nothing is hidden: the seat sees every light)."""
 
-    variant: ClassVar[str] = "lights"
-    seat_names: ClassVar[tuple[str, ...]] = ("Player",)
+    # The game's key, seats, teams and whether it hides information are said once, in its definition.
+    variant: ClassVar[str] = DEFINITION.key
+    seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
+    seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
+    hidden_information: ClassVar[bool] = DEFINITION.hidden_information
     uses_chance: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None, lights: str | None = None) -> None:

@@ -28,6 +28,7 @@ from app.games.scene import BoardScene, Card, CardRowZone, HandZone, MarkerSpec,
 
 from .rules import (HAND, RANKS, SEATS, Arrange, Arranged, Dealt, Ended, Pick, Picked, PicksView, Shown,
                     YourArrangement, YourPick)
+from tests.games.picks import DEFINITION
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -98,7 +99,7 @@ def _rows(shown: dict[int, tuple[str, ...]]) -> list[Zone]:
 class PicksPresenter(PresenterBase):
     """Secret Picks: a button for the secret setup, a click on a card of the hand for each pick."""
 
-    key = "picks"
+    key = DEFINITION.key
     entry_text = "Type a round (1-3) to count double, or a card of your hand (7h, Tc)"
 
     def scene(self, view: Any) -> BoardScene:

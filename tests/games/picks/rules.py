@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
+from tests.games.picks import DEFINITION
 
 SEATS = ("A1", "A2", "B1", "B2")
 TEAMS = (0, 0, 1, 1)
@@ -122,10 +123,11 @@ class Ended(NamedTuple):
 class SecretPicks(Game):
     """The referee of one game of Secret Picks; it alone knows every hand, arrangement and pick in play."""
 
-    variant: ClassVar[str] = "picks"
-    seat_names: ClassVar[tuple[str, ...]] = SEATS
-    seat_teams: ClassVar[tuple[int, ...] | None] = TEAMS
-    hidden_information: ClassVar[bool] = True
+    # The game's key, seats, teams and whether it hides information are said once, in its definition.
+    variant: ClassVar[str] = DEFINITION.key
+    seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
+    seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
+    hidden_information: ClassVar[bool] = DEFINITION.hidden_information
     uses_chance: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:

@@ -6,12 +6,13 @@ from typing import ClassVar
 
 from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action
+from tests.games.scouts import DEFINITION
 
 
 class ScoutsRandomBot(Bot):
     """Picks one of the steps it is offered (its own scouts' steps: the choices hide everyone else's)."""
 
-    variant: ClassVar[str] = "scouts"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "random"
 
     def act(self, request: ActionRequest) -> Action:

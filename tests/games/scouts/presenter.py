@@ -14,6 +14,7 @@ from app.games.presenter import InputError, PresenterBase
 from app.games.scene import BoardScene, MarkerSpec, Cell
 
 from .rules import SEATS, SIZE, TEAMS, Captured, Deployed, Ended, Moved, Step, Stepped, cell_name, cell_number
+from tests.games.scouts import DEFINITION
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -43,7 +44,7 @@ def _scout_letter(seat: Seat) -> str:
 class ScoutsPresenter(PresenterBase):
     """Scouts: one kind of action, a step of one's own scout."""
 
-    key = "scouts"
+    key = DEFINITION.key
     entry_text = "Type a step (a1-b2)"
 
     def scene(self, view: Any) -> BoardScene:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
+from tests.games.scouts import DEFINITION
 
 SIZE = 6
 FILES = "abcdef"
@@ -138,10 +139,11 @@ class Ended(NamedTuple):
 class ScoutsGame(Game):
     """The referee of one game of Scouts; it alone knows where every scout is."""
 
-    variant: ClassVar[str] = "scouts"
-    seat_names: ClassVar[tuple[str, ...]] = SEATS
-    seat_teams: ClassVar[tuple[int, ...] | None] = TEAMS
-    hidden_information: ClassVar[bool] = True
+    # The game's key, seats, teams and whether it hides information are said once, in its definition.
+    variant: ClassVar[str] = DEFINITION.key
+    seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
+    seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
+    hidden_information: ClassVar[bool] = DEFINITION.hidden_information
 
     def __init__(self) -> None:
         super().__init__()

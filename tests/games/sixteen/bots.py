@@ -6,12 +6,13 @@ from typing import ClassVar
 
 from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action
+from tests.games.sixteen import DEFINITION
 
 
 class SixteenRandomBot(Bot):
     """Chooses among the referee's choices for its one seat (seeded: the same seed plays the same game)."""
 
-    variant: ClassVar[str] = "sixteen"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "random"
 
     def act(self, request: ActionRequest) -> Action:

@@ -18,6 +18,7 @@ from app.games.presenter import InputError, PresenterBase
 from app.games.scene import BoardScene, Card, Cell, HandZone, MarkerSpec, PileZone
 
 from .rules import CELLS, SIZE, Dealt, Ended, Place, Placed, SixteenView, Take, Taken, cell_name, cell_number
+from tests.games.sixteen import DEFINITION
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -45,7 +46,7 @@ def _scene(board: Any, hand: list[str], pile: int, seat: int | None, selected: t
 class SixteenPresenter(PresenterBase):
     """Sixteen: take a card from the hand (a zone click), then place it (a cell pick)."""
 
-    key = "sixteen"
+    key = DEFINITION.key
     entry_text = "Type a card of your hand (QS), then a cell (b2)"
 
     def scene(self, view: Any) -> BoardScene:

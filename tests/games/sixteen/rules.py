@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
+from tests.games.sixteen import DEFINITION
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -134,9 +135,11 @@ class Ended(NamedTuple):
 class Sixteen(Game):
     """The referee of one game of Sixteen: it alone knows the pile's order."""
 
-    variant: ClassVar[str] = "sixteen"
-    seat_names: ClassVar[tuple[str, ...]] = ("Player",)
-    hidden_information: ClassVar[bool] = True
+    # The game's key, seats, teams and whether it hides information are said once, in its definition.
+    variant: ClassVar[str] = DEFINITION.key
+    seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
+    seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
+    hidden_information: ClassVar[bool] = DEFINITION.hidden_information
     uses_chance: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
