@@ -85,7 +85,7 @@ class ReconchessAgent(Agent):
     def end(self, outcome: Outcome, record: GameRecord) -> None:
         # reconchess is imported only with a player, as in load_reconchess_player (never with this module)
         from reconchess import GameHistory, WinReason
-        from reconchess.history import GameHistoryDecoder
+        from reconchess.history import GameHistoryDecoder  # (as above)
         winner = None if outcome.winner is None else outcome.winner == 0
         reasons = {"king_capture": WinReason.KING_CAPTURE, "timeout": WinReason.TIMEOUT,
                    "resign": WinReason.RESIGN, "forfeit": WinReason.RESIGN,
