@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import ctypes
+import importlib.util
 import os
 import sys
+import time
 from pathlib import Path
 from typing import NoReturn, Sequence
 
@@ -158,8 +161,9 @@ def _max_plies_help() -> str:
 
 
 def _match(args: argparse.Namespace) -> int:
+    # Each command imports its own code when it runs (0.1 to 0.3 s each): --help and the others stay quick
     from app.bots.contract import BotError
-    from app.hosting.match import MatchError, ProgressBar, format_table, run_match
+    from app.hosting.match import MatchError, ProgressBar, format_table, run_match  # (as above)
     if args.games < 1 or args.jobs < 1:
         _say("sightline match", "--games and --jobs must be at least 1")
         return 2
@@ -236,8 +240,8 @@ _FALLBACK_FORMAT = "reconchess"
 
 
 def _export(args: argparse.Namespace) -> int:
-    from app.engine.record import RecordError, read_record
-    from app.exports import FORMATS, export_record, export_text, parse_perspective
+    from app.engine.record import RecordError, read_record  # deferred like _match's imports: see there
+    from app.exports import FORMATS, export_record, export_text, parse_perspective  # (as above)
 
     def fail(message: str, code: int = 1) -> int:
         _say("sightline export", message)
@@ -277,8 +281,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from app.engine.record import RecordError
-    from app.exports import check_export_target
+    from app.engine.record import RecordError  # deferred like _match's imports: see there
+    from app.exports import check_export_target  # (as above)
     readers = games.imports()
     if args.format not in readers:
         _say("sightline import", f"no game reads {args.format!r} files (formats: {', '.join(readers) or 'none'})")
@@ -311,7 +315,6 @@ XCB_LIBRARIES = {
 
 
 def _missing_libraries(names: Sequence[str]) -> list[str]:
-    import ctypes
     missing = []
     for name in names:
         try:
@@ -327,8 +330,6 @@ def _xcb_plugin_error() -> str | None:
     Loading the plugin itself finds its libraries where Qt will (an installed bundle carries some of its own),
     so a library that is present only there is not reported missing.
     """
-    import ctypes
-    import importlib.util
     spec = importlib.util.find_spec("PySide6")
     if spec is None or spec.origin is None:
         return None
@@ -383,6 +384,7 @@ def _app(args: argparse.Namespace) -> int:
     if not _window_can_open("sightline"):
         return 1
     try:
+        # Qt only for the window: the other commands run without it (and without a display)
         from app.ui.main_window import run_app
     except ImportError as error:  # Qt or its system libraries are missing: say what, do not crash
         _say("sightline", f"cannot start the window: {error}")
@@ -395,6 +397,7 @@ def _replay(args: argparse.Namespace) -> int:
     if not _window_can_open("sightline replay"):
         return 1
     try:
+        # Qt only for the window: the other commands run without it (and without a display)
         from app.ui.replay_window import run_replay
     except ImportError as error:
         _say("sightline replay", f"cannot start the window: {error}")
@@ -482,8 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _perft(args: argparse.Namespace) -> int:
-    import time
-    from app.engine.perft import MAX_DEPTH, perft
+    from app.engine.perft import MAX_DEPTH, perft  # deferred like _match's imports: see there
     if not 1 <= args.depth <= MAX_DEPTH:
         _say("sightline perft", f"--depth must be from 1 to {MAX_DEPTH}")
         return 2

@@ -608,7 +608,7 @@ def _grid_svg(scene: BoardScene, white_below: bool, size: int) -> str:
 
 def frame_png(variant: str, frame: Frame, size: int = 480) -> bytes:
     """:func:`frame_svg` rendered to PNG (``size`` pixels wide) with cairosvg."""
-    import cairosvg
+    import cairosvg  # 0.4 s and the cairo library: only a PNG needs it, never a command's or window's start
     png: bytes = cairosvg.svg2png(bytestring=frame_svg(variant, frame, size).encode("utf-8"), output_width=size)
     return png
 

@@ -29,7 +29,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+from app import games
 from app.engine.inference import InferenceSummary, Inference, InferenceError, InferenceOptions
+from app.engine.inference_core import kernels
+from app.lifetime import exit_with_parent
 
 WINDOW_OPTIONS: dict[str, Any] = {"cap": 1_000_000, "expansion_limit": 2_000_000}
 """The options a window should send: up to ``cap`` positions are kept exactly (beyond, a weighted sample of
@@ -45,8 +48,6 @@ _cache: OrderedDict[tuple[str, int], tuple[int, Inference]] = OrderedDict()
 def prepare_worker() -> None:
     """Initializer of an inference worker process: it ends with its parent, and starts warming up the compiled
     kernels at once (in the background) so that they are ready, or nearly, by the first large set."""
-    from app.engine.inference_core import kernels
-    from app.lifetime import exit_with_parent
     exit_with_parent()
     kernels()
 
@@ -54,7 +55,6 @@ def prepare_worker() -> None:
 def new_inference(variant: str, seat: int, options: dict[str, Any]) -> Inference:
     """A fresh inference for ``seat`` of ``variant`` (a game of hidden information: its registry entry names
     its inference) with the window's ``options`` (``cap``, ``seed``, ``start_fen``)."""
-    from app import games
     definition = games.get(variant)
     if definition.inference is None:
         raise ValueError(f"{definition.title} has no belief inference")

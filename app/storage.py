@@ -60,6 +60,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable
 
+import platformdirs
+
 from app.engine.record import (FORMAT, VERSION, GameRecord, GameSession, RecordError, parse_record, read_limited,
                                replay)
 
@@ -85,7 +87,6 @@ def data_dir() -> Path:
     override = os.environ.get(DATA_DIR_ENV)
     if override:
         return Path(override).expanduser()
-    import platformdirs
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
@@ -276,11 +277,11 @@ def _try_lock(path: Path) -> IO[bytes] | None:
         return None  # the slot vanished (its owner removed it) or cannot be used
     try:
         if sys.platform == "win32":
-            import msvcrt
+            import msvcrt  # Windows only
             handle.seek(0)
             msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
         else:
-            import fcntl
+            import fcntl  # POSIX only
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             # The owner may have removed the file between our open and our lock: then the lock guards nothing.
             if os.fstat(handle.fileno()).st_ino != os.stat(path).st_ino:
@@ -294,11 +295,11 @@ def _try_lock(path: Path) -> IO[bytes] | None:
 def _unlock(handle: IO[bytes]) -> None:
     try:
         if sys.platform == "win32":
-            import msvcrt
+            import msvcrt  # Windows only
             handle.seek(0)
             msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
         else:
-            import fcntl
+            import fcntl  # POSIX only
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
     except OSError:
         pass  # closing the file drops it anyway

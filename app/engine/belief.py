@@ -37,6 +37,7 @@ import chess
 
 from . import variants
 from .core import Adjudication, Seat, View
+from .record import HYPOTHESES, RecordError, parse_action
 
 Square = int
 PieceType = int
@@ -769,7 +770,6 @@ def review(record: Any, seat: Seat) -> list[TurnReview]:
     are left out. Raises ``ValueError`` (a ``RecordError`` for a record that does not
     replay) naming the problem.
     """
-    from .record import HYPOTHESES, RecordError, parse_action
     kit = _belief_games()
     if record.variant not in [definition.key for definition in kit]:
         titles = [definition.title for definition in kit]

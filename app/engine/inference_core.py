@@ -8,8 +8,9 @@ observations on top of :class:`Inference`.
 from __future__ import annotations
 
 import copy
-import os
+import logging
 import math
+import os
 import random
 import threading
 from abc import ABC, abstractmethod
@@ -62,6 +63,7 @@ def compiled() -> Any:
     with _compile_lock:
         if _compiled is None:
             try:
+                # numba compiles or loads its cache only here, when a belief is first asked for
                 from . import inference_jit
             except Exception as error:  # noqa: BLE001 - e.g. numba finds no folder to keep its cache in
                 why = f"the compiled kernels could not be loaded ({type(error).__name__}: {error})"
@@ -70,7 +72,6 @@ def compiled() -> Any:
                 loaded = inference_jit if inference_jit.warm_up() else False
                 why = str(inference_jit.WHY_NOT)
             if not loaded:
-                import logging
                 logging.getLogger(__name__).warning("belief inference without compiled kernels: %s", why)
             _compiled = loaded
     return _compiled or None

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
 from typing import Any, Callable, TypeVar
 
@@ -926,7 +927,6 @@ _tables: list[tuple[Any, Any]] = []  # the one large table (and its "where"), on
 
 def _unused(pool: list[Any]) -> list[bool]:
     """For each buffer of ``pool``: whether nothing but the pool refers to it (it is free)."""
-    import sys
     # How many references "none" means depends on the interpreter (3.14 borrows some), so it is measured on a
     # probe held by the pool and one local name (hence the - 1).
     probe = np.empty(0, dtype=np.uint64)

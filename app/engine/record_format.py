@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, TypeGuard
 
+from . import variants
 from .atomic_files import atomic_write_text
 from .clock import TimeControl
 from .core import CHANCE_SEEDS, Action, Adjudication, Game, Outcome, Reason, Resign, Seat
@@ -247,14 +248,14 @@ class GameRecord:
         if version > VERSION:
             raise RecordError(f"this record was written by a newer Sightline (format version {version}; "
                               f"this version reads up to {VERSION})")
-        from .variants import VARIANTS
+        known = variants.VARIANTS  # the registry's games now (it follows SIGHTLINE_GAMES)
         variant = data.get("variant")
-        if not isinstance(variant, str) or variant not in VARIANTS:
-            raise RecordError(f"unknown game {_short(variant)} (known: {', '.join(sorted(VARIANTS))})")
+        if not isinstance(variant, str) or variant not in known:
+            raise RecordError(f"unknown game {_short(variant)} (known: {', '.join(sorted(known))})")
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise RecordError("'options' must be an object")
-        seats = len(VARIANTS[variant].seat_names)
+        seats = len(known[variant].seat_names)
         players_data = data.get("players")
         if not isinstance(players_data, list) or len(players_data) != seats:
             raise RecordError(f"'players' must list {seats} players")
@@ -296,7 +297,7 @@ class GameRecord:
                 raise RecordError(f"action {index + 1}: bad elapsed time {_short(elapsed)}")
             entries.append(Entry(seat, action, seconds))
         result = data.get("result")
-        outcome = None if result is None else _outcome_from_json(result, VARIANTS[variant].teams())
+        outcome = None if result is None else _outcome_from_json(result, known[variant].teams())
         started = data.get("started", "")
         extra = data.get("extra", {})
         if not isinstance(started, str) or not isinstance(extra, dict):

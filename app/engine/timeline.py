@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from . import variants
 from .clock import ChessClock
 from .core import Adjudication, Game, IllegalAction, Outcome, Seat, View
 from .record_format import Entry, GameRecord, Notes, RecordError, _clipped, _short, notes_at, parse_action, read_record
@@ -28,10 +29,10 @@ class Replay:
 
 
 def _new_game(record: GameRecord) -> tuple[type[Game], Game]:
-    from .variants import VARIANTS
-    if record.variant not in VARIANTS:
-        raise RecordError(f"unknown game {_short(record.variant)} (known: {', '.join(sorted(VARIANTS))})")
-    game_type = VARIANTS[record.variant]
+    known = variants.VARIANTS
+    if record.variant not in known:
+        raise RecordError(f"unknown game {_short(record.variant)} (known: {', '.join(sorted(known))})")
+    game_type = known[record.variant]
     try:
         # The chance seed is handed to the referee beside the options, never inside them (see Game.create); a
         # replay never deals afresh: without its seed a game of chance would not replay its own cards.
@@ -133,10 +134,10 @@ def load_record(path: str | os.PathLike[str]) -> Replay:
 
 def view_type(variant: str) -> type[View]:
     """The view class of ``variant``'s seats (:class:`~app.games.rbc.rules.ReconChessView`...)."""
-    from .variants import VARIANTS
-    if not isinstance(variant, str) or variant not in VARIANTS:
+    known = variants.VARIANTS
+    if not isinstance(variant, str) or variant not in known:
         raise RecordError(f"unknown game {_short(variant)}")
-    return VARIANTS[variant].view_type
+    return known[variant].view_type
 
 
 def allowed_perspectives(record: GameRecord, asking_seat: Seat | None) -> list[Seat | None]:
@@ -155,9 +156,9 @@ def allowed_perspectives(record: GameRecord, asking_seat: Seat | None) -> list[S
     >>> allowed_perspectives(record, 1)
     [None, 0, 1]
     """
-    from .variants import VARIANTS
-    seats = len(VARIANTS[record.variant].seat_names) if record.variant in VARIANTS else 2
-    hidden = record.variant in VARIANTS and VARIANTS[record.variant].hidden_information
+    known = variants.VARIANTS
+    seats = len(known[record.variant].seat_names) if record.variant in known else 2
+    hidden = record.variant in known and known[record.variant].hidden_information
     if record.result is not None or not hidden:
         return [None, *range(seats)]
     return [asking_seat] if asking_seat is not None and 0 <= asking_seat < seats else []

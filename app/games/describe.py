@@ -14,13 +14,11 @@ functions here find the presenter for callers that hold an observation or a game
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from app import games
+from app.engine.core import Outcome, Reason
 from app.games.presenter import Presenter, presenter_for
-
-if TYPE_CHECKING:
-    from app.engine.core import Outcome
 
 YOU = "You"
 """The name of the one person playing bots: "You win", not "You wins"."""
@@ -82,7 +80,6 @@ def outcome_headline(outcome: Outcome, players: Sequence[str], teams: Sequence[i
     >>> outcome_headline(Outcome(None, Reason.RESIGN, scores=(1.0, 0.0, 1.0)), ["A", "B", "C"], (0, 1, 2))
     'Scores: A 1, B 0, C 1'
     """
-    from app.engine.core import Reason
 
     def word(text: str) -> str:
         return text if sentence_start else text[:1].lower() + text[1:]

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from app import games
 from app.games.move_input import InputError, parse_move_text
+from app.games.scene import BoardScene, Cell, piece_words
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
-    from app.games.scene import BoardScene, Cell
 
 __all__ = ["BELIEF_PANEL", "Command", "InputError", "MarksChange", "Presenter", "PresenterBase", "presenter_for"]
 
@@ -228,7 +228,6 @@ def _value_words(value: Any) -> str:
     move = _MOVE.match(text)
     if move:
         origin, target, promotion = move.groups()
-        from app.games.scene import piece_words
         return f"{origin} to {target}" + (f", becoming a {piece_words(promotion).split()[-1]}" if promotion else "")
     return text
 

@@ -21,6 +21,7 @@ import ctypes
 import hashlib
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.forkserver
 import json
 import os
 import signal
@@ -34,10 +35,14 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 from app import games as registry
 from app.hosting.agents import BotSpec
 from app.bots.contract import Agent, BotError, error_text
-from app.hosting.worker import pid_alive
+from app.hosting.runner import opponent_names, run_game, seed_everything, stuck_calls
+from app.hosting.worker import (ProcessAgent, _start_process, become_subreaper, check_bot, helper_processes,
+                                kill_descendants, kill_strays, make_undumpable, pid_alive, warm_up)
 from app.engine.clock import TimeControl
 from app.engine.core import CHANCE_SEEDS, Outcome, Reason, outcome_against
 from app.engine.record import GameRecord
+from app.engine.record_format import _outcome_from_json
+from app.lifetime import exit_with_parent
 
 DEFAULT_MOVE_LIMIT = 300.0
 """Seconds a bot may take over any one call in an untimed game (and to load, before the match); past it the
@@ -141,8 +146,6 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
     end if ``seat`` ran out of time now (``None``: a loss on time after all); told before a call into ``seat``'s
     bot whenever that changed, once the clock runs (a parent that must stop the whole process scores it so).
     """
-    from app.hosting.worker import ProcessAgent
-    from app.hosting.runner import opponent_names, run_game, seed_everything
     seed_everything(job.seed)
     game = registry.referee(job.variant).create(job.options, _chance_seed(job))  # a fresh deal when it is None
     specs = job.seats
@@ -347,7 +350,6 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
     names: dict[str, str] = {}
     for spec in specs:
         if spec.outside:
-            from app.hosting.worker import check_bot
             names[spec.text] = check_bot(spec.text, variant, load_limit)  # never imported here: see check_bot
         else:
             spec.check()
@@ -429,7 +431,6 @@ class _Referee:
     """The parent's handle on one referee process."""
 
     def __init__(self, context: Any, setup: _Setup) -> None:
-        from app.hosting.worker import _start_process
         self.connection, child = context.Pipe(duplex=True)
         # The seat being called (-1: none), its deadline (0: none) and the index of the game whose bot was called
         # last (-1: no bot called since the referee last reported idle: its next game has not begun).
@@ -454,7 +455,6 @@ class _Referee:
     def flag_outcome(self, job: GameJob, seat: int, teams: tuple[int, ...]) -> Outcome | None:
         """How a flag fall of ``seat`` would end ``job``, as the referee last wrote it (None: it did not say, for
         a game that loses on time as usual). Read only when the referee is stuck in a bot's call."""
-        from app.engine.record_format import _outcome_from_json
         try:
             size = int.from_bytes(bytes(self.flag_memory[:4]), "little")
             if not 0 < size <= _FLAG_BYTES - 4:
@@ -726,15 +726,12 @@ def _may_fork() -> bool:
 
 def _start_server(context: Any) -> None:
     if context.get_start_method() == "forkserver":
-        import multiprocessing.forkserver
         multiprocessing.forkserver.ensure_running()
 
 
 def _referee_main(setup: _Setup, connection: Any, status: Any, flag_memory: Any = None) -> None:
     """Body of a referee process: play the jobs the parent sends, one after another, until told to stop."""
-    from app.hosting.worker import make_undumpable
     make_undumpable()  # an outside bot (same user) may neither ptrace this process nor read its memory
-    from app.lifetime import exit_with_parent
     exit_with_parent()  # a match killed with SIGKILL leaves no referee playing on
     os.environ.clear()
     os.environ.update(setup.environment)
@@ -758,7 +755,6 @@ def _referee_main(setup: _Setup, connection: Any, status: Any, flag_memory: Any 
             except BotError:
                 pass  # each game reports it
     if outside:
-        from app.hosting.worker import become_subreaper, warm_up
         warm_up()  # this referee's own fork server for its outside bots: it starts while the first game sets up
         sweep = become_subreaper()  # what an outside bot leaves behind becomes this process's to end
 
@@ -796,10 +792,8 @@ def _referee_main(setup: _Setup, connection: Any, status: Any, flag_memory: Any 
 
         summary = _play_job_safely(job, on_call, report, setup.names, on_flag)
         if outside and sweep:
-            from app.hosting.worker import helper_processes, kill_strays
             kill_strays(helper_processes())  # processes that outside bots started and moved out of their group
         status[0], status[1], status[2] = -1.0, 0.0, -1.0
-        from app.hosting.runner import stuck_calls
         retire = _should_retire(job, summary) or stuck_calls() > 0  # a thread still runs a bot's code: leave
         try:
             connection.send(("idle", retire))
@@ -826,7 +820,6 @@ def _stop_referee(signum: int, frame: Any) -> None:
     """A referee's SIGTERM handler: the parent stops the match. End every process below this one (the bots'
     workers, what they started, what this process adopted as a subreaper) and leave at once."""
     try:
-        from app.hosting.worker import kill_descendants
         kill_descendants()
     finally:
         os._exit(0)

@@ -32,8 +32,10 @@ and written by a helper thread, so that a full pipe never blocks the caller.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.forkserver
 import io
 import os
 import pickle
@@ -46,6 +48,7 @@ import time
 import traceback
 from collections import deque
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
 from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
@@ -56,6 +59,8 @@ from app.engine.record import GameRecord
 
 from app.bots.base import ActionRequest
 from app.bots.contract import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text, short_repr
+from app.hosting.agents import BotSpec
+from app.lifetime import exit_with_parent
 
 __all__ = ["BotProcess", "ProcessAgent", "WorkerEvent", "check_bot", "warm_up"]
 
@@ -101,7 +106,6 @@ def warm_up() -> None:
     caller while the server starts. Harmless where there is no fork server."""
     context = _context()
     if context.get_start_method() == "forkserver":
-        import multiprocessing.forkserver
         multiprocessing.forkserver.ensure_running()
 
 
@@ -141,7 +145,6 @@ class BotProcess:
         self._orphaned = False
         self._backlog: deque[WorkerEvent] = deque()
         try:
-            from app.hosting.agents import BotSpec
             self.name = BotSpec(spec, variant).display_name
         except Exception:  # noqa: BLE001 - only a label; the worker reports a bad spec
             pass
@@ -457,7 +460,6 @@ def _prctl(option: int, value: int) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
         return bool(libc.prctl(option, value, 0, 0, 0) == 0)
     except (OSError, AttributeError):
@@ -548,12 +550,7 @@ def kill_descendants() -> list[int]:
 
 def helper_processes() -> set[int]:
     """The pids of this process's own multiprocessing helpers (its fork server and resource tracker)."""
-    pids = {_process_server()}
-    try:
-        from multiprocessing import resource_tracker
-        pids.add(getattr(getattr(resource_tracker, "_resource_tracker", None), "_pid", None))
-    except ImportError:  # pragma: no cover
-        pass
+    pids = {_process_server(), getattr(getattr(resource_tracker, "_resource_tracker", None), "_pid", None)}
     return {pid for pid in pids if isinstance(pid, int)}
 
 
@@ -581,11 +578,7 @@ def _start_process(make: Any) -> Any:
 
 def _process_server() -> int | None:
     """The pid of this process's fork server (the parent of its bots' workers), if it runs one."""
-    try:
-        import multiprocessing.forkserver as forkserver
-    except ImportError:  # pragma: no cover - platforms without fork servers
-        return None
-    pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+    pid = getattr(getattr(multiprocessing.forkserver, "_forkserver", None), "_forkserver_pid", None)
     return pid if isinstance(pid, int) else None
 
 
@@ -748,7 +741,6 @@ def _check_main(spec: str, variant: str, sender: multiprocessing.connection.Conn
     """Body of :func:`check_bot`'s worker."""
     _settle(environment, cwd)
     try:
-        from app.hosting.agents import BotSpec
         cls, _level = BotSpec(spec, variant).bot_class()
         message = ("ok", str(getattr(cls, "__name__", spec)))
     except BaseException as error:  # noqa: BLE001 - reported to the caller
@@ -764,7 +756,6 @@ def _settle(environment: dict[str, str], cwd: str) -> None:
     """Start of a worker: a process group of its own, the host's environment and folder, Ctrl-C ignored; it ends
     with its host, however the host ends."""
     make_undumpable()  # before the bot runs: the other seat's bot may not read this process
-    from app.lifetime import exit_with_parent
     exit_with_parent()  # a host killed with SIGKILL cannot kill() its workers: they watch it instead
     try:
         os.setsid()  # its own group: kill() stops what the bot starts, too
@@ -875,7 +866,6 @@ def _worker_main(spec: str, variant: str, seat: Seat, options: dict[str, Any], o
     try:
         if seed is not None:
             random.seed(seed)  # hosted reconchess bots use the global generator (as in matches)
-        from app.hosting.agents import BotSpec
         agent = BotSpec(spec, variant).create(seed)
         agent.start(seat, options, opponent_name)
     except BaseException as error:  # noqa: BLE001 - reported to the host

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QGridLayout, QLabel, QLayout, QLayoutItem, QLineE
                                QTabWidget, QVBoxLayout, QWidget, QWidgetItem)
 
 from app.ui.elided_label import ElidedLabel
+from app.ui.move_list import MoveList
 
 if TYPE_CHECKING:
     from app.games.presenter import Command
@@ -340,7 +341,6 @@ class GamePanel(QWidget):
         area.addStretch(1)
         column.addWidget(self.command_area)
         self.tabs = QTabWidget()
-        from app.ui.move_list import MoveList
         self.moves = MoveList()
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)

@@ -16,6 +16,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from app.engine.core import Seat
+from app.engine.inference import InferenceSummary
+from app.hosting.worker import _context
+from app.inference_jobs import prepare_worker, summarize
 
 _games = itertools.count(1)
 
@@ -59,13 +62,10 @@ class InferenceService(QObject):
 
     def _run(self, seat: Seat, count: int, observations: list[Any]) -> None:
         """In the dispatcher thread: one job in the worker process, its answer sent to the UI thread."""
-        from app.inference_jobs import summarize
         if self._latest.get(seat) != count:
             return  # newer observations came meanwhile: skip straight to them
         try:
             if self._pool is None:
-                from app.hosting.worker import _context
-                from app.inference_jobs import prepare_worker
                 # The worker ends with the window, even a killed one (it would otherwise wait on its queue forever),
                 # and warms up the compiled kernels from the start.
                 self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=_context(),
@@ -99,5 +99,4 @@ class InferenceService(QObject):
 
 
 def _failed(problem: str) -> Any:
-    from app.engine.inference import InferenceSummary
     return InferenceSummary(0, 0, False, {}, {}, problem)

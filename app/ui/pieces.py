@@ -72,6 +72,7 @@ _renders = 0
 
 def __getattr__(name: str) -> Any:
     if name == "PIECE_LETTERS":
+        # The scene's code (40 ms of dataclasses) only once a checker is drawn: not at the window's start
         from app.games.scene import CHECKER_PIECES, MAX_CHECKER, checker_token
         tokens = "".join(checker_token(white, number, piece) for white in (True, False)
                          for number in range(MAX_CHECKER + 1) for piece in (None, *CHECKER_PIECES))
@@ -85,7 +86,7 @@ def _checker(letter: str) -> Checker | None:
     """The checker a token names (None for a chess letter); imports the scene's code only for a token."""
     if letter in CHESS_LETTERS:
         return None
-    from app.games.scene import read_checker
+    from app.games.scene import read_checker  # not at the window's start: see __getattr__
     return read_checker(letter)
 
 
@@ -217,7 +218,7 @@ def piece_name(letter: str) -> str:
         return f"{'white' if letter.isupper() else 'black'} piece of unknown type"
     checker = _checker(letter)
     if checker is not None:
-        from app.games.scene import piece_words
+        from app.games.scene import piece_words  # not at the window's start: see __getattr__
         return piece_words(letter)
     return f"{'white' if letter.isupper() else 'black'} {_NAMES[letter.upper()]}"
 

@@ -20,13 +20,16 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, 
 from app import games
 from app.engine.clock import by_clock
 from app.engine.core import Seat
-from app.engine.record import Frame, GameRecord, RecordError, Timeline, allowed_perspectives
+from app.engine.belief import BeliefBoard
+from app.engine.record import Frame, GameRecord, RecordError, Timeline, allowed_perspectives, read_record
 from app.games.chess_kit import sq8
 from app.games.presenter import BELIEF_PANEL, presenter_for
 from app.games.scene import BoardScene
 from app.ui.board_widget import BoardWidget
+from app.ui.export_message import show_exported
 from app.ui.game_controller import annotations_from_json
 from app.ui.settings import ANIMATION, THEME_NAMES, glide_ms_for, setting_choice
+from app.ui.window_place import place_over
 
 if TYPE_CHECKING:
     from app.ui.inference_service import InferenceService
@@ -215,8 +218,9 @@ class ReplayWindow(QMainWindow):
         if perspective is None or not self.heat.isChecked() or not self.heat.isEnabled():
             return
         if self.inference is None:
+            # numpy and the inference code (0.35 s) only once the heat map is asked for, not when a replay opens
             from app.inference_jobs import WINDOW_OPTIONS
-            from app.ui.inference_service import InferenceService
+            from app.ui.inference_service import InferenceService  # (as above)
             options = {**WINDOW_OPTIONS, "seed": self.record.seed or 0, "start_fen": self.record.options.get("fen")}
             self.inference = InferenceService(self.record.variant, options, self)
             self.inference.ready.connect(self._heat_ready)
@@ -254,7 +258,6 @@ class ReplayWindow(QMainWindow):
         self.board.set_annotations(*annotations_from_json(notes.annotations))
         if notes.hypotheses is None or BELIEF_PANEL not in self.presenter.panels():
             return
-        from app.engine.belief import BeliefBoard
         try:
             belief = BeliefBoard.from_json(notes.hypotheses, enemy=perspective != 0)
         except ValueError:
@@ -334,7 +337,7 @@ class ReplayWindow(QMainWindow):
 
     def export_image(self, path: str) -> None:
         """Write the board shown (this step, this perspective) as PNG or SVG, by the file's extension."""
-        from app.exports import frame_png, frame_svg
+        from app.exports import frame_png, frame_svg  # only for an export: 0.1 s that opening a replay does not pay
         assert self.frame is not None
         try:
             if path.lower().endswith(".svg"):
@@ -344,7 +347,6 @@ class ReplayWindow(QMainWindow):
         except OSError as error:
             QMessageBox.warning(self, "Export", f"Could not write {path}: {error.strerror or error}")
         else:
-            from app.ui.export_message import show_exported
             self.export_box = show_exported(self, path, "Board image")
 
 
@@ -365,7 +367,6 @@ def _clock(seconds: float) -> str:
 
 def run_replay(path: str) -> int:
     """``sightline replay FILE``: open the replay viewer on a saved game; a bad file is reported, not raised."""
-    from app.engine.record import read_record
     try:
         record = read_record(path)
     except RecordError as error:
@@ -381,7 +382,6 @@ def run_replay(path: str) -> int:
     except RecordError as error:
         print(f"sightline replay: {error}", file=sys.stderr)
         return 1
-    from app.ui.window_place import place_over
     place_over(window, None)  # in the middle of the screen, within its free area
     window.show()
     return int(app.exec()) if isinstance(app, QApplication) else 0

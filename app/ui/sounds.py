@@ -19,10 +19,12 @@ False
 
 from __future__ import annotations
 
+import collections
 import sys
-
 from pathlib import Path
 from typing import Any, MutableMapping, Protocol
+
+from PySide6.QtCore import QUrl
 
 __all__ = ["CUES", "SOUND_DIR", "LazySink", "MiniaudioSink", "QtSoundSink", "SilentSink", "SoundSink", "Sounds", "default_sink"]
 
@@ -62,8 +64,7 @@ class QtSoundSink:
         self._effects: dict[str, Any] = {}
 
     def play(self, cue: str, volume: float) -> None:
-        from PySide6.QtCore import QUrl
-        from PySide6.QtMultimedia import QSoundEffect
+        from PySide6.QtMultimedia import QSoundEffect  # optional (see __init__)
         effect = self._effects.get(cue)
         if effect is None:
             effect = QSoundEffect()
@@ -84,11 +85,11 @@ class MiniaudioSink:
     RATE = 22050
 
     def __init__(self, backends: list[Any] | None = None) -> None:
-        import collections
+        # Made after the window's first frame, which loads none of these (the start-up is over its budget);
+        # miniaudio is optional (no wheel or no library: the next sink is tried); it and numpy take 0.4 s each
         import wave
-
-        import miniaudio
-        import numpy
+        import miniaudio  # (as above)
+        import numpy  # (as above)
         self._samples: dict[str, Any] = {}
         for cue in CUES:
             with wave.open(str(SOUND_DIR / f"{cue}.wav"), "rb") as sound:
@@ -107,7 +108,7 @@ class MiniaudioSink:
 
         It runs on miniaudio's audio thread and holds Python's lock while it runs, so it does no work per sample
         in Python: silence is one ready-made buffer, and cues are added with numpy."""
-        import numpy
+        import numpy  # not at the window's start (see __init__); loaded by then
         playing: list[list[Any]] = []  # [samples, position, volume]
         silence: dict[int, bytes] = {}
         frames = yield b""
@@ -145,7 +146,7 @@ def _quiet_alsa() -> None:
     missing card is no error for Sightline (the window plays silently), so its messages are not printed."""
     if _ALSA_QUIET or not sys.platform.startswith("linux"):
         return
-    import ctypes
+    import ctypes  # Linux only, and after the window's first frame (see MiniaudioSink)
     try:
         asound = ctypes.cdll.LoadLibrary("libasound.so.2")
     except OSError:

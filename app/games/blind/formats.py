@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import chess
 
+from app.games.blind.rules import AttemptResult, DrawDeclined, DrawOffered, TurnSkipped
 from app.games.chess_kit import PIECE_NAMES
 from app.games.chess_pgn import ChessPgn, ChessWithoutCheck
 
@@ -27,7 +28,6 @@ class BlindChessBoard(ChessWithoutCheck):
 def blind_comments(timeline: Timeline) -> dict[int, list[str]]:
     """Ply -> what the PGN says about it: failed attempts, captures, reveals, a seat with no possible attempt,
     and the draw offers and answers (told before the attempt of their turn)."""
-    from app.games.blind.rules import AttemptResult, DrawDeclined, DrawOffered, TurnSkipped
     comments: dict[int, list[str]] = {}
     draws: dict[int, list[str]] = {}  # offers and answers come before the attempt of their turn
     names = timeline.seat_names

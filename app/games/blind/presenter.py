@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from app.games.blind.belief_kit import facts
+from app.games.blind.rules import AnswerDraw, Attempt, OfferDraw
 from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, move_words, outcome_sentence,
                                  remembered_from_facts, sq8,
                                  square_name, turn_number, you_play)
@@ -53,7 +55,6 @@ def blind_remembered(view: Any) -> list[Remembered]:
     enemy piece (of unknown type where it captured one of the seat's pieces). What the seat learned at or after
     the opponent's latest move (its turn just before the seat's current one, or the move that took a piece of the
     seat's) is current; anything older is drawn old, with its turn: the opponent may have moved it since."""
-    from app.games.blind.belief_kit import facts
     since = opponent_moved(view)
     return remembered_from_facts(facts(view), since, not view.color)
 
@@ -158,7 +159,6 @@ class BlindPresenter(ChessPresenter):
         return scene
 
     def move_action(self, move: chess.Move) -> Action:
-        from app.games.blind.rules import Attempt
         return Attempt(move)
 
     def commands(self, view: Any) -> list[Command]:
@@ -168,7 +168,6 @@ class BlindPresenter(ChessPresenter):
         return [offer, Command(ACCEPT_DRAW, "Accept draw", True), Command(DECLINE_DRAW, "Decline draw", True)]
 
     def command(self, view: Any, command_id: str) -> Action | MarksChange:
-        from app.games.blind.rules import AnswerDraw, OfferDraw
         if command_id == OFFER_DRAW:
             return OfferDraw()
         if command_id in (ACCEPT_DRAW, DECLINE_DRAW):

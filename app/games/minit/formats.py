@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from app import games
 from app.games.minit.rules import HEIGHT, MinitPosition, Move
 from app.engine.record import RecordError, Timeline
 from app.games.chess_kit import pgn_headers, pgn_like_text, result_token, unescape_tag
@@ -80,7 +81,6 @@ def minit_move_list(record: GameRecord) -> str:
     """
     if record.variant != "minit":
         raise RecordError(f"the minit format is for MinitChess games, not {record.variant}")
-    from app import games
     timeline = Timeline(record)
     game: Any = timeline.game
     start: MinitPosition = game.starting_position

@@ -9,10 +9,12 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from app.games.chess_kit import outcome_sentence, you_play
 from app.games.presenter import PresenterBase
+from app.games.minit.rules import MinitMove, Move, piece_letter
 from app.games.scene import BoardScene, Cell, piece_words
 from app.games.minit import DEFINITION
 
@@ -33,7 +35,6 @@ def square_number(square: Cell) -> int:
 
 
 def _position_pieces(position: Any) -> dict[Cell, str]:
-    from app.games.minit.rules import piece_letter
     return {cell(square): piece_letter(code) for square, code in enumerate(position.board) if code}
 
 
@@ -111,14 +112,12 @@ class MinitPresenter(PresenterBase):
     def premove_scene(self, view: Any) -> BoardScene | None:
         if view.outcome is not None or view.my_turn:
             return None
-        import dataclasses
         scene = minit_scene(view)
         for move in dataclasses.replace(view.position, turn=view.color).legal_moves():
             scene.targets.setdefault(cell(move.from_square), {})[cell(move.to_square)] = []
         return scene
 
     def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
-        from app.games.minit.rules import MinitMove, Move
         return MinitMove(Move(square_number(from_square), square_number(to_square)))
 
 

@@ -24,6 +24,8 @@ import chess
 from app.engine.record import RecordError
 from app.games.chess_kit import PIECE_NAMES
 from app.games.chess_pgn import ChessPgn, ChessWithoutCheck
+from app.games.rbc.reconchess_history import record_to_history
+from app.games.rbc.rules import MoveResult, SenseResult
 
 if TYPE_CHECKING:
     from app.engine.record import GameRecord, Timeline
@@ -42,7 +44,6 @@ class ReconBoard(ChessWithoutCheck):
 def rbc_comments(timeline: Timeline) -> dict[int, list[str]]:
     """Ply -> what the PGN says about it: the senses, a pass, a requested move that was revised or came to
     nothing, and what was captured where."""
-    from app.games.rbc.rules import MoveResult, SenseResult
     comments: dict[int, list[str]] = {}
     game: Any = timeline.game  # a ReconChess
     board = chess.Board(game.starting_fen)
@@ -82,5 +83,4 @@ def reconchess_history(record: GameRecord) -> str:
     as :func:`~app.games.rbc.reconchess_history.record_to_history` raises it."""
     if record.variant != "rbc":
         raise RecordError(f"only RBC games export to reconchess (this is {record.variant})")
-    from app.games.rbc.reconchess_history import record_to_history
     return json.dumps(record_to_history(record))

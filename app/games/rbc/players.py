@@ -14,18 +14,20 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import json
 import operator
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
+
+import chess
 
 from app.bots.contract import Agent, BotError, short_repr, error_text
 from app.bots.base import ActionRequest
 from app.engine.core import Action, Outcome, Seat
 from app.engine.record import GameRecord
-
-if TYPE_CHECKING:
-    import chess
+from app.games.rbc.reconchess_history import record_to_history
+from app.games.rbc.rules import MoveAction, MoveResult, Sense, SenseResult, TurnStarted
 
 __all__ = ["RECONCHESS_PLAYERS", "ReconchessAgent", "ReconchessPlayers", "load_reconchess_player"]
 
@@ -40,14 +42,11 @@ class ReconchessAgent(Agent):
         self._turn_moves: list[chess.Move] | None = None
 
     def start(self, seat: Seat, options: dict[str, Any], opponent_name: str) -> None:
-        import chess  # here, as every python-chess import of this module: loading it stays cheap
         self.color = seat == 0
         board = chess.Board(options.get("fen", chess.STARTING_FEN))
         self.player.handle_game_start(self.color, board, opponent_name)
 
     def observe(self, observation: Any) -> None:
-        import chess
-        from app.games.rbc.rules import MoveResult, SenseResult, TurnStarted
         if isinstance(observation, TurnStarted):
             self._turn_moves = None
             square = observation.capture_square
@@ -62,8 +61,6 @@ class ReconchessAgent(Agent):
             self.player.handle_move_result(observation.requested, observation.taken, square is not None, square)
 
     def act(self, request: ActionRequest) -> Action:
-        from chess import Move
-        from app.games.rbc.rules import MoveAction, Sense
         seconds = request.seconds_left
         if self._turn_moves is None or request.phase == "sense":
             # reconchess computes the move actions once, at the start of the turn
@@ -81,14 +78,14 @@ class ReconchessAgent(Agent):
                     raise BotError(f"choose_sense returned {short_repr(answer)}, which is not a square")
             return Sense(square)
         move = self.player.choose_move(moves, seconds)
-        if move is not None and not isinstance(move, Move):
+        if move is not None and not isinstance(move, chess.Move):
             raise BotError(f"choose_move returned {short_repr(move)}, which is not a chess.Move or None")
         return MoveAction(move)
 
     def end(self, outcome: Outcome, record: GameRecord) -> None:
+        # reconchess is imported only with a player, as in load_reconchess_player (never with this module)
         from reconchess import GameHistory, WinReason
-        from reconchess.history import GameHistoryDecoder
-        import json
+        from reconchess.history import GameHistoryDecoder  # (as above)
         winner = None if outcome.winner is None else outcome.winner == 0
         reasons = {"king_capture": WinReason.KING_CAPTURE, "timeout": WinReason.TIMEOUT,
                    "resign": WinReason.RESIGN, "forfeit": WinReason.RESIGN,
@@ -96,7 +93,6 @@ class ReconchessAgent(Agent):
         reason = reasons.get(outcome.reason.value)
         history: Any
         try:
-            from .reconchess_history import record_to_history
             history = json.loads(json.dumps(record_to_history(record)), cls=GameHistoryDecoder)
         except Exception:  # a history is a courtesy; never fail the game over it
             history = GameHistory()
@@ -112,6 +108,7 @@ def load_reconchess_player(spec: str) -> Callable[[], Any]:
     in different folders are two different bots.
     """
     try:
+        # reconchess only when a player is loaded (0.15 s or more): a missing install is a BotError, not a crash
         from reconchess import Player
     except ImportError as error:  # pragma: no cover - reconchess is a dependency
         raise BotError(f"reconchess is not installed: {error}") from error

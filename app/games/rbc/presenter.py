@@ -21,6 +21,8 @@ from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, move_w
                                  square_name, turn_number, you_play)
 from app.games.move_input import parse_square_text
 from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange
+from app.games.rbc.belief_kit import facts
+from app.games.rbc.rules import PASS, SENSE_WINDOWS, MoveAction, Sense
 from app.games.scene import BoardScene, Cell, MarkerSpec, Remembered, piece_words
 from app.games.rbc import DEFINITION
 
@@ -34,7 +36,6 @@ PASS_COMMAND = "pass"
 
 def rbc_window(square: Cell) -> list[Cell]:
     """The 3x3 sense window around ``square``, clipped at the edges."""
-    from app.games.rbc.rules import SENSE_WINDOWS
     return [sq8(s) for s in SENSE_WINDOWS[from_sq8(square)]]
 
 
@@ -80,7 +81,6 @@ def rbc_remembered(view: Any) -> list[Remembered]:
     A square that a later observation contradicts shows what that observation said: the pawn sensed on d5 and
     captured there is gone, and the queen that took back on d5 is an enemy piece of unknown type.
     """
-    from app.games.rbc.belief_kit import facts
     senses = view.senses
     since = opponent_moved(view)
     oldest = senses[-1 - OLDER_SENSES].ply if len(senses) > OLDER_SENSES else 0
@@ -189,11 +189,9 @@ class RbcPresenter(ChessPresenter):
         return scene
 
     def move_action(self, move: chess.Move) -> Action:
-        from app.games.rbc.rules import MoveAction
         return MoveAction(move)
 
     def on_square(self, view: Any, square: Cell) -> Action:
-        from app.games.rbc.rules import Sense
         return Sense(from_sq8(square))
 
     def parse_text(self, view: Any, text: str) -> Action:
@@ -204,7 +202,6 @@ class RbcPresenter(ChessPresenter):
                                  "(pass is for the move that follows)")
             return self.on_square(view, parse_square_text(text, 8, 8))
         if word == PASS_COMMAND:
-            from app.games.rbc.rules import PASS
             return PASS
         return super().parse_text(view, text)
 
@@ -214,7 +211,6 @@ class RbcPresenter(ChessPresenter):
     def command(self, view: Any, command_id: str) -> Action | MarksChange:
         if command_id != PASS_COMMAND:
             return super().command(view, command_id)
-        from app.games.rbc.rules import PASS
         return PASS
 
     def prompt(self, view: Any) -> str:
