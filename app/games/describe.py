@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from app import games
 from app.engine.core import Outcome, Reason
-from app.games.presenter import Presenter, presenter_for
+from app.games.presenter import Presenter, ends_game, presenter_for
 
 YOU = "You"
 """The name of the one person playing bots: "You win", not "You wins"."""
@@ -39,7 +39,7 @@ def describe(observation: Any, color: bool, variant: str | None = None) -> str |
     observation; an observation every game shares (the game's end) is put in the first game's words."""
     seat = 0 if color else 1
     presenter = presenter_for(variant) if variant is not None else _presenter_of(observation)
-    if presenter is None and type(observation).__name__ == "GameEnded":
+    if presenter is None and ends_game(observation):
         presenter = presenter_for(games.default().key)
     return None if presenter is None else presenter.describe(observation, seat)
 

@@ -21,16 +21,24 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 from app import games
+from app.engine.core import Outcome
 from app.games.move_input import InputError, parse_move_text
 from app.games.scene import BoardScene, Cell, piece_words
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
 
-__all__ = ["BELIEF_PANEL", "Command", "InputError", "MarksChange", "Presenter", "PresenterBase", "presenter_for"]
+__all__ = ["BELIEF_PANEL", "Command", "InputError", "MarksChange", "Presenter", "PresenterBase", "ends_game",
+           "presenter_for"]
 
 BELIEF_PANEL = "belief"
 """The panel name of the belief board kit (a board of supposed enemy pieces, with its inference aids)."""
+
+
+def ends_game(observation: object) -> bool:
+    """Whether ``observation`` is the one that ends a game: every game's last observation carries the game's
+    :class:`~app.engine.core.Outcome` (what its ``_game_over_observation`` makes), and no other does."""
+    return isinstance(getattr(observation, "outcome", None), Outcome)
 
 
 class Command(NamedTuple):
@@ -185,8 +193,7 @@ class PresenterBase:
         return list(range(seat_count))
 
     def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
-        # Every game ends: its last observation is named so ("GameEnded", "Ended") in every game so far.
-        return ("end",) if type(observation).__name__ in ("GameEnded", "Ended") else ()
+        return ("end",) if ends_game(observation) else ()
 
     def panels(self) -> frozenset[str]:
         return frozenset()

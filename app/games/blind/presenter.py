@@ -9,12 +9,14 @@ enemy piece), the log's sentences, and the draw offer and its answer.
 
 from __future__ import annotations
 
+from functools import singledispatch
 from typing import TYPE_CHECKING, Any
 
 import chess
 
 from app.games.blind.belief_kit import facts
-from app.games.blind.rules import AnswerDraw, Attempt, OfferDraw
+from app.games.blind.rules import (AnswerDraw, Attempt, AttemptResult, DrawDeclined, DrawOffered, GameEnded, GameStarted,
+                                   OfferDraw, PieceLost, TurnSkipped)
 from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, move_words, outcome_sentence,
                                  remembered_from_facts, sq8,
                                  square_name, turn_number, you_play)
@@ -69,36 +71,56 @@ def opponent_moved(view: Any) -> int:
     return max(plies, default=-1)
 
 
-def describe_blind(observation: Any, seat: Seat) -> str | None:
-    """One line of the seat's log for a Blind Chess observation (saying no more than the observation does)."""
-    kind = type(observation).__name__
-    o = observation
-    if kind == "GameEnded":
-        return outcome_sentence(o.outcome, seat)
-    if kind == "GameStarted":
-        return you_play(o.color)
-    if kind == "TurnSkipped":
-        return "You had no possible move; your turn passed."
-    if kind == "AttemptResult":
-        if not o.success:
-            # Ruling B2: the mover learns only that it failed, not why (a pawn's diagonal step onto an empty
-            # square fails with nothing in the way), so the sentence must not guess at a cause.
-            return f"Your move {move_words(o.move)} failed."
-        text = f"You played {move_words(o.move)}"
-        if o.capture is not None:
-            text += f" and captured a {PIECE_NAMES[o.capture[0]]} on {square_name(o.capture[1])}"
-        if o.reveals:
-            seen = ", ".join(f"{PIECE_NAMES[piece.piece_type]} on {square_name(square)}"
-                             for square, piece in o.reveals)
-            text += f"; you saw a {seen}"
-        return text + "."
-    if kind == "PieceLost":
-        return f"You lost a {PIECE_NAMES[o.piece_type]}."
-    if kind == "DrawOffered":
-        return "A draw was offered."
-    if kind == "DrawDeclined":
-        return "The draw offer was declined."
+@singledispatch
+def describe_blind(observation: object, seat: Seat) -> str | None:
+    """One line of the seat's log for a Blind Chess observation, saying no more than the observation does (None:
+    not worth a line); each kind of observation has its own function, registered below."""
     return None
+
+
+@describe_blind.register(GameEnded)
+def _ended(o: GameEnded, seat: Seat) -> str | None:
+    return outcome_sentence(o.outcome, seat)
+
+
+@describe_blind.register(GameStarted)
+def _started(o: GameStarted, seat: Seat) -> str | None:
+    return you_play(o.color)
+
+
+@describe_blind.register(TurnSkipped)
+def _skipped(o: TurnSkipped, seat: Seat) -> str | None:
+    return "You had no possible move; your turn passed."
+
+
+@describe_blind.register(AttemptResult)
+def _attempted(o: AttemptResult, seat: Seat) -> str | None:
+    if not o.success:
+        # Ruling B2: the mover learns only that it failed, not why (a pawn's diagonal step onto an empty
+        # square fails with nothing in the way), so the sentence must not guess at a cause.
+        return f"Your move {move_words(o.move)} failed."
+    text = f"You played {move_words(o.move)}"
+    if o.capture is not None:
+        text += f" and captured a {PIECE_NAMES[o.capture[0]]} on {square_name(o.capture[1])}"
+    if o.reveals:
+        seen = ", ".join(f"{PIECE_NAMES[piece.piece_type]} on {square_name(square)}" for square, piece in o.reveals)
+        text += f"; you saw a {seen}"
+    return text + "."
+
+
+@describe_blind.register(PieceLost)
+def _lost(o: PieceLost, seat: Seat) -> str | None:
+    return f"You lost a {PIECE_NAMES[o.piece_type]}."
+
+
+@describe_blind.register(DrawOffered)
+def _offered(o: DrawOffered, seat: Seat) -> str | None:
+    return "A draw was offered."
+
+
+@describe_blind.register(DrawDeclined)
+def _declined(o: DrawDeclined, seat: Seat) -> str | None:
+    return "The draw offer was declined."
 
 
 def blind_moves(view: Any) -> list[str]:
@@ -136,12 +158,12 @@ class BlindPresenter(ChessPresenter):
         return blind_scene(view)
 
     def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
-        kind, o = type(observation).__name__, observation
-        if kind == "AttemptResult":
+        o = observation
+        if isinstance(o, AttemptResult):
             if not o.success:
                 return ("failed",)
             return ("capture",) if o.capture is not None else ("move",)
-        if kind == "PieceLost":
+        if isinstance(o, PieceLost):
             return ("captured",)
         return super().sounds(observation, seat)
 

@@ -10,11 +10,12 @@ True
 from __future__ import annotations
 
 import dataclasses
+from functools import singledispatch
 from typing import TYPE_CHECKING, Any
 
 from app.games.chess_kit import outcome_sentence, you_play
 from app.games.presenter import PresenterBase
-from app.games.minit.rules import MinitMove, Move, piece_letter
+from app.games.minit.rules import GameEnded, GameStarted, MinitMove, Move, MovePlayed, piece_letter
 from app.games.scene import BoardScene, Cell, piece_words
 from app.games.minit import DEFINITION
 
@@ -51,19 +52,28 @@ def minit_scene(view: Any) -> BoardScene:
     return scene
 
 
-def describe_minit(observation: Any, seat: Seat) -> str | None:
-    """One line of the seat's log for a MinitChess observation."""
-    kind = type(observation).__name__
-    o = observation
-    if kind == "GameEnded":
-        return outcome_sentence(o.outcome, seat)
-    if kind == "GameStarted":
-        return you_play(o.color)
-    if kind == "MovePlayed":
-        mover = "White" if o.ply % 2 == 0 else "Black"
-        text = f"{mover} played {o.move}"
-        return text + (f", taking the {piece_words(o.captured)}." if o.captured else ".")
+@singledispatch
+def describe_minit(observation: object, seat: Seat) -> str | None:
+    """One line of the seat's log for a MinitChess observation (None: not worth a line); each kind of
+    observation has its own function, registered below."""
     return None
+
+
+@describe_minit.register(GameEnded)
+def _ended(o: GameEnded, seat: Seat) -> str | None:
+    return outcome_sentence(o.outcome, seat)
+
+
+@describe_minit.register(GameStarted)
+def _started(o: GameStarted, seat: Seat) -> str | None:
+    return you_play(o.color)
+
+
+@describe_minit.register(MovePlayed)
+def _played(o: MovePlayed, seat: Seat) -> str | None:
+    mover = "White" if o.ply % 2 == 0 else "Black"
+    text = f"{mover} played {o.move}"
+    return text + (f", taking the {piece_words(o.captured)}." if o.captured else ".")
 
 
 def minit_moves(view: Any) -> list[str]:
@@ -96,7 +106,7 @@ class MinitPresenter(PresenterBase):
         return scene
 
     def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
-        if type(observation).__name__ == "MovePlayed":
+        if isinstance(observation, MovePlayed):
             mine = observation.ply % 2 == seat
             if observation.captured:
                 return ("capture",) if mine else ("captured",)

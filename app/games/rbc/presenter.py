@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+from functools import singledispatch
 from typing import TYPE_CHECKING, Any
 
 import chess
@@ -22,7 +23,8 @@ from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, move_w
 from app.games.move_input import parse_square_text
 from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange
 from app.games.rbc.belief_kit import facts
-from app.games.rbc.rules import PASS, SENSE_WINDOWS, MoveAction, Sense
+from app.games.rbc.rules import (PASS, SENSE_WINDOWS, GameEnded, GameStarted, MoveAction, MoveResult, Sense, SenseResult,
+                                 TurnStarted)
 from app.games.scene import BoardScene, Cell, MarkerSpec, Remembered, piece_words
 from app.games.rbc import DEFINITION
 
@@ -93,37 +95,52 @@ def opponent_moved(view: Any) -> int:
     return view.ply - 1 if view.ply else -1
 
 
-def describe_rbc(observation: Any, seat: Seat) -> str | None:
-    """One line of the seat's log for an RBC observation (saying no more than the observation does)."""
-    kind = type(observation).__name__
-    color = seat == 0
-    o = observation
-    if kind == "GameEnded":
-        return outcome_sentence(o.outcome, seat)
-    if kind == "GameStarted":
-        return you_play(o.color)
-    if kind == "TurnStarted":
-        if o.capture_square is None:
-            return f"Turn {turn_number(o.ply)}: your move." if o.ply else None
-        return f"Turn {turn_number(o.ply)}: your piece on {square_name(o.capture_square)} was captured."
-    if kind == "SenseResult":
-        if o.square is None:
-            return "You did not sense."
-        found = [f"{piece_words(piece.symbol())} on {square_name(square)}" for square, piece in o.window
-                 if piece is not None and piece.color != color]
-        seen = ", ".join(found) if found else "no enemy piece"
-        return f"Sensed around {square_name(o.square)}: {seen}."
-    if kind == "MoveResult":
-        if o.requested is None:
-            return "You passed."
-        if o.taken is None:
-            return f"You asked for {move_words(o.requested)}; it could not be played (nothing moved)."
-        text = (f"You played {move_words(o.taken)}" if o.taken == o.requested
-                else f"You asked for {move_words(o.requested)}; {move_words(o.taken)} was played")
-        if o.capture_square is not None:
-            text += f" and captured a piece on {square_name(o.capture_square)}"
-        return text + "."
+@singledispatch
+def describe_rbc(observation: object, seat: Seat) -> str | None:
+    """One line of the seat's log for an RBC observation, saying no more than the observation does (None: not
+    worth a line); each kind of observation has its own function, registered below."""
     return None
+
+
+@describe_rbc.register(GameEnded)
+def _ended(o: GameEnded, seat: Seat) -> str | None:
+    return outcome_sentence(o.outcome, seat)
+
+
+@describe_rbc.register(GameStarted)
+def _started(o: GameStarted, seat: Seat) -> str | None:
+    return you_play(o.color)
+
+
+@describe_rbc.register(TurnStarted)
+def _turn(o: TurnStarted, seat: Seat) -> str | None:
+    if o.capture_square is None:
+        return f"Turn {turn_number(o.ply)}: your move." if o.ply else None
+    return f"Turn {turn_number(o.ply)}: your piece on {square_name(o.capture_square)} was captured."
+
+
+@describe_rbc.register(SenseResult)
+def _sensed(o: SenseResult, seat: Seat) -> str | None:
+    if o.square is None:
+        return "You did not sense."
+    color = seat == 0
+    found = [f"{piece_words(piece.symbol())} on {square_name(square)}" for square, piece in o.window
+             if piece is not None and piece.color != color]
+    seen = ", ".join(found) if found else "no enemy piece"
+    return f"Sensed around {square_name(o.square)}: {seen}."
+
+
+@describe_rbc.register(MoveResult)
+def _moved(o: MoveResult, seat: Seat) -> str | None:
+    if o.requested is None:
+        return "You passed."
+    if o.taken is None:
+        return f"You asked for {move_words(o.requested)}; it could not be played (nothing moved)."
+    text = (f"You played {move_words(o.taken)}" if o.taken == o.requested
+            else f"You asked for {move_words(o.requested)}; {move_words(o.taken)} was played")
+    if o.capture_square is not None:
+        text += f" and captured a piece on {square_name(o.capture_square)}"
+    return text + "."
 
 
 def rbc_moves(view: Any) -> list[str]:
@@ -160,12 +177,12 @@ class RbcPresenter(ChessPresenter):
         return rbc_scene(view)
 
     def sounds(self, observation: Any, seat: Seat) -> tuple[str, ...]:
-        kind, o = type(observation).__name__, observation
-        if kind == "TurnStarted" and o.capture_square is not None:
+        o = observation
+        if isinstance(o, TurnStarted) and o.capture_square is not None:
             return ("captured",)
-        if kind == "SenseResult" and o.square is not None:
+        if isinstance(o, SenseResult) and o.square is not None:
             return ("sense",)
-        if kind == "MoveResult" and o.requested is not None:
+        if isinstance(o, MoveResult) and o.requested is not None:
             if o.taken is None:
                 return ("failed",)
             played = "capture" if o.capture_square is not None else "move"

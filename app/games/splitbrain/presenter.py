@@ -18,6 +18,7 @@ PickPiece(square='b1')
 from __future__ import annotations
 
 import dataclasses
+from functools import singledispatch
 from typing import TYPE_CHECKING, Any
 
 from app.games.chess_kit import outcome_sentence
@@ -64,44 +65,72 @@ def move_words(move: str, letter: str) -> str:
     return words
 
 
-def describe(observation: Any, seat: Seat) -> str | None:
-    """One line of ``seat``'s log, in plain words."""
-    o = observation
-    if isinstance(o, Seated):
-        chooser, _mover = roles(0 if o.seat < 2 else 1, o.coin)
-        side = "king" if o.seat % 2 == 0 else "queen"
-        role = "choose the piece" if chooser == o.seat else "choose the square"
-        return (f"You are {SEATS[o.seat]}, playing {TEAM_NAMES[o.seat // 2]} on {_side_words(side)}. The coin is on "
-                f"{_side_words(o.coin)}: on your team's first move you {role}.")
-    if isinstance(o, YourPick):
-        return f"You picked {square_name(o.square)} ({'the piece' if o.kind == 'piece' else 'the square'})."
-    if isinstance(o, Picked):
-        return None if o.seat == seat else f"{SEATS[o.seat]} has picked a {o.kind}."
-    if isinstance(o, Revealed):
-        chooser, mover = o.chooser, o.mover
-        text = (f"{TEAM_NAMES[o.team]}'s picks: {SEATS[chooser]} the {piece_words(o.letter).split()[-1]} on "
-                f"{square_name(o.piece)}, {SEATS[mover]} {square_name(o.square)}")
-        return text + (": a move." if o.legal else ": not a move, so the opponents decide what stands.")
-    if isinstance(o, Asked):
-        who = "You" if o.seat == seat else SEATS[o.seat]
-        if o.phase == "decide":
-            return f"{who} must choose: the piece or the square."
-        if o.phase == "tie":
-            moves = ", ".join(f"{m[0]}-{m[1]}" for m in ((square_name(a), square_name(b)) for a, b in o.moves))
-            return f"{who} must choose among equally close moves: {moves}."
-        return f"{who} must choose what the pawn becomes."
-    if isinstance(o, Decided):
-        who = "You" if o.seat == seat else SEATS[o.seat]
-        return f"{who} chose the {o.choice}."
-    if isinstance(o, Moved):
-        how = "" if o.how == "as picked" else f" ({o.how})"
-        text = f"{TEAM_NAMES[o.team]} played {move_words(o.move, o.letter)}{how}"
-        return text + (f", taking the {piece_words(o.captured)}." if o.captured else ".")
-    if isinstance(o, CoinSwitched):
-        return f"The coin moves to {_side_words(o.side)}."
-    if isinstance(o, Ended):
-        return outcome_sentence(o.outcome, seat, TEAMS)
-    return describe_draw(o, seat, SEATS, TEAM_NAMES, TEAMS)
+@singledispatch
+def describe(observation: object, seat: Seat) -> str | None:
+    """One line of ``seat``'s log, in plain words (None: not worth a line). Each kind of observation has its own
+    function, registered below; what none of them words (the team draw offers) is the team kit's to word."""
+    return describe_draw(observation, seat, SEATS, TEAM_NAMES, TEAMS)
+
+
+@describe.register(Seated)
+def _seated(o: Seated, seat: Seat) -> str | None:
+    chooser, _mover = roles(0 if o.seat < 2 else 1, o.coin)
+    side = "king" if o.seat % 2 == 0 else "queen"
+    role = "choose the piece" if chooser == o.seat else "choose the square"
+    return (f"You are {SEATS[o.seat]}, playing {TEAM_NAMES[o.seat // 2]} on {_side_words(side)}. The coin is on "
+            f"{_side_words(o.coin)}: on your team's first move you {role}.")
+
+
+@describe.register(YourPick)
+def _your_pick(o: YourPick, seat: Seat) -> str | None:
+    return f"You picked {square_name(o.square)} ({'the piece' if o.kind == 'piece' else 'the square'})."
+
+
+@describe.register(Picked)
+def _picked(o: Picked, seat: Seat) -> str | None:
+    return None if o.seat == seat else f"{SEATS[o.seat]} has picked a {o.kind}."
+
+
+@describe.register(Revealed)
+def _revealed(o: Revealed, seat: Seat) -> str | None:
+    chooser, mover = o.chooser, o.mover
+    text = (f"{TEAM_NAMES[o.team]}'s picks: {SEATS[chooser]} the {piece_words(o.letter).split()[-1]} on "
+            f"{square_name(o.piece)}, {SEATS[mover]} {square_name(o.square)}")
+    return text + (": a move." if o.legal else ": not a move, so the opponents decide what stands.")
+
+
+@describe.register(Asked)
+def _asked(o: Asked, seat: Seat) -> str | None:
+    who = "You" if o.seat == seat else SEATS[o.seat]
+    if o.phase == "decide":
+        return f"{who} must choose: the piece or the square."
+    if o.phase == "tie":
+        moves = ", ".join(f"{m[0]}-{m[1]}" for m in ((square_name(a), square_name(b)) for a, b in o.moves))
+        return f"{who} must choose among equally close moves: {moves}."
+    return f"{who} must choose what the pawn becomes."
+
+
+@describe.register(Decided)
+def _decided(o: Decided, seat: Seat) -> str | None:
+    who = "You" if o.seat == seat else SEATS[o.seat]
+    return f"{who} chose the {o.choice}."
+
+
+@describe.register(Moved)
+def _moved(o: Moved, seat: Seat) -> str | None:
+    how = "" if o.how == "as picked" else f" ({o.how})"
+    text = f"{TEAM_NAMES[o.team]} played {move_words(o.move, o.letter)}{how}"
+    return text + (f", taking the {piece_words(o.captured)}." if o.captured else ".")
+
+
+@describe.register(CoinSwitched)
+def _coin_switched(o: CoinSwitched, seat: Seat) -> str | None:
+    return f"The coin moves to {_side_words(o.side)}."
+
+
+@describe.register(Ended)
+def _ended(o: Ended, seat: Seat) -> str | None:
+    return outcome_sentence(o.outcome, seat, TEAMS)
 
 
 class SplitBrainPresenter(PresenterBase):

@@ -16,6 +16,7 @@ Predict(card='N')
 
 from __future__ import annotations
 
+from functools import singledispatch
 from typing import TYPE_CHECKING, Any, Mapping
 
 import chess
@@ -55,44 +56,69 @@ def _coin_words(coin: int) -> str:
     return {-1: "on White's side", 0: "in the middle", 1: "on Black's side"}.get(coin, "past a side")
 
 
-def describe(observation: Any, seat: Seat) -> str | None:
-    """One line of ``seat``'s log, in plain words."""
-    o = observation
-    if isinstance(o, Seated):
-        white, black = o.predictors
-        return (f"You are {SEATS[o.seat]}, playing {TEAM_NAMES[o.seat // 2]}. {SEATS[white]} predicts first for "
-                f"White, {SEATS[black]} for Black.")
-    if isinstance(o, YourPrediction):
-        return f"You played {_card_words(o.card)} face down."
-    if isinstance(o, Predicted):
-        return None if o.seat == seat else f"{SEATS[o.seat]} played a card face down."
-    if isinstance(o, Moved):
-        what = f"{CARD_NAMES[o.card]}" + (f", taking the {piece_words(o.captured)}" if o.captured else "")
-        return f"{SEATS[o.seat]} moved a {what}: {o.san}."
-    if isinstance(o, Flipped):
-        team = o.seat // 2
-        if not o.result:
-            return f"{SEATS[o.seat]} had predicted {_card_words(o.card)}."
-        predicted = CARD_NAMES[o.face_up if o.card == "C" else o.card]
-        head = f"{SEATS[o.seat]} predicted {predicted}" + (" (the copy card)" if o.card == "C" else "")
-        if o.result == "down":
-            tail = f"matched: coin toward {TEAM_NAMES[1 - team]}"
-        elif o.result == "up":
-            tail = f"matched the face-up {CARD_NAMES[o.face_up]}: coin stays"
-        else:
-            tail = f"no match: coin toward {TEAM_NAMES[team]}"
-        return f"{head}; {tail} (now {_coin_words(o.coin)})."
-    if isinstance(o, RemovalDue):
-        if o.nothing:
-            return f"The coin went past {TEAM_NAMES[o.team]}'s side, but {TEAM_NAMES[o.team]} has only its king."
-        who = "you" if o.seat == seat else SEATS[o.seat]
-        side = TEAM_NAMES[o.team]
-        return f"The coin went past {side}'s side: {who} must remove a {side.lower()} piece."
-    if isinstance(o, Removed):
-        return f"{SEATS[o.seat]} removed the {piece_words(o.piece)} on {o.square}; the coin is back in the middle."
-    if isinstance(o, Ended):
-        return outcome_sentence(o.outcome, seat, TEAMS)
-    return describe_draw(o, seat, SEATS, TEAM_NAMES, TEAMS)
+@singledispatch
+def describe(observation: object, seat: Seat) -> str | None:
+    """One line of ``seat``'s log, in plain words (None: not worth a line). Each kind of observation has its own
+    function, registered below; what none of them words (the team draw offers) is the team kit's to word."""
+    return describe_draw(observation, seat, SEATS, TEAM_NAMES, TEAMS)
+
+
+@describe.register(Seated)
+def _seated(o: Seated, seat: Seat) -> str | None:
+    white, black = o.predictors
+    return (f"You are {SEATS[o.seat]}, playing {TEAM_NAMES[o.seat // 2]}. {SEATS[white]} predicts first for "
+            f"White, {SEATS[black]} for Black.")
+
+
+@describe.register(YourPrediction)
+def _your_prediction(o: YourPrediction, seat: Seat) -> str | None:
+    return f"You played {_card_words(o.card)} face down."
+
+
+@describe.register(Predicted)
+def _predicted(o: Predicted, seat: Seat) -> str | None:
+    return None if o.seat == seat else f"{SEATS[o.seat]} played a card face down."
+
+
+@describe.register(Moved)
+def _moved(o: Moved, seat: Seat) -> str | None:
+    what = f"{CARD_NAMES[o.card]}" + (f", taking the {piece_words(o.captured)}" if o.captured else "")
+    return f"{SEATS[o.seat]} moved a {what}: {o.san}."
+
+
+@describe.register(Flipped)
+def _flipped(o: Flipped, seat: Seat) -> str | None:
+    team = o.seat // 2
+    if not o.result:
+        return f"{SEATS[o.seat]} had predicted {_card_words(o.card)}."
+    predicted = CARD_NAMES[o.face_up if o.card == "C" else o.card]
+    head = f"{SEATS[o.seat]} predicted {predicted}" + (" (the copy card)" if o.card == "C" else "")
+    if o.result == "down":
+        tail = f"matched: coin toward {TEAM_NAMES[1 - team]}"
+    elif o.result == "up":
+        tail = f"matched the face-up {CARD_NAMES[o.face_up]}: coin stays"
+    else:
+        tail = f"no match: coin toward {TEAM_NAMES[team]}"
+    return f"{head}; {tail} (now {_coin_words(o.coin)})."
+
+
+@describe.register(RemovalDue)
+def _removal_due(o: RemovalDue, seat: Seat) -> str | None:
+    if o.nothing:
+        return f"The coin went past {TEAM_NAMES[o.team]}'s side, but {TEAM_NAMES[o.team]} has only its king."
+    who = "you" if o.seat == seat else SEATS[o.seat]
+    side = TEAM_NAMES[o.team]
+    return f"The coin went past {side}'s side: {who} must remove a {side.lower()} piece."
+
+
+@describe.register(Removed)
+def _removed(o: Removed, seat: Seat) -> str | None:
+    return f"{SEATS[o.seat]} removed the {piece_words(o.piece)} on {o.square}; the coin is back in the middle."
+
+
+@describe.register(Ended)
+def _ended(o: Ended, seat: Seat) -> str | None:
+    return outcome_sentence(o.outcome, seat, TEAMS)
 
 
 class TelepathyPresenter(ChessPresenter):
