@@ -18,9 +18,10 @@ from app.bots.contract import BotAgent
 from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action, Game, IllegalAction, Reason
 from app.games.cloak import rules
+from app.games.cloak.actions import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
 from app.games.cloak.bots import (BOTS, WIN, CloakDeduceBot, CloakGreedyBot, CloakRandomBot, board_for, ending_terms,
                                   mop_up, pawn_push_bonus, play_on, reply_value)
-from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
+from app.games.cloak.view import CloakView
 from app.hosting.runner import run_game
 
 
@@ -210,7 +211,7 @@ def test_the_deduce_bot_decides_from_its_observations_only(level: str) -> None:
                 action = bot.act(ActionRequest(0, game.phase, game.choices(), 30.0))
                 turns.append((tuple(observations), action))
             else:
-                view = rules.CloakView.from_observations(game.observations(1))
+                view = CloakView.from_observations(game.observations(1))
                 action = _pawn_move(game.choices(), view.board)
             game.play(seat, action)
         runs.append(turns)
@@ -262,7 +263,7 @@ def test_the_deduce_bot_answers_within_its_time_budget() -> None:
 def test_board_for_puts_the_drawn_identities_on_the_enemy_checkers() -> None:
     game = new_game()
     play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBKQBNR"))])
-    view = rules.CloakView.from_observations(game.observations(0))
+    view = CloakView.from_observations(game.observations(0))
     board = board_for(view, "NRBKQBRN"[::-1], 0)
     assert board.fen().split()[0] == "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 

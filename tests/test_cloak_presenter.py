@@ -16,8 +16,11 @@ from app.engine.record import GameSession
 from app.games.cloak import presenter as cloak
 from app.games.cloak.deduction import Deduction
 from app.games.cloak.presenter import PRESENTER, THEIRS, YOURS, CloakMarks, arrangement_problem
-from app.games.cloak.rules import (Arrange, Bonus, BonusLost, CloakChess, CloakView, Dropped, Guess, Guessed, Move,
-                                   Moved, Uncloak, Uncloaked, all_arrangements)
+from app.games.cloak.actions import Arrange, Bonus, Guess, Move, Uncloak
+from app.games.cloak.checkers import all_arrangements
+from app.games.cloak.observations import BonusLost, Dropped, Guessed, Moved, Uncloaked
+from app.games.cloak.rules import CloakChess
+from app.games.cloak.view import CloakView
 from app.games.presenter import InputError, MarksChange
 from app.games.scene import GridZone, read_checker
 
@@ -694,7 +697,7 @@ def test_the_text_export_has_both_arrangements_guesses_bonuses_and_uncloaks() ->
 
 
 def test_a_draw_is_offered_by_the_button_and_answered_by_the_other_seat() -> None:
-    from app.games.cloak.rules import AnswerDraw, OfferDraw
+    from app.games.cloak.actions import AnswerDraw, OfferDraw
     table = Table()
     view = table.view(0)
     offer = {c.id: c for c in PRESENTER.commands(view)}[cloak.OFFER_DRAW]
@@ -718,7 +721,7 @@ def test_a_draw_is_offered_by_the_button_and_answered_by_the_other_seat() -> Non
 
 def test_check_is_heard_and_said_and_an_arrangement_is_told_in_words() -> None:
     from app.games.cloak.presenter import PRESENTER, describe_cloak
-    from app.games.cloak.rules import Arranged, Checked
+    from app.games.cloak.observations import Arranged, Checked
     assert PRESENTER.sounds(Checked(1), 0) == ("check",) and PRESENTER.sounds(Checked(1), 1) == ("check",)
     assert describe_cloak(Checked(1), 0) == "Black is in check." and describe_cloak(Checked(1), 1) == \
         "You are in check."

@@ -13,9 +13,12 @@ import chess
 import pytest
 
 from app.engine.core import IllegalAction, Reason
-from app.games.cloak.rules import (
-    BLACK, PLACEHOLDER, WHITE, AnswerDraw, Arrange, Arranged, DrawDeclined, DrawOffered, OfferDraw, Bonus, BonusLost, Checked, CloakChess, CloakView, Dropped, Ended, Guess,
-    Guessed, Move, Moved, Seated, SeenMove, Token, Uncloak, Uncloaked, all_arrangements, arrangement_problem)
+from app.games.cloak.actions import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
+from app.games.cloak.checkers import BLACK, PLACEHOLDER, WHITE, all_arrangements, arrangement_problem
+from app.games.cloak.observations import (Arranged, BonusLost, Checked, DrawDeclined, DrawOffered, Dropped, Ended,
+                                          Guessed, Moved, Seated, SeenMove, Token, Uncloaked)
+from app.games.cloak.rules import CloakChess
+from app.games.cloak.view import CloakView
 
 STANDARD = "RNBQKBNR"
 

@@ -31,7 +31,8 @@ record, never played and never shown to a bot. Every phase's input:
   pawn move to make, the click alone; or type ``P@c2``), or "Skip bonus";
 - uncloak: clicks on the seat's own cloaked checkers pick them, then "Uncloak N and end turn" or "End turn".
 
->>> from app.games.cloak.rules import CloakChess, CloakView
+>>> from app.games.cloak.rules import CloakChess
+>>> from app.games.cloak.view import CloakView
 >>> game = CloakChess()
 >>> view = CloakView.from_observations(game.observations(0))
 >>> [command.label for command in PRESENTER.commands(view)][:3]
@@ -118,7 +119,7 @@ def arrangement_problem(pieces: str) -> str | None:
     if "." in pieces:
         missing = [ARTICLE[piece] for piece, count in wanted.items() for _ in range(count - pieces.count(piece))]
         return f"checker {pieces.index('.') + 1} has no piece yet (still to place: {', '.join(missing)})"
-    from app.games.cloak.rules import arrangement_problem as rules_problem  # the set-up limits, said once
+    from app.games.cloak.checkers import arrangement_problem as rules_problem  # the set-up limits, said once
     return rules_problem(pieces)
 
 
@@ -128,7 +129,7 @@ def random_arrangement(rng: random.Random | None = None) -> str:
     >>> arrangement_problem(random_arrangement(random.Random(5))) is None
     True
     """
-    from app.games.cloak.rules import all_arrangements
+    from app.games.cloak.checkers import all_arrangements
     return (rng or random.SystemRandom()).choice(all_arrangements())
 
 
@@ -264,7 +265,7 @@ def _tokens(view: Any) -> dict[int, Any]:
     board: dict[int, Any] = view.board
     if board or view.phase != "arrange":
         return board
-    from app.games.cloak.rules import Token
+    from app.games.cloak.observations import Token
     start: dict[int, Any] = {}
     for colour, back, pawns in ((0, 0, 1), (1, 7, 6)):
         for file in range(8):
@@ -393,7 +394,7 @@ class CloakPresenter(PresenterBase):
         if view.seat is None or view.outcome is not None or _my_turn(view) or not view.own_arrangement \
                 or view.phase == "arrange":
             return None
-        from app.games.cloak.rules import legal_moves_on
+        from app.games.cloak.moves import legal_moves_on
         scene = self.scene(view)
         moves = [move.uci() for move in legal_moves_on(view.position, view.seat, view.knowledge(view.seat))]
         scene.targets = self._move_targets(view, moves)
@@ -544,7 +545,7 @@ class CloakPresenter(PresenterBase):
         return action
 
     def _guess(self, view: Any, checker: int, piece: str) -> Action:
-        from app.games.cloak.rules import Guess
+        from app.games.cloak.actions import Guess
         if (checker, piece) not in {(int(c), str(p).upper()) for c, p in view.guessable()}:
             enemy = 1 - _colour_of(view.seat)
             if checker not in view.cloaked.get(enemy, ()):
@@ -565,7 +566,7 @@ class CloakPresenter(PresenterBase):
         if view.phase == "bonus" and self._dropping(view):
             if chess.square_name(target) not in _drops(view):
                 raise InputError("a pawn can be dropped only on an empty square of your second rank")
-            from app.games.cloak.rules import Bonus
+            from app.games.cloak.actions import Bonus
             return Bonus(f"P@{chess.square_name(target)}")
         raise InputError("choose a move, not a square")
 
@@ -583,7 +584,7 @@ class CloakPresenter(PresenterBase):
             raise InputError("it is not your turn")
         suffix = promotion.lower() if promotion else ""
         if view.phase == "move":
-            from app.games.cloak.rules import Move
+            from app.games.cloak.actions import Move
             wanted = chess.Move(origin, target).uci() + suffix
             moves = [chess.Move.from_uci(_uci(move)) for move in view.legal_moves()]
             if wanted in [move.uci() for move in moves]:
@@ -593,7 +594,7 @@ class CloakPresenter(PresenterBase):
                     return Move(move.uci())
             raise InputError(f"{chess.square_name(origin)} cannot go to {chess.square_name(target)}")
         if view.phase == "bonus":
-            from app.games.cloak.rules import Bonus
+            from app.games.cloak.actions import Bonus
             wanted = chess.Move(origin, target).uci() + suffix
             if wanted not in [move.uci() for move in _bonus_moves(view)]:
                 raise InputError("a bonus move is a pawn's move or a drop")
@@ -601,7 +602,7 @@ class CloakPresenter(PresenterBase):
         raise InputError(_PHASE_HINTS.get(view.phase, "no move can be made now"))
 
     def parse_text(self, view: Any, text: str) -> Action:
-        from app.games.cloak import rules
+        from app.games.cloak import actions as rules
         words = text.strip()
         if not words:
             raise InputError("type a move, for example e2e4 or Nf3")
@@ -665,7 +666,7 @@ class CloakPresenter(PresenterBase):
         return action
 
     def _castle(self, view: Any, king_side: bool) -> Action:
-        from app.games.cloak.rules import Move
+        from app.games.cloak.actions import Move
         for move in map(_uci, view.legal_moves()):
             parsed = chess.Move.from_uci(move)
             end = self._castling_end(view, parsed)
@@ -710,7 +711,7 @@ class CloakPresenter(PresenterBase):
         return [guess, Command(OFFER_DRAW, "Offer draw", offer), *marks]
 
     def command(self, view: Any, command_id: str) -> Action | MarksChange:
-        from app.games.cloak import rules
+        from app.games.cloak import actions as rules
         if command_id == UNDO_COMMAND:
             if not self.marks.undo:
                 raise InputError("there is no mark to undo")
@@ -941,7 +942,7 @@ def _arrangement_words(pieces: str) -> str:
 def describe_cloak(observation: Any, seat: Seat) -> str | None:
     """One line of the seat's log (saying no more than the observation does).
 
-    >>> from app.games.cloak.rules import Guessed, Moved
+    >>> from app.games.cloak.observations import Guessed, Moved
     >>> describe_cloak(Guessed(0, 3, "N", False), 1)
     'White guessed checker 3 is a knight: wrong, Black gets a bonus move.'
     >>> describe_cloak(Moved(1, "b8c6", chess.B8, chess.C6, "2"), 0)
@@ -1006,7 +1007,7 @@ def cloak_moves(view: Any) -> list[str]:
     move it belongs to with ``+``, a cloaked checker is written ``c3`` (checker 3), a capture with ``x``.
 
     >>> from types import SimpleNamespace as Entry
-    >>> from app.games.cloak.rules import Dropped, Moved
+    >>> from app.games.cloak.observations import Dropped, Moved
     >>> seen = [Moved(0, "e2e4", chess.E2, chess.E4, "P"), Moved(1, "b8c6", chess.B8, chess.C6, "2"),
     ...         Dropped(1, chess.D7)]
     >>> cloak_moves(Entry(moves=[Entry(moved=moved) for moved in seen]))
