@@ -35,7 +35,6 @@ from app.bots.base import ActionRequest, Bot  # noqa: E402
 from app.engine.clock import TimeControl  # noqa: E402
 from app.engine.core import Action, Game  # noqa: E402
 from app.games.cloak import rules  # noqa: E402
-from app.games.cloak.actions import Move  # noqa: E402
 from app.games.cloak.bots import CloakDeduceBot, CloakGreedyBot, CloakRandomBot  # noqa: E402
 from app.hosting.runner import run_game, seed_everything  # noqa: E402
 from benchmarks.strength import wilson  # noqa: E402
@@ -77,7 +76,7 @@ class TimedBot:
             action = inner(request)
             spent = time.perf_counter() - started
             self.seconds.append(spent)
-            if isinstance(action, Move):
+            if isinstance(action, rules.Move):
                 self.move_seconds.append(spent)
             return action
 

@@ -53,7 +53,7 @@ def test_the_grids_read_the_checkers_in_the_order_the_discs_stand(window: Any, m
 
 def test_in_the_bonus_phase_skip_bonus_comes_before_the_mark_buttons(window: Any,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.games.cloak.actions import Arrange, Guess
+    from app.games.cloak.rules import Arrange, Guess
     controller = _start(window, monkeypatch, "White")
     controller.act(Arrange("RNBQKBNR"))
     controller._bot_answered(1, Arrange("NRBKQBRN"))

@@ -8,6 +8,8 @@ phase and answer named (it is a bug, not something to survive).
 
 from __future__ import annotations
 
+import io
+import pickle
 import time
 from typing import Any, TypeVar
 
@@ -18,11 +20,12 @@ from app.bots.contract import BotAgent
 from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action, Game, IllegalAction, Reason
 from app.games.cloak import rules
-from app.games.cloak.actions import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
 from app.games.cloak.bots import (BOTS, WIN, CloakDeduceBot, CloakGreedyBot, CloakRandomBot, board_for, ending_terms,
                                   mop_up, pawn_push_bonus, play_on, reply_value)
+from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
 from app.games.cloak.view import CloakView
 from app.hosting.runner import run_game
+from app.hosting.worker import _SafeUnpickler
 
 
 def referee_class() -> type[Game]:
@@ -443,3 +446,11 @@ def test_the_hard_level_counts_quiet_moves_and_then_pushes_pawns() -> None:
     assert pawn_push_bonus(0, 12) == 0 < pawn_push_bonus(14, 12) < pawn_push_bonus(30, 12)
     assert pawn_push_bonus(30, 0) == 0   # the lower levels never push for the sake of it
 
+
+@pytest.mark.parametrize("action", [Arrange("RNBQKBNR"), Guess(3, "N"), Move("e2e4"), Bonus(None), Bonus("P@c2"),
+                                    Uncloak((2, 5)), OfferDraw(), AnswerDraw(True)], ids=lambda action: action.kind)
+def test_every_action_a_bot_answers_from_its_own_process_is_read_by_the_app(action: Action) -> None:
+    # The app reads a bot process's answer with an unpickler that builds only classes defined in the modules the
+    # game's definition names (its referee's and its view's): an action class anywhere else forfeits every game
+    # a bot plays from its own process.
+    assert _SafeUnpickler(io.BytesIO(pickle.dumps(action))).load() == action

@@ -201,8 +201,7 @@ def _random_games(count: int, max_steps: int = 400) -> Any:
     bots (the views are kept up to date observation by observation)."""
     from app.bots.base import ActionRequest
     from app.games.cloak.bots import CloakRandomBot
-    from app.games.cloak.actions import Arrange
-    from app.games.cloak.rules import CloakChess
+    from app.games.cloak.rules import Arrange, CloakChess
     from app.games.cloak.view import CloakView
 
     for number in range(count):
@@ -261,7 +260,7 @@ def test_the_true_arrangement_is_always_consistent_and_both_seats_deduce_the_sam
 
 def _evidence_kinds(game: Any) -> set[str]:
     """Which kinds of evidence the game's public observations held (so the test shows it met them all)."""
-    from app.games.cloak.observations import Guessed, Moved, Uncloaked
+    from app.games.cloak.view import Guessed, Moved, Uncloaked
     kinds = set()
     for observation in game.observations(0):
         if isinstance(observation, Moved):

@@ -15,15 +15,13 @@ import pytest
 from app.engine.record import GameSession
 from app.games.cloak import commands as buttons
 from app.games.cloak import grids, inputs
-from app.games.cloak.actions import Arrange, Bonus, Guess, Move, Uncloak
 from app.games.cloak.checkers import CHECKERS, all_arrangements
 from app.games.cloak.deduction import Deduction
 from app.games.cloak.grids import THEIRS, YOURS
 from app.games.cloak.marks import CloakMarks, arrangement_problem, moment
-from app.games.cloak.observations import BonusLost, Dropped, Guessed, Moved, Uncloaked
 from app.games.cloak.presenter import PRESENTER, CloakPresenter
-from app.games.cloak.rules import CloakChess
-from app.games.cloak.view import CloakView
+from app.games.cloak.rules import Arrange, Bonus, CloakChess, Guess, Move, Uncloak
+from app.games.cloak.view import BonusLost, CloakView, Dropped, Guessed, Moved, Uncloaked
 from app.games.presenter import InputError, MarksChange
 from app.games.scene import GridZone, read_checker
 
@@ -700,7 +698,7 @@ def test_the_text_export_has_both_arrangements_guesses_bonuses_and_uncloaks() ->
 
 
 def test_a_draw_is_offered_by_the_button_and_answered_by_the_other_seat() -> None:
-    from app.games.cloak.actions import AnswerDraw, OfferDraw
+    from app.games.cloak.rules import AnswerDraw, OfferDraw
     table = Table()
     view = table.view(0)
     offer = {c.id: c for c in PRESENTER.commands(view)}[buttons.OFFER_DRAW]
@@ -723,11 +721,19 @@ def test_a_draw_is_offered_by_the_button_and_answered_by_the_other_seat() -> Non
 
 
 def test_check_is_heard_and_said_and_an_arrangement_is_told_in_words() -> None:
-    from app.games.cloak.observations import Arranged, Checked
-    from app.games.cloak.presenter import PRESENTER
     from app.games.cloak.sentences import describe_cloak
+    from app.games.cloak.view import Arranged, Checked
     assert PRESENTER.sounds(Checked(1), 0) == ("check",) and PRESENTER.sounds(Checked(1), 1) == ("check",)
     assert describe_cloak(Checked(1), 0) == "Black is in check." and describe_cloak(Checked(1), 1) == \
         "You are in check."
     assert describe_cloak(Arranged(0, "RNBQKBNR"), 0) == ("You arranged your pieces in secret: checkers 1 to 8 are "
                                                          "rook, knight, bishop, queen, king, bishop, knight, rook.")
+
+
+def test_an_observation_alone_finds_its_words_through_the_game_that_defines_it() -> None:
+    # The shared describe() finds a game by the module of an observation's class: the referee's or the view's,
+    # the same two the app trusts a bot's answer from.
+    from app.games.describe import describe
+    guessed = Guessed(0, 3, "N", False)
+    assert describe(guessed, False) == PRESENTER.describe(guessed, 1) == \
+        "White guessed checker 3 is a knight: wrong, Black gets a bonus move."

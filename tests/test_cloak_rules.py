@@ -13,12 +13,10 @@ import chess
 import pytest
 
 from app.engine.core import IllegalAction, Reason
-from app.games.cloak.actions import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
 from app.games.cloak.checkers import BLACK, PLACEHOLDER, WHITE, all_arrangements, arrangement_problem
-from app.games.cloak.observations import (Arranged, BonusLost, Checked, DrawDeclined, DrawOffered, Dropped, Ended,
-                                          Guessed, Moved, Seated, SeenMove, Token, Uncloaked)
-from app.games.cloak.rules import CloakChess
-from app.games.cloak.view import CloakView
+from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, CloakChess, Guess, Move, OfferDraw, Uncloak
+from app.games.cloak.view import (Arranged, BonusLost, Checked, CloakView, DrawDeclined, DrawOffered, Dropped, Ended,
+                                  Guessed, Moved, Seated, SeenMove, Token, Uncloaked)
 
 STANDARD = "RNBQKBNR"
 

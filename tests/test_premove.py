@@ -121,7 +121,7 @@ def test_no_premove_at_one_computer(window: Any) -> None:
 
 def test_cloak_and_dagger_queues_a_regular_move_while_the_bot_acts(window: Any,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.games.cloak.actions import Arrange, Move, Uncloak
+    from app.games.cloak.rules import Arrange, Move, Uncloak
     from app.ui.new_game_dialog import NewGame
     monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
     window.start(NewGame("cloak", True, "random", "medium", 0, TimeControl(None, 0), "50-move"))
@@ -232,7 +232,7 @@ def test_a_refusal_of_typed_text_goes_when_the_turn_comes(window: Any, qtbot: An
     """Where nothing can be queued (the bot still arranging its pieces in Cloak and Dagger), typing is refused
     with a sentence; once the turn comes the sentence and the refused text go, and the next move typed is read
     alone."""
-    from app.games.cloak.actions import Arrange
+    from app.games.cloak.rules import Arrange
     from app.ui.new_game_dialog import NewGame
     monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
     window.start(NewGame("cloak", True, "random", "medium", 0, TimeControl(None, 0), "50-move"))

@@ -14,11 +14,10 @@ from app.games.chess_kit import sq8
 from app.games.cloak.grids import zones
 from app.games.cloak.marks import CloakMarks
 from app.games.cloak.moves import legal_moves_on
-from app.games.cloak.observations import Dropped, Moved
 from app.games.cloak.reading import (PIECES, bonus_pawn_moves, checker_number, colour_of, drops, identity, my_turn,
                                      piece_code, targets, tokens, uci_text)
 from app.games.cloak.rules import CloakTruth
-from app.games.cloak.view import CloakView
+from app.games.cloak.view import CloakView, Dropped, Moved
 from app.games.scene import BoardScene, Cell, MarkerSpec, checker_token
 
 

@@ -5,7 +5,7 @@ phase of a turn."""
 from __future__ import annotations
 
 from app.engine.core import Action
-from app.games.cloak.actions import AnswerDraw, Arrange, Bonus, OfferDraw, Uncloak
+from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, OfferDraw, Uncloak
 from app.games.cloak.marks import STANDARD, CloakMarks, arrangement_problem, moment, random_arrangement
 from app.games.cloak.reading import bonus_pawn_moves, colour_of, drops, guess_moment, my_turn
 from app.games.cloak.sentences import SIDES

@@ -10,7 +10,7 @@ import re
 import chess
 
 from app.engine.core import Action
-from app.games.cloak.actions import AnswerDraw, Arrange, Bonus, Guess, Move, Uncloak
+from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, Uncloak
 from app.games.cloak.board_scene import castling_alias, move_targets, pieces
 from app.games.cloak.checkers import CHECKERS
 from app.games.cloak.commands import OFFER_DRAW, PHASE_HINTS, command

@@ -14,8 +14,7 @@ from app.engine.core import Seat
 from app.games.chess_kit import chess_targets
 from app.games.cloak.checkers import PIECE_LETTERS
 from app.games.cloak.deduction import Deduction
-from app.games.cloak.observations import Token
-from app.games.cloak.view import CloakView
+from app.games.cloak.view import CloakView, Token
 from app.games.scene import Cell, checker_token
 
 PIECES = PIECE_LETTERS

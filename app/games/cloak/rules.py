@@ -11,9 +11,10 @@ accepts or declines, then the offerer goes on). A turn is: [guess] -> regular mo
 [uncloak] and, after a wrong guess, the opponent's bonus move comes right after that turn.
 
 The game's code, by job: :mod:`~app.games.cloak.checkers` (seats, checkers, arrangements),
-:mod:`~app.games.cloak.actions` and :mod:`~app.games.cloak.observations` (what seats do and are told),
-:mod:`~app.games.cloak.moves` (move generation, with check our own way), :mod:`~app.games.cloak.view` (a seat's
-view), :mod:`~app.games.cloak.endings` (check, no moves, too little material) and this referee.
+:mod:`~app.games.cloak.moves` (move generation, with check our own way), :mod:`~app.games.cloak.view` (what a
+seat is told, and its view), :mod:`~app.games.cloak.endings` (check, no moves, too little material), and here
+the actions and the referee. Actions and observations stay in the two modules the game's definition names (the
+referee's and the view's): the app reads a bot's answer, and finds an observation's game, only there.
 
 The true position is a python-chess ``Board(chess960=True)``; the rules of check are a layer of our own on
 top of python-chess's pseudo-legal moves (:func:`~app.games.cloak.moves.legal_moves_on`). A seat's
@@ -41,16 +42,102 @@ from typing import Any, ClassVar, Mapping
 import chess
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
-from app.games.cloak.actions import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
 from app.games.cloak.checkers import (BLACK, CHECKERS, LETTERS, PIECE_TYPES, SEAT_NAMES, WHITE, arrangement_problem,
                                       checker_square, chess_colour)
 from app.games.cloak.deduction import Tracker
 from app.games.cloak.endings import in_visible_check, no_moves_outcome, publicly_insufficient
 from app.games.cloak.moves import Knowledge, bonus_moves, legal_moves_on, with_turn
-from app.games.cloak.observations import (Arranged, BonusLost, Checked, Dropped, DrawDeclined, DrawOffered, Ended,
-                                          Guessed, Moved, Seated, Uncloaked)
-from app.games.cloak.view import CloakView, guesses_against, public_knowledge
+from app.games.cloak.view import (Arranged, BonusLost, Checked, CloakView, DrawDeclined, DrawOffered, Dropped, Ended,
+                                  Guessed, Moved, Seated, Uncloaked, guesses_against, public_knowledge)
 
+
+# ---- the actions ---------------------------------------------------------------------------------------------
+# Here, in the referee's module: the app reads a bot process's answer only as a class of the modules the game's
+# definition names (its referee's and its view's), so an action class anywhere else would be refused.
+
+@dataclass(frozen=True)
+class Arrange(Action):
+    """The secret setup: eight letters for files a to h (checkers 1 to 8), e.g. ``"RNBQKBNR"``."""
+
+    pieces: str
+    kind: ClassVar[str] = "arrange"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "pieces": self.pieces}
+
+
+@dataclass(frozen=True)
+class Guess(Action):
+    """At the start of a turn: enemy checker ``checker`` (still cloaked, identity not yet told) is ``piece``."""
+
+    checker: int
+    piece: str
+    kind: ClassVar[str] = "guess"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "checker": self.checker, "piece": self.piece}
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """The regular move, in python-chess's Chess960 UCI (castling: the king onto its own rook's square).
+
+    >>> Move("e1h1").to_json()
+    {'type': 'move', 'uci': 'e1h1'}
+    """
+
+    uci: str
+    kind: ClassVar[str] = "move"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "uci": self.uci}
+
+
+@dataclass(frozen=True)
+class Bonus(Action):
+    """A bonus move: a pawn move (``"e2e4"``, ``"d7c8q"``), a drop of a captured pawn (``"P@c2"``), or
+    ``None`` to decline it."""
+
+    uci: str | None
+    kind: ClassVar[str] = "bonus"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "uci": self.uci}
+
+
+@dataclass(frozen=True)
+class Uncloak(Action):
+    """Ends the turn: uncloak these own checkers (maybe none)."""
+
+    checkers: tuple[int, ...] = ()
+    kind: ClassVar[str] = "uncloak"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "checkers": list(self.checkers)}
+
+
+@dataclass(frozen=True)
+class OfferDraw(Action):
+    """Offer a draw: the seat to move, once a turn, in its "move" phase (as in Blind Chess)."""
+
+    kind: ClassVar[str] = "offer_draw"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind}
+
+
+@dataclass(frozen=True)
+class AnswerDraw(Action):
+    """Accept or decline the opponent's draw offer (phase "answer_draw")."""
+
+    accept: bool
+    kind: ClassVar[str] = "answer_draw"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.kind, "accept": self.accept}
+
+
+# ---- the referee -----------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class CloakTruth:

@@ -13,9 +13,8 @@ import chess
 from app.engine.core import Seat
 from app.games.chess_kit import outcome_sentence, square_name
 from app.games.cloak.checkers import SEAT_NAMES
-from app.games.cloak.observations import (Arranged, BonusLost, Checked, DrawDeclined, DrawOffered, Dropped, Ended,
-                                          Guessed, Moved, Seated, Uncloaked)
-from app.games.cloak.view import CloakView
+from app.games.cloak.view import (Arranged, BonusLost, Checked, CloakView, DrawDeclined, DrawOffered, Dropped, Ended,
+                                  Guessed, Moved, Seated, Uncloaked)
 
 SIDES = SEAT_NAMES
 NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
