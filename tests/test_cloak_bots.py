@@ -8,6 +8,8 @@ phase and answer named (it is a bug, not something to survive).
 
 from __future__ import annotations
 
+import io
+import pickle
 import time
 from typing import Any, TypeVar
 
@@ -21,7 +23,9 @@ from app.games.cloak import rules
 from app.games.cloak.bots import (BOTS, WIN, CloakDeduceBot, CloakGreedyBot, CloakRandomBot, board_for, ending_terms,
                                   mop_up, pawn_push_bonus, play_on, reply_value)
 from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
+from app.games.cloak.view import CloakView
 from app.hosting.runner import run_game
+from app.hosting.worker import _SafeUnpickler
 
 
 def referee_class() -> type[Game]:
@@ -210,7 +214,7 @@ def test_the_deduce_bot_decides_from_its_observations_only(level: str) -> None:
                 action = bot.act(ActionRequest(0, game.phase, game.choices(), 30.0))
                 turns.append((tuple(observations), action))
             else:
-                view = rules.CloakView.from_observations(game.observations(1))
+                view = CloakView.from_observations(game.observations(1))
                 action = _pawn_move(game.choices(), view.board)
             game.play(seat, action)
         runs.append(turns)
@@ -262,7 +266,7 @@ def test_the_deduce_bot_answers_within_its_time_budget() -> None:
 def test_board_for_puts_the_drawn_identities_on_the_enemy_checkers() -> None:
     game = new_game()
     play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBKQBNR"))])
-    view = rules.CloakView.from_observations(game.observations(0))
+    view = CloakView.from_observations(game.observations(0))
     board = board_for(view, "NRBKQBRN"[::-1], 0)
     assert board.fen().split()[0] == "nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
@@ -442,3 +446,11 @@ def test_the_hard_level_counts_quiet_moves_and_then_pushes_pawns() -> None:
     assert pawn_push_bonus(0, 12) == 0 < pawn_push_bonus(14, 12) < pawn_push_bonus(30, 12)
     assert pawn_push_bonus(30, 0) == 0   # the lower levels never push for the sake of it
 
+
+@pytest.mark.parametrize("action", [Arrange("RNBQKBNR"), Guess(3, "N"), Move("e2e4"), Bonus(None), Bonus("P@c2"),
+                                    Uncloak((2, 5)), OfferDraw(), AnswerDraw(True)], ids=lambda action: action.kind)
+def test_every_action_a_bot_answers_from_its_own_process_is_read_by_the_app(action: Action) -> None:
+    # The app reads a bot process's answer with an unpickler that builds only classes defined in the modules the
+    # game's definition names (its referee's and its view's): an action class anywhere else forfeits every game
+    # a bot plays from its own process.
+    assert _SafeUnpickler(io.BytesIO(pickle.dumps(action))).load() == action

@@ -201,7 +201,8 @@ def _random_games(count: int, max_steps: int = 400) -> Any:
     bots (the views are kept up to date observation by observation)."""
     from app.bots.base import ActionRequest
     from app.games.cloak.bots import CloakRandomBot
-    from app.games.cloak.rules import Arrange, CloakChess, CloakView
+    from app.games.cloak.rules import Arrange, CloakChess
+    from app.games.cloak.view import CloakView
 
     for number in range(count):
         game = CloakChess.from_options({})
@@ -259,7 +260,7 @@ def test_the_true_arrangement_is_always_consistent_and_both_seats_deduce_the_sam
 
 def _evidence_kinds(game: Any) -> set[str]:
     """Which kinds of evidence the game's public observations held (so the test shows it met them all)."""
-    from app.games.cloak.rules import Guessed, Moved, Uncloaked
+    from app.games.cloak.view import Guessed, Moved, Uncloaked
     kinds = set()
     for observation in game.observations(0):
         if isinstance(observation, Moved):
@@ -278,7 +279,7 @@ def _evidence_kinds(game: Any) -> set[str]:
 
 def test_time_per_deduction_on_a_long_game() -> None:
     import time
-    from app.games.cloak.rules import CloakView
+    from app.games.cloak.view import CloakView
     longest = None
     for game, _, _ in _random_games(10):
         if longest is None or len(game.observations(0)) > len(longest.observations(0)):

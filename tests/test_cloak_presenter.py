@@ -13,11 +13,15 @@ import chess
 import pytest
 
 from app.engine.record import GameSession
-from app.games.cloak import presenter as cloak
+from app.games.cloak import commands as buttons
+from app.games.cloak import grids, inputs
+from app.games.cloak.checkers import CHECKERS, all_arrangements
 from app.games.cloak.deduction import Deduction
-from app.games.cloak.presenter import PRESENTER, THEIRS, YOURS, CloakMarks, arrangement_problem
-from app.games.cloak.rules import (Arrange, Bonus, BonusLost, CloakChess, CloakView, Dropped, Guess, Guessed, Move,
-                                   Moved, Uncloak, Uncloaked, all_arrangements)
+from app.games.cloak.grids import THEIRS, YOURS
+from app.games.cloak.marks import CloakMarks, arrangement_problem, moment
+from app.games.cloak.presenter import PRESENTER, CloakPresenter
+from app.games.cloak.rules import Arrange, Bonus, CloakChess, Guess, Move, Uncloak
+from app.games.cloak.view import BonusLost, CloakView, Dropped, Guessed, Moved, Uncloaked
 from app.games.presenter import InputError, MarksChange
 from app.games.scene import GridZone, read_checker
 
@@ -50,7 +54,7 @@ class Table:
     def view(self, seat: int) -> CloakView:
         return view_of(self.game, seat)
 
-    def presenter(self, seat: int) -> cloak.CloakPresenter:
+    def presenter(self, seat: int) -> CloakPresenter:
         return PRESENTER.bound(self.marks[seat])
 
     def input(self, seat: int, answer: Any) -> Any:
@@ -70,12 +74,12 @@ class Table:
 
     def guess(self, seat: int, checker: int, piece: str) -> Any:
         """The person presses "Guess...", then clicks the cell (checker, piece) of the enemy grid."""
-        self.input(seat, self.presenter(seat).command(self.view(seat), cloak.GUESS_COMMAND))
+        self.input(seat, self.presenter(seat).command(self.view(seat), buttons.GUESS_COMMAND))
         return self.input(seat, self.presenter(seat).on_zone(self.view(seat), THEIRS, grid_index(checker, piece)))
 
     def end_turn(self, seat: int) -> None:
         if self.game.phase == "uncloak" and self.game.to_move == seat:
-            self.input(seat, self.presenter(seat).command(self.view(seat), cloak.END_COMMAND))
+            self.input(seat, self.presenter(seat).command(self.view(seat), buttons.END_COMMAND))
 
 
 def walk(seed: int, on_step: Any, steps: int = 220) -> CloakChess:
@@ -231,9 +235,9 @@ def test_the_arrangement_is_built_in_the_seats_own_grid_and_confirmed() -> None:
     assert [read_checker(scene.pieces[(file, 0)]).piece for file in range(8)] == list("RKRQBBNN")
     assert all(read_checker(scene.pieces[(file, 7)]).piece is None for file in range(8))
     own = scene.zone(YOURS)
-    assert isinstance(own, GridZone) and own.marks[0][1] == cloak.SHOWN_MARKS["o"]
-    assert dict((c.id, c.enabled) for c in presenter.commands(view))[cloak.CONFIRM_COMMAND]
-    assert presenter.command(view, cloak.CONFIRM_COMMAND) == Arrange("RKRQBBNN")
+    assert isinstance(own, GridZone) and own.marks[0][1] == grids.SHOWN_MARKS["o"]
+    assert dict((c.id, c.enabled) for c in presenter.commands(view))[buttons.CONFIRM_COMMAND]
+    assert presenter.command(view, buttons.CONFIRM_COMMAND) == Arrange("RKRQBBNN")
     # A second click on a placed piece takes it away; the king moves to the checker clicked.
     assert PRESENTER.bound(marks).on_zone(view, YOURS, grid_index(4, "Q")).marks["draft"] == "RKR.BBNN"
     assert PRESENTER.bound(marks).on_zone(view, YOURS, grid_index(8, "K")).marks["draft"] == "R.RQBBNK"
@@ -245,9 +249,9 @@ def test_an_invalid_draft_says_why_and_cannot_be_confirmed() -> None:
     view = view_of(CloakChess(), 0)
     presenter = PRESENTER.bound({"draft": "KRNBQBNR"})
     assert presenter.prompt(view) == "Arrange your pieces: the king must stand between the rooks"
-    assert not dict((c.id, c.enabled) for c in presenter.commands(view))[cloak.CONFIRM_COMMAND]
+    assert not dict((c.id, c.enabled) for c in presenter.commands(view))[buttons.CONFIRM_COMMAND]
     with pytest.raises(InputError, match="king must stand between the rooks"):
-        presenter.command(view, cloak.CONFIRM_COMMAND)
+        presenter.command(view, buttons.CONFIRM_COMMAND)
     assert "bishops must stand on squares of different colours" in \
         PRESENTER.bound({"draft": "RNBQKNBR"}).prompt(view)
     with pytest.raises(InputError, match="king must stand between"):
@@ -256,9 +260,9 @@ def test_an_invalid_draft_says_why_and_cannot_be_confirmed() -> None:
 
 def test_random_and_standard_fill_the_draft_and_typing_arranges_at_once() -> None:
     view = view_of(CloakChess(), 0)
-    drafts = {PRESENTER.command(view, cloak.RANDOM_COMMAND).marks["draft"] for _ in range(12)}
+    drafts = {PRESENTER.command(view, buttons.RANDOM_COMMAND).marks["draft"] for _ in range(12)}
     assert len(drafts) > 1 and all(arrangement_problem(draft) is None for draft in drafts)
-    assert PRESENTER.command(view, cloak.STANDARD_COMMAND).marks["draft"] == "RNBQKBNR"
+    assert PRESENTER.command(view, buttons.STANDARD_COMMAND).marks["draft"] == "RNBQKBNR"
     assert PRESENTER.parse_text(view, " rnbqkbnr ") == Arrange("RNBQKBNR")
 
 
@@ -283,7 +287,7 @@ def test_behind_the_first_arrangement_the_other_seat_waits_and_its_draft_is_its_
     white = view_of(game, 0)
     assert not any(c.enabled for c in PRESENTER.commands(white) if not c.anytime)
     black = view_of(game, 1)
-    assert PRESENTER.bound({"draft": "RNBQKBNR"}).command(black, cloak.CONFIRM_COMMAND) == Arrange("RNBQKBNR")
+    assert PRESENTER.bound({"draft": "RNBQKBNR"}).command(black, buttons.CONFIRM_COMMAND) == Arrange("RNBQKBNR")
     assert "White arranged its pieces in secret." in [PRESENTER.describe(o, 1) for o in game.observations(1)]
     assert WHITE_ARRANGEMENT.replace("", " ").strip() not in " ".join(
         filter(None, (PRESENTER.describe(o, 1) for o in game.observations(1))))
@@ -298,7 +302,7 @@ def test_a_click_in_the_enemy_grid_in_the_move_phase_marks_and_never_guesses() -
     assert table.presenter(0).prompt(view) == "Your move, or Guess... before moving"
     assert table.presenter(0).scene(view).zone(THEIRS).label == "Their checkers: your notes"
     seen = len(table.game.observations(0))
-    for checker in cloak.CHECKERS:
+    for checker in CHECKERS:
         for piece in "KQRBN":
             answer = table.input(0, table.presenter(0).on_zone(view, THEIRS, grid_index(checker, piece)))
             assert isinstance(answer, MarksChange)
@@ -315,14 +319,14 @@ def test_a_click_in_the_enemy_grid_in_the_move_phase_marks_and_never_guesses() -
 def test_guess_mode_makes_one_guess_from_one_click_and_ends() -> None:
     table = Table()
     view = table.view(0)
-    button = {c.id: c for c in table.presenter(0).commands(view)}[cloak.GUESS_COMMAND]
+    button = {c.id: c for c in table.presenter(0).commands(view)}[buttons.GUESS_COMMAND]
     assert button.enabled and button.label == "Guess..." and not button.anytime
-    on = table.input(0, table.presenter(0).command(view, cloak.GUESS_COMMAND))
-    assert isinstance(on, MarksChange) and on.marks["guessing_at"] == cloak.moment(view)
+    on = table.input(0, table.presenter(0).command(view, buttons.GUESS_COMMAND))
+    assert isinstance(on, MarksChange) and on.marks["guessing_at"] == moment(view)
     assert table.game.phase == "move" and len(table.game.observations(0)) == 3  # nothing played
     presenter = table.presenter(0)
     assert presenter.prompt(view) == "Click the cell of the checker and piece you guess, or Cancel guess"
-    assert {c.id: c for c in presenter.commands(view)}[cloak.GUESS_COMMAND].label == "Cancel guess"
+    assert {c.id: c for c in presenter.commands(view)}[buttons.GUESS_COMMAND].label == "Cancel guess"
     grid = presenter.scene(view).zone(THEIRS)
     assert isinstance(grid, GridZone) and grid.label == "Their checkers: click to guess"
     # Black's arrangement is unknown; Chess960 keeps the king off the corners: those cells are greyed out.
@@ -338,38 +342,38 @@ def test_guess_mode_makes_one_guess_from_one_click_and_ends() -> None:
     view = table.view(0)
     presenter = table.presenter(0)
     assert presenter.prompt(view) == "Your move"
-    assert not {c.id: c for c in presenter.commands(view)}[cloak.GUESS_COMMAND].enabled
+    assert not {c.id: c for c in presenter.commands(view)}[buttons.GUESS_COMMAND].enabled
     assert presenter.scene(view).zone(THEIRS).label == "Their checkers: your notes"
     mark = table.input(0, presenter.on_zone(view, THEIRS, grid_index(5, "Q")))
     assert isinstance(mark, MarksChange) and mark.marks["grid"] == {"5Q": "o"}
     assert table.game.to_move == 0 and table.game.phase == "move"  # a mark is never played
     with pytest.raises(InputError, match="once a turn"):
-        table.presenter(0).command(view, cloak.GUESS_COMMAND)
+        table.presenter(0).command(view, buttons.GUESS_COMMAND)
     # The guessed king shows on White's board as Black's checker 3 with its piece.
     assert read_checker(PRESENTER.scene(view).pieces[cell("c8")]).piece == "K"
     with pytest.raises(InputError, match="already know"):
-        PRESENTER._guess(view, 3, "Q")
+        inputs.guess(view, 3, "Q")
 
 
 def test_cancel_guess_or_a_move_ends_the_guess_mode_and_a_click_marks_again() -> None:
     table = Table()
     view = table.view(0)
-    table.input(0, table.presenter(0).command(view, cloak.GUESS_COMMAND))
-    off = table.input(0, table.presenter(0).command(view, cloak.GUESS_COMMAND))  # "Cancel guess"
+    table.input(0, table.presenter(0).command(view, buttons.GUESS_COMMAND))
+    off = table.input(0, table.presenter(0).command(view, buttons.GUESS_COMMAND))  # "Cancel guess"
     assert isinstance(off, MarksChange) and off.marks["guessing_at"] == -1
     assert table.presenter(0).prompt(view) == "Your move, or Guess... before moving"
     assert isinstance(table.input(0, table.presenter(0).on_zone(view, THEIRS, grid_index(3, "K"))), MarksChange)
     # On again, then a move instead of a guess: the mode belonged to that move phase only.
-    table.input(0, table.presenter(0).command(view, cloak.GUESS_COMMAND))
+    table.input(0, table.presenter(0).command(view, buttons.GUESS_COMMAND))
     table.move(0, "e2", "e4")
     table.end_turn(0)
     table.move(1, "e7", "e5")
-    table.input(1, table.presenter(1).command(table.view(1), cloak.END_COMMAND))
+    table.input(1, table.presenter(1).command(table.view(1), buttons.END_COMMAND))
     view = table.view(0)
     presenter = table.presenter(0)
-    assert presenter.marks.guessing_at >= 0 and not presenter._guessing(view)  # kept, but stale
+    assert presenter.marks.guessing_at >= 0 and not presenter.marks.guessing(view)  # kept, but stale
     assert presenter.prompt(view) == "Your move, or Guess... before moving"
-    assert {c.id: c for c in presenter.commands(view)}[cloak.GUESS_COMMAND].label == "Guess..."
+    assert {c.id: c for c in presenter.commands(view)}[buttons.GUESS_COMMAND].label == "Guess..."
     answer = table.input(0, presenter.on_zone(view, THEIRS, grid_index(4, "Q")))
     assert isinstance(answer, MarksChange) and table.game.to_move == 0
     assert not any(isinstance(o, Guessed) for o in table.game.observations(0))
@@ -379,8 +383,8 @@ def test_cancel_guess_or_a_move_ends_the_guess_mode_and_a_click_marks_again() ->
     table.move(0, "d2", "d4")
     table.end_turn(0)
     with pytest.raises(InputError, match="not your turn"):
-        table.presenter(0).command(table.view(0), cloak.GUESS_COMMAND)
-    assert not {c.id: c for c in table.presenter(0).commands(table.view(0))}[cloak.GUESS_COMMAND].enabled
+        table.presenter(0).command(table.view(0), buttons.GUESS_COMMAND)
+    assert not {c.id: c for c in table.presenter(0).commands(table.view(0))}[buttons.GUESS_COMMAND].enabled
 
 
 def test_in_guess_mode_a_known_checker_is_greyed_out_and_its_cells_refused() -> None:
@@ -389,9 +393,9 @@ def test_in_guess_mode_a_known_checker_is_greyed_out_and_its_cells_refused() -> 
     table.end_turn(0)
     table.move(1, "e7", "e5")
     table.input(1, PRESENTER.on_square(table.view(1), cell("a8")))  # Black uncloaks checker 1, a knight
-    table.input(1, table.presenter(1).command(table.view(1), cloak.UNCLOAK_COMMAND))
+    table.input(1, table.presenter(1).command(table.view(1), buttons.UNCLOAK_COMMAND))
     view = table.view(0)
-    table.input(0, table.presenter(0).command(view, cloak.GUESS_COMMAND))
+    table.input(0, table.presenter(0).command(view, buttons.GUESS_COMMAND))
     presenter = table.presenter(0)
     grid = presenter.scene(view).zone(THEIRS)
     assert isinstance(grid, GridZone)
@@ -402,7 +406,7 @@ def test_in_guess_mode_a_known_checker_is_greyed_out_and_its_cells_refused() -> 
     assert plain.shade(4, 0) == 1.0 and plain.note(4, 0) == "100%"  # out of the mode: known to be the knight
     with pytest.raises(InputError, match="not a cloaked checker"):
         presenter.on_zone(view, THEIRS, grid_index(1, "N"))
-    assert presenter._guessing(view)  # a refused click leaves the mode on
+    assert presenter.marks.guessing(view)  # a refused click leaves the mode on
     assert presenter.on_zone(view, THEIRS, grid_index(2, "R")) == Guess(2, "R")
 
 
@@ -411,7 +415,7 @@ def test_without_the_deduction_option_guess_mode_greys_out_only_what_cannot_be_g
     game.play(0, Arrange(WHITE_ARRANGEMENT))
     game.play(1, Arrange(BLACK_ARRANGEMENT))
     view = view_of(game, 0)
-    presenter = PRESENTER.bound(PRESENTER.command(view, cloak.GUESS_COMMAND).marks)
+    presenter = PRESENTER.bound(PRESENTER.command(view, buttons.GUESS_COMMAND).marks)
     grid = presenter.scene(view).zone(THEIRS)
     assert isinstance(grid, GridZone) and not grid.notes
     assert all(grid.shade(row, column) is None for row in range(5) for column in range(8))  # all open
@@ -433,11 +437,11 @@ def test_a_wrong_guess_gives_the_opponent_its_bonus_with_pawn_moves_and_a_skip()
     assert [c.label for c in PRESENTER.commands(black)][:1] == ["Skip bonus"]
     assert PRESENTER.on_move(black, cell("d7"), cell("d5"), None) == Bonus("d7d5")
     assert PRESENTER.parse_text(black, "skip") == Bonus(None)
-    table.input(1, PRESENTER.command(black, cloak.SKIP_COMMAND))
+    table.input(1, PRESENTER.command(black, buttons.SKIP_COMMAND))
     assert PRESENTER.describe(table.game.observations(0)[-1], 0) == "Black skipped its bonus move."
     assert table.game.phase == "move" and table.game.to_move == 1  # Black's own turn follows its bonus
     with pytest.raises(InputError):
-        PRESENTER.command(table.view(1), cloak.SKIP_COMMAND)
+        PRESENTER.command(table.view(1), buttons.SKIP_COMMAND)
 
 
 def test_a_drop_is_a_click_on_a_marked_square_after_drop_a_pawn() -> None:
@@ -458,7 +462,7 @@ def test_a_drop_is_a_click_on_a_marked_square_after_drop_a_pawn() -> None:
     drop_marker = next(marker for marker in scene.markers if marker.label == "drop")
     assert drop_marker.squares == (cell("d7"),)
     assert "Drop a pawn" in [c.label for c in presenter.commands(black)]
-    table.input(1, presenter.command(black, cloak.DROP_COMMAND))
+    table.input(1, presenter.command(black, buttons.DROP_COMMAND))
     presenter = table.presenter(1)
     scene = presenter.scene(black)
     assert scene.sense_window is not None and scene.sense_window(cell("d7")) == [cell("d7")]
@@ -485,18 +489,18 @@ def test_uncloaking_by_clicks_on_own_checkers_then_the_button() -> None:
     assert scene.sense_window is not None and scene.sense_window(cell("f3")) == [cell("f3")]
     assert scene.sense_window(cell("e2")) == []
     commands = {c.id: c for c in PRESENTER.commands(view)}
-    assert commands[cloak.END_COMMAND].enabled and not commands[cloak.UNCLOAK_COMMAND].enabled
+    assert commands[buttons.END_COMMAND].enabled and not commands[buttons.UNCLOAK_COMMAND].enabled
     for square in ("f3", "d1", "f3", "a1"):
         table.input(0, table.presenter(0).on_square(view, cell(square)))
     presenter = table.presenter(0)
-    assert presenter._pending_uncloak(view) == (1, 4)
+    assert presenter.marks.pending_uncloak(view) == (1, 4)
     picked = [marker for marker in presenter.scene(view).markers if marker.kind == "reveal"]
     assert picked and set(picked[0].squares) == {cell("a1"), cell("d1")}
-    button = {c.id: c for c in presenter.commands(view)}[cloak.UNCLOAK_COMMAND]
+    button = {c.id: c for c in presenter.commands(view)}[buttons.UNCLOAK_COMMAND]
     assert button.enabled and button.label == "Uncloak 1, 4 and end turn"
     with pytest.raises(InputError):
         presenter.on_square(view, cell("e2"))  # a pawn is no checker
-    table.input(0, presenter.command(view, cloak.UNCLOAK_COMMAND))
+    table.input(0, presenter.command(view, buttons.UNCLOAK_COMMAND))
     uncloaked = table.game.observations(1)[-1]
     assert isinstance(uncloaked, Uncloaked) and uncloaked.identities == {1: "R", 4: "Q"}
     assert PRESENTER.describe(uncloaked, 1) == "White uncloaked checker 1: rook, checker 4: queen."
@@ -506,7 +510,7 @@ def test_uncloaking_by_clicks_on_own_checkers_then_the_button() -> None:
     table.move(1, "a7", "a6")
     table.end_turn(1)
     table.move(0, "e2", "e4")
-    assert PRESENTER.bound(table.marks[0])._pending_uncloak(table.view(0)) == ()
+    assert PRESENTER.bound(table.marks[0]).marks.pending_uncloak(table.view(0)) == ()
     assert PRESENTER.parse_text(table.view(0), "uncloak 2") == Uncloak((2,))
     with pytest.raises(InputError, match="cloaked"):
         PRESENTER.parse_text(table.view(0), "uncloak 1")
@@ -560,11 +564,11 @@ def test_grid_marks_cycle_undo_redo_and_survive_the_records_json() -> None:
     table.input(0, table.presenter(0).on_zone(view, THEIRS, grid_index(6, "R")))
     assert table.marks[0]["grid"] == {"2N": "x", "6R": "o"}
     commands = {c.id: c for c in table.presenter(0).commands(view)}
-    assert commands[cloak.UNDO_COMMAND].anytime and commands[cloak.UNDO_COMMAND].enabled
-    table.input(0, table.presenter(0).command(view, cloak.UNDO_COMMAND))
-    table.input(0, table.presenter(0).command(view, cloak.UNDO_COMMAND))
+    assert commands[buttons.UNDO_COMMAND].anytime and commands[buttons.UNDO_COMMAND].enabled
+    table.input(0, table.presenter(0).command(view, buttons.UNDO_COMMAND))
+    table.input(0, table.presenter(0).command(view, buttons.UNDO_COMMAND))
     assert table.marks[0]["grid"] == {"2N": "o"}
-    table.input(0, table.presenter(0).command(view, cloak.REDO_COMMAND))
+    table.input(0, table.presenter(0).command(view, buttons.REDO_COMMAND))
     assert table.marks[0]["grid"] == {"2N": "x"}
     # Through the record: the session keeps the marks as JSON and gives them back the same.
     session = GameSession(CloakChess())
@@ -572,7 +576,7 @@ def test_grid_marks_cycle_undo_redo_and_survive_the_records_json() -> None:
     again = PRESENTER.bound(session.notes(0).marks)
     assert again.marks == CloakMarks.read(table.marks[0]) and again.marks.to_json() == table.marks[0]
     grid = again.scene(view).zone(THEIRS)
-    assert isinstance(grid, GridZone) and grid.marks[4][1] == cloak.SHOWN_MARKS["x"]
+    assert isinstance(grid, GridZone) and grid.marks[4][1] == grids.SHOWN_MARKS["x"]
     with pytest.raises(InputError, match="own checkers"):
         again.on_zone(view, YOURS, 0)
 
@@ -697,30 +701,39 @@ def test_a_draw_is_offered_by_the_button_and_answered_by_the_other_seat() -> Non
     from app.games.cloak.rules import AnswerDraw, OfferDraw
     table = Table()
     view = table.view(0)
-    offer = {c.id: c for c in PRESENTER.commands(view)}[cloak.OFFER_DRAW]
+    offer = {c.id: c for c in PRESENTER.commands(view)}[buttons.OFFER_DRAW]
     assert offer.enabled and offer.label == "Offer draw"
     assert PRESENTER.parse_text(view, "draw") == OfferDraw()
-    table.input(0, PRESENTER.command(view, cloak.OFFER_DRAW))
+    table.input(0, PRESENTER.command(view, buttons.OFFER_DRAW))
     black = table.view(1)
     assert table.game.phase == "answer_draw" and table.game.to_move == 1
     assert PRESENTER.prompt(black) == "White offers a draw: Accept draw or Decline draw"
-    assert [c.id for c in PRESENTER.commands(black)][:2] == [cloak.ACCEPT_DRAW, cloak.DECLINE_DRAW]
+    assert [c.id for c in PRESENTER.commands(black)][:2] == [buttons.ACCEPT_DRAW, buttons.DECLINE_DRAW]
     assert PRESENTER.parse_text(black, "accept") == AnswerDraw(True)
-    table.input(1, PRESENTER.command(black, cloak.DECLINE_DRAW))
+    table.input(1, PRESENTER.command(black, buttons.DECLINE_DRAW))
     lines = [PRESENTER.describe(o, 0) for o in table.game.observations(0)[-2:]]
     assert lines == ["White offered a draw.", "Black declined the draw."]
     view = table.view(0)
-    assert table.game.to_move == 0 and not {c.id: c for c in PRESENTER.commands(view)}[cloak.OFFER_DRAW].enabled
+    assert table.game.to_move == 0 and not {c.id: c for c in PRESENTER.commands(view)}[buttons.OFFER_DRAW].enabled
     with pytest.raises(InputError, match="once a turn"):
-        PRESENTER.command(view, cloak.OFFER_DRAW)
+        PRESENTER.command(view, buttons.OFFER_DRAW)
     assert PRESENTER.parse_text(view, "e2e4") == Move("e2e4")  # the turn goes on
 
 
 def test_check_is_heard_and_said_and_an_arrangement_is_told_in_words() -> None:
-    from app.games.cloak.presenter import PRESENTER, describe_cloak
-    from app.games.cloak.rules import Arranged, Checked
+    from app.games.cloak.sentences import describe_cloak
+    from app.games.cloak.view import Arranged, Checked
     assert PRESENTER.sounds(Checked(1), 0) == ("check",) and PRESENTER.sounds(Checked(1), 1) == ("check",)
     assert describe_cloak(Checked(1), 0) == "Black is in check." and describe_cloak(Checked(1), 1) == \
         "You are in check."
     assert describe_cloak(Arranged(0, "RNBQKBNR"), 0) == ("You arranged your pieces in secret: checkers 1 to 8 are "
                                                          "rook, knight, bishop, queen, king, bishop, knight, rook.")
+
+
+def test_an_observation_alone_finds_its_words_through_the_game_that_defines_it() -> None:
+    # The shared describe() finds a game by the module of an observation's class: the referee's or the view's,
+    # the same two the app trusts a bot's answer from.
+    from app.games.describe import describe
+    guessed = Guessed(0, 3, "N", False)
+    assert describe(guessed, False) == PRESENTER.describe(guessed, 1) == \
+        "White guessed checker 3 is a knight: wrong, Black gets a bonus move."

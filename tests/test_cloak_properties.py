@@ -20,10 +20,11 @@ import pytest
 from app.bots.base import ActionRequest
 from app.engine.core import IllegalAction, Reason
 from app.games.cloak import deduction as deduction_module
+from app.games.cloak.checkers import BLACK, PLACEHOLDER, WHITE, all_arrangements
 from app.games.cloak.deduction import Deduction, Tracker
-from app.games.cloak.rules import (
-    BLACK, PLACEHOLDER, WHITE, AnswerDraw, Arrange, Arranged, Bonus, CloakChess, CloakView, Ended, Guess, Guessed,
-    Move, Moved, OfferDraw, Token, Uncloak, Uncloaked, all_arrangements, publicly_insufficient)
+from app.games.cloak.endings import publicly_insufficient
+from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, CloakChess, Guess, Move, OfferDraw, Uncloak
+from app.games.cloak.view import Arranged, CloakView, Ended, Guessed, Moved, Token, Uncloaked
 
 from test_cloak_rules import STANDARD, place, start  # noqa: E402  (tests/ is on the path: one position builder)
 

@@ -13,9 +13,10 @@ import chess
 import pytest
 
 from app.engine.core import IllegalAction, Reason
-from app.games.cloak.rules import (
-    BLACK, PLACEHOLDER, WHITE, AnswerDraw, Arrange, Arranged, DrawDeclined, DrawOffered, OfferDraw, Bonus, BonusLost, Checked, CloakChess, CloakView, Dropped, Ended, Guess,
-    Guessed, Move, Moved, Seated, SeenMove, Token, Uncloak, Uncloaked, all_arrangements, arrangement_problem)
+from app.games.cloak.checkers import BLACK, PLACEHOLDER, WHITE, all_arrangements, arrangement_problem
+from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, CloakChess, Guess, Move, OfferDraw, Uncloak
+from app.games.cloak.view import (Arranged, BonusLost, Checked, CloakView, DrawDeclined, DrawOffered, Dropped, Ended,
+                                  Guessed, Moved, Seated, SeenMove, Token, Uncloaked)
 
 STANDARD = "RNBQKBNR"
 

@@ -18,7 +18,7 @@ from PySide6.QtGui import QImage  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app.engine.clock import TimeControl  # noqa: E402
-from app.games.cloak.rules import Arranged, Guessed, Moved, Uncloaked  # noqa: E402
+from app.games.cloak.view import Arranged, Guessed, Moved, Uncloaked  # noqa: E402
 from app.games.scene import read_checker  # noqa: E402
 from tests.test_curtain_leaks import assert_same, behind_the_curtain, curtain_pictures  # noqa: E402
 

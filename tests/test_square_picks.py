@@ -39,7 +39,8 @@ def _start(window: Any, monkeypatch: pytest.MonkeyPatch, key: str, person: str) 
 
 def _cloak_uncloaking(window: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """Cloak and Dagger, the person White against a stand-in: arranged, e4 played, the uncloaking asked for."""
-    from app.games.cloak.rules import Arrange, Arranged
+    from app.games.cloak.rules import Arrange
+    from app.games.cloak.view import Arranged
     controller = _start(window, monkeypatch, "cloak", "White")
     controller.act(Arrange("RNBQKBNR"))
     controller._bot_answered(1, Arrange("NRBKQBRN"))

@@ -25,17 +25,18 @@ YOU = "You"
 
 
 def _presenter_of(observation: Any) -> Presenter | None:
-    """The presenter of the game whose referee module defines the observation's class."""
+    """The presenter of the game whose referee or view module defines the observation's class (the two modules
+    where a game's actions, observations and views live, as the worker's unpickler trusts them too)."""
     module = type(observation).__module__
     for definition in games.all():
-        if definition.presenter is not None and definition.referee.module == module:
+        if definition.presenter is not None and module in (definition.referee.module, definition.view.module):
             return presenter_for(definition.key)
     return None
 
 
 def describe(observation: Any, color: bool, variant: str | None = None) -> str | None:
     """One line for the event log of the seat playing ``color`` (True: White, seat 0), or ``None`` for
-    observations not worth a line. Without ``variant``, the game is the one whose referee defines the
+    observations not worth a line. Without ``variant``, the game is the one whose referee or view module defines the
     observation; an observation every game shares (the game's end) is put in the first game's words."""
     seat = 0 if color else 1
     presenter = presenter_for(variant) if variant is not None else _presenter_of(observation)

@@ -22,7 +22,7 @@ DEFINITION = GameDefinition(
                 "of the opponent's is which, guess for bonus pawn moves, and take the king.",
     seats=(SeatSpec("White", team=0), SeatSpec("Black", team=1, flipped=True)),
     referee=Lazy("app.games.cloak.rules:CloakChess"),
-    view=Lazy("app.games.cloak.rules:CloakView"),
+    view=Lazy("app.games.cloak.view:CloakView"),
     presenter=Lazy("app.games.cloak.presenter:PRESENTER"),
     board=(8, 8),
     hidden_information=True,

@@ -40,7 +40,8 @@ from app.bots.chess_eval import WIN, evaluate, evaluate_replies, material_count
 from app.bots.timing import Deadline, TurnClock
 from app.engine.core import Action, Seat
 from app.games.cloak.deduction import PIECES, Deduction, Tracker, arrangements
-from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, CloakView, Guess, Move, OfferDraw, Uncloak
+from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
+from app.games.cloak.view import CloakView
 
 _PIECE_TYPES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT,
                 "P": chess.PAWN}

@@ -45,7 +45,7 @@ def move_tokens(observations: Any, arrangements: tuple[str | None, str | None]) 
     """The move text's tokens (move numbers, moves, comments) from the public observations of a game, with the
     true arrangements to name the pieces that moved cloaked.
 
-    >>> from app.games.cloak.rules import Guessed, Moved, Uncloaked
+    >>> from app.games.cloak.view import Guessed, Moved, Uncloaked
     >>> seen = [Guessed(0, 3, "N", False), Moved(0, "b1c3", chess.B1, chess.C3, "2"),
     ...         Uncloaked(0, {2: "N"}), Moved(1, "e7e5", chess.E7, chess.E5, "P")]
     >>> " ".join(move_tokens(seen, ("RNBQKBNR", "RNBQKBNR")))
