@@ -11,11 +11,12 @@ import itertools
 from typing import Any
 
 import chess
+from app.games.cloak import DEFINITION
 
 WHITE, BLACK = 0, 1
 PIECE_LETTERS = "KQRBN"
 CHECKERS = tuple(range(1, 9))
-SEAT_NAMES = ("White", "Black")
+SEAT_NAMES = DEFINITION.seat_names
 PIECE_TYPES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT,
                "P": chess.PAWN}
 LETTERS = {piece_type: letter for letter, piece_type in PIECE_TYPES.items()}

@@ -61,6 +61,7 @@ from app.games.cloak.sentences import action_words, cloak_moves, describe_cloak,
 from app.games.cloak.view import CloakView
 from app.games.presenter import Command, MarksChange, PresenterBase
 from app.games.scene import BoardScene, Cell, Zone
+from app.games.cloak import DEFINITION
 
 __all__ = ["PRESENTER", "CloakPresenter"]
 
@@ -68,7 +69,7 @@ __all__ = ["PRESENTER", "CloakPresenter"]
 class CloakPresenter(PresenterBase):
     """Cloak and Dagger for one seat, reading that seat's private marks (:meth:`bound`)."""
 
-    key = "cloak"
+    key = DEFINITION.key
     entry_text = "Type a move (e2e4, Nf3, O-O), a guess (3=N), or your arrangement (RNBQKBNR)"
 
     def __init__(self, marks: CloakMarks | None = None) -> None:

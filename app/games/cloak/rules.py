@@ -49,6 +49,7 @@ from app.games.cloak.endings import in_visible_check, no_moves_outcome, publicly
 from app.games.cloak.moves import Knowledge, bonus_moves, legal_moves_on, with_turn
 from app.games.cloak.view import (Arranged, BonusLost, Checked, CloakView, DrawDeclined, DrawOffered, Dropped, Ended,
                                   Guessed, Moved, Seated, Uncloaked, guesses_against, public_knowledge)
+from app.games.cloak import DEFINITION
 
 
 # ---- the actions ---------------------------------------------------------------------------------------------
@@ -152,9 +153,11 @@ class CloakTruth:
 class CloakChess(Game):
     """The referee of one game of Cloak and Dagger; it alone knows both arrangements."""
 
-    variant: ClassVar[str] = "cloak"
-    seat_names: ClassVar[tuple[str, ...]] = SEAT_NAMES
-    hidden_information: ClassVar[bool] = True
+    # The game's key, seats, teams and whether it hides information are said once, in its definition.
+    variant: ClassVar[str] = DEFINITION.key
+    seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
+    seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
+    hidden_information: ClassVar[bool] = DEFINITION.hidden_information
     view_type: ClassVar[type[View]] = CloakView
 
     def __init__(self, deduction: bool = True) -> None:

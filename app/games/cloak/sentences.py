@@ -6,6 +6,7 @@ A line says no more than the observation it is made from, and an observation is 
 
 from __future__ import annotations
 
+from functools import singledispatch
 from typing import Any, Mapping
 
 import chess
@@ -43,52 +44,86 @@ def arrangement_words(pieces: str) -> str:
     return ", ".join(NAMES[letter.upper()] for letter in pieces)
 
 
+@singledispatch
 def describe_cloak(observation: object, seat: Seat) -> str | None:
-    """One line of the seat's log (saying no more than the observation does).
+    """One line of the seat's log, saying no more than the observation does (None: not worth a line). Each kind
+    of observation has its own function, registered below.
 
     >>> describe_cloak(Guessed(0, 3, "N", False), 1)
     'White guessed checker 3 is a knight: wrong, Black gets a bonus move.'
     >>> describe_cloak(Moved(1, "b8c6", chess.B8, chess.C6, "2"), 0)
     'Black checker 2 (cloaked) b8 to c6.'
     """
-    o = observation
-    if isinstance(o, Seated):
-        return f"You play {SIDES[o.seat]}." if o.seat == seat else None
-    if isinstance(o, Arranged):
-        if o.pieces:
-            return f"You arranged your pieces in secret: checkers 1 to 8 are {arrangement_words(o.pieces)}."
-        return None if o.seat == seat else f"{SIDES[o.seat]} arranged its pieces in secret."
-    if isinstance(o, Guessed):
-        other = SIDES[1 - o.seat]
-        result = (f"right, {SIDES[o.seat]} gets a bonus move after its move" if o.right
-                  else f"wrong, {other} gets a bonus move")
-        return f"{SIDES[o.seat]} guessed checker {o.checker} is {ARTICLE[str(o.piece).upper()]}: {result}."
-    if isinstance(o, Moved):
-        return _moved_words(o)
-    if isinstance(o, Dropped):
-        return f"Bonus: {SIDES[o.seat]} dropped a pawn on {square_name(o.square)}."
-    if isinstance(o, BonusLost):
-        if o.declined:
-            return f"{SIDES[o.seat]} skipped its bonus move."
-        return f"{SIDES[o.seat]} has no bonus move to make: the bonus is lost."
-    if isinstance(o, Uncloaked):
-        if not o.identities:
-            return None
-        shown = ", ".join(f"checker {number}: {NAMES[str(piece).upper()]}"
-                          for number, piece in sorted(o.identities.items()))
-        return f"{SIDES[o.seat]} uncloaked {shown}."
-    if isinstance(o, Checked):
-        return f"{SIDES[o.seat]} is in check." if o.seat != seat else "You are in check."
-    if isinstance(o, DrawOffered):
-        return f"{SIDES[o.seat]} offered a draw."
-    if isinstance(o, DrawDeclined):
-        return f"{SIDES[o.seat]} declined the draw."
-    if isinstance(o, Ended):
-        line = outcome_sentence(o.outcome, seat)
-        both = [f"{SIDES[side]}'s checkers 1 to 8 were {arrangement_words(pieces)}"
-                for side, pieces in enumerate(o.arrangements) if pieces]
-        return line + "".join(f" {sentence}." for sentence in both)
     return None
+
+
+@describe_cloak.register(Seated)
+def _seated(o: Seated, seat: Seat) -> str | None:
+    return f"You play {SIDES[o.seat]}." if o.seat == seat else None
+
+
+@describe_cloak.register(Arranged)
+def _arranged(o: Arranged, seat: Seat) -> str | None:
+    if o.pieces:
+        return f"You arranged your pieces in secret: checkers 1 to 8 are {arrangement_words(o.pieces)}."
+    return None if o.seat == seat else f"{SIDES[o.seat]} arranged its pieces in secret."
+
+
+@describe_cloak.register(Guessed)
+def _guessed(o: Guessed, seat: Seat) -> str | None:
+    other = SIDES[1 - o.seat]
+    result = (f"right, {SIDES[o.seat]} gets a bonus move after its move" if o.right
+              else f"wrong, {other} gets a bonus move")
+    return f"{SIDES[o.seat]} guessed checker {o.checker} is {ARTICLE[str(o.piece).upper()]}: {result}."
+
+
+@describe_cloak.register(Moved)
+def _moved(o: Moved, seat: Seat) -> str | None:
+    return _moved_words(o)
+
+
+@describe_cloak.register(Dropped)
+def _dropped(o: Dropped, seat: Seat) -> str | None:
+    return f"Bonus: {SIDES[o.seat]} dropped a pawn on {square_name(o.square)}."
+
+
+@describe_cloak.register(BonusLost)
+def _bonus_lost(o: BonusLost, seat: Seat) -> str | None:
+    if o.declined:
+        return f"{SIDES[o.seat]} skipped its bonus move."
+    return f"{SIDES[o.seat]} has no bonus move to make: the bonus is lost."
+
+
+@describe_cloak.register(Uncloaked)
+def _uncloaked(o: Uncloaked, seat: Seat) -> str | None:
+    if not o.identities:
+        return None
+    shown = ", ".join(f"checker {number}: {NAMES[str(piece).upper()]}"
+                      for number, piece in sorted(o.identities.items()))
+    return f"{SIDES[o.seat]} uncloaked {shown}."
+
+
+@describe_cloak.register(Checked)
+def _checked(o: Checked, seat: Seat) -> str | None:
+    return f"{SIDES[o.seat]} is in check." if o.seat != seat else "You are in check."
+
+
+@describe_cloak.register(DrawOffered)
+def _draw_offered(o: DrawOffered, seat: Seat) -> str | None:
+    return f"{SIDES[o.seat]} offered a draw."
+
+
+@describe_cloak.register(DrawDeclined)
+def _draw_declined(o: DrawDeclined, seat: Seat) -> str | None:
+    return f"{SIDES[o.seat]} declined the draw."
+
+
+@describe_cloak.register(Ended)
+def _ended(o: Ended, seat: Seat) -> str | None:
+    line = outcome_sentence(o.outcome, seat)
+    both = [f"{SIDES[side]}'s checkers 1 to 8 were {arrangement_words(pieces)}"
+            for side, pieces in enumerate(o.arrangements) if pieces]
+    return line + "".join(f" {sentence}." for sentence in both)
 
 
 def _moved_words(o: Moved) -> str:

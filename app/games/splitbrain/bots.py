@@ -35,6 +35,7 @@ from app.games.splitbrain.losalamos import LosAlamosPosition, Move, parse_square
 from app.games.splitbrain.rules import (Decide, PickPiece, PickSquare, Promote, Settle, SplitBrainView,
                                         insufficient_material, resolve)
 from app.games.team_draw import DRAW_PHASES, AnswerDraw, OfferDraw, draw_answer
+from app.games.splitbrain import DEFINITION
 
 __all__ = ["SplitBrainEngineBot", "SplitBrainRandomBot", "move_scores"]
 
@@ -141,7 +142,7 @@ def _playable(request: ActionRequest) -> list[Action]:
 class SplitBrainRandomBot(Bot):
     """Any allowed choice, uniformly at random; a draw offer answered by the material."""
 
-    variant: ClassVar[str] = "splitbrain"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "random"
 
     def __init__(self, seed: int | None = None, level: str = "medium") -> None:
@@ -165,7 +166,7 @@ class SplitBrainEngineBot(Bot):
     """Picks its half of the move for the best expected result with a partner who picks sensibly (see the
     module's notes); decides for the opponents the resolution worse for them."""
 
-    variant: ClassVar[str] = "splitbrain"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "engine"
 
     def __init__(self, seed: int | None = None, level: str = "medium") -> None:

@@ -30,6 +30,7 @@ from app.games.splitbrain.rules import (SEATS, TEAM_NAMES, TEAMS, Asked, CoinSwi
                                         YourPick, legal_pairs, roles)
 from app.games.team_draw import (describe_draw, describe_draw_action, draw_command, draw_commands, draw_prompt,
                                  draw_text)
+from app.games.splitbrain import DEFINITION
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -136,7 +137,7 @@ def _ended(o: Ended, seat: Seat) -> str | None:
 class SplitBrainPresenter(PresenterBase):
     """Picks by clicks, questions by buttons, tie and promotion choices as moves on the board."""
 
-    key = "splitbrain"
+    key = DEFINITION.key
     entry_text = "Type a square (b1) or a move (b1c3)"
 
     # -- drawing ------------------------------------------------------------------------------------------------

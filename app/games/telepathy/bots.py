@@ -41,6 +41,7 @@ from app.engine.core import Action
 from app.games.team_draw import DRAW_PHASES, AnswerDraw, OfferDraw, draw_answer
 from app.games.telepathy.rules import (CARDS, Flipped, Moved, Predict, Remove, TelepathyMove, TelepathyView,
                                        card_of_move, legal_moves, resolution, take_off)
+from app.games.telepathy import DEFINITION
 
 __all__ = ["TelepathyEngineBot", "TelepathyRandomBot", "move_scores", "best_card"]
 
@@ -169,7 +170,7 @@ def _playable(request: ActionRequest) -> list[Action]:
 class TelepathyRandomBot(Bot):
     """Any allowed card, move or removal, uniformly at random; a draw offer answered by the material."""
 
-    variant: ClassVar[str] = "telepathy"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "random"
 
     def __init__(self, seed: int | None = None, level: str = "medium") -> None:
@@ -192,7 +193,7 @@ class TelepathyRandomBot(Bot):
 class TelepathyEngineBot(Bot):
     """Predicts, moves and removes for its team (see the module's notes)."""
 
-    variant: ClassVar[str] = "telepathy"
+    variant: ClassVar[str] = DEFINITION.key
     name: ClassVar[str] = "engine"
 
     def __init__(self, seed: int | None = None, level: str = "medium") -> None:

@@ -29,6 +29,7 @@ from app.games.team_draw import (describe_draw, describe_draw_action, draw_comma
 from app.games.telepathy.rules import (CARD_NAMES, CARDS, SEATS, TEAM_NAMES, TEAMS, Ended, Flipped, Moved,
                                        Predict, Predicted, Remove, RemovalDue, Removed, Seated, TelepathyMove,
                                        YourPrediction, legal_moves)
+from app.games.telepathy import DEFINITION
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -124,7 +125,7 @@ def _ended(o: Ended, seat: Seat) -> str | None:
 class TelepathyPresenter(ChessPresenter):
     """Predict by a click on a card of the hand, move on the board, remove by a click on one's own piece."""
 
-    key = "telepathy"
+    key = DEFINITION.key
     entry_text = "Type a card (N, copy), a move (Nf3) or a square to remove (b1)"
 
     def move_action(self, move: chess.Move) -> Action:
