@@ -49,10 +49,10 @@ if TYPE_CHECKING:
     from app.ui.replay_window import ReplayWindow
 
 __all__ = ["CURTAIN_GRACE", "END_OF_TURN_DEFAULT", "SENSE_CONFIRM_DEFAULT", "Curtain", "MainWindow", "run_app"]
+# CURTAIN_GRACE (seconds after the curtain falls during which presses do not lift it), END_OF_TURN_DEFAULT and
+# SENSE_CONFIRM_DEFAULT (the defaults of View > End of turn and View > Picking a square) are this module's names,
+# read when used: a test that sets them here (tests/conftest.py does) changes what the window does.
 
-# Read here when used, so that a test may set them on this module: CURTAIN_GRACE (seconds after the curtain falls
-# during which presses do not lift it), END_OF_TURN_DEFAULT and SENSE_CONFIRM_DEFAULT (the defaults of View > End
-# of turn and View > Picking a square; see app.ui.window_view).
 STATE_VERSION = 1  # of the dock layout saved with QMainWindow.saveState
 DEFAULT_SIZE = (1100, 760)
 BOARD_MINIMUM = 360  # pixels: however small the window, the board stays playable and the panels give way
@@ -70,6 +70,7 @@ def __getattr__(name: str) -> Any:
         from PySide6 import QtWidgets  # not before the first frame (see _LATER_QT_WIDGETS)
         return getattr(QtWidgets, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DESKTOP_ID = "io.github.sightline.Sightline"  # as in packaging/appinfo.py
