@@ -149,7 +149,7 @@ def main() -> int:
     window.show()
     window.sounds.set_muted(False)
     window.sounds.set_volume(80)
-    window._animation("glide")
+    window.view_choices.animation("glide")
     print(f"{args.seconds:.0f} s per scenario, platform {os.environ['QT_QPA_PLATFORM']}, "
           f"Python {sys.version.split()[0]}; pieces glide {window.board.glide_ms()} ms "
           f"(default {board_widget.GLIDE_MS}), sound on (miniaudio null backend)")

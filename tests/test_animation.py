@@ -23,7 +23,7 @@ def gliding_window(window: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     from app.ui.new_game_dialog import NewGame
     monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
     monkeypatch.setattr("app.ui.board_widget.GLIDE_MS", 180)  # (the other tests draw still pictures)
-    window._animation("glide")
+    window.view_choices.animation("glide")
     window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
     return window
 
@@ -62,12 +62,12 @@ def test_a_dragged_piece_does_not_glide_again_and_animation_can_be_switched_off(
     qtbot.mouseRelease(board, Qt.MouseButton.LeftButton, pos=end)
     assert window.controller.views[0].moves[-1].taken == chess.Move.from_uci("e2e4")
     assert board.gliding() == []  # it was dropped where it goes
-    window._animation("off")
+    window.view_choices.animation("off")
     assert board.glide_ms() == 0
     board.set_pieces({(0, 0): "R"})
     board.set_pieces({(0, 5): "R"})
     assert board.gliding() == []
-    window._animation("glide")
+    window.view_choices.animation("glide")
     board.set_pieces({(0, 0): "R"})
     assert board.gliding() == [("R", (0, 5), (0, 0))]
 
@@ -102,7 +102,7 @@ def test_a_sense_waits_for_its_confirmation_as_the_player_chose(window: Any, qtb
     from app.ui.new_game_dialog import NewGame
     assert ui.main_window.SENSE_CONFIRM_DEFAULT == "one click"  # (the app's default: one click picks)
     monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
-    window._sense_confirm("second click")
+    window.view_choices.sense_confirm("second click")
     window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
     controller, board = window.controller, window.board
     _click(qtbot, board, (3, 6))  # d7: proposed only
@@ -118,7 +118,7 @@ def test_holding_the_button_senses_and_a_quick_click_does_not(window: Any, qtbot
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from app.ui.new_game_dialog import NewGame
     monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
-    window._sense_confirm("hold")
+    window.view_choices.sense_confirm("hold")
     window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
     controller, board = window.controller, window.board
     _click(qtbot, board, (3, 6))  # a quick click: shown, not sensed
@@ -190,7 +190,7 @@ def test_a_bots_move_glides_once_drawn(window: Any, qtbot: Any, monkeypatch: pyt
     from app.ui.new_game_dialog import NewGame
     monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
     monkeypatch.setattr("app.ui.board_widget.GLIDE_MS", 180)
-    window._animation("glide")
+    window.view_choices.animation("glide")
     window.start(NewGame("minit", True, "random", "medium", 0, TimeControl(None, 0), "50-move"))
     controller, board = window.controller, window.board
     controller.move((1, 1), (1, 2), None)  # b2-b3

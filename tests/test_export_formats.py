@@ -147,13 +147,13 @@ def test_the_export_menu_offers_what_the_definitions_say(window, monkeypatch, de
                 hidden = fmt.shows_truth and definition.hidden_information and not over
                 assert enabled == (not hidden), (fmt.name, over)
                 suggested.clear()
-                window._export_dialog(fmt.name)
+                window.exports.export_dialog(fmt.name)
                 assert bool(suggested) == (not hidden)  # a file is asked for only when the export may happen
                 assert not suggested or suggested[0].endswith(f"game{fmt.suffix}")
             else:
                 assert not enabled, (fmt.name, over)  # offered only to the games that write it
                 suggested.clear()
-                window._export_dialog(fmt.name)  # refused before a file is chosen, naming who writes it
+                window.exports.export_dialog(fmt.name)  # refused before a file is chosen, naming who writes it
                 assert not suggested and "games only" in warnings[-1]
         copy = window.game_actions["copy_position"]
         assert copy.isEnabled() == (definition.clipboard is not None)

@@ -277,11 +277,11 @@ def test_an_export_is_refused_before_a_file_is_chosen_in_the_windows_words(windo
     warnings = []
     window._warn = lambda title, text: warnings.append(text)
     window.start(NewGame("rbc", False, "random", "medium", 0, TimeControl(300, 5), "50-move"))
-    window._export_dialog("pgn")  # the curtain is up
-    window._export_image_dialog()
+    window.exports.export_dialog("pgn")  # the curtain is up
+    window.exports.image_dialog()
     window.controller.lift_curtain()
-    window._export_dialog("pgn")
-    window._export_dialog("minit")
+    window.exports.export_dialog("pgn")
+    window.exports.export_dialog("minit")
     assert chosen == [] and len(warnings) == 4
     assert "curtain" in warnings[0] and "curtain" in warnings[1]
     assert "in progress" in warnings[2] and "Board image" in warnings[2] and "--" not in warnings[2]

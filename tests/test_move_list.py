@@ -73,7 +73,7 @@ def test_looking_back_shows_the_seats_own_past_board_and_log_and_news_returns_to
     assert "Looking back at move 1" in window.status.text()
     assert window.panel.command_buttons["back_to_game"].isVisible()
     assert controller.game.ply == ply  # the game did not change
-    keys = {action.text(): action.shortcut().toString() for action in window._look_back_actions}
+    keys = {action.text(): action.shortcut().toString() for action in window.menus.look_back_actions}
     assert keys == {"&Previous move": "Left", "&Next move": "Right", "&First move": "Home",
                     "&Back to the game": "End"}
     window._step("forward")

@@ -194,7 +194,7 @@ def test_a_minitchess_position_is_copied_and_pasted(make_window) -> None:
     window.start(NewGame("minit", False, "random", "medium", 0, TimeControl(None, 0), "50-move"))
     window.controller.lift_curtain()
     window.controller.move((1, 1), (1, 2), None)
-    window._copy_position()
+    window.exports.copy_position()
     from PySide6.QtWidgets import QApplication
     copied = QApplication.clipboard().text()
     assert copied.startswith("1 B")
@@ -296,7 +296,7 @@ def test_a_failing_autosave_stays_in_sight_is_retried_and_asked_about_on_close(m
     assert window.warnings == [] and window.findChildren(QMessageBox) == []
     window.controller.annotations_changed(1)  # more failures do not pile up boxes
     window.flush_autosave()
-    qtbot.waitUntil(lambda: window._last_write_problem is not None)
+    qtbot.waitUntil(lambda: window.autosaver.last_write_problem is not None)
     assert window.warnings == [] and window.findChildren(QMessageBox) == []
     assert window.controller.outcome is None  # the game goes on
     answers = ["cancel"]
@@ -304,20 +304,21 @@ def test_a_failing_autosave_stays_in_sight_is_retried_and_asked_about_on_close(m
     window.quit()
     assert window.isVisible()  # cancelled: nothing lost
     monkeypatch.setattr(storage.AutosaveSlot, "save", real_save)
-    window._retry_autosave()  # what the retry timer does when nobody acts
+    window.autosaver.retry()  # what the retry timer does when nobody acts
     window.flush_autosave()
     qtbot.waitUntil(lambda: not window.autosave_banner.isVisible())
-    assert window._autosave_retry.isActive() is False
+    assert window.autosaver.retry_timer.isActive() is False
 
 
 def test_the_question_on_closing_while_autosave_fails_reads_well() -> None:
-    from app.ui.main_window import _write_autosave, unsaved_close_text
+    from app.ui.main_window import unsaved_close_text
+    from app.ui.window_autosave import write_autosave
 
     class Refusing:
         def save(self, record):
             raise PermissionError(1, "Operation not permitted")
 
-    problem = _write_autosave(Refusing(), None)  # the words the window gets from a failing write
+    problem = write_autosave(Refusing(), None)  # the words the window gets from a failing write
     text = unsaved_close_text(problem, "21:04:05")
     assert "Operation not permitted" in text and "21:04:05" in text
     assert "))" not in text and text.count("(") == text.count(")")
@@ -379,7 +380,7 @@ def test_a_board_image_never_replaces_the_games_own_file(make_window, tmp_path, 
     assert window.save_to(str(saved))
     before = saved.read_bytes()
     monkeypatch.setattr("app.ui.main_window.QFileDialog.getSaveFileName", lambda *a, **k: (str(saved), ""))
-    window._export_image_dialog()
+    window.exports.image_dialog()
     assert saved.read_bytes() == before  # not a PNG over the game
     assert "being converted" in window.warnings[-1]
 
@@ -415,7 +416,7 @@ def test_the_stale_autosave_is_not_offered_once_the_game_was_saved_elsewhere_on_
 def test_a_stale_autosave_that_cannot_be_removed_is_offered_last_and_named_an_older_copy(
         make_window, monkeypatch, tmp_path) -> None:
     from app import storage
-    from app.ui.main_window import describe_unfinished
+    from app.ui.window_resume import describe_unfinished
     from app.games.minit.rules import MinitChess, MinitMove
     from app.engine.record import GameSession
     earlier = storage.claim_slot()  # a game left by another window, saved before the stale copy below
@@ -481,7 +482,7 @@ def test_the_start_up_offer_reports_what_it_cannot_read_and_goes_on(make_window,
     from app import storage
     window = make_window()
     _play_some(window)
-    slot = window._slot
+    slot = window.autosaver.slot
     window.close()
     autosave = slot.directory / storage.AUTOSAVE_NAME
     if hostile == "directory":

@@ -91,7 +91,7 @@ def test_every_pick_takes_one_click_by_default(window: Any, qtbot: Any, monkeypa
 def test_a_confirmation_asked_for_in_view_holds_every_pick_alike(window: Any, qtbot: Any,
                                                                  monkeypatch: pytest.MonkeyPatch, how: str) -> None:
     """With a confirmation chosen, a single quick click only proposes the pick, whatever the game."""
-    window._sense_confirm(how)
+    window.view_choices.sense_confirm(how)
     controller = _cloak_uncloaking(window, monkeypatch)
     _click(window, qtbot, "d1")
     assert window.board.proposed_sense() == _cell("d1") and (controller.session.notes(0).marks or {}).get(
@@ -111,7 +111,7 @@ def test_the_confirmation_word_is_drawn_over_a_disc_not_under_it(window: Any, qt
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """"again" on a checker's square: every pixel of its pill is the same whether a disc stands there or not (it
     was cut to "ain" when the disc was drawn over it)."""
-    window._sense_confirm("second click")
+    window.view_choices.sense_confirm("second click")
     _cloak_uncloaking(window, monkeypatch)
     board = window.board
     _click(window, qtbot, "d1")

@@ -228,7 +228,7 @@ def test_panel_layout_and_piece_set_are_restored(qtbot) -> None:
     qtbot.addWidget(first)
     first.show()
     first.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, first.panel_dock)
-    first._piece_set("letters")
+    first.view_choices.piece_set("letters")
     first.close()
     second = MainWindow()
     qtbot.addWidget(second)
@@ -236,7 +236,7 @@ def test_panel_layout_and_piece_set_are_restored(qtbot) -> None:
     assert second.dockWidgetArea(second.findChild(QDockWidget, "gameDock")) == Qt.DockWidgetArea.LeftDockWidgetArea
     from app.ui import pieces
     assert pieces.piece_set() == "letters"
-    second._piece_set("cburnett")
+    second.view_choices.piece_set("cburnett")
     second.close()
 
 

@@ -190,10 +190,10 @@ def test_nothing_moves_unless_the_window_is_resized(qtbot, fresh_settings, size)
     window.panel.thinking.show()  # the bot thinks
     changed("the thinking bar")
     window.panel.thinking.hide()
-    window._autosave_result("the disk is full (No space left on device: '/home/someone/.local/share/Sightline/"
+    window.autosaver.show_result("the disk is full (No space left on device: '/home/someone/.local/share/Sightline/"
                             "autosaves/1/autosave.json')")  # the red bar
     changed("the red bar")
-    window._autosave_result("")
+    window.autosaver.show_result("")
     changed("the red bar gone")
     assert changes == []
 

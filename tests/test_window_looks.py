@@ -50,7 +50,7 @@ def test_the_board_theme_is_every_boards(qtbot, settings) -> None:
     window.controller.resign()
     replay = window.open_replay(window.controller.session.snapshot())
     assert replay.board.theme() == THEMES["green"]
-    window._theme("blue")  # View > Board theme: every board at once
+    window.view_choices.theme("blue")  # View > Board theme: every board at once
     assert window.board.theme() == window.belief_panel.board.theme() == replay.board.theme() == THEMES["blue"]
     window.controller.stop()
 
@@ -60,7 +60,7 @@ def test_about_says_the_version(qtbot, settings) -> None:
     from app.ui.main_window import MainWindow
     window = MainWindow()
     qtbot.addWidget(window)
-    window._about()
+    window.help_pages.about()
     text = window.about_box.text()
     assert text.startswith(f"Sightline {metadata.version('sightline')}\n")
     assert "MinitChess" in text
@@ -72,11 +72,11 @@ def test_help_has_a_page_for_the_window_and_its_keys(qtbot, settings) -> None:
     window = MainWindow()
     qtbot.addWidget(window)
     window.show()
-    window._fill_help()
-    entries = [action for action in window._help_menu.actions() if "window" in action.text().lower()]
-    assert entries, [action.text() for action in window._help_menu.actions()]
+    window.help_pages.fill_menu()
+    entries = [action for action in window.help_pages.menu.actions() if "window" in action.text().lower()]
+    assert entries, [action.text() for action in window.help_pages.menu.actions()]
     entries[0].trigger()
-    page = window._rules_window
+    page = window.help_pages.last_page
     assert page.isVisible() and "window" in page.windowTitle().lower()
     text = page.toPlainText()
     assert "Keys" in text and "Ctrl+N" in text
@@ -108,6 +108,6 @@ def test_an_export_says_where_it_went_and_opens_its_folder(qtbot, settings, tmp_
     assert opened == [str(target.parent)]
     monkeypatch.setattr("app.ui.main_window.QFileDialog.getSaveFileName",
                         lambda *args, **kwargs: (str(tmp_path / "board.png"), ""))
-    window._export_image_dialog()  # a board image says so too
+    window.exports.image_dialog()  # a board image says so too
     assert "board.png" in window.export_box.text()
     window.controller.stop()

@@ -29,8 +29,8 @@ def start_hot_seat(window) -> None:
 
 
 def test_quit_closes_the_rules_windows_too(window) -> None:
-    window._rules("rbc")
-    rules = window._rules_window
+    window.help_pages.rules("rbc")
+    rules = window.help_pages.last_page
     assert rules.isVisible()
     window.quit()
     assert not window.isVisible()
@@ -41,9 +41,9 @@ def test_quit_closes_the_rules_windows_too(window) -> None:
 
 def test_the_rules_window_opens_on_the_screen(window) -> None:
     window.move(500, 400)  # near a corner of the 800x800 test screen
-    window._rules("blind")
+    window.help_pages.rules("blind")
     area = window.screen().availableGeometry()
-    assert area.contains(window._rules_window.geometry())
+    assert area.contains(window.help_pages.last_page.geometry())
 
 
 def test_quit_and_alt_f4_ask_before_leaving_an_unfinished_game(window) -> None:
@@ -104,7 +104,7 @@ def test_help_shows_each_game_how_to_play_for_players_first_then_the_full_rules(
     import re
 
     from app import games
-    from app.ui.main_window import RULES, rules_text
+    from app.ui.window_help import RULES, rules_text
     for definition in games.all():
         if definition.presenter is None:
             continue  # a rules-only test game
@@ -116,5 +116,5 @@ def test_help_shows_each_game_how_to_play_for_players_first_then_the_full_rules(
         assert not re.search(r"\b(RBC-\d+|TP\d|SB\d|CD\d|G\d|M\d)\b", page), name  # no rule ids
         shown = rules_text(name)
         assert shown.startswith(page) and shown.endswith((RULES / name).read_text(encoding="utf-8"))
-    window._rules("rbc")
-    assert "Playing it in Sightline" in window._rules_windows["rbc"].toPlainText()
+    window.help_pages.rules("rbc")
+    assert "Playing it in Sightline" in window.help_pages.pages["rbc"].toPlainText()

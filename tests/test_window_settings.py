@@ -70,8 +70,8 @@ def test_recent_files_of_the_wrong_type_are_left_out(qtbot, settings, value) -> 
     files = window.recent_files()
     assert all(isinstance(path, str) and 0 < len(path) < 5000 for path in files)
     assert len(files) == len(set(files))
-    window._fill_recent()  # the menu fills without an error
-    window._remember("/c.json")
+    window.files.fill_recent(window.recent_menu)  # the menu fills without an error
+    window.files.remember("/c.json")
     assert window.recent_files()[0] == "/c.json"
 
 
