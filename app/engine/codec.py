@@ -10,7 +10,8 @@ How a value is written, by its declared type:
 - ``int``, ``float``, ``str``, ``bool``, ``None``: as themselves (a ``bool`` is never an ``int`` here);
 - an ``Enum``: its value; a ``Literal[...]``: one of its values;
 - ``chess.Move``: its UCI text (``"e2e4"``, ``"e7e8q"``); reading refuses the null move and drops;
-- ``tuple[...]``, ``list[...]``: an array; ``dict[str, ...]``: an object; ``X | None``: ``null`` or an ``X``;
+- ``tuple[...]``, ``list[...]``: an array; ``dict[str, ...]``, ``dict[int, ...]``: an object (whole-number keys
+  written in decimal); ``X | None``: ``null`` or an ``X``;
 - a dataclass or named tuple: an object of its fields in their order, led by ``"type": kind`` when the class has
   a ``kind`` class attribute (every :class:`~app.engine.core.Action` has one);
 - ``Any``: as it is (it must already be JSON data).
@@ -353,14 +354,27 @@ def _fixed_tuple(items: list[tuple[Encode, Decode]]) -> tuple[Encode, Decode]:
     return encode, decode
 
 
-def _mapping(item: tuple[Encode, Decode]) -> tuple[Encode, Decode]:
+def _mapping(item: tuple[Encode, Decode], int_keys: bool) -> tuple[Encode, Decode]:
+    """An object; with ``int_keys``, its keys are whole numbers written in decimal (JSON keys are text)."""
     encode_item, decode_item = item
 
+    def read_key(key: Any, path: str) -> Any:
+        if not isinstance(key, str):
+            raise _fail(path, "a JSON object", key)
+        if not int_keys:
+            return key
+        if not key or len(key) > 20 or not key.lstrip("-").isdigit() or not key.lstrip("-").isascii():
+            raise _fail(f"{path} key" if path else "a key", "a whole number", key)
+        return int(key)
+
+    def encode(values: Any) -> Any:
+        return {str(key) if int_keys else key: encode_item(element) for key, element in values.items()}
+
     def decode(value: Any, path: str) -> Any:
-        if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
+        if not isinstance(value, Mapping):
             raise _fail(path, "a JSON object", value)
-        return {key: decode_item(element, _item(path, repr(key))) for key, element in value.items()}
-    return lambda values: {key: encode_item(element) for key, element in values.items()}, decode
+        return {read_key(key, path): decode_item(element, _item(path, repr(key))) for key, element in value.items()}
+    return encode, decode
 
 
 def _nested(cls: type[Any]) -> tuple[Encode, Decode]:
@@ -402,8 +416,8 @@ def _converter(hint: Any, text: Text | None = None) -> tuple[Encode, Decode]:
         return _sequence(_converter(arguments[0] if arguments else Any), list)
     if origin in (frozenset, set):
         return _sequence(_converter(arguments[0] if arguments else Any), origin)
-    if origin in (dict, typing.Dict) and (not arguments or arguments[0] is str):
-        return _mapping(_converter(arguments[1] if arguments else Any))
+    if origin in (dict, typing.Dict) and (not arguments or arguments[0] in (str, int)):
+        return _mapping(_converter(arguments[1] if arguments else Any), bool(arguments) and arguments[0] is int)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return _enum(hint)
     if isinstance(hint, type) and hint.__module__ == "chess" and hint.__name__ == "Move":
