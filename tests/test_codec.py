@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+import importlib
 import inspect
 import json
 import random
@@ -37,8 +38,13 @@ def corpus_records() -> list[Path]:
     return sorted(path for path in CORPUS.glob("*/*.json") if not path.name.endswith(".expected.json"))
 
 
+TEST_GAMES = ("lights", "picks", "scouts", "sixteen")
+"""The test games of ``tests/games`` (the templates of a new game), not registered unless asked for."""
+
+
 def referees() -> list[type[Game]]:
-    return [definition.referee() for definition in games.all()]
+    test_games = [importlib.import_module(f"tests.games.{name}").DEFINITION for name in TEST_GAMES]
+    return [definition.referee() for definition in (*games.all(), *test_games)]
 
 
 # ---- the very JSON written before ---------------------------------------------------------------------------
@@ -69,6 +75,22 @@ def test_each_action_is_written_as_before(variant: str) -> None:
         action = referee.action_from_json(json.loads(text))
         assert json.dumps(action.to_json()) == text
         assert referee.action_from_json(action.to_json()) == action
+
+
+WRITTEN_BEFORE_BY_TEST_GAMES = {
+    "lights": ['{"type": "press", "cell": "b2"}'],
+    "picks": ['{"type": "arrange", "double": 2}', '{"type": "pick", "card": "QH"}'],
+    "scouts": ['{"type": "step", "from": "a1", "to": "b2"}'],
+    "sixteen": ['{"type": "take", "card": "AS"}', '{"type": "place", "card": "AS", "cell": "d4"}'],
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRITTEN_BEFORE_BY_TEST_GAMES))
+def test_each_action_of_the_test_games_is_written_as_before(name: str) -> None:
+    referee = importlib.import_module(f"tests.games.{name}").DEFINITION.referee()
+    for text in WRITTEN_BEFORE_BY_TEST_GAMES[name]:
+        action = referee.action_from_json(json.loads(text))
+        assert json.dumps(action.to_json()) == text
 
 
 def test_resign_and_adjudication_are_written_as_before() -> None:

@@ -56,9 +56,6 @@ class Arrange(Action):
     double: int
     kind: ClassVar[str] = "arrange"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "double": self.double}
-
 
 @dataclass(frozen=True)
 class Pick(Action):
@@ -66,9 +63,6 @@ class Pick(Action):
 
     card: str
     kind: ClassVar[str] = "pick"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "card": self.card}
 
 
 class Dealt(NamedTuple):
@@ -123,6 +117,7 @@ class SecretPicks(Game):
     """The referee of one game of Secret Picks; it alone knows every hand, arrangement and pick in play."""
 
     variant: ClassVar[str] = "picks"
+    actions: ClassVar[tuple[type[Action], ...]] = (Arrange, Pick)
     seat_names: ClassVar[tuple[str, ...]] = SEATS
     seat_teams: ClassVar[tuple[int, ...] | None] = TEAMS
     hidden_information: ClassVar[bool] = True
@@ -228,15 +223,6 @@ class SecretPicks(Game):
         if options:
             raise ValueError(f"Secret Picks takes no options, not {', '.join(sorted(map(str, options)))[:80]}")
         return cls()
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        kind = data.get("type")
-        if kind == Arrange.kind and isinstance(data.get("double"), int):
-            return Arrange(data["double"])
-        if kind == Pick.kind and isinstance(data.get("card"), str):
-            return Pick(data["card"])
-        raise ValueError(f"not a Secret Picks action: {str(dict(data))[:60]}")
 
 
 @dataclass
