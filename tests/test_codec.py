@@ -295,3 +295,17 @@ def test_a_type_the_codec_cannot_write_is_a_programming_error() -> None:
 
     with pytest.raises(TypeError, match="cannot write a value of type"):
         Odd(1j).to_json()
+
+
+def test_numbers_out_of_range_and_odd_values_are_refused_not_crashed_on() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Weigh(Action):
+        grams: float
+        maybe: int | str | None
+        kind: ClassVar[str] = "weigh"
+
+    assert codec.from_json(Weigh, {"type": "weigh", "grams": 3, "maybe": "x"}) == Weigh(3.0, "x")
+    with pytest.raises(codec.CodecError, match="grams must be a number, not 1000"):
+        codec.from_json(Weigh, {"type": "weigh", "grams": 10 ** 400, "maybe": None})
+    with pytest.raises(codec.CodecError, match="maybe must be int or str, not 1.5"):
+        codec.from_json(Weigh, {"type": "weigh", "grams": 1, "maybe": 1.5})

@@ -48,7 +48,8 @@ import dataclasses
 import enum
 import types
 import typing
-from typing import Any, Callable, Generic, Literal, Mapping, NamedTuple, TypeVar, Union
+from collections.abc import Mapping
+from typing import Any, Callable, Generic, Literal, NamedTuple, TypeVar, Union
 
 __all__ = ["TAG", "CodecError", "Kinds", "Text", "from_json", "spec", "to_json"]
 
@@ -182,7 +183,7 @@ class _Plan(Generic[T]):
             raise CodecError(f"{self.what}: {error}") from None
 
     def _decode(self, data: Any, path: str) -> T:
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise _fail(path or "the data", "a JSON object", data)
         if self.tag is not None and data.get(TAG) != self.tag:
             raise _fail(_key(path, TAG), repr(self.tag), data.get(TAG))
@@ -248,7 +249,10 @@ def _scalar(kind: type[Any], expected: str) -> tuple[Encode, Decode]:
 def _float() -> tuple[Encode, Decode]:
     def decode(value: Any, path: str) -> Any:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
+            try:
+                return float(value)
+            except OverflowError:  # a whole number too large for a float
+                pass
         raise _fail(path, "a number", value)
     return _same, decode
 
@@ -259,7 +263,7 @@ def _text(text: Text) -> tuple[Encode, Decode]:
             raise _fail(path, text.what, value)
         try:
             return text.read(value)
-        except (ValueError, TypeError, KeyError, IndexError):
+        except Exception:  # noqa: BLE001 - whatever a game's reader stumbles on, the text is not one
             raise _fail(path, text.what, value) from None
     return text.write, decode
 
@@ -308,7 +312,7 @@ def _optional(inner: tuple[Encode, Decode]) -> tuple[Encode, Decode]:
     return encode, decode
 
 
-def _union(members: tuple[Any, ...], hints: tuple[Any, ...]) -> tuple[Encode, Decode]:
+def _union(members: tuple[Any, ...]) -> tuple[Encode, Decode]:
     converters = [_converter(hint) for hint in members]
     classes = [typing.get_origin(hint) or hint for hint in members]
 
@@ -324,7 +328,7 @@ def _union(members: tuple[Any, ...], hints: tuple[Any, ...]) -> tuple[Encode, De
                 return decode_member(value, path)
             except CodecError:
                 continue
-        raise _fail(path, " or ".join(_name(hint) for hint in hints), value)
+        raise _fail(path, " or ".join(_name(hint) for hint in members), value)
     return encode, decode
 
 
@@ -390,7 +394,7 @@ def _converter(hint: Any, text: Text | None = None) -> tuple[Encode, Decode]:
         members = tuple(argument for argument in arguments if argument is not type(None))
         inner = members[0] if len(members) == 1 else None
         converter = (_converter(inner, text) if inner is not None
-                     else _union(members, members) if text is None else _text(text))
+                     else _union(members) if text is None else _text(text))
         return _optional(converter) if len(members) < len(arguments) else converter
     if text is not None:
         return _text(text)
@@ -501,7 +505,7 @@ class Kinds:
 
     def from_json(self, data: Any) -> Any:
         """The object ``data`` describes, or :class:`CodecError`."""
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise CodecError(f"the {self.what} must be a JSON object, not {_short(data)}")
         tag = data.get(TAG)
         plan = self._by_tag.get(tag) if isinstance(tag, str) else None
