@@ -102,8 +102,9 @@ def test_resign_and_adjudication_are_written_as_before() -> None:
     referee = games.referee("rbc")
     assert parse_action(referee, {"type": "adjudication", "seat": 1, "reason": "timeout"}) == \
         Adjudication(1, Reason.TIMEOUT)
-    with pytest.raises(ValueError, match="bad adjudication seat 2"):
-        parse_action(referee, {"type": "adjudication", "seat": 2, "reason": "timeout"})
+    for seat in (2, -1, True, 1.0, None):
+        with pytest.raises(ValueError, match="bad adjudication seat"):
+            parse_action(referee, {"type": "adjudication", "seat": seat, "reason": "timeout"})
     with pytest.raises(ValueError, match="cannot be adjudicated as king_capture"):
         parse_action(referee, {"type": "adjudication", "seat": 1, "reason": "king_capture"})
     with pytest.raises(ValueError, match="reason must be one of"):

@@ -459,18 +459,21 @@ def parse_action(game_type: type[Game], data: Mapping[str, Any]) -> Action | Adj
     (:meth:`Game.action_from_json`); ``ValueError`` names what is wrong.
 
     >>> from app.engine.core import Game
-    >>> parse_action(Game, {"type": "adjudication", "seat": 0, "reason": "timeout", "detail": 3})
+    >>> parse_action(Game, {"type": "resign"})
+    Resign()
+    >>> parse_action(Game, {"type": "resign", "why": "bored"})
     Traceback (most recent call last):
     ...
-    app.engine.codec.CodecError: 'adjudication': detail must be text, not 3
+    app.engine.codec.CodecError: 'resign': unknown key 'why'
     """
     kind = data.get("type")
     if kind == Resign.kind:
         return codec.from_json(Resign, data)
     if kind == Adjudication.kind:
+        seat = data.get("seat")
+        if not _is_int(seat) or not 0 <= seat < len(game_type.seat_names):
+            raise ValueError(f"bad adjudication seat {_short(seat)}")
         adjudication = codec.from_json(Adjudication, data)
-        if not 0 <= adjudication.seat < len(game_type.seat_names):
-            raise ValueError(f"bad adjudication seat {_short(adjudication.seat)}")
         if adjudication.reason not in ADJUDICATION_REASONS:
             allowed = ", ".join(sorted(item.value for item in ADJUDICATION_REASONS))
             raise ValueError(f"a game cannot be adjudicated as {adjudication.reason.value} (only {allowed}); that "
