@@ -255,7 +255,7 @@ def test_a_record_replays_to_the_same_game_and_reads_back(tmp_path: Path) -> Non
     for entry in data["actions"]:
         action = SplitBrainChess.action_from_json(entry["action"])
         assert action.to_json() == entry["action"]
-    with pytest.raises(ValueError, match="not a Split-Brain"):
+    with pytest.raises(ValueError, match="splitbrain action 'pick_piece': square must be text, not 3"):
         SplitBrainChess.action_from_json({"type": "pick_piece", "square": 3})
 
 

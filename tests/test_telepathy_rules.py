@@ -290,7 +290,7 @@ def test_a_record_replays_to_the_same_game(tmp_path: Path) -> None:
     assert replayed.truth() == session.game.truth()
     for entry in data["actions"]:
         assert TelepathyChess.action_from_json(entry["action"]).to_json() == entry["action"]
-    with pytest.raises(ValueError, match="not a Telepathy"):
+    with pytest.raises(ValueError, match="telepathy action 'predict': card must be text, not 5"):
         TelepathyChess.action_from_json({"type": "predict", "card": 5})
 
 
@@ -535,7 +535,7 @@ def test_a_game_with_draw_offers_is_recorded_and_replays_and_older_records_still
     assert timeline.game.outcome == game.outcome and timeline.game.truth() == game.truth()
     words = [PRESENTER.describe_action(entry["action"]) for entry in data["actions"]]
     assert words[:2] == ["propose a draw", "say no to the draw"] and words[-1] == "say yes to the draw"
-    with pytest.raises(ValueError, match="not a Telepathy"):
+    with pytest.raises(ValueError, match="telepathy action 'answer_draw': accept must be true or false, not 'yes'"):
         TelepathyChess.action_from_json({"type": "answer_draw", "accept": "yes"})
     # A record written before draw offers existed (no such actions) reads and replays as it did.
     older = _with_removals()

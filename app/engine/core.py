@@ -28,6 +28,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence, TypeVar
 
+from . import codec
+
 Seat = int
 """A seat is an index into :attr:`Game.seat_names` (0 is White in two-player chess games)."""
 
@@ -185,17 +187,23 @@ def outcome_against(loser: Seat, teams: Sequence[int], reason: Reason, detail: s
 
 
 class Action(ABC):
-    """Base of every action a seat can take. Subclasses are small immutable records.
+    """Base of every action a seat can take. Subclasses are small immutable records (dataclasses).
 
-    ``kind`` names the action in records; :meth:`to_json` / :meth:`from_json`
-    convert it to and from plain JSON data.
+    ``kind`` names the action in records. :meth:`to_json` writes it through the shared codec
+    (:mod:`app.engine.codec`), by the types of its fields; a game lists its action classes in
+    :attr:`Game.actions`, and :meth:`Game.action_from_json` reads them back the same way.
+
+    >>> Resign().to_json()
+    {'type': 'resign'}
     """
 
     kind: ClassVar[str]
 
-    @abstractmethod
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict that includes ``"type": kind``."""
+        """A JSON-ready dict that starts with ``"type": kind``, then the fields as :mod:`app.engine.codec`
+        writes them."""
+        data: dict[str, Any] = codec.to_json(self)
+        return data
 
 
 @dataclass(frozen=True)
@@ -204,25 +212,25 @@ class Resign(Action):
 
     kind: ClassVar[str] = "resign"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind}
-
 
 @dataclass(frozen=True)
 class Adjudication:
     """An ending imposed from outside the rules of play: a flag fall, a crashed bot, an abort.
 
-    These are recorded like actions so that a record replays to the same result.
+    These are recorded like actions so that a record replays to the same result (``detail`` only when there is
+    one).
+
+    >>> Adjudication(1, Reason.TIMEOUT).to_json()
+    {'type': 'adjudication', 'seat': 1, 'reason': 'timeout'}
     """
 
     seat: Seat
     reason: Reason
-    detail: str = ""
+    detail: str = dataclasses.field(default="", metadata=codec.spec(omit_default=True))
+    kind: ClassVar[str] = "adjudication"
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "adjudication", "seat": self.seat, "reason": self.reason.value}
-        if self.detail:
-            data["detail"] = self.detail
+        data: dict[str, Any] = codec.to_json(self)
         return data
 
 
@@ -291,6 +299,10 @@ class Game(ABC):
     """Whether a seat may not see the whole game (then, while it goes on, a seat reviews only its own view)."""
     seat_teams: ClassVar[tuple[int, ...] | None] = None
     """Each seat's team, in seat order (partners share a number); ``None``: every seat plays for itself."""
+    actions: ClassVar[tuple[type[Action], ...]] = ()
+    """The game's action classes (not :class:`Resign`, which every game has): what :meth:`action_from_json`
+    reads, each told apart by its ``kind``."""
+    _action_kinds: ClassVar[codec.Kinds | None] = None
     uses_chance: ClassVar[bool] = False
     """Whether the referee shuffles or deals. Such a game draws only from :attr:`rng`, made from its
     :attr:`seed`; the record keeps that seed apart from the options (``chance_seed``), so a replay deals the
@@ -488,6 +500,12 @@ class Game(ABC):
         """Create a new game from :meth:`options` data; raises ``ValueError`` for bad options."""
 
     @classmethod
-    @abstractmethod
     def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        """Parse one action of this game from record data; raises ``ValueError``."""
+        """Parse one action of this game from record data (any of :attr:`actions`, by its ``"type"``); raises
+        ``ValueError`` (a :class:`~app.engine.codec.CodecError`) naming what is wrong."""
+        kinds = cls.__dict__.get("_action_kinds")
+        if kinds is None:
+            kinds = codec.Kinds(cls.actions, f"{cls.variant} action")
+            cls._action_kinds = kinds
+        action: Action = kinds.from_json(data)
+        return action

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, TypeGuard
 
-from . import variants
+from . import codec, variants
 from .atomic_files import atomic_write_text
 from .clock import TimeControl
 from .core import CHANCE_SEEDS, Action, Adjudication, Game, Outcome, Reason, Resign, Seat
@@ -455,25 +455,30 @@ agreed, Blind Chess's material count after a flag fall...) must come out of the 
 
 
 def parse_action(game_type: type[Game], data: Mapping[str, Any]) -> Action | Adjudication:
+    """The step a record's action data holds: a resignation, an adjudication, or one of the game's actions
+    (:meth:`Game.action_from_json`); ``ValueError`` names what is wrong.
+
+    >>> from app.engine.core import Game
+    >>> parse_action(Game, {"type": "resign"})
+    Resign()
+    >>> parse_action(Game, {"type": "resign", "why": "bored"})
+    Traceback (most recent call last):
+    ...
+    app.engine.codec.CodecError: 'resign': unknown key 'why'
+    """
     kind = data.get("type")
-    if kind == "resign":
-        return Resign()
-    if kind == "adjudication":
+    if kind == Resign.kind:
+        return codec.from_json(Resign, data)
+    if kind == Adjudication.kind:
         seat = data.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(game_type.seat_names):
+        if not _is_int(seat) or not 0 <= seat < len(game_type.seat_names):
             raise ValueError(f"bad adjudication seat {_short(seat)}")
-        try:
-            reason = Reason(data["reason"])
-        except (KeyError, ValueError, TypeError):
-            raise ValueError(f"bad adjudication reason {_short(data.get('reason'))}") from None
-        if reason not in ADJUDICATION_REASONS:
+        adjudication = codec.from_json(Adjudication, data)
+        if adjudication.reason not in ADJUDICATION_REASONS:
             allowed = ", ".join(sorted(item.value for item in ADJUDICATION_REASONS))
-            raise ValueError(f"a game cannot be adjudicated as {reason.value} (only {allowed}); that ending "
-                             f"must come from the moves")
-        detail = data.get("detail", "")
-        if not isinstance(detail, str):
-            raise ValueError("an adjudication's 'detail' must be text")
-        return Adjudication(seat, reason, detail)
+            raise ValueError(f"a game cannot be adjudicated as {adjudication.reason.value} (only {allowed}); that "
+                             f"ending must come from the moves")
+        return adjudication
     return game_type.action_from_json(data)
 
 

@@ -34,16 +34,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, NamedTuple, Sequence
 
-from app.engine.core import Action, IllegalAction, Outcome, Reason
+from app.engine.core import Action, IllegalAction, Outcome, Reason, Seat
 
 if TYPE_CHECKING:
-    from app.engine.core import Game, Seat
+    from app.engine.core import Game
     from app.games.presenter import Command
 
-__all__ = ["AGREE", "ANSWER", "DRAW_PHASES", "AnswerDraw", "DrawAccepted", "DrawDeclined", "DrawKnowledge",
-           "DrawOffered", "DrawProposed", "DrawRefused", "OfferDraw", "TeamDraw", "describe_draw",
-           "describe_draw_action", "draw_action_from_json", "draw_answer", "draw_command", "draw_commands",
-           "draw_prompt", "draw_text"]
+__all__ = ["AGREE", "ANSWER", "DRAW_ACTIONS", "DRAW_PHASES", "AnswerDraw", "DrawAccepted", "DrawDeclined",
+           "DrawKnowledge", "DrawOffered", "DrawProposed", "DrawRefused", "OfferDraw", "TeamDraw", "describe_draw",
+           "describe_draw_action", "draw_answer", "draw_command", "draw_commands", "draw_prompt", "draw_text"]
 
 AGREE, ANSWER = "agree_draw", "answer_draw"
 """The phases of an offer: the offerer's partner agrees or refuses; the opponents accept or decline."""
@@ -64,9 +63,6 @@ class OfferDraw(Action):
 
     kind: ClassVar[str] = "offer_draw"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind}
-
 
 @dataclass(frozen=True)
 class AnswerDraw(Action):
@@ -75,17 +71,9 @@ class AnswerDraw(Action):
     accept: bool
     kind: ClassVar[str] = "answer_draw"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "accept": self.accept}
 
-
-def draw_action_from_json(data: Mapping[str, Any]) -> Action | None:
-    """The draw action a record's JSON holds, or None when it holds none."""
-    if data.get("type") == OfferDraw.kind and set(data) == {"type"}:
-        return OfferDraw()
-    if data.get("type") == AnswerDraw.kind and isinstance(data.get("accept"), bool):
-        return AnswerDraw(data["accept"])
-    return None
+DRAW_ACTIONS: tuple[type[Action], ...] = (OfferDraw, AnswerDraw)
+"""The team draw's actions, for a referee's :attr:`~app.engine.core.Game.actions`."""
 
 
 # ---- observations ------------------------------------------------------------------------------------------------

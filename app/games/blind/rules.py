@@ -318,18 +318,12 @@ class Attempt(Action):
     def parse(cls, uci: str) -> "Attempt":
         return cls(chess.Move.from_uci(uci))
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "move": self.move.uci()}
-
 
 @dataclass(frozen=True, slots=True)
 class OfferDraw(Action):
     """Offer a draw (seat to move, once a turn, before attempting its move)."""
 
     kind: ClassVar[str] = "offer_draw"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind}
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,9 +332,6 @@ class AnswerDraw(Action):
 
     accept: bool
     kind: ClassVar[str] = "answer_draw"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "accept": self.accept}
 
 
 # ---- observations --------------------------------------------------------------------------------------
@@ -423,6 +414,8 @@ class BlindChess(Game):
     >>> game = BlindChess("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
     >>> [move.uci() for move in game.choices()["attempts"]]
     ['e1d1', 'e1f1', 'e1d2', 'e1f2', 'e2d3', 'e2e3', 'e2f3', 'e2e4']
+    >>> BlindChess.action_from_json({"type": "answer_draw", "accept": False})
+    AnswerDraw(accept=False)
     """
 
     # The game's key, seats, teams and whether it hides information are said once, in its definition.
@@ -430,6 +423,7 @@ class BlindChess(Game):
     seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
     seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
     hidden_information: ClassVar[bool] = DEFINITION.hidden_information
+    actions: ClassVar[tuple[type[Action], ...]] = (Attempt, OfferDraw, AnswerDraw)
 
     def __init__(self, fen: str = chess.STARTING_FEN) -> None:
         super().__init__()
@@ -604,34 +598,6 @@ class BlindChess(Game):
         if not isinstance(fen, str):
             raise ValueError("the Blind Chess option fen must be a string")
         return cls(fen=fen)
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        """Parse an action written by ``to_json``.
-
-        >>> BlindChess.action_from_json({"type": "answer_draw", "accept": False})
-        AnswerDraw(accept=False)
-        """
-        kind = data.get("type")
-        if kind == "attempt":
-            uci = data.get("move")
-            if not isinstance(uci, str):
-                raise ValueError(f"not a move: {uci!r}")
-            try:
-                move = chess.Move.from_uci(uci)
-            except ValueError:
-                raise ValueError(f"not a move: {uci!r}") from None
-            if not move or move.drop:
-                raise ValueError(f"not a move: {uci!r}")
-            return Attempt(move)
-        if kind == "offer_draw":
-            return OfferDraw()
-        if kind == "answer_draw":
-            accept = data.get("accept")
-            if not isinstance(accept, bool):
-                raise ValueError(f"a draw answer must be true or false, not {accept!r}")
-            return AnswerDraw(accept)
-        raise ValueError(f"unknown Blind Chess action type {kind!r}")
 
 
 def _ep_plausible(board: chess.Board) -> bool:

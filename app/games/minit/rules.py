@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
+from app.engine import codec
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from app.games.minit import DEFINITION
 
@@ -570,15 +571,12 @@ class MinitMove(Action):
     {'type': 'move', 'move': 'a2-a3'}
     """
 
-    move: Move
+    move: Move = field(metadata=codec.spec(text=codec.Text(str, Move.parse, "a move such as 'a2-a3'")))
     kind: ClassVar[str] = "move"
 
     @classmethod
     def parse(cls, text: str) -> "MinitMove":
         return cls(Move.parse(text))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "move": str(self.move)}
 
 
 # ---- observations ---------------------------------------------------------------------------------------
@@ -626,6 +624,7 @@ class MinitChess(Game):
     seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
     seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
     hidden_information: ClassVar[bool] = DEFINITION.hidden_information
+    actions: ClassVar[tuple[type[Action], ...]] = (MinitMove,)
 
     def __init__(self, position: str | None = None) -> None:
         super().__init__()
@@ -709,16 +708,6 @@ class MinitChess(Game):
         if position is not None and not isinstance(position, str):
             raise ValueError("the MinitChess option 'position' must be a string")
         return cls(position)
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        kind = data.get("type")
-        if kind != "move":
-            raise ValueError(f"unknown MinitChess action type {kind!r}")
-        text = data.get("move")
-        if not isinstance(text, str):
-            raise ValueError(f"not a move: {text!r}")
-        return MinitMove(Move.parse(text))
 
 
 # ---- a seat's view ------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
 import chess
 
+from app.engine import codec
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from app.engine.notation import describe_bad_move, is_well_formed
 from app.games.rbc.moves import MoveActions, capture_square, move_actions, revise_move, with_default_promotion
@@ -77,10 +78,6 @@ def _piece_at(board: chess.Board, square: int) -> chess.Piece | None:
 
 # ---- actions -----------------------------------------------------------------------------------
 
-def _square_json(square: int | None) -> str | None:
-    return None if square is None else chess.SQUARE_NAMES[square]
-
-
 def _parse_square(value: Any) -> int | None:
     if value is None:
         return None
@@ -89,19 +86,20 @@ def _parse_square(value: Any) -> int | None:
     raise ValueError(f"not a square: {value!r}")
 
 
+SQUARE_NAME = codec.Text(chess.square_name, _parse_square, "a square such as 'e4'")
+"""A square written by its name in records (``"e4"``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Sense(Action):
     """Sense the 3x3 window centred on ``square``. ``None`` skips sensing (ruling R3: bots only)."""
 
-    square: int | None
+    square: int | None = field(metadata=codec.spec(text=SQUARE_NAME))
     kind: ClassVar[str] = "sense"
 
     @classmethod
     def parse(cls, text: str | None) -> "Sense":
         return cls(_parse_square(text))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "square": _square_json(self.square)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,9 +112,6 @@ class MoveAction(Action):
     @classmethod
     def parse(cls, uci: str | None) -> "MoveAction":
         return cls(None if uci is None else chess.Move.from_uci(uci))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "move": None if self.move is None else self.move.uci()}
 
 
 PASS = MoveAction(None)
@@ -182,6 +177,7 @@ class ReconChess(Game):
     seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
     seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
     hidden_information: ClassVar[bool] = DEFINITION.hidden_information
+    actions: ClassVar[tuple[type[Action], ...]] = (Sense, MoveAction)
 
     def __init__(self, draw_rule: str = "50-move", fen: str = chess.STARTING_FEN) -> None:
         super().__init__()
@@ -308,21 +304,6 @@ class ReconChess(Game):
         if not isinstance(draw_rule, str) or not isinstance(fen, str):
             raise ValueError("RBC options draw_rule and fen must be strings")
         return cls(draw_rule=draw_rule, fen=fen)
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        kind = data.get("type")
-        if kind == "sense":
-            return Sense(_parse_square(data.get("square")))
-        if kind == "move":
-            uci = data.get("move")
-            if uci is not None and not isinstance(uci, str):
-                raise ValueError(f"not a move: {uci!r}")
-            try:
-                return MoveAction.parse(uci)
-            except ValueError:
-                raise ValueError(f"not a move: {uci!r}") from None
-        raise ValueError(f"unknown RBC action type {kind!r}")
 
 
 # ---- a seat's view --------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, NamedTuple
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
-from app.games.team_draw import AnswerDraw, DrawKnowledge, OfferDraw, TeamDraw, draw_action_from_json
+from app.games.team_draw import DRAW_ACTIONS, AnswerDraw, DrawKnowledge, OfferDraw, TeamDraw
 from app.games.splitbrain.losalamos import (FILES, PROMOTIONS, SIZE, LosAlamosPosition, Move, parse_square,
                                             square_name)
 
@@ -135,9 +135,6 @@ class PickPiece(Action):
     square: str
     kind: ClassVar[str] = "pick_piece"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "square": self.square}
-
 
 @dataclass(frozen=True)
 class PickSquare(Action):
@@ -145,9 +142,6 @@ class PickSquare(Action):
 
     square: str
     kind: ClassVar[str] = "pick_square"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "square": self.square}
 
 
 @dataclass(frozen=True)
@@ -157,9 +151,6 @@ class Decide(Action):
     choice: str
     kind: ClassVar[str] = "decide"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "choice": self.choice}
-
 
 @dataclass(frozen=True)
 class Settle(Action):
@@ -168,9 +159,6 @@ class Settle(Action):
     move: str
     kind: ClassVar[str] = "settle"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "move": self.move}
-
 
 @dataclass(frozen=True)
 class Promote(Action):
@@ -178,9 +166,6 @@ class Promote(Action):
 
     piece: str
     kind: ClassVar[str] = "promote"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "piece": self.piece}
 
 
 # ---- observations ----------------------------------------------------------------------------------------------
@@ -294,6 +279,7 @@ class SplitBrainChess(Game):
     """
 
     variant: ClassVar[str] = "splitbrain"
+    actions: ClassVar[tuple[type[Action], ...]] = (PickPiece, PickSquare, Decide, Settle, Promote) + DRAW_ACTIONS
     seat_names: ClassVar[tuple[str, ...]] = SEATS
     seat_teams: ClassVar[tuple[int, ...] | None] = TEAMS
     hidden_information: ClassVar[bool] = True
@@ -516,18 +502,6 @@ class SplitBrainChess(Game):
             return cls(fen, coin)
         except ValueError as error:
             raise ValueError(f"bad starting position: {error}") from None
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        kind = data.get("type")
-        for action_type, key in ((PickPiece, "square"), (PickSquare, "square"), (Decide, "choice"),
-                                 (Settle, "move"), (Promote, "piece")):
-            if kind == action_type.kind and isinstance(data.get(key), str):
-                return action_type(data[key])
-        draw = draw_action_from_json(data)
-        if draw is not None:
-            return draw
-        raise ValueError(f"not a Split-Brain Chess action: {str(dict(data))[:60]}")
 
 
 # ---- a seat's view ----------------------------------------------------------------------------------------------

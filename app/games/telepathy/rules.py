@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Mapping, NamedTuple
 import chess
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
-from app.games.team_draw import AnswerDraw, DrawKnowledge, OfferDraw, TeamDraw, draw_action_from_json
+from app.games.team_draw import DRAW_ACTIONS, AnswerDraw, DrawKnowledge, OfferDraw, TeamDraw
 
 __all__ = ["CARDS", "SEATS", "TelepathyChess", "TelepathyView", "Predict", "TelepathyMove", "Remove", "OfferDraw",
            "AnswerDraw", "card_of_move", "legal_moves", "resolution", "take_off"]
@@ -130,9 +130,6 @@ class Predict(Action):
     card: str
     kind: ClassVar[str] = "predict"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "card": self.card}
-
 
 @dataclass(frozen=True)
 class TelepathyMove(Action):
@@ -141,9 +138,6 @@ class TelepathyMove(Action):
     uci: str
     kind: ClassVar[str] = "move"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "uci": self.uci}
-
 
 @dataclass(frozen=True)
 class Remove(Action):
@@ -151,9 +145,6 @@ class Remove(Action):
 
     square: str
     kind: ClassVar[str] = "remove"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "square": self.square}
 
 
 # ---- observations ----------------------------------------------------------------------------------------------
@@ -244,6 +235,7 @@ class TelepathyChess(Game):
     """The referee: the board, the coin, the cards on the table and whose role is what."""
 
     variant: ClassVar[str] = "telepathy"
+    actions: ClassVar[tuple[type[Action], ...]] = (Predict, TelepathyMove, Remove) + DRAW_ACTIONS
     seat_names: ClassVar[tuple[str, ...]] = SEATS
     seat_teams: ClassVar[tuple[int, ...] | None] = TEAMS
     hidden_information: ClassVar[bool] = True
@@ -456,17 +448,6 @@ class TelepathyChess(Game):
             return cls(SEATS.index(white), SEATS.index(black), fen)
         except ValueError as error:
             raise ValueError(f"bad starting position: {error}") from None
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        kind = data.get("type")
-        for action_type, key in ((Predict, "card"), (TelepathyMove, "uci"), (Remove, "square")):
-            if kind == action_type.kind and isinstance(data.get(key), str):
-                return action_type(data[key])
-        draw = draw_action_from_json(data)
-        if draw is not None:
-            return draw
-        raise ValueError(f"not a Telepathy Chess action: {str(dict(data))[:60]}")
 
 
 # ---- a seat's view ----------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple
 
+from app.engine import codec
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from tests.games.lights import DEFINITION
 
@@ -58,6 +59,10 @@ def cell_number(name: Any) -> int:
     raise ValueError(f"not a cell of the 4x4 board: {str(name)[:20]!r} (files a-d, ranks 1-4)")
 
 
+CELL = codec.Text(cell_name, cell_number, "a cell such as 'b2'")
+"""A cell written by its name in records."""
+
+
 def switched_by(cell: int) -> tuple[int, ...]:
     """The cells a press on ``cell`` switches: itself and its orthogonal neighbours on the board.
 
@@ -93,11 +98,8 @@ def deal(rng: random.Random) -> str:
 class Press(Action):
     """Press one cell."""
 
-    cell: int
+    cell: int = field(metadata=codec.spec(text=CELL))
     kind: ClassVar[str] = "press"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "cell": cell_name(self.cell)}
 
 
 class Dealt(NamedTuple):
@@ -129,6 +131,7 @@ class LightsOut(Game):
     seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
     seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
     hidden_information: ClassVar[bool] = DEFINITION.hidden_information
+    actions: ClassVar[tuple[type[Action], ...]] = (Press,)
     uses_chance: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None, lights: str | None = None) -> None:
@@ -202,12 +205,6 @@ class LightsOut(Game):
             raise ValueError(f"unknown Lights Out option(s): {', '.join(sorted(map(str, unknown)))[:80]}")
         # "seed" is read for records written before the deal's seed left the options: it deals as it did then.
         return cls(seed=options.get("seed"), lights=options.get("lights"))
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        if data.get("type") != Press.kind:
-            raise ValueError(f"unknown Lights Out action type {str(data.get('type'))[:30]!r}")
-        return Press(cell_number(data.get("cell")))
 
 
 @dataclass

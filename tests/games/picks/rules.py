@@ -57,9 +57,6 @@ class Arrange(Action):
     double: int
     kind: ClassVar[str] = "arrange"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "double": self.double}
-
 
 @dataclass(frozen=True)
 class Pick(Action):
@@ -67,9 +64,6 @@ class Pick(Action):
 
     card: str
     kind: ClassVar[str] = "pick"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "card": self.card}
 
 
 class Dealt(NamedTuple):
@@ -128,6 +122,7 @@ class SecretPicks(Game):
     seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
     seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
     hidden_information: ClassVar[bool] = DEFINITION.hidden_information
+    actions: ClassVar[tuple[type[Action], ...]] = (Arrange, Pick)
     uses_chance: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
@@ -230,15 +225,6 @@ class SecretPicks(Game):
         if options:
             raise ValueError(f"Secret Picks takes no options, not {', '.join(sorted(map(str, options)))[:80]}")
         return cls()
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        kind = data.get("type")
-        if kind == Arrange.kind and isinstance(data.get("double"), int):
-            return Arrange(data["double"])
-        if kind == Pick.kind and isinstance(data.get("card"), str):
-            return Pick(data["card"])
-        raise ValueError(f"not a Secret Picks action: {str(dict(data))[:60]}")
 
 
 @dataclass

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple
 
+from app.engine import codec
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from tests.games.scouts import DEFINITION
 
@@ -59,6 +60,10 @@ def cell_number(name: Any) -> int:
     raise ValueError(f"not a cell of the 6x6 board: {str(name)[:20]!r} (files a-f, ranks 1-6)")
 
 
+CELL = codec.Text(cell_name, cell_number, "a cell such as 'b2'")
+"""A cell written by its name in records."""
+
+
 def neighbours(cell: int) -> list[int]:
     """The cells a scout on ``cell`` can step to (a king's step on the board).
 
@@ -89,12 +94,9 @@ def next_seat(after: Seat | None, alive: Mapping[Seat, int]) -> Seat | None:
 class Step(Action):
     """Step the scout on ``from_cell`` to ``to_cell``."""
 
-    from_cell: int
-    to_cell: int
+    from_cell: int = field(metadata=codec.spec(key="from", text=CELL))
+    to_cell: int = field(metadata=codec.spec(key="to", text=CELL))
     kind: ClassVar[str] = "step"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "from": cell_name(self.from_cell), "to": cell_name(self.to_cell)}
 
     def __str__(self) -> str:
         return f"{cell_name(self.from_cell)}-{cell_name(self.to_cell)}"
@@ -144,6 +146,7 @@ class ScoutsGame(Game):
     seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
     seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
     hidden_information: ClassVar[bool] = DEFINITION.hidden_information
+    actions: ClassVar[tuple[type[Action], ...]] = (Step,)
 
     def __init__(self) -> None:
         super().__init__()
@@ -219,12 +222,6 @@ class ScoutsGame(Game):
         if options:
             raise ValueError(f"Scouts takes no options (given: {', '.join(sorted(map(str, options)))[:80]})")
         return cls()
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        if data.get("type") != Step.kind:
-            raise ValueError(f"unknown Scouts action type {str(data.get('type'))[:30]!r}")
-        return Step(cell_number(data.get("from")), cell_number(data.get("to")))
 
 
 @dataclass

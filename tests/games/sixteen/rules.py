@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
+from app.engine import codec
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from tests.games.sixteen import DEFINITION
 
@@ -55,6 +56,10 @@ def cell_number(name: Any) -> int:
     if len(text) != 2 or text[0] not in "abcd" or text[1] not in "1234":
         raise ValueError(f"{text[:10]!r} is not a cell of the 4x4 board (a1 to d4)")
     return "abcd".index(text[0]) + SIZE * (int(text[1]) - 1)
+
+
+CELL = codec.Text(cell_name, cell_number, "a cell such as 'b2'")
+"""A cell written by its name in records."""
 
 
 def suit(card: str) -> str:
@@ -86,20 +91,14 @@ class Take(Action):
     card: str
     kind: ClassVar[str] = "take"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "card": self.card}
-
 
 @dataclass(frozen=True)
 class Place(Action):
     """Second step: place the taken ``card`` on the empty ``cell``."""
 
     card: str
-    cell: int
+    cell: int = field(metadata=codec.spec(text=CELL))
     kind: ClassVar[str] = "place"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "card": self.card, "cell": cell_name(self.cell)}
 
 
 class Dealt(NamedTuple):
@@ -140,6 +139,7 @@ class Sixteen(Game):
     seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
     seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
     hidden_information: ClassVar[bool] = DEFINITION.hidden_information
+    actions: ClassVar[tuple[type[Action], ...]] = (Take, Place)
     uses_chance: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
@@ -216,15 +216,6 @@ class Sixteen(Game):
         if options:
             raise ValueError(f"Sixteen takes no options, not {', '.join(sorted(map(str, options)))[:80]}")
         return cls()
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        kind, card = data.get("type"), data.get("card")
-        if kind == Take.kind and isinstance(card, str):
-            return Take(card)
-        if kind == Place.kind and isinstance(card, str):
-            return Place(card, cell_number(data.get("cell")))
-        raise ValueError(f"not a Sixteen action: {str(dict(data))[:60]}")
 
 
 @dataclass
