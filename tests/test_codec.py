@@ -29,9 +29,8 @@ from app.engine.record import Entry, load_record, parse_action, read_record
 
 CORPUS = Path(__file__).resolve().parent / "data" / "records"
 
-PENDING = {"cloak"}
-"""Games whose referees still read their actions by hand (``action_from_json`` of their own): Cloak and Dagger
-converts once its rules are split (see the report of issue 27's codec branch)."""
+PENDING: set[str] = set()
+"""Games whose referees still read their actions by hand (``action_from_json`` of their own): none now."""
 
 
 def corpus_records() -> list[Path]:
@@ -58,6 +57,10 @@ WRITTEN_BEFORE = {
     "blind": ['{"type": "attempt", "move": "e7e8n"}', '{"type": "attempt", "move": "g1f3"}', '{"type": "offer_draw"}',
               '{"type": "answer_draw", "accept": false}', '{"type": "answer_draw", "accept": true}'],
     "minit": ['{"type": "move", "move": "a2-a3"}', '{"type": "move", "move": "b1-c3"}'],
+    "cloak": ['{"type": "arrange", "pieces": "RNBQKBNR"}', '{"type": "guess", "checker": 3, "piece": "Q"}',
+              '{"type": "move", "uci": "e1h1"}', '{"type": "bonus", "uci": "P@c2"}', '{"type": "bonus", "uci": null}',
+              '{"type": "uncloak", "checkers": []}', '{"type": "uncloak", "checkers": [1, 8]}',
+              '{"type": "offer_draw"}', '{"type": "answer_draw", "accept": true}'],
     "telepathy": ['{"type": "predict", "card": "N"}', '{"type": "move", "uci": "e2e4"}',
                   '{"type": "remove", "square": "b1"}', '{"type": "offer_draw"}',
                   '{"type": "answer_draw", "accept": true}'],

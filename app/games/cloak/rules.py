@@ -63,9 +63,6 @@ class Arrange(Action):
     pieces: str
     kind: ClassVar[str] = "arrange"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "pieces": self.pieces}
-
 
 @dataclass(frozen=True)
 class Guess(Action):
@@ -74,9 +71,6 @@ class Guess(Action):
     checker: int
     piece: str
     kind: ClassVar[str] = "guess"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "checker": self.checker, "piece": self.piece}
 
 
 @dataclass(frozen=True)
@@ -90,9 +84,6 @@ class Move(Action):
     uci: str
     kind: ClassVar[str] = "move"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "uci": self.uci}
-
 
 @dataclass(frozen=True)
 class Bonus(Action):
@@ -102,9 +93,6 @@ class Bonus(Action):
     uci: str | None
     kind: ClassVar[str] = "bonus"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "uci": self.uci}
-
 
 @dataclass(frozen=True)
 class Uncloak(Action):
@@ -113,18 +101,12 @@ class Uncloak(Action):
     checkers: tuple[int, ...] = ()
     kind: ClassVar[str] = "uncloak"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "checkers": list(self.checkers)}
-
 
 @dataclass(frozen=True)
 class OfferDraw(Action):
     """Offer a draw: the seat to move, once a turn, in its "move" phase (as in Blind Chess)."""
 
     kind: ClassVar[str] = "offer_draw"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind}
 
 
 @dataclass(frozen=True)
@@ -133,9 +115,6 @@ class AnswerDraw(Action):
 
     accept: bool
     kind: ClassVar[str] = "answer_draw"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.kind, "accept": self.accept}
 
 
 # ---- the referee -----------------------------------------------------------------------------------------------
@@ -158,6 +137,7 @@ class CloakChess(Game):
     seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
     seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
     hidden_information: ClassVar[bool] = DEFINITION.hidden_information
+    actions: ClassVar[tuple[type[Action], ...]] = (Arrange, Guess, Move, Bonus, Uncloak, OfferDraw, AnswerDraw)
     view_type: ClassVar[type[View]] = CloakView
 
     def __init__(self, deduction: bool = True) -> None:
@@ -426,23 +406,3 @@ class CloakChess(Game):
         if not isinstance(deduction, bool):
             raise ValueError(f"the deduction option is on or off, not {str(deduction)[:20]}")
         return cls(deduction=deduction)
-
-    @classmethod
-    def action_from_json(cls, data: Mapping[str, Any]) -> Action:
-        kind = data.get("type")
-        if kind == Arrange.kind and isinstance(data.get("pieces"), str):
-            return Arrange(data["pieces"])
-        if kind == Guess.kind and type(data.get("checker")) is int and isinstance(data.get("piece"), str):
-            return Guess(data["checker"], data["piece"])
-        if kind == Move.kind and isinstance(data.get("uci"), str):
-            return Move(data["uci"])
-        if kind == Bonus.kind and "uci" in data and (data["uci"] is None or isinstance(data["uci"], str)):
-            return Bonus(data["uci"])  # a declined bonus says so ("uci": null); a missing field is a damaged record
-        if kind == Uncloak.kind and isinstance(data.get("checkers"), list) \
-                and all(type(number) is int for number in data["checkers"]):
-            return Uncloak(tuple(data["checkers"]))
-        if kind == OfferDraw.kind:
-            return OfferDraw()
-        if kind == AnswerDraw.kind and isinstance(data.get("accept"), bool):
-            return AnswerDraw(data["accept"])
-        raise ValueError(f"not a Cloak and Dagger action: {str(dict(data))[:60]}")
