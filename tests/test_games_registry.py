@@ -3,6 +3,7 @@ the registry stays cheap (no referee, no python-chess)."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import subprocess
 import sys
@@ -113,3 +114,35 @@ def test_installers_are_handed_every_module_the_lazy_references_load(definition:
     assert "bundle_policy.named_modules()" in (ROOT / "packaging" / "sightline.spec").read_text(encoding="utf-8")
     package = (ROOT / "app" / "games" / definition.key / "__init__.py").read_text(encoding="utf-8")
     assert "_named_for_bundlers" not in package
+
+
+_FACTS = {"variant", "key", "seat_names", "seat_teams", "hidden_information", "SEATS", "TEAMS", "SEAT_NAMES"}
+
+
+def _facts_said_again(path: Path) -> list[str]:
+    """Assignments in ``path`` of a game's own facts (its key, seats, teams, hidden information) to a literal
+    instead of reading them from the definition."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = {target.id for target in targets if isinstance(target, ast.Name)}
+            literal = isinstance(node.value, ast.Constant) or (
+                isinstance(node.value, ast.Tuple) and all(isinstance(item, ast.Constant) for item in node.value.elts))
+            if names & _FACTS and literal and not (isinstance(node.value, ast.Constant) and node.value.value is None):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_each_games_key_seats_and_teams_are_said_once_in_its_definition() -> None:
+    """The referee, the presenter and the bots read the key, the seats, the teams and whether the game hides
+    information from the definition (issue 27): no module of a game's package writes them again."""
+    packages = [ROOT / "app" / "games" / entry.rpartition(".")[2] for entry in games.ENTRIES]
+    packages += sorted(path.parent for path in (ROOT / "tests" / "games").glob("*/__init__.py"))
+    assert len(packages) >= 10
+    modules = [path for package in packages for path in sorted(package.glob("*.py")) if path.name != "__init__.py"]
+    said_again = [line for path in modules for line in _facts_said_again(path)]
+    assert not said_again, "read these from the game's DEFINITION instead:\n" + "\n".join(said_again)
+    assert _facts_said_again(ROOT / "app" / "games" / "definition.py") == []  # the reader counts what it should
+    sample = ROOT / "tests" / "games" / "sixteen" / "rules.py"
+    assert not _facts_said_again(sample) and "DEFINITION.key" in sample.read_text(encoding="utf-8")

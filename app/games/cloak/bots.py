@@ -42,6 +42,7 @@ from app.engine.core import Action, Seat
 from app.games.cloak.deduction import PIECES, Deduction, Tracker, arrangements
 from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
 from app.games.cloak.view import CloakView
+from app.games.cloak import DEFINITION
 
 _PIECE_TYPES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP, "N": chess.KNIGHT,
                 "P": chess.PAWN}
@@ -148,7 +149,7 @@ def play_on(board: chess.Board, choice: str | None) -> None:
 class _CloakBot(Bot):
     """What every Cloak and Dagger bot shares: the view from observations and the phase dispatch."""
 
-    variant: ClassVar[str] = "cloak"
+    variant: ClassVar[str] = DEFINITION.key
 
     def __init__(self, seed: int | None = None, level: str = "medium") -> None:
         super().__init__(seed, level)

@@ -35,12 +35,13 @@ from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, 
 from app.games.team_draw import DRAW_ACTIONS, AnswerDraw, DrawKnowledge, OfferDraw, TeamDraw
 from app.games.splitbrain.losalamos import (FILES, PROMOTIONS, SIZE, LosAlamosPosition, Move, parse_square,
                                             square_name)
+from app.games.splitbrain import DEFINITION
 
 __all__ = ["SEATS", "SplitBrainChess", "SplitBrainView", "PickPiece", "PickSquare", "Decide", "Settle", "Promote",
            "OfferDraw", "AnswerDraw", "manhattan", "roles", "resolve", "insufficient_material"]
 
-SEATS = ("W1", "W2", "B1", "B2")
-TEAMS = (0, 0, 1, 1)
+SEATS = DEFINITION.seat_names
+TEAMS = DEFINITION.seat_teams
 TEAM_NAMES = ("White", "Black")
 SIDES = ("king", "queen")
 """The coin's two places: the king side (files d-f, seats W1 and B1) and the queen side (a-c, W2 and B2)."""
@@ -278,11 +279,12 @@ class SplitBrainChess(Game):
     ['f2f3']
     """
 
-    variant: ClassVar[str] = "splitbrain"
+    # The game's key, seats, teams and whether it hides information are said once, in its definition.
+    variant: ClassVar[str] = DEFINITION.key
+    seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
+    seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
+    hidden_information: ClassVar[bool] = DEFINITION.hidden_information
     actions: ClassVar[tuple[type[Action], ...]] = (PickPiece, PickSquare, Decide, Settle, Promote) + DRAW_ACTIONS
-    seat_names: ClassVar[tuple[str, ...]] = SEATS
-    seat_teams: ClassVar[tuple[int, ...] | None] = TEAMS
-    hidden_information: ClassVar[bool] = True
 
     def __init__(self, fen: str | None = None, coin: str = "king") -> None:
         super().__init__()

@@ -36,12 +36,13 @@ import chess
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from app.games.team_draw import DRAW_ACTIONS, AnswerDraw, DrawKnowledge, OfferDraw, TeamDraw
+from app.games.telepathy import DEFINITION
 
 __all__ = ["CARDS", "SEATS", "TelepathyChess", "TelepathyView", "Predict", "TelepathyMove", "Remove", "OfferDraw",
            "AnswerDraw", "card_of_move", "legal_moves", "resolution", "take_off"]
 
-SEATS = ("W1", "W2", "B1", "B2")
-TEAMS = (0, 0, 1, 1)
+SEATS = DEFINITION.seat_names
+TEAMS = DEFINITION.seat_teams
 TEAM_NAMES = ("White", "Black")
 CARDS = ("P", "N", "B", "R", "Q", "K", "C")
 """The team's cards: a piece kind each, and ``C``, the copy card, which counts as the face-up card."""
@@ -234,11 +235,12 @@ class TelepathyTruth:
 class TelepathyChess(Game):
     """The referee: the board, the coin, the cards on the table and whose role is what."""
 
-    variant: ClassVar[str] = "telepathy"
+    # The game's key, seats, teams and whether it hides information are said once, in its definition.
+    variant: ClassVar[str] = DEFINITION.key
+    seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
+    seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
+    hidden_information: ClassVar[bool] = DEFINITION.hidden_information
     actions: ClassVar[tuple[type[Action], ...]] = (Predict, TelepathyMove, Remove) + DRAW_ACTIONS
-    seat_names: ClassVar[tuple[str, ...]] = SEATS
-    seat_teams: ClassVar[tuple[int, ...] | None] = TEAMS
-    hidden_information: ClassVar[bool] = True
 
     def __init__(self, white_first: Seat = 0, black_first: Seat = 2, fen: str | None = None) -> None:
         super().__init__()

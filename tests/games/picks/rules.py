@@ -30,8 +30,8 @@ from typing import Any, ClassVar, Mapping, NamedTuple
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
 from tests.games.picks import DEFINITION
 
-SEATS = ("A1", "A2", "B1", "B2")
-TEAMS = (0, 0, 1, 1)
+SEATS = DEFINITION.seat_names
+TEAMS = DEFINITION.seat_teams
 """A1 and A2 play together against B1 and B2."""
 HAND = 3
 """Cards dealt to each seat, one played a round: also the number of rounds."""

@@ -33,8 +33,8 @@ SIZE = 6
 FILES = "abcdef"
 TURN_LIMIT = 32
 """Turns (one step of one seat each) after which the scouts left decide the game."""
-SEATS = ("W1", "W2", "B1", "B2")
-TEAMS = (0, 0, 1, 1)
+SEATS = DEFINITION.seat_names
+TEAMS = DEFINITION.seat_teams
 """Each seat's team: W1 and W2 play together against B1 and B2."""
 ORDER = (0, 2, 1, 3)
 """Seats in the order they move: W1, B1, W2, B2."""
