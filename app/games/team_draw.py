@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, NamedTuple, Sequence
 
+from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action, IllegalAction, Outcome, Reason, Seat
 
 if TYPE_CHECKING:
@@ -228,6 +229,39 @@ def draw_answer(phase: str, balance: int) -> bool:
     (True, False, False, True)
     """
     return balance <= 0 if phase == AGREE else balance <= -CLEARLY_WORSE
+
+
+def playable(request: ActionRequest) -> list[Action]:
+    """The choices a built-in bot picks from: every one but a draw offer (the built-in bots never offer one)."""
+    return [action for actions in request.choices.values() for action in actions if type(action) is not OfferDraw]
+
+
+class RandomTeamBot(Bot):
+    """A team game's ``random`` bot: any allowed choice, uniformly at random; a draw offer answered by the material
+    (the game's :meth:`answer_draw`). It keeps its seat's view (``view_type``) for that."""
+
+    name: ClassVar[str] = "random"
+    view_type: ClassVar[type[Any]]
+
+    def __init__(self, seed: int | None = None, level: str = "medium") -> None:
+        super().__init__(seed, level)
+        self.view = self.view_type()
+
+    def start(self, seat: int, options: dict[str, Any]) -> None:
+        super().start(seat, options)
+        self.view = self.view_type()
+
+    def observe(self, observation: Any) -> None:
+        self.view.apply(observation)
+
+    def act(self, request: ActionRequest) -> Action:
+        if request.phase in DRAW_PHASES:
+            return self.answer_draw(request.phase)
+        return self.rng.choice(playable(request))
+
+    def answer_draw(self, phase: str) -> AnswerDraw:
+        """The answer to a draw in ``phase`` (a partner's proposal, or the opponents' offer)."""
+        raise NotImplementedError
 
 
 # ---- what a person sees and does ---------------------------------------------------------------------------------

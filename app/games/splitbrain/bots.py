@@ -34,7 +34,7 @@ from app.engine.core import Action
 from app.games.splitbrain.losalamos import LosAlamosPosition, Move, parse_square, square_name
 from app.games.splitbrain.rules import (Decide, PickPiece, PickSquare, Promote, Settle, SplitBrainView,
                                         insufficient_material, resolve)
-from app.games.team_draw import DRAW_PHASES, AnswerDraw, OfferDraw, draw_answer
+from app.games.team_draw import DRAW_PHASES, AnswerDraw, RandomTeamBot, draw_answer, playable
 from app.games.splitbrain import DEFINITION
 
 __all__ = ["SplitBrainEngineBot", "SplitBrainRandomBot", "move_scores"]
@@ -134,32 +134,14 @@ def answer_draw(view: SplitBrainView, seat: int, phase: str) -> AnswerDraw:
     return AnswerDraw(draw_answer(phase, balance))
 
 
-def _playable(request: ActionRequest) -> list[Action]:
-    """The choices a bot picks from: every one but a draw offer (the built-in bots never offer one)."""
-    return [action for actions in request.choices.values() for action in actions if type(action) is not OfferDraw]
-
-
-class SplitBrainRandomBot(Bot):
+class SplitBrainRandomBot(RandomTeamBot):
     """Any allowed choice, uniformly at random; a draw offer answered by the material."""
 
     variant: ClassVar[str] = DEFINITION.key
-    name: ClassVar[str] = "random"
+    view_type = SplitBrainView
 
-    def __init__(self, seed: int | None = None, level: str = "medium") -> None:
-        super().__init__(seed, level)
-        self.view = SplitBrainView()
-
-    def start(self, seat: int, options: dict[str, Any]) -> None:
-        super().start(seat, options)
-        self.view = SplitBrainView()
-
-    def observe(self, observation: Any) -> None:
-        self.view.apply(observation)
-
-    def act(self, request: ActionRequest) -> Action:
-        if request.phase in DRAW_PHASES:
-            return answer_draw(self.view, self.seat, request.phase)
-        return self.rng.choice(_playable(request))
+    def answer_draw(self, phase: str) -> AnswerDraw:
+        return answer_draw(self.view, self.seat, phase)
 
 
 class SplitBrainEngineBot(Bot):
@@ -188,7 +170,7 @@ class SplitBrainEngineBot(Bot):
             action = self._choose(request)
         except Exception:  # noqa: BLE001 - a bot that cannot think still answers within the rules
             action = None
-        options = _playable(request)
+        options = playable(request)
         return action if action is not None and action in options else self.rng.choice(options)
 
     def _choose(self, request: ActionRequest) -> Action | None:

@@ -38,7 +38,7 @@ import chess
 
 from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action
-from app.games.team_draw import DRAW_PHASES, AnswerDraw, OfferDraw, draw_answer
+from app.games.team_draw import DRAW_PHASES, AnswerDraw, RandomTeamBot, draw_answer, playable
 from app.games.telepathy.rules import (CARDS, Flipped, Moved, Predict, Remove, TelepathyMove, TelepathyView,
                                        card_of_move, legal_moves, resolution, take_off)
 from app.games.telepathy import DEFINITION
@@ -162,32 +162,14 @@ def answer_draw(view: TelepathyView, seat: int, phase: str) -> AnswerDraw:
     return AnswerDraw(draw_answer(phase, balance))
 
 
-def _playable(request: ActionRequest) -> list[Action]:
-    """The choices a bot picks from: every one but a draw offer (the built-in bots never offer one)."""
-    return [action for actions in request.choices.values() for action in actions if type(action) is not OfferDraw]
-
-
-class TelepathyRandomBot(Bot):
-    """Any allowed card, move or removal, uniformly at random; a draw offer answered by the material."""
+class TelepathyRandomBot(RandomTeamBot):
+    """Any allowed choice, uniformly at random; a draw offer answered by the material."""
 
     variant: ClassVar[str] = DEFINITION.key
-    name: ClassVar[str] = "random"
+    view_type = TelepathyView
 
-    def __init__(self, seed: int | None = None, level: str = "medium") -> None:
-        super().__init__(seed, level)
-        self.view = TelepathyView()
-
-    def start(self, seat: int, options: dict[str, Any]) -> None:
-        super().start(seat, options)
-        self.view = TelepathyView()
-
-    def observe(self, observation: Any) -> None:
-        self.view.apply(observation)
-
-    def act(self, request: ActionRequest) -> Action:
-        if request.phase in DRAW_PHASES:
-            return answer_draw(self.view, self.seat, request.phase)
-        return self.rng.choice(_playable(request))
+    def answer_draw(self, phase: str) -> AnswerDraw:
+        return answer_draw(self.view, self.seat, phase)
 
 
 class TelepathyEngineBot(Bot):
@@ -239,7 +221,7 @@ class TelepathyEngineBot(Bot):
     def act(self, request: ActionRequest) -> Action:
         if request.phase in DRAW_PHASES:
             return answer_draw(self.view, self.seat, request.phase)
-        options = _playable(request)
+        options = playable(request)
         try:
             action = self._choose(request)
         except Exception:  # noqa: BLE001 - a bot that cannot think still answers within the rules
