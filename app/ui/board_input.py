@@ -238,7 +238,8 @@ class PointerInput:
             shape = Qt.CursorShape.PointingHandCursor
         elif not state.interactive or square is None:
             shape = Qt.CursorShape.ArrowCursor
-        elif square in state.targets or (state.selected is not None and square in state.targets.get(state.selected, {})):
+        elif square in state.targets or (state.selected is not None
+                                         and square in state.targets.get(state.selected, {})):
             shape = Qt.CursorShape.PointingHandCursor
         elif state.sense_enabled and not state.move_press(square):
             shape = Qt.CursorShape.CrossCursor
