@@ -154,7 +154,7 @@ def test_a_contradicting_sense_flags_the_piece_and_fix_removes_it(qtbot, panel: 
     assert panel.board.flags() == {(4, 4): "sensed empty on turn 1"}
     assert panel.fix_button.isEnabled() and panel.fix_button.text() == "Fix flagged"
     assert panel.flag_label.isVisible() and panel.flag_label.text().startswith("1 supposed piece contradicts")
-    tooltip = panel.board._describe((4, 4))  # the text the square's tooltip shows
+    tooltip = panel.board.describe_square((4, 4))  # the text the square's tooltip shows
     assert "maybe a black knight" in tooltip and "contradicted: sensed empty on turn 1" in tooltip
     with qtbot.waitSignal(panel.hypothesesChanged):
         qtbot.mouseClick(panel.fix_button, Qt.MouseButton.LeftButton)
@@ -328,7 +328,7 @@ def test_board_heat_and_flags_are_drawn_and_checked(qtbot) -> None:
     board.set_heat(None)
     assert board.heat() == {}
     board.set_flags({(3, 3): "sensed empty on turn 2"})
-    assert "contradicted: sensed empty on turn 2" in board._describe((3, 3))
+    assert "contradicted: sensed empty on turn 2" in board.describe_square((3, 3))
     badge = board.square_rect((3, 3)).bottomLeft() + QPoint(8, -8)
     assert board.grab().toImage().pixelColor(badge) != before.pixelColor(badge)
     with pytest.raises(ValueError):

@@ -498,9 +498,9 @@ def test_tooltip_text_describes_square(qtbot) -> None:
     board.set_pieces({(4, 3): "N"})
     board.set_ghosts({(2, 2): "p"})
     board.set_markers([Marker("reveal", ((4, 3),), "t4")])
-    assert board._describe((4, 3)) == "e4: white knight; enemy piece seen (t4)"
-    assert board._describe((2, 2)) == "c3: maybe a black pawn"
-    assert board._describe((0, 0)) == "a1"
+    assert board.describe_square((4, 3)) == "e4: white knight; enemy piece seen (t4)"
+    assert board.describe_square((2, 2)) == "c3: maybe a black pawn"
+    assert board.describe_square((0, 0)) == "a1"
 
 
 def test_installed_pyside_keeps_reference_counts() -> None:

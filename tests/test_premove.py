@@ -61,7 +61,7 @@ def test_a_queued_sense_and_move_are_played_at_once_when_the_turn_comes(rbc_vs_b
     controller.sense((3, 5))  # queued: sense d6 ...
     controller.move((6, 0), (5, 2), None)  # ... and Nf3
     assert [words for _kind, _what, words, _squares in controller.premoves] == ["sense d6", "g1-f3"]
-    kinds = [marker.kind for marker in window.board._markers]
+    kinds = [marker.kind for marker in window.board.markers()]
     assert kinds.count("premove") == 2 and "queued: sense d6 and g1-f3" in window.status.text()
     assert controller.game.ply == 1  # nothing was played yet
     _bot(controller, Sense(chess.E2), MoveAction(chess.Move.from_uci("b8c6")))
@@ -97,7 +97,7 @@ def test_a_right_click_or_esc_cancels_the_premove(rbc_vs_bot: Any, qtbot: Any) -
     qtbot.mouseClick(window.board, Qt.MouseButton.RightButton,
                      pos=window.board.square_rect((2, 2)).center())
     assert controller.premoves == [] and window.board.annotations() == arrows_before  # no circle drawn
-    assert not any(marker.kind == "premove" for marker in window.board._markers)
+    assert not any(marker.kind == "premove" for marker in window.board.markers())
     controller.sense((3, 5))
     window._escape()
     assert controller.premoves == []

@@ -399,20 +399,20 @@ def test_the_window_shows_and_says_an_unknown_piece_and_an_old_sighting(window, 
     assert controller.screen_seat == 0
     board = window.board
     assert board.pieces()[D5] == "x"
-    tip = board._describe(D5)  # the text of the square's tooltip
+    tip = board.describe_square(D5)  # the text of the square's tooltip
     assert tip.startswith("black piece of unknown type on d5: it captured your piece there at turn 2")
     assert "black pawn" not in tip and "piece lost (t2)" in tip
     window.grab().save(str(tmp_path / "unknown.png"))
 
     window.board.senseRequested.emit(sq8(chess.H7))  # White senses elsewhere; Black has not moved since
-    assert board._describe(sq8(chess.G7)) == "g7: black pawn; sensed (t3)"
+    assert board.describe_square(sq8(chess.G7)) == "g7: black pawn; sensed (t3)"
     assert not any(marker.kind == "seen_old" and D5 in marker.squares for marker in board.markers())
     window.board.moveRequested.emit(sq8(chess.A2), sq8(chess.A3), None)
     turn("a1", "a7a6")  # Black has moved: what White learned before is old news, though it has not sensed yet
     qtbot.keyClick(window.curtain, Qt.Key.Key_Space)
     assert controller.screen_seat == 0
     g7 = sq8(chess.G7)
-    assert board._describe(g7) == "black pawn seen on g7 at turn 3; sensed (t3)"
+    assert board.describe_square(g7) == "black pawn seen on g7 at turn 3; sensed (t3)"
     assert any(marker.kind == "seen_old" and D5 in marker.squares and g7 in marker.squares
                for marker in board.markers())
     window.grab().save(str(tmp_path / "old.png"))
@@ -430,7 +430,7 @@ def test_an_old_sighting_is_painted_faded_under_its_turn(qtbot) -> None:
     board.resize(480, 480)
     board.set_scene(scene)
     e8 = sq8(chess.E8)
-    assert board._describe(e8) == "black king seen on e8 at turn 1; sensed earlier (t1)"
+    assert board.describe_square(e8) == "black king seen on e8 at turn 1; sensed earlier (t1)"
     faded = board.grab().toImage()
     board.set_markers([marker for marker in scene.markers if marker.kind != "seen_old"])
     plain = board.grab().toImage()

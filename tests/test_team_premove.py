@@ -46,7 +46,7 @@ def test_telepathy_a_move_queued_while_the_partner_predicts_is_played_and_one_ma
     assert controller.game.to_move == 0  # W1, a bot, predicts first; the person moves after it
     controller.move(_cell("g1"), _cell("f3"), None)
     assert _queued(controller) == ["g1-f3"] and controller.game.ply == 0
-    assert any(marker.kind == "premove" for marker in window.board._markers)
+    assert any(marker.kind == "premove" for marker in window.board.markers())
     controller._bot_answered(0, Predict("N"))
     assert controller.premoves == []  # played at once
     assert controller.views[1].board.piece_at(chess.F3) == chess.Piece(chess.KNIGHT, chess.WHITE)

@@ -326,8 +326,8 @@ def test_words_for_zones_follow_what_the_seat_sees(qtbot: Any) -> None:
     assert "Coins: the marker on 4." in own.accessibleDescription()
     assert "Draw: 23 cards." in own.accessibleDescription() and "counters a1 3." in own.accessibleDescription()
     first = _items(own, "hand-0")[0].center().toPoint()
-    assert own._describe_zone_item(first) == "South: 10 of hearts"
-    assert other._describe_zone_item(first) == "South: a card face down"
+    assert own.describe_at(first) == "South: 10 of hearts"
+    assert other.describe_at(first) == "South: a card face down"
     qtbot.mouseMove(own, QPoint(2, 2))  # from somewhere else: a move to where the pointer is already is no move
     qtbot.mouseMove(own, first)
     assert own.cursor().shape() == Qt.CursorShape.PointingHandCursor

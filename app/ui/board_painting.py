@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetrics,
+    QFontMetricsF,
     QPainter,
     QPainterPath,
     QPen,
@@ -158,7 +159,7 @@ class BoardPicture:
         self._paint_proposal(painter, size)
         self._paint_pieces(painter, size, dpr)
         if self.zones:
-            from app.ui import zones as zone_parts  # loaded only for a scene with zones
+            from app.ui import zones as zone_parts  # deferred for start-up: loaded only for a scene with zones
             zone_parts.paint_stacks(painter, self.zones, self.geometry.square_rect, self.geometry.on_board, self.font,
                                     size)
         if self.coordinates:  # above the pieces, as on Lichess: a knight's base would hide a letter
@@ -182,7 +183,7 @@ class BoardPicture:
             painter.fillRect(self.geometry.board_rect(), QColor(0, 0, 0, 60))
 
         if self.zone_layout is not None:
-            from app.ui import zones as zone_parts
+            from app.ui import zones as zone_parts  # deferred for start-up: loaded only for a scene with zones
             slide = self.card_slide if self.glide_progress < 1 else None
             zone_parts.paint_zones(painter, self.zone_layout, self.font, dpr, self.label_colour,
                                    arriving=None if slide is None else (slide[3], slide[4]))
@@ -536,7 +537,6 @@ class BoardPicture:
         never hides a coordinate."""
         if size < 36 or not self.heat_values:
             return []
-        from PySide6.QtGui import QFontMetricsF
         labels = []
         letter_row = self.geometry.ranks - 1
         normal = self._coordinate_font(size)
