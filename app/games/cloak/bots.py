@@ -39,7 +39,7 @@ from app.bots.base import ActionRequest, Bot
 from app.bots.chess_eval import WIN, evaluate, evaluate_replies, material_count
 from app.bots.timing import Deadline, TurnClock
 from app.engine.core import Action, Seat
-from app.games.cloak.deduction import PIECES, Deduction, Tracker, arrangements
+from app.games.cloak.deduction import PIECES, Deduction, Tracker, arrangements, movers
 from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, OfferDraw, Uncloak
 from app.games.cloak.view import CloakView
 from app.games.cloak import DEFINITION
@@ -78,13 +78,27 @@ class Level:
     """After this many of its own moves in a row with no capture and no pawn move on the board (0: never), a
     pawn move gains a bonus that grows with the wait: a locked position is opened rather than walked around
     in until the turn limit."""
+    chance_scale: float = 0.0
+    """When not 0: a move's scores on the drawn arrangements are averaged as chances of winning
+    (:func:`win_chance`, centipawns over this scale) instead of as centipawns. In centipawns a capture that takes
+    the king on one board in eight is worth an eighth of a win, 12,500, whatever it costs on the other seven;
+    as chances it is worth one eighth plus what the other seven leave, so a queen is not thrown at a checker
+    that is most likely not the king."""
+    checks_out: bool = False
+    """Whether the second look (:func:`reply_value`) also sees a check in reply that no move of its own can
+    meet (every answer, the capture of the checker included, leaves its king to be taken): a lost king."""
+    secrecy: int = 0
+    """Centipawns per unit of the chance, as the opponent can work it out from what both have seen, that its
+    own king is the checker it is: a move that makes the king easier to tell (castling tells it outright, a
+    king step rules other types out) costs that much times the rise; one that blurs it gains (0: not counted)."""
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level(samples=3, max_seconds=0.3, guess_threshold=1.0, noise=120),
     "medium": Level(samples=8, max_seconds=1.0, guess_threshold=0.6),
     "hard": Level(samples=16, max_seconds=2.5, guess_threshold=0.6, deep_moves=6, deep_boards=6, endings=True,
-                  repeat_penalty=60, push_after=12),
+                  repeat_penalty=60, push_after=12, chance_scale=200.0, secrecy=150,
+                  checks_out=True),
 }
 
 
@@ -288,6 +302,8 @@ class CloakDeduceBot(_CloakBot):
         self.quiet = 0
         """Its own moves in a row before which the board had seen no capture and no pawn move."""
         self._last_shape: tuple[int, int] | None = None
+        self.own_tracker = Tracker(0)
+        """What both players can work out about this seat's own arrangement (what the opponent knows of it)."""
 
     def start(self, seat: Seat, options: dict[str, Any]) -> None:
         super().start(seat, options)
@@ -296,6 +312,7 @@ class CloakDeduceBot(_CloakBot):
         self.made = {}
         self.quiet = 0
         self._last_shape = None
+        self.own_tracker = Tracker(seat)
 
     def deduction(self) -> Deduction:
         return self.tracker.update(self.view)
@@ -331,6 +348,7 @@ class CloakDeduceBot(_CloakBot):
         started = deadline.clock()
         me = _colour(self.seat)
         totals = [0.0] * len(options)
+        per_board: list[list[float]] = [[] for _ in options]
         boards = 0
         keys: list[tuple[int, int]] = []
         lead = 0
@@ -356,11 +374,15 @@ class CloakDeduceBot(_CloakBot):
                     if index == 0:
                         lead = material_count(base, me) - material_count(base, not me)
                 totals[index] += score
+                per_board[index].append(score)
             boards += 1
             if deadline.left() < (deadline.clock() - started) / boards * 1.2:
                 break  # another board would overrun the budget
-        averages = [total / boards for total in totals]
         settings = self.settings
+        if settings.chance_scale:
+            averages = [mean_score(scores, settings.chance_scale) for scores in per_board]
+        else:
+            averages = [total / boards for total in totals]
         if reply and settings.deep_moves and len(options) > 1:
             self._look_deeper(options, averages, deadline, me)
         penalty = settings.repeat_penalty
@@ -375,6 +397,10 @@ class CloakDeduceBot(_CloakBot):
                     token = self.view.board.get(chess.parse_square(option[:2]))
                     if token is not None and token.colour == self.seat and token.kind == "P":
                         averages[index] += push
+        if reply and settings.secrecy:
+            for index, cost in enumerate(self.secrecy_costs(options)):
+                if cost and abs(averages[index]) < WIN // 4:
+                    averages[index] -= cost
         noise = settings.noise
         best_index = max(range(len(options)),
                          key=lambda i: averages[i] + (self.rng.uniform(-noise, noise) if noise else 0.0))
@@ -390,22 +416,27 @@ class CloakDeduceBot(_CloakBot):
 
         The first look sees only the opponent's forcing replies; this one also sees a reply that defends, so a
         move that threatens two things, or wins a piece in two moves, is worth what it threatens. Stops when the
-        turn's time runs short (the options not reached keep their first score).
+        turn's time runs short (the options not reached keep their first score). With
+        :attr:`Level.checks_out`, when every option looked at loses the king on most boards, it goes on down the
+        list (time allowing) for one that does not: the saving move may be one the first look ranked low.
         """
         settings = self.settings
         ranked = sorted(range(len(options)), key=lambda i: averages[i], reverse=True)
-        ranked = [i for i in ranked[:settings.deep_moves] if abs(averages[i]) < WIN // 4]
-        if len(ranked) < 2:
+        ranked = [i for i in ranked if abs(averages[i]) < WIN // 4]
+        if len(ranked[:settings.deep_moves]) < 2:
             return
         bases = [board_for(self.view, arrangement, self.seat) for arrangement in self._samples()[:settings.deep_boards]]
         deep: dict[int, list[float]] = {}
         started = deadline.clock()
         for index in ranked:
+            if len(deep) >= settings.deep_moves and not (settings.checks_out and all(
+                    _mostly_lost(values) for values in deep.values())):
+                break  # past the level's few, it goes on only while every move it looked at loses the king
             values = []
             for base in bases:
                 board = base.copy(stack=False)
                 play_on(board, options[index])
-                values.append(reply_value(board, me, settings.endings))
+                values.append(reply_value(board, me, settings.endings, settings.checks_out))
             deep[index] = values
             done = len(deep)
             if deadline.left() < (deadline.clock() - started) / done * 1.2:
@@ -413,13 +444,49 @@ class CloakDeduceBot(_CloakBot):
         if len(deep) < 2:
             return
         for index, values in deep.items():
-            averages[index] = sum(values) / len(values)
+            averages[index] = (mean_score(values, settings.chance_scale) if settings.chance_scale
+                               else sum(values) / len(values))
         # The second look is the harsher one: an option it did not reach (ranked lower by the first look, or
         # left for lack of time) must not win on the first look's milder score.
         floor = min(averages[index] for index in deep)
         for index in range(len(options)):
             if index not in deep and abs(averages[index]) < WIN // 4:
                 averages[index] = min(averages[index], floor - 1)
+
+    def secrecy_costs(self, options: Sequence[str | None]) -> list[float]:
+        """What each option costs in secrecy (centipawns, :attr:`Level.secrecy` per unit): how much it raises the
+        chance, as the opponent can work it out from what both have seen, that its own king is the checker it
+        is (negative when the option blurs it). Castling tells the king to both; a cloaked checker's move rules
+        out the types that could not have made it; pawn moves and uncloaked pieces tell nothing new.
+        """
+        costs = [0.0] * len(options)
+        own, view = self.view.own_arrangement, self.view
+        if not own or "K" not in own or self.seat is None:
+            return costs
+        king = own.index("K") + 1
+        if king not in view.cloaked[self.seat]:
+            return costs
+        public = self.own_tracker.update(view)
+        before = public.probability(king, "K")
+        if before >= 1.0 or public.count == 0:
+            return costs
+        occupied = view.position.occupied
+        mine = view.position.occupied_co[_colour(self.seat)]
+        for index, option in enumerate(options):
+            if option is None or "@" in option:
+                continue
+            move = chess.Move.from_uci(option)
+            colour, number = view.checkers.get(move.from_square, (-1, 0))
+            if colour != self.seat or number not in view.cloaked[self.seat]:
+                continue
+            if chess.BB_SQUARES[move.to_square] & mine:  # castling: king onto its own rook, told to both
+                after = 1.0
+            else:
+                allowed = dict(public.allowed)
+                allowed[number] = allowed[number] & movers(move.from_square, move.to_square, occupied)
+                after = Deduction.from_allowed(allowed).probability(king, "K")
+            costs[index] = self.settings.secrecy * (after - before)
+        return costs
 
     def move(self, moves: list[str], request: ActionRequest) -> str:
         # The number of pieces and where the pawns stand change only with a capture, a pawn move or a drop.
@@ -472,6 +539,47 @@ class CloakDeduceBot(_CloakBot):
         if all(forced_value(board, me, shown) >= WIN for board in boards):
             return checking
         return []
+
+
+def _mostly_lost(values: Sequence[float]) -> bool:
+    """Whether the king is lost on at least half of the boards a move was scored on."""
+    return 2 * sum(1 for value in values if value <= -WIN // 4) >= len(values)
+
+
+def win_chance(score: float, scale: float) -> float:
+    """A score in centipawns as a chance of winning: 1 for a king taken or sure to be (a quarter of
+    :data:`WIN` or more), 0 for the opposite, else a logistic curve with ``scale`` centipawns per unit.
+
+    >>> win_chance(WIN, 200), win_chance(-WIN // 2, 200), win_chance(0, 200)
+    (1.0, 0.0, 0.5)
+    >>> 0.5 < win_chance(300, 200) < 1.0
+    True
+    """
+    if score >= WIN // 4:
+        return 1.0
+    if score <= -WIN // 4:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-score / scale))
+
+
+def mean_score(scores: Sequence[float], scale: float) -> float:
+    """The scores of one move on several drawn boards, averaged as chances of winning (:func:`win_chance`) and
+    given back in centipawns. A move that wins (or loses) on every board keeps the plain average, so that
+    among sure wins the surest still comes first; a chance strictly between is never a quarter of ``WIN``.
+
+    >>> mean_score([WIN] + [-900.0] * 7, 200) < 0      # the king on one board in eight, a queen lost on seven
+    True
+    >>> mean_score([WIN] + [0.0] * 7, 200) > 0         # the same chance for nothing
+    True
+    >>> round(mean_score([100.0, 100.0], 200), 6)
+    100.0
+    >>> mean_score([WIN, WIN - 1], 200) == (WIN + WIN - 1) / 2
+    True
+    """
+    chance = sum(win_chance(score, scale) for score in scores) / len(scores)
+    if chance >= 1.0 or chance <= 0.0:
+        return sum(scores) / len(scores)
+    return max(-(WIN // 4 - 1), min(WIN // 4 - 1, scale * math.log(chance / (1.0 - chance))))
 
 
 def mop_up(board: chess.Board, me: chess.Color) -> int:
@@ -565,7 +673,7 @@ def ending_terms(board: chess.Board, me: chess.Color) -> int:
     return total
 
 
-def reply_value(board: chess.Board, me: chess.Color, endings: bool = False) -> float:
+def reply_value(board: chess.Board, me: chess.Color, endings: bool = False, checks_out: bool = False) -> float:
     """The value for ``me`` of ``board`` (the opponent to move) after the opponent's best reply, every
     pseudo-legal reply tried and each scored by the shared evaluator with ``me`` to move (so what ``me`` can
     then take, or a king left to be taken, counts). A reply that takes ``me``'s king is a loss; a position
@@ -580,6 +688,13 @@ def reply_value(board: chess.Board, me: chess.Color, endings: bool = False) -> f
     >>> hanging = chess.Board("4k3/8/8/8/8/8/3q4/4K3 b - - 0 1", chess960=True)
     >>> reply_value(hanging, chess.WHITE) < -WIN // 2
     True
+
+    With ``checks_out``, a reply that attacks ``me``'s king counts as taking it when every move of ``me`` then
+    leaves the king to be taken (a boxed-in king whose only answer, taking the checker, opens a line to it):
+
+    >>> boxed = chess.Board("4k3/8/8/4r3/5n2/8/3PPP2/3BKR2 b - - 0 1", chess960=True)   # ...Nd3: exd3 Rxe1
+    >>> reply_value(boxed, chess.WHITE) > -WIN // 4, reply_value(boxed, chess.WHITE, checks_out=True) < -WIN // 2
+    (True, True)
     """
     them = not me
     if not board.kings & board.occupied_co[them]:
@@ -594,6 +709,9 @@ def reply_value(board: chess.Board, me: chess.Color, endings: bool = False) -> f
         board.push(move)
         try:
             value = float(evaluate(board, me))
+            if checks_out and abs(value) < WIN // 4 and my_king is not None \
+                    and board.attackers_mask(them, my_king) and not king_escapes(board, them):
+                value = float(-WIN + 1)  # whatever ``me`` answers, its king is taken
             if endings and abs(value) < WIN // 4:
                 value += ending_terms(board, me)
         finally:
