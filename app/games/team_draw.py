@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, NamedTuple, 
 
 from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action, IllegalAction, Outcome, Reason, Seat
+from app.games.presenter import Command, InputError
 
 if TYPE_CHECKING:
     from app.engine.core import Game
-    from app.games.presenter import Command
 
 __all__ = ["AGREE", "ANSWER", "DRAW_ACTIONS", "DRAW_PHASES", "AnswerDraw", "DrawAccepted", "DrawDeclined",
            "DrawKnowledge", "DrawOffered", "DrawProposed", "DrawRefused", "OfferDraw", "TeamDraw", "describe_draw",
@@ -269,7 +269,6 @@ class RandomTeamBot(Bot):
 def draw_commands(view: Any, may_offer: bool) -> list[Command]:
     """The draw buttons for the view's seat: Offer draw (enabled when ``may_offer``), or the two answers while the
     seat is asked."""
-    from app.games.presenter import Command
     if view.outcome is None and view.my_turn and view.phase == AGREE:
         return [Command(ACCEPT, "Agree to offer a draw", True), Command(DECLINE, "Refuse to offer it", True)]
     if view.outcome is None and view.my_turn and view.phase == ANSWER:
@@ -279,7 +278,6 @@ def draw_commands(view: Any, may_offer: bool) -> list[Command]:
 
 def draw_command(view: Any, command_id: str, may_offer: bool) -> Action | None:
     """The action of a draw button, None for another command; raises ``InputError`` when it cannot be used."""
-    from app.games.presenter import InputError
     if command_id == OFFER:
         if not may_offer:
             raise InputError("a draw may be offered on your turn, once a turn, and your partner must agree")
@@ -297,7 +295,6 @@ _YES, _NO = ("accept", "yes", "agree", "accept draw"), ("decline", "no", "refuse
 def draw_text(view: Any, text: str, may_offer: bool) -> Action | None:
     """A typed draw word as an action (``draw``, ``accept``, ``decline`` ...), None for other text; raises
     ``InputError`` when only an answer will do."""
-    from app.games.presenter import InputError
     word = " ".join(text.lower().split())
     if view.my_turn and view.phase in DRAW_PHASES:
         if word in _YES:

@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Iterator, Mapping, NamedTuple, Sequence
 import chess
 
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
-from app.engine.notation import describe_bad_move, is_well_formed
+from app.engine.notation import describe_bad_move, is_well_formed, own_san
 from app.games.blind import DEFINITION
 
 WHITE_SEAT: Seat = 0
@@ -695,7 +695,6 @@ class BlindChessView(View):
             self.my_turn, self.phase = False, "over"
 
     def _apply_result(self, result: AttemptResult) -> None:
-        from app.engine.notation import own_san
         self.results.append(result)
         self.written.append(own_san(self.own_board, result.move, capture=result.capture is not None))
         self.my_turn, self.phase = False, "wait"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from app import games
 from app.engine.record import RecordError, Timeline
 from app.games.chess_kit import pgn_headers, pgn_like_text, result_token
 
@@ -28,7 +29,6 @@ _SIDES = ("White", "Black")
 
 def cloak_move_list(record: GameRecord) -> str:
     """A Cloak and Dagger game as PGN-like tags (both arrangements among them), then its moves with comments."""
-    from app import games
     if record.variant != "cloak":
         raise RecordError(f"the Cloak and Dagger move list is for Cloak and Dagger games, not {record.variant}")
     timeline = Timeline(record)

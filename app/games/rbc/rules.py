@@ -23,9 +23,9 @@ import chess
 
 from app.engine import codec
 from app.engine.core import Action, Game, IllegalAction, Outcome, Reason, Seat, View
-from app.engine.notation import describe_bad_move, is_well_formed
-from app.games.rbc.moves import MoveActions, capture_square, move_actions, revise_move, with_default_promotion
+from app.engine.notation import describe_bad_move, is_well_formed, own_san
 from app.games.rbc import DEFINITION
+from app.games.rbc.moves import MoveActions, capture_square, move_actions, revise_move, with_default_promotion
 
 _ALL_SQUARES: tuple[int, ...] = tuple(chess.SQUARES)
 WHITE_SEAT: Seat = 0
@@ -394,7 +394,6 @@ class ReconChessView(View):
 
 
 def _written(own_board: chess.Board, result: MoveResult) -> tuple[str | None, str | None]:
-    from app.engine.notation import own_san
     requested = None if result.requested is None else own_san(own_board, result.requested, capture=False)
     taken = None if result.taken is None else own_san(own_board, result.taken,
                                                       capture=result.capture_square is not None)

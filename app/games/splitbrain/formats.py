@@ -13,8 +13,10 @@ written while the game goes on: a pick not yet revealed is never in it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterable
 
+from app import games
 from app.engine.record import RecordError, Timeline
 from app.games.chess_kit import pgn_headers, pgn_like_text, result_token
 from app.games.splitbrain.losalamos import square_name
@@ -29,7 +31,6 @@ __all__ = ["move_list_text", "move_tokens"]
 
 def move_list_text(record: GameRecord) -> str:
     """A Split-Brain game as PGN-like tags, then its moves with the picks in comments."""
-    from app import games
     if record.variant != "splitbrain":
         raise RecordError(f"the Split-Brain move list is for Split-Brain games, not {record.variant}")
     timeline = Timeline(record)
@@ -46,7 +47,6 @@ def move_list_text(record: GameRecord) -> str:
 
 def _two_sided(record: GameRecord) -> Any:
     """The result as PGN writes it: a team's win is White's (1-0) or Black's (0-1)."""
-    from dataclasses import replace
     outcome = record.result
     if outcome is None or outcome.team is None:
         return outcome

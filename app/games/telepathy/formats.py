@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+from app import games
 from app.engine.record import RecordError, Timeline
 from app.games.chess_kit import pgn_headers, pgn_like_text, result_token
 from app.games.telepathy.presenter import describe
@@ -38,7 +39,6 @@ __all__ = ["telepathy_pgn"]
 
 def telepathy_pgn(record: GameRecord) -> str:
     """A Telepathy game as PGN: one PGN game per stretch between removals, predictions in comments."""
-    from app import games
     if record.variant != "telepathy":
         raise RecordError(f"the Telepathy PGN is for Telepathy Chess games, not {record.variant}")
     game: Any = Timeline(record).game
