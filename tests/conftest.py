@@ -79,32 +79,57 @@ def window(qtbot):
 # -- the quick tier and the order of the run ----------------------------------------------------------------------
 
 HEAVY = {
-    # Tests that take seconds each on a quiet 2-core machine (pytest --durations), with a rough figure: the quick
-    # tier (scripts/dev.sh test --quick, which is pytest -m "not slow") leaves them out, and every run starts
-    # with them, longest first, so that no long test starts last while the other processes have nothing to do.
-    # A node id names one test, or with a trailing "[" every parameter of it, or a whole file. (The tests of the
-    # built package, tests/test_packaging.py, are marked slow there; they go first of all, in their order: the
-    # first builds the bundle, about 100 s, and the others use it.)
+    # Tests that take seconds each (pytest --durations; rough seconds on a quiet 2-core machine, from a run that
+    # took about eight times as long on a loaded one): the quick tier (scripts/dev.sh test --quick, which is
+    # pytest -m "not slow") leaves them out, and every run starts with them, longest first, so that no long test
+    # starts last while the other processes have nothing left to do. A node id names one test, or with a trailing
+    # "[" every parameter of it. (The tests of the built package, tests/test_packaging.py, are marked slow there;
+    # they go first of all, in their order: the first builds the bundle, about 100 s, and the others use it.)
     "tests/test_inference_jit.py::test_every_operation_gives_what_the_numpy_kernels_give[": 25,
     "tests/test_inference.py::test_the_array_expansion_equals_the_reference_expansion[": 20,
-    "tests/test_cloak_rules.py::test_views_match_the_referees_choices_and_never_hold_the_opponents_arrangement": 16,
-    "tests/test_losalamos.py::test_legal_moves_match_fairy_stockfish_along_80_random_games": 14,
-    "tests/test_inference.py::test_the_set_equals_the_python_chess_reference[": 12,
-    "tests/test_cloak_properties.py::test_nothing_a_seat_or_its_bot_receives_names_an_untold_enemy_identity": 12,
+    "tests/test_cloak_properties.py::test_nothing_a_seat_or_its_bot_receives_names_an_untold_enemy_identity": 16,
+    "tests/test_cloak_properties.py::test_the_deduction_is_sound_at_every_step_and_exact_at_a_sample_of_steps": 15,
+    "tests/test_cloak_rules.py::test_views_match_the_referees_choices_and_never_hold_the_opponents_arrangement": 15,
+    "tests/test_losalamos.py::test_legal_moves_match_fairy_stockfish_along_80_random_games": 12,
+    "tests/test_losalamos.py::test_start_perft_to_depth_4_matches_fairy_stockfish": 12,
     "tests/test_cloak_properties.py::test_castling_from_every_arrangement_for_both_sides": 12,
+    "tests/test_inference.py::test_the_set_equals_the_python_chess_reference[": 10,
     "tests/test_cloak_rules.py::test_with_every_piece_uncloaked_the_moves_are_chess_moves": 10,
-    "tests/test_losalamos.py::test_random_playout_positions_perft_depth_3": 8,
-    "tests/test_cloak_properties.py::test_the_deduction_is_sound_at_every_step_and_exact_at_a_sample_of_steps": 7,
-    "tests/test_engine_api.py::test_the_whole_app_is_mypy_clean": 7,
     "tests/test_inference_soundness.py::test_a_successor_dropped_from_the_sets_is_caught": 7,
-    "tests/test_losalamos.py::test_start_perft_to_depth_4_matches_fairy_stockfish": 6,
+    "tests/test_engine_api.py::test_the_whole_app_is_mypy_clean": 7,
     "tests/test_cloak_properties.py::test_the_choices_are_the_same_for_every_enemy_arrangement_the_seat_cannot_rule_out": 6,
-    "tests/test_whole_games.py::test_rbc_against_a_bot_by_clicks": 6,
-    "tests/test_whole_games.py::test_a_whole_hot_seat_rbc_game_by_clicks_and_keys": 4,
-    "tests/test_saves_window.py::test_a_game_survives_sigkill": 5,
-    "tests/test_move_input.py::test_the_san_of_every_legal_move_names_that_move[": 4,
-    "tests/test_process_lifetime.py::test_no_worker_outlives_a_killed_app": 4,
+    "tests/test_losalamos.py::test_random_playout_positions_perft_depth_3": 5,
+    "tests/test_telepathy_rules.py::test_the_bots_never_offer_a_draw": 5,
+    "tests/test_rbc_rules.py::test_rbc12_views_hold_only_own_knowledge_in_random_games": 4,
     "tests/test_inference_soundness.py::test_at_the_window_settings_exact_sets_hold_the_truth_and_estimates_stay_sound[": 4,
+    "tests/test_record_fuzz.py::test_changed_removed_and_retyped_fields": 4,
+    "tests/test_bots_blind.py::test_plays_legal_attempts_and_beats_random_and_greedy": 4,
+    "tests/test_cloak_deduction.py::test_the_true_arrangement_is_always_consistent_and_both_seats_deduce_the_same": 4,
+    "tests/test_whole_games.py::test_rbc_against_a_bot_by_clicks": 4,
+    "tests/test_whole_games.py::test_a_whole_hot_seat_rbc_game_by_clicks_and_keys": 3,
+    "tests/test_cloak_properties.py::test_in_real_play_the_public_judgement_of_material_is_the_true_boards": 3,
+    "tests/test_cloak_properties.py::test_a_planted_bug_in_the_deduction_fails_the_check[": 3,
+    "tests/test_inference.py::test_the_true_position_is_always_in_the_set[": 3,
+    "tests/test_telepathy_rules.py::test_the_engine_team_beats_the_random_team": 3,
+    "tests/test_cloak_rules.py::test_moves_tell_only_what_is_seen": 3,
+    "tests/test_minit.py::test_moves_agree_with_fairy_stockfish_in_random_games": 3,
+    "tests/test_cloak_presenter.py::test_the_board_offers_exactly_the_legal_moves_and_castling_both_ways": 3,
+    "tests/test_match.py::test_troutbot_plays": 3,
+    "tests/test_saves_window.py::test_a_game_survives_sigkill": 3,
+    "tests/test_window_layout.py::test_a_seats_zones_take_the_same_room_all_game_long": 2,
+    "tests/test_telepathy_rules.py::test_two_engines_agree_on_the_card_without_a_word": 2,
+    "tests/test_cloak_bots.py::test_every_bot_plays_whole_games_against_every_bot_without_an_illegal_answer[": 2,
+    "tests/test_move_input.py::test_the_san_of_every_legal_move_names_that_move[": 2,
+    "tests/test_splitbrain_rules.py::test_the_engine_team_beats_the_random_team_in_a_few_games": 2,
+    "tests/test_team_kit_windows.py::test_splitbrain_a_person_with_a_bot_partner_against_two_bots_to_the_end": 2,
+    "tests/test_team_kit_windows.py::test_telepathy_a_person_with_a_bot_partner_against_two_bots_to_the_end": 1,
+    "tests/test_bots_rbc.py::test_beats_the_scripted_attacker": 2,
+    "tests/test_bots_rbc.py::test_plays_only_legal_actions_and_beats_the_random_bot": 2,
+    "tests/test_record_fuzz.py::test_plausible_moves_and_positions": 2,
+    "tests/test_minit.py::test_perft_start_against_fairy_stockfish": 2,
+    "tests/test_cloak_bots.py::test_the_deduce_bot_decides_from_its_observations_only[": 2,
+    "tests/test_blind.py::test_property_observations_hold_only_what_the_rulings_allow": 1,
+    "tests/test_process_lifetime.py::test_no_worker_outlives_a_killed_app": 1,
 }
 
 
