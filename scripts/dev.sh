@@ -137,9 +137,9 @@ case "$mode" in
             apt_install stockfish || say "could not install stockfish; the TroutBot test will be skipped"
         fi
         export QT_QPA_PLATFORM=offscreen
-        # One test process per core (pytest-xdist; the slow packaging build then runs beside the rest): the whole
-        # suite stays within its 10 minutes on two cores. Pass -n 0 (or any -n) to choose otherwise.
-        # The slow tests start first, longest first (tests/conftest.py), and idle processes take work from busy ones.
+        # One test process per core (pytest-xdist; the slow packaging build then runs beside the rest). Pass -n 0
+        # (or any -n) to choose otherwise. The slow tests start first, longest first (tests/conftest.py), and an
+        # idle process takes work from a busy one (worksteal), so no long test starts last.
         parallel=(-n auto --dist worksteal)
         tier=()
         arguments=()
