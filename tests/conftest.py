@@ -130,6 +130,27 @@ HEAVY = {
     "tests/test_cloak_bots.py::test_the_deduce_bot_decides_from_its_observations_only[": 2,
     "tests/test_blind.py::test_property_observations_hold_only_what_the_rulings_allow": 1,
     "tests/test_process_lifetime.py::test_no_worker_outlives_a_killed_app": 1,
+    # Whole files of matches between bot processes and of replays, a second or so per test, and the next heaviest
+    # tests: left out, the quick tier stays under two minutes.
+    "tests/test_match_fairness.py": 2,
+    "tests/test_rbc_differential.py": 2,
+    "tests/test_records_corpus.py": 1,
+    "tests/test_match.py": 1,
+    "tests/test_autosave_slots.py": 1,
+    "tests/test_cloak_presenter.py::test_a_seats_scene_shows_only_what_it_knows[": 1,
+    "tests/test_inference_jit.py::test_memory_is_made_ready_in_a_few_steps_as_sets_grow": 3,
+    "tests/test_game_window.py::test_hot_seat_game_never_shows_a_seat_more_than_it_was_told[": 2,
+    "tests/test_cloak_deduction.py::test_time_per_deduction_on_a_long_game": 3,
+    "tests/test_losalamos.py::test_hand_made_positions_perft_matches_fairy_stockfish[": 1,
+    "tests/test_sightings.py::test_no_board_shows_as_current_a_piece_a_later_observation_contradicts": 2,
+    "tests/test_inference_soundness.py::test_a_tiny_cap_estimates_but_never_shows_a_true_piece_impossible[": 2,
+    "tests/test_team_games.py::test_a_team_game_survives_sigkill_in_the_middle_of_a_turn[": 1,
+    "tests/test_bots_rbc.py::test_engine_failures_fall_back_to_the_built_in_evaluator": 2,
+    "tests/test_belief.py::test_the_truth_placed_now_is_never_flagged": 2,
+    "tests/test_bots_minit.py::test_hard_beats_a_fixed_two_ply_searcher": 2,
+    "tests/test_game_window.py::test_rbc_against_the_attacker_bot_ends_with_a_result": 2,
+    "tests/test_inference.py::test_with_the_default_cap_sets_are_never_empty[": 1,
+    "tests/test_cloak_bots.py::test_the_random_bot_uses_every_phase": 1,
 }
 
 

@@ -25,6 +25,8 @@ def test_every_heavy_test_named_exists() -> None:
     for node in heavy():
         path, _, name = node.partition("::")
         assert (ROOT / path).is_file(), node
+        if not name:  # a whole file
+            continue
         function = name.removesuffix("[")
         assert function and re.search(rf"^def {re.escape(function)}\(", (ROOT / path).read_text(encoding="utf-8"),
                                       re.MULTILINE), node
