@@ -437,6 +437,7 @@ def test_the_installed_app_plays_a_bot_match_with_workers(installed: Path, tmp_p
 
 
 @slow_build
+@pytest.mark.timeout(1500)  # compiling the kernels takes about 40 s on a quiet machine, 8 minutes on a loaded one
 def test_the_frozen_bundle_runs_bot_workers_and_compiles_then_loads_the_kernels(installed: Path,
                                                                                  tmp_path: Path) -> None:
     # The window's way: a bot per seat in a BotProcess worker, inside the frozen bundle. Its own cache folder:
@@ -444,7 +445,7 @@ def test_the_frozen_bundle_runs_bot_workers_and_compiles_then_loads_the_kernels(
     env = {**OFFSCREEN, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     code = (PACKAGING / "frozen_check.py").read_text(encoding="utf-8")
     frozen = subprocess.run([str(installed_app(installed)), "-I", "-B", "-S", "-c", code],
-                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
     assert frozen.returncode == 0 and frozen.stdout.startswith("OK bots: forkserver"), frozen.stdout + frozen.stderr
     # The compiled inference kernels: compiled by that first run, loaded from the cache by the next, started from
     # another folder (the cache must not depend on it).
