@@ -2,6 +2,7 @@
 # Set up (or reuse) the local virtual environment, then start Sightline or run the test suite.
 #   scripts/dev.sh run [ARGS...]   start the app (ARGS go to the `sightline` command)
 #   scripts/dev.sh test [ARGS...]  run the whole test suite (ARGS go to pytest)
+#   scripts/dev.sh test --quick [ARGS...]  the quick tier: all but the tests marked slow (pytest -m "not slow")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-run}"; shift || true
@@ -136,14 +137,20 @@ case "$mode" in
             apt_install stockfish || say "could not install stockfish; the TroutBot test will be skipped"
         fi
         export QT_QPA_PLATFORM=offscreen
-        # One test process per core (pytest-xdist; the slow packaging build then runs beside the rest): the whole
-        # suite stays within its 10 minutes on two cores. Pass -n 0 (or any -n) to choose otherwise.
+        # One test process per core (pytest-xdist; the slow packaging build then runs beside the rest). Pass -n 0
+        # (or any -n) to choose otherwise. The slow tests start first, longest first (tests/conftest.py), and an
+        # idle process takes work from a busy one (worksteal), so no long test starts last.
         parallel=(-n auto --dist worksteal)
+        tier=()
+        arguments=()
         for argument in "$@"; do
             # (--pdb and --trace need the one process; xdist refuses them.)
             case "$argument" in -n|-n*|--numprocesses*|no:xdist|-pno:xdist|--pdb|--trace) parallel=() ;; esac
+            # --quick: the tier for iterating, without the tests marked slow (the README's command runs them all).
+            if [ "$argument" = --quick ]; then tier=(-m "not slow"); else arguments+=("$argument"); fi
         done
-        exec "$venv/bin/python" -m pytest ${parallel[@]+"${parallel[@]}"} "$@"
+        exec "$venv/bin/python" -m pytest ${parallel[@]+"${parallel[@]}"} ${tier[@]+"${tier[@]}"} \
+            ${arguments[@]+"${arguments[@]}"}
         ;;
     *)
         say "usage: scripts/dev.sh run|test [ARGS...]"; exit 2

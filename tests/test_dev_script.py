@@ -70,3 +70,22 @@ def test_test_runs_one_process_per_core_unless_told_otherwise(tmp_path: Path, ar
     assert run.returncode == 0, run.stderr[-2000:]
     expected = ["-m", "pytest", *(["-n", "auto", "--dist", "worksteal"] if parallel else []), *arguments]
     assert run.stdout.split() == expected
+
+
+@pytest.mark.parametrize("arguments, expected", [
+    (["--quick"], ["-n", "auto", "--dist", "worksteal", "-m", "not slow"]),
+    (["--quick", "-k", "blind"], ["-n", "auto", "--dist", "worksteal", "-m", "not slow", "-k", "blind"]),
+    (["-x", "--quick", "-n", "0"], ["-m", "not slow", "-x", "-n", "0"]),
+])
+def test_quick_leaves_the_slow_tests_out(tmp_path: Path, arguments: list[str], expected: list[str]) -> None:
+    project = scratch_project(tmp_path)
+    python = project / ".venv" / "bin" / "python"
+    python.unlink()
+    # A stand-in that says how pytest would be started, one argument a line ("not slow" is one argument).
+    python.write_text("#!/bin/sh\nprintf '%s\\n' \"$@\"\n")
+    python.chmod(0o755)
+    env = {key: value for key, value in os.environ.items() if key != "CI"}
+    run = subprocess.run(["bash", str(project / "scripts" / "dev.sh"), "test", *arguments], capture_output=True,
+                         text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.splitlines() == ["-m", "pytest", *expected]

@@ -1,17 +1,20 @@
 """The installers (packaging/): icon files, bundle rules, Linux desktop metadata, the .deb, and (slow) a real build.
 
-The fast tests check each piece on its own in about a second. ``test_built_deb_installs_and_starts`` (marked
-slow) runs ``packaging/build-linux.sh`` into a temporary folder, unpacks the ``.deb`` into a temporary root and
-starts the installed ``sightline`` there: ``--check`` offscreen, a bot match, a bot game through worker
-processes (fork server) inside the frozen bundle and the compiled inference kernels (compiled, then loaded from
-numba's cache). It needs dpkg-deb, binutils and the package registry (for the build venv, reused between runs in
-build/venv); it takes about 90 s with the venv in place, longer without (pip fetches PySide6, numba, llvmlite).
+The fast tests check each piece on its own in about a second. The slow ones (marked slow) share one real build:
+``packaging/build-linux.sh`` run once per test run into ``build/test-package/<key>`` (reused by a later run whose
+inputs hash to the same key), the ``.deb`` unpacked into a temporary root and the installed ``sightline`` started
+there: ``--check`` offscreen, a bot match, a bot game through worker processes (fork server) inside the frozen
+bundle and the compiled inference kernels (compiled, then loaded from numba's cache), then what the bundle holds
+and needs. It needs dpkg-deb, binutils and the package registry (for the build venv, reused between runs in
+build/venv); the build takes about 90 s with the venv in place, longer without (pip fetches PySide6, numba,
+llvmlite).
 """
 
 from __future__ import annotations
 
 import configparser
 import doctest
+import hashlib
 import importlib.util
 import os
 import shutil
@@ -22,6 +25,7 @@ import tomllib
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from types import ModuleType
+from typing import Callable, TypeVar
 
 import pytest
 
@@ -304,65 +308,158 @@ def test_build_deb_from_a_stand_in_bundle(tmp_path: Path, icon_files: dict[str, 
                           text=True).stdout.strip() == "sightline"
 
 
-# -- the real thing (slow) ---------------------------------------------------------------------------------------
+# -- the real thing (slow): one build per run, shared by the tests below ----------------------------------------
 
-@pytest.mark.slow
-@pytest.mark.timeout(900)  # a first run creates build/venv (downloads PySide6 when pip has no cache)
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the .deb is built on Linux")
-@pytest.mark.skipif(shutil.which("dpkg-deb") is None, reason="dpkg-deb is missing (not Debian or Ubuntu)")
-@pytest.mark.skipif(shutil.which("readelf") is None or shutil.which("objdump") is None,
-                    reason="binutils is missing (apt-get install binutils)")
-def test_built_deb_installs_and_starts(tmp_path: Path) -> None:
-    out = tmp_path / "dist"
-    # (Uncompressed: packing 300 MiB is the build's slowest step and tells nothing about the package.)
-    build = subprocess.run(["bash", str(PACKAGING / "build-linux.sh"), "--compression", "none", "--out", str(out)],
-                           capture_output=True, text=True, timeout=900)
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    print(build.stdout)  # sizes and times, for -s
+SLOW_BUILD = [
+    pytest.mark.slow,
+    pytest.mark.timeout(900),  # the first of these builds (a first run also creates build/venv), the others wait
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the .deb is built on Linux"),
+    pytest.mark.skipif(shutil.which("dpkg-deb") is None, reason="dpkg-deb is missing (not Debian or Ubuntu)"),
+    pytest.mark.skipif(shutil.which("readelf") is None or shutil.which("objdump") is None,
+                       reason="binutils is missing (apt-get install binutils)"),
+]
+BUILDS = ROOT / "build" / "test-package"
+"""Where the tests' build is kept: ``<key>/dist`` for the inputs whose hash is ``key`` (:func:`build_key`)."""
+BUILD_INPUTS = ("app", "packaging", "docs/rules", "docs/window.md", "pyproject.toml")
+"""What goes into the bundle or decides how it is built (packaging/ holds the spec, build-linux.sh, the pins)."""
+
+
+def build_key() -> str:
+    """A hash of every file the bundle is made from, of the interpreter build-linux.sh picks and of this test
+    module's build command: equal keys make equal packages."""
+    digest = hashlib.sha256()
+    python = os.environ.get("PYTHON") or next(
+        (found for name in ("python3.13", "python3.12", "python3.11", "python3") if (found := shutil.which(name))), "")
+    digest.update(f"{os.path.realpath(python) if python else ''}\n{BUILD_COMMAND}\n".encode())
+    for top in BUILD_INPUTS:
+        path = ROOT / top
+        files = sorted(path.rglob("*")) if path.is_dir() else [path]
+        for file in files:
+            if file.is_file() and "__pycache__" not in file.parts and file.suffix not in (".pyc", ".nbi", ".nbc"):
+                digest.update(f"{file.relative_to(ROOT).as_posix()}\0{file.stat().st_mode & 0o111}\0".encode())
+                digest.update(hashlib.sha256(file.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+# (Uncompressed: packing 300 MiB is the build's slowest step and tells nothing about the package.)
+BUILD_COMMAND = "bash packaging/build-linux.sh --compression none --out OUT"
+
+
+@pytest.fixture(scope="session")
+def built_deb() -> Path:
+    """The .deb that ``packaging/build-linux.sh`` makes of this checkout, built at most once per run: the pytest
+    processes of a run (pytest-xdist) take turns with a lock, and the first builds into ``build/test-package/<key>``
+    while the others wait and use it. A later run whose inputs have the same hash uses that build too (an earlier
+    key's build is removed); ``SIGHTLINE_REBUILD_PACKAGE=1`` builds anew all the same."""
+    import fcntl  # (POSIX only, as the build)
+
+    BUILDS.mkdir(parents=True, exist_ok=True)
+    key = build_key()
+    out = BUILDS / key / "dist"
+    built = BUILDS / key / "built.txt"
+    failed = BUILDS / key / "failed.txt"
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", f"pid {os.getpid()}")
+    with open(BUILDS / "lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if failed.is_file() and failed.read_text(encoding="utf-8").startswith(f"{run}\n"):
+            pytest.fail("build-linux.sh failed earlier in this run:\n" + failed.read_text(encoding="utf-8"))
+        rebuild = os.environ.get("SIGHTLINE_REBUILD_PACKAGE") and not (
+            built.is_file() and built.read_text(encoding="utf-8").startswith(f"{run}\n"))
+        if rebuild or not built.is_file():
+            for old in BUILDS.iterdir():
+                if old.is_dir():
+                    shutil.rmtree(old)
+            out.mkdir(parents=True)
+            command = BUILD_COMMAND.replace("OUT", str(out)).split()
+            build = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+            log = build.stdout[-3000:] + build.stderr[-3000:]
+            if build.returncode != 0:
+                failed.write_text(f"{run}\n{log}", encoding="utf-8")
+                pytest.fail(log)
+            built.write_text(f"{run}\n{build.stdout}", encoding="utf-8")
+    print(built.read_text(encoding="utf-8"))  # the build's sizes and times, for -s
     target = out / f"sightline_{VERSION}_{deb._dpkg_architecture()}.deb"
-    assert target.is_file()
+    assert target.is_file(), sorted(path.name for path in out.iterdir())
+    return target
 
-    root = tmp_path / "root"
-    subprocess.run(["dpkg-deb", "-x", str(target), str(root)], check=True)
+
+@pytest.fixture(scope="session")
+def installed(built_deb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The .deb unpacked into a scratch root (once per pytest process)."""
+    root = tmp_path_factory.mktemp("root")
+    subprocess.run(["dpkg-deb", "-x", str(built_deb), str(root)], check=True)
+    return root
+
+
+def installed_app(root: Path) -> Path:
     link = root / "usr" / "bin" / "sightline"
-    installed = root / os.readlink(link).lstrip("/")  # the link is absolute (/opt/...): follow it inside root
-    assert installed == root / "opt" / "sightline" / "sightline"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    return root / os.readlink(link).lstrip("/")  # the link is absolute (/opt/...): follow it inside root
 
-    check = subprocess.run([str(installed), "--check"], capture_output=True, text=True, env=env, timeout=120)
-    assert check.returncode == 0 and check.stdout.strip().splitlines()[-1] == "OK", check.stdout + check.stderr
 
-    # Bot matches: one worker process per game, started from the bundle's fork server.
-    match = subprocess.run([str(installed), "match", "--white", "random", "--black", "attacker", "--games", "2",
-                            "--jobs", "2", "--untimed", "--quiet", "--out", str(tmp_path / "records")],
-                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
-    assert match.returncode == 0 and "random vs attacker: 2 games" in match.stdout, match.stdout + match.stderr
-    assert len(list((tmp_path / "records").glob("*.json"))) == 2
+OFFSCREEN = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
 
-    # The window's way: a bot per seat in a BotProcess worker, inside the frozen bundle.
-    frozen = subprocess.run([str(installed), "-I", "-B", "-S", "-c",
-                             (PACKAGING / "frozen_check.py").read_text(encoding="utf-8")],
-                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
-    assert frozen.returncode == 0 and frozen.stdout.startswith("OK bots: forkserver"), frozen.stdout + frozen.stderr
-    # The compiled inference kernels: compiled by that first run (the tests' scratch home has no cache), loaded
-    # from the cache by the next, started from another folder (the cache must not depend on it).
-    assert "kernels: compiled in" in frozen.stdout, frozen.stdout
-    (tmp_path / "elsewhere").mkdir()
-    again = subprocess.run([str(installed), "-I", "-B", "-S", "-c",
-                            (PACKAGING / "frozen_check.py").read_text(encoding="utf-8")],
-                           capture_output=True, text=True, env=env, cwd=tmp_path / "elsewhere", timeout=300)
-    assert again.returncode == 0 and "kernels: loaded in" in again.stdout, again.stdout + again.stderr
-    print(frozen.stdout, again.stdout)
 
-    # What the package installs besides the bundle.
-    share = root / "usr" / "share"
+Test = TypeVar("Test", bound=Callable[..., None])
+
+
+def slow_build(function: Test) -> Test:
+    """The marks of every test of the built package."""
+    for mark in reversed(SLOW_BUILD):
+        function = mark(function)
+    return function
+
+
+@slow_build
+def test_the_deb_installs_the_app_its_menu_entry_and_icons(installed: Path) -> None:
+    assert installed_app(installed) == installed / "opt" / "sightline" / "sightline"
+    share = installed / "usr" / "share"
     assert (share / "applications" / f"{appinfo.APP_ID}.desktop").is_file()
     assert (share / "metainfo" / f"{appinfo.APP_ID}.metainfo.xml").is_file()
     for size in icons.HICOLOR_SIZES:
         assert (share / "icons" / "hicolor" / f"{size}x{size}" / "apps" / f"{appinfo.APP_ID}.png").is_file()
 
-    # The bundle: the Qt plugins we keep, none we drop, no system library of the build machine.
-    bundle = root / "opt" / "sightline" / "_internal"
+
+@slow_build
+def test_the_installed_app_checks_itself_offscreen(installed: Path) -> None:
+    check = subprocess.run([str(installed_app(installed)), "--check"], capture_output=True, text=True,
+                           env=OFFSCREEN, timeout=120)
+    assert check.returncode == 0 and check.stdout.strip().splitlines()[-1] == "OK", check.stdout + check.stderr
+
+
+@slow_build
+def test_the_installed_app_plays_a_bot_match_with_workers(installed: Path, tmp_path: Path) -> None:
+    # Bot matches: one worker process per game, started from the bundle's fork server.
+    match = subprocess.run([str(installed_app(installed)), "match", "--white", "random", "--black", "attacker",
+                            "--games", "2", "--jobs", "2", "--untimed", "--quiet", "--out", str(tmp_path / "records")],
+                           capture_output=True, text=True, env=OFFSCREEN, cwd=tmp_path, timeout=300)
+    assert match.returncode == 0 and "random vs attacker: 2 games" in match.stdout, match.stdout + match.stderr
+    assert len(list((tmp_path / "records").glob("*.json"))) == 2
+
+
+@slow_build
+@pytest.mark.timeout(1500)  # compiling the kernels takes about 40 s on a quiet machine, 8 minutes on a loaded one
+def test_the_frozen_bundle_runs_bot_workers_and_compiles_then_loads_the_kernels(installed: Path,
+                                                                                 tmp_path: Path) -> None:
+    # The window's way: a bot per seat in a BotProcess worker, inside the frozen bundle. Its own cache folder:
+    # the first run must compile the inference kernels whatever ran before it.
+    env = {**OFFSCREEN, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    code = (PACKAGING / "frozen_check.py").read_text(encoding="utf-8")
+    frozen = subprocess.run([str(installed_app(installed)), "-I", "-B", "-S", "-c", code],
+                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
+    assert frozen.returncode == 0 and frozen.stdout.startswith("OK bots: forkserver"), frozen.stdout + frozen.stderr
+    # The compiled inference kernels: compiled by that first run, loaded from the cache by the next, started from
+    # another folder (the cache must not depend on it).
+    assert "kernels: compiled in" in frozen.stdout, frozen.stdout
+    (tmp_path / "elsewhere").mkdir()
+    again = subprocess.run([str(installed_app(installed)), "-I", "-B", "-S", "-c", code],
+                           capture_output=True, text=True, env=env, cwd=tmp_path / "elsewhere", timeout=300)
+    assert again.returncode == 0 and "kernels: loaded in" in again.stdout, again.stdout + again.stderr
+    print(frozen.stdout, again.stdout)
+
+
+@slow_build
+def test_the_bundle_keeps_our_plugins_and_no_system_library(installed: Path) -> None:
+    bundle = installed / "opt" / "sightline" / "_internal"
     plugins = bundle / "PySide6" / "Qt" / "plugins"
     for kept in ("platforms/libqxcb.so", "platforms/libqoffscreen.so", "imageformats/libqsvg.so",
                  "iconengines/libqsvgicon.so"):
@@ -375,11 +472,14 @@ def test_built_deb_installs_and_starts(tmp_path: Path) -> None:
         assert system_library not in names, system_library
     assert not list(bundle.rglob("*.qm")), "Qt translations are not used"
 
+
+@slow_build
+def test_every_library_the_bundle_needs_is_a_declared_dependency(installed: Path, built_deb: Path) -> None:
     # Every library the bundle needs and does not carry is a declared dependency, and (where this machine has
     # it installed) the package that really provides it here is the one declared.
-    needed = deb.needed_libraries(root / "opt" / "sightline")
+    needed = deb.needed_libraries(installed / "opt" / "sightline")
     assert not {name for name in needed if name.startswith(("libQt6", "libicu", "libpyside", "libshiboken"))}
-    depends = subprocess.run(["dpkg-deb", "-f", str(target), "Depends"], check=True, capture_output=True,
+    depends = subprocess.run(["dpkg-deb", "-f", str(built_deb), "Depends"], check=True, capture_output=True,
                              text=True).stdout
     declared = {alternative.split(" (")[0].strip() for entry in depends.split(",") for alternative in entry.split("|")}
     for soname in needed:
