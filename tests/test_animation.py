@@ -21,7 +21,7 @@ from test_premove import StandInBot  # noqa: E402
 @pytest.fixture
 def gliding_window(window: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     from app.ui.new_game_dialog import NewGame
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     monkeypatch.setattr("app.ui.board_widget.GLIDE_MS", 180)  # (the other tests draw still pictures)
     window.view_choices.animation("glide")
     window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
@@ -101,7 +101,7 @@ def test_a_sense_waits_for_its_confirmation_as_the_player_chose(window: Any, qtb
     from app import ui
     from app.ui.new_game_dialog import NewGame
     assert ui.main_window.SENSE_CONFIRM_DEFAULT == "one click"  # (the app's default: one click picks)
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     window.view_choices.sense_confirm("second click")
     window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
     controller, board = window.controller, window.board
@@ -117,7 +117,7 @@ def test_a_sense_waits_for_its_confirmation_as_the_player_chose(window: Any, qtb
 def test_holding_the_button_senses_and_a_quick_click_does_not(window: Any, qtbot: Any,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from app.ui.new_game_dialog import NewGame
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     window.view_choices.sense_confirm("hold")
     window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
     controller, board = window.controller, window.board
@@ -188,7 +188,7 @@ def test_a_bots_move_glides_once_drawn(window: Any, qtbot: Any, monkeypatch: pyt
     from app.games.minit.rules import MinitMove, Move
     from app.games.minit.presenter import square_number
     from app.ui.new_game_dialog import NewGame
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     monkeypatch.setattr("app.ui.board_widget.GLIDE_MS", 180)
     window.view_choices.animation("glide")
     window.start(NewGame("minit", True, "random", "medium", 0, TimeControl(None, 0), "50-move"))

@@ -20,7 +20,7 @@ from test_premove import StandInBot  # noqa: E402
 def _start(window: Any, monkeypatch: pytest.MonkeyPatch, person: str) -> Any:
     from app import games
     from app.ui.game_controller import GameController, SeatConfig
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     seats = [SeatConfig(name, None if name == person else "random") for name in games.get("cloak").seat_names]
     controller = GameController("cloak", seats, TimeControl(None, 0), {"deduction": "on"}, parent=window)
     window._install(controller)

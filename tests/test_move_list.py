@@ -136,7 +136,7 @@ def test_left_from_the_present_steps_to_the_newest_earlier_moment_even_when_the_
     from app.games.rbc.rules import MoveAction, Sense
     from app.ui.new_game_dialog import NewGame
     from test_premove import StandInBot
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
     controller = window.controller
     controller.sense((3, 6))

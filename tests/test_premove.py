@@ -43,7 +43,7 @@ class StandInBot(QObject):
 def rbc_vs_bot(window: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """RBC: the person White against a stand-in bot as Black."""
     from app.ui.new_game_dialog import NewGame
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
     return window
 
@@ -123,7 +123,7 @@ def test_cloak_and_dagger_queues_a_regular_move_while_the_bot_acts(window: Any,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from app.games.cloak.rules import Arrange, Move, Uncloak
     from app.ui.new_game_dialog import NewGame
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     window.start(NewGame("cloak", True, "random", "medium", 0, TimeControl(None, 0), "50-move"))
     controller = window.controller
     controller.act(Arrange("RNBQKBNR"))
@@ -234,7 +234,7 @@ def test_a_refusal_of_typed_text_goes_when_the_turn_comes(window: Any, qtbot: An
     alone."""
     from app.games.cloak.rules import Arrange
     from app.ui.new_game_dialog import NewGame
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     window.start(NewGame("cloak", True, "random", "medium", 0, TimeControl(None, 0), "50-move"))
     controller = window.controller
     controller.act(Arrange("RNBQKBNR"))

@@ -38,7 +38,7 @@ def test_a_kill_loses_at_most_a_second_of_the_running_clock(window) -> None:
     controller.autosave = lambda live: saved.append(live.snapshot())
     for _tick in range(40):  # 14 s of thinking, a tick every 0.35 s
         now[0] += 0.35
-        controller._tick()
+        controller.clocks.tick()
         # Killed now: the game is continued from the last autosave.
         again = resume(_as_read_from_disk(saved[-1]), time_source=lambda: now[0], start_clock=False)
         lost = again.seconds_left(0) - session.seconds_left(0)

@@ -90,13 +90,13 @@ def test_low_time_warns_under_30_and_again_under_10_seconds(window: Any) -> None
     controller.lift_curtain()
     clock = controller.session.clock
     clock.charge(0, 25.0)  # 35 s left
-    controller._tick()
+    controller.clocks.tick()
     clock.charge(0, 6.0)  # 29 s
-    controller._tick()
-    controller._tick()
+    controller.clocks.tick()
+    controller.clocks.tick()
     clock.charge(0, 20.0)  # 9 s
-    controller._tick()
-    controller._tick()
+    controller.clocks.tick()
+    controller.clocks.tick()
     assert [cue for _, cue in heard].count("low_time") == 2
 
 
@@ -181,8 +181,8 @@ def test_a_game_of_bots_alone_is_heard_from_the_seat_on_the_screen(window: Any) 
     from app.games.minit.rules import MinitMove
     from app.ui.game_controller import GameController, SeatConfig
     from test_premove import StandInBot
-    import app.ui.game_controller as game_controller
-    original, game_controller.BotSeat = game_controller.BotSeat, StandInBot
+    import app.ui.controller_bots as controller_bots
+    original, controller_bots.BotSeat = controller_bots.BotSeat, StandInBot
     try:
         controller = GameController("minit", [SeatConfig("A", "random"), SeatConfig("B", "random")],
                                     TimeControl(None, 0), parent=window)
@@ -191,5 +191,5 @@ def test_a_game_of_bots_alone_is_heard_from_the_seat_on_the_screen(window: Any) 
         window._install(controller)
         controller._bot_answered(0, MinitMove.parse("b2-b3"))
     finally:
-        game_controller.BotSeat = original
+        controller_bots.BotSeat = original
     assert heard[:2] == ["start", "move"]

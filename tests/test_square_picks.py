@@ -30,7 +30,7 @@ def _click(window: Any, qtbot: Any, name: str) -> None:
 
 def _start(window: Any, monkeypatch: pytest.MonkeyPatch, key: str, person: str) -> Any:
     from app.ui.game_controller import GameController, SeatConfig
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     seats = [SeatConfig(name, None if name == person else "random") for name in games.get(key).seat_names]
     controller = GameController(key, seats, TimeControl(600, 5), {}, parent=window)
     window._install(controller)
@@ -66,7 +66,7 @@ def test_every_pick_takes_one_click_by_default(window: Any, qtbot: Any, monkeypa
     """Nothing chosen in View: each prompt says "click", and one click does it, in every game."""
     from app.ui.new_game_dialog import NewGame
     assert window.board.sense_confirmation() == "one click"
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     window.start(NewGame("rbc", True, "random", "medium", 0, TimeControl(600, 0), "50-move"))
     _click(window, qtbot, "d7")
     assert window.controller.game.phase == "move" and window.controller.views[0].senses[-1].square == chess.D7

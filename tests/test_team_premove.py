@@ -22,7 +22,7 @@ from test_premove import StandInBot  # noqa: E402
 def _start(window: Any, monkeypatch: pytest.MonkeyPatch, key: str, person: str,
            options: dict[str, str] | None = None) -> Any:
     from app.ui.game_controller import GameController, SeatConfig
-    monkeypatch.setattr("app.ui.game_controller.BotSeat", StandInBot)
+    monkeypatch.setattr("app.ui.controller_bots.BotSeat", StandInBot)
     seats = [SeatConfig(name, None if name == person else "random") for name in games.get(key).seat_names]
     controller = GameController(key, seats, TimeControl(600, 5), options or {}, parent=window)
     window._install(controller)

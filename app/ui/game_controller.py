@@ -3,56 +3,44 @@
 The controller owns the referee; everything it hands the window is derived from
 the view of the seat whose player is at the screen (``screen_seat``). While the
 curtain is up, ``screen_seat`` is ``None`` and there is nothing private to show.
+
+Its jobs are shared with collaborators it owns: each seat's view, log and cues (:mod:`app.ui.controller_views`),
+the clocks (:mod:`app.ui.controller_clocks`), the bots' seats (:mod:`app.ui.controller_bots`), the premoves
+(:mod:`app.ui.controller_premoves`) and the people's notes: arrows, circles, marks and belief boards
+(:mod:`app.ui.controller_marks`). The controller decides the turns, the curtain and what each screen shows.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from app import games
-from app.bots.base import ActionRequest
-from app.engine.clock import TimeControl, by_clock
-from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat, View
-from app.engine.record import GameRecord, GameSession, PlayerInfo
+from app.engine.clock import TimeControl
+from app.engine.core import Action, Adjudication, IllegalAction, Outcome, Reason, Resign, Seat
+from app.engine.record import GameRecord, GameSession, PlayerInfo, resume
 from app.games.describe import outcome_headline
-from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange, Presenter, presenter_for
+from app.games.presenter import Command, InputError, MarksChange, Presenter, presenter_for
 from app.games.scene import BoardScene, Cell, MarkerSpec
-from app.ui.bot_seat import BotSeat
+from app.ui.belief_panel import SeatBelief
+from app.ui.controller_bots import BotSeats, SeatConfig, seats_of_record
+from app.ui.controller_clocks import CLOCK_SAVE_SECONDS, LOW_TIME, GameClocks
+from app.ui.controller_marks import SeatNotes, annotations_from_json, annotations_to_json
+from app.ui.controller_premoves import Premove, Premoves
+from app.ui.controller_views import SeatCues, SeatViews
 from app.ui.seat_screen import SeatScreen
 
-if TYPE_CHECKING:
-    from app.engine.belief import BeliefBoard
-    from app.ui.belief_panel import SeatBelief
+__all__ = ["BACK_TO_GAME", "CLOCK_SAVE_SECONDS", "END_OF_TURN_SECONDS", "LOW_TIME", "PASS_SCREEN",
+           "GameController", "SeatConfig", "annotations_from_json", "annotations_to_json"]
 
-LOW_TIME = 30.0  # seconds: below this a clock is shown as running low
-CLOCK_SAVE_SECONDS = 1.0  # while a clock runs the game is saved this often: a crash loses at most this much time
 PASS_SCREEN = "pass_screen"
 """The command that hands the screen on at the end of a turn in hot-seat (:attr:`GameController.end_of_turn`)."""
 BACK_TO_GAME = "back_to_game"
 """The command that ends looking back through the move list (:meth:`GameController.look_back`)."""
 END_OF_TURN_SECONDS = 1.5
 """How long the mover sees the end of their turn before the curtain falls, when they chose "moment"."""
-
-
-@dataclass(frozen=True)
-class SeatConfig:
-    """Who sits in a seat: a person (``spec`` None) or a bot (``spec`` as for ``sightline match``)."""
-
-    name: str
-    spec: str | None = None
-
-    @property
-    def is_bot(self) -> bool:
-        return self.spec is not None
-
-
-def _view_type(variant: str) -> type[View]:
-    view: type[View] = games.get(variant).view()
-    return view
 
 
 class GameController(QObject):
@@ -83,41 +71,32 @@ class GameController(QObject):
         self.session = session
         self.game = session.game
         self.autosave: Callable[[GameSession], object] | None = None  # called after every change worth keeping
-        view_type = _view_type(variant)
-        self.views: list[Any] = [view_type() for _ in seats]
-        self._seen = [0] * len(seats)
-        self.logs: list[list[str]] = [[] for _ in seats]
-        # For stepping back through a person's own past views: each move-list line with the number of the seat's
-        # observations after which it read as it does now, and the log's length after each observation.
-        self._move_lines: list[list[str]] = [[] for _ in seats]
-        self._move_marks: list[list[int]] = [[] for _ in seats]
-        self._log_lengths: list[list[int]] = [[0] for _ in seats]
-        self.premoves: list[tuple[str, Any, str, tuple[Cell, ...]]] = []
-        """Moves and senses a person queued while a bot thinks (kind "move" or "sense", what, words, squares):
-        at most one of each, played when the person's turn comes if the game still allows them."""
-        self.looking_back: int | None = None
-        """The move-list line whose moment the seat at the screen is looking back at (its board and log as they
-        were then); None: the present. Any news for that seat, or a change of seat, returns to the present."""
-        # Each seat's own arrows and circles and belief board (with its panel switches), kept while the other
-        # seat is at the screen.
-        self.annotations: dict[Seat, tuple[list[tuple[Cell, Cell]], list[Cell]]] = {}
-        self.beliefs: dict[Seat, SeatBelief] = {}
         self.hot_seat = sum(not seat.is_bot for seat in seats) > 1
         humans = [index for index, seat in enumerate(seats) if not seat.is_bot]
         self.screen_seat: Seat | None = None if self.hot_seat else (humans[0] if humans else 0)
         self.curtain_for: Seat | None = None
-        self.bots: dict[Seat, BotSeat] = {}
-        self._bot_fed = [0] * len(seats)
-        self._started = False
-        self._timer = QTimer(self)
-        self._timer.setInterval(100)
-        self._timer.timeout.connect(self._tick)
-        self._ticks = 0
-        self._saved_at = float("-inf")  # the session clock's time of the last autosave
-        # Sound cues wait with their seat until its person is at the screen: a sound must not tell the person at
-        # the screen what happened to another seat (heard by that seat's person when they lift the curtain).
-        # (A game of bots alone is watched from the seat on the screen, and heard from it too.)
-        self._cues: dict[Seat, list[str]] = {seat: [] for seat in humans or [self.screen_seat or 0]}
+        # Sound cues wait with their seat until its person is at the screen; a game of bots alone is watched from
+        # the seat on the screen, and heard from it too.
+        self._cues = SeatCues(humans or [self.screen_seat or 0])
+        self.known = SeatViews(variant, self.presenter, len(seats), humans or [self.screen_seat or 0])
+        """Each seat's view and log, from its own observations."""
+        self.views, self.logs = self.known.views, self.known.logs
+        self.looking_back: int | None = None
+        """The move-list line whose moment the seat at the screen is looking back at (its board and log as they
+        were then); None: the present. Any news for that seat, or a change of seat, returns to the present."""
+        self.notes = SeatNotes(session, self.presenter, parent=self)
+        self.notes.saveDue.connect(self._save)
+        self.annotations, self.beliefs = self.notes.annotations, self.notes.beliefs
+        self._premoves = Premoves()
+        self.clocks = GameClocks(session, self._listener, parent=self)
+        self.clocks.timeUp.connect(self._after)
+        self.clocks.lowTime.connect(lambda: self.soundCue.emit("low_time"))
+        self.clocks.moved.connect(self.clocksChanged)
+        self.clocks.saveDue.connect(self._save)
+        self.bots = BotSeats(session, parent=self)
+        self.bots.answered.connect(self._bot_answered)
+        self.bots.failed.connect(self._bot_failed)
+        self.bots.thinkingChanged.connect(self.thinkingChanged)
         self.end_of_turn = "at once"
         """How a turn ends in hot-seat: "moment" (the mover sees its result for :data:`END_OF_TURN_SECONDS`),
         "button" (until "Pass the screen") or "at once"; the window sets the player's choice."""
@@ -126,7 +105,6 @@ class GameController(QObject):
         self._pass_timer = QTimer(self)
         self._pass_timer.setSingleShot(True)
         self._pass_timer.timeout.connect(self.pass_screen)
-        self._low_time_told: set[tuple[Seat, float]] = set()
         self.answering_bot = False
         """True while a bot's answer is being taken in: the window may then redraw a moment later, in a pass of
         the event loop of its own (a bot answering at once would otherwise hold the loop for the referee's work
@@ -138,28 +116,10 @@ class GameController(QObject):
 
         Raises :class:`~app.engine.record.RecordError` for a record that cannot be continued.
         """
-        from app.engine.record import RecordError, resume
-        seats = [SeatConfig(player.name, player.spec if player.kind == "bot" else None) for player in record.players]
-        for config in seats:
-            # A game file is data: it may name only Sightline's own bots. A path or module from a file would run
-            # whatever code it names the moment the game is opened.
-            if config.spec is not None and not config.spec.startswith("sightline:"):
-                raise RecordError(f"this game was played by the bot {config.spec!r}; the window continues games "
-                                  "only against Sightline's own bots (replay it, or play it on with sightline match)")
+        seats = seats_of_record(record)
         session = resume(record, start_clock=False)
         controller = cls(record.variant, seats, record.clock, record.options, record.seed, parent, session=session)
-        for seat in range(len(seats)):
-            notes = session.notes(seat)
-            controller.annotations[seat] = annotations_from_json(notes.annotations)
-            if notes.hypotheses is not None and BELIEF_PANEL in controller.presenter.panels():
-                from app.engine.belief import BeliefBoard
-                try:
-                    # The enemy is White for a seat whose board is turned (Black's), as in every chess game.
-                    enemy = games.get(record.variant).seats[seat].flipped
-                    board = BeliefBoard.from_json(notes.hypotheses, enemy=enemy, ply=session.game.ply)
-                except ValueError:
-                    continue  # a damaged belief board is dropped; the game itself goes on
-                controller._adopt_belief(seat, board)
+        controller.notes.restore(record.variant, len(seats))
         return controller
 
     @property
@@ -167,38 +127,29 @@ class GameController(QObject):
         """Whether the players may see inference (heat map, position count): a game option, the same for both."""
         return bool(self.session.record.extra.get("inference", True))
 
+    @property
+    def premoves(self) -> list[Premove]:
+        """Moves and senses a person queued while a bot thinks (kind "move" or "sense", what, words, squares): at
+        most one of each, played when the person's turn comes if the game still allows them."""
+        return self._premoves.items
+
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self) -> None:
-        from app.hosting.runner import opponent_names
-        teams, names = self.game.teams(), [seat.name for seat in self.seats]
-        for index, seat in enumerate(self.seats):
-            if seat.is_bot:
-                bot = BotSeat(seat.spec or "", self.variant, index, self.game.options(),
-                              opponent_names(teams, names, index),
-                              self.seed * 2 + index, parent=self)
-                bot.actionReady.connect(lambda action, _seconds, s=index: self._bot_answered(s, action))
-                bot.failed.connect(lambda message, s=index: self._bot_failed(s, message))
-                bot.thinkingChanged.connect(self.thinkingChanged)
-                bot.start()
-                self.bots[index] = bot
-        self._started = True
+        self.bots.start(self.seats, self.variant, self.seed)
         fresh = not self.session.record.entries
         self._update_views(with_sounds=False)  # a resumed game's past is not played again
         if fresh and self.game.outcome is None:
-            for cues in self._cues.values():
-                cues.append("start")
+            self._cues.add_all("start")
         self._play_cues()
         if not self.hot_seat:
             self.session.start_clock()  # hot-seat: the first clock starts when the curtain lifts
-        self._timer.start()
+        self.clocks.start()
         self._next()
 
     def stop(self) -> None:
-        self._timer.stop()
+        self.clocks.stop()
         self._pass_timer.stop()
-        for bot in self.bots.values():
-            bot.stop()
-        self.bots.clear()
+        self.bots.stop()
 
     @property
     def outcome(self) -> Outcome | None:
@@ -216,13 +167,13 @@ class GameController(QObject):
                 scene.targets, scene.sense_window = {}, None
             else:
                 scene = ahead
-                if any(kind == "sense" for kind, *_rest in self.premoves):
+                if self._premoves.has("sense"):
                     scene.sense_window = None  # one sense a turn: the queued one (a right click takes it back)
         else:
             after = self._after_pick_scene()
             if after is not None:  # the queued move may still be changed on the board before the pick
                 scene.targets = after.targets
-        scene.markers.extend(MarkerSpec("premove", squares) for *_rest, squares in self.premoves)
+        scene.markers.extend(MarkerSpec("premove", squares) for squares in self._premoves.squares())
         return scene
 
     # -- premoves ----------------------------------------------------------------------------------
@@ -237,16 +188,11 @@ class GameController(QObject):
 
     def _after_pick_scene(self) -> BoardScene | None:
         """On the person's own turn, while a move queued during the bot's turn waits for the pick the turn asks
-        first (RBC's sense): the board of the moves that may replace it (the game's premove scene), else None."""
+        first: the board of the moves that may replace it (see :meth:`Premoves.after_pick`), else None."""
         seat = self.screen_seat
-        if seat is None or self.game.to_move != seat or self.curtain_for is not None or self.looking_back is not None \
-                or not any(kind == "move" for kind, *_rest in self.premoves):
+        if seat is None or self.game.to_move != seat or self.curtain_for is not None or self.looking_back is not None:
             return None
-        presenter, view = self.presenter_of(seat), self.views[seat]
-        now = presenter.scene(view)
-        if now.sense_window is None or now.targets:
-            return None
-        return presenter.premove_scene(view)
+        return self._premoves.after_pick(self.presenter_of(seat), self.views[seat])
 
     def _queue_premove(self, kind: str, what: Any) -> bool:
         """Queue the person's move (``what`` = (from, to, promotion)) or sense (a square) while a bot thinks, in
@@ -255,66 +201,26 @@ class GameController(QObject):
         ahead = self._premove_scene()
         if ahead is None and kind == "move":
             ahead = self._after_pick_scene()
-        if ahead is None:
+        if ahead is None or not self._premoves.add(ahead, kind, what):
             return False
-        if kind == "sense":
-            if ahead.sense_window is None:
-                return False
-            squares = tuple(square for square in ahead.sense_window(what)
-                            if 0 <= square[0] < ahead.files and 0 <= square[1] < ahead.ranks)
-            if not squares:
-                return False  # a square the game would refuse for its next pick
-            words = f"{ahead.pick_word} {_cell_name(what)}"
-        else:
-            origin, target, _promotion = what
-            if target not in ahead.targets.get(origin, {}):
-                return False
-            squares, words = (origin, target), f"{_cell_name(origin)}-{_cell_name(target)}"
-        self.premoves = [queued for queued in self.premoves if queued[0] != kind]
-        self.premoves.append((kind, what, words, squares))
-        self.premoves.sort(key=lambda queued: queued[0] != "sense")  # a turn senses before it moves
         self.changed.emit()
         return True
 
     def queue_typed(self, text: str) -> bool:
         """Typed ``text`` while a bot is to act: queued as a premove, as the same move or pick made on the board
-        would be. A move is read against the moves the next turn may queue (coordinates or SAN, own pieces only);
-        a bare square is the pick the next turn starts with while none is queued (RBC's sense, as typed in the
-        sense phase; a Split-Brain pick), and ``sense e2`` / ``pick e2`` always names one. False when nothing may
-        be queued now (the game then reads the text itself); raises :class:`InputError` saying why the text names
-        nothing the next turn could take."""
+        would be (see :meth:`Premoves.add_typed`). False when nothing may be queued now (the game then reads the
+        text itself); raises :class:`InputError` saying why the text names nothing the next turn could take."""
         ahead = self._premove_scene()
         if ahead is None:
             return False
-        from app.games.move_input import parse_move_text
-        raw = text.strip()
-        words = raw.lower().split()
-        picking = ahead.sense_window is not None
-        pick_words = {ahead.pick_word, "sense", "pick"}
-        named = len(words) == 2 and words[0] in pick_words
-        bare = len(words) == 1 and _typed_square(raw, ahead.files, ahead.ranks) is not None
-        if named or (bare and picking and not any(kind == "sense" for kind, *_rest in self.premoves)):
-            square = _typed_square(words[-1], ahead.files, ahead.ranks)
-            if not picking:
-                raise InputError(f"nothing can be queued to {ahead.pick_word} now: type a move")
-            if square is None:
-                raise InputError(f"not a square: {words[-1]!r}")
-            if not self._queue_premove("sense", square):
-                raise InputError(f"{_cell_name(square)} cannot be picked at the start of your next turn")
-            return True
-        if not ahead.targets:
-            raise InputError(f"type a square to {ahead.pick_word}, for example c3")
-        letters = {cell: _piece_letter(code) for cell, code in ahead.pieces.items()}
-        move = parse_move_text(raw, letters, ahead.targets, ahead.files, ahead.ranks)
-        if not self._queue_premove("move", move):
-            raise InputError("that move cannot be queued now")
+        self._premoves.add_typed(ahead, text)
+        self.changed.emit()
         return True
 
     def cancel_premoves(self) -> bool:
         """Forget the queued moves and senses (a right click, Esc); False when there were none."""
-        if not self.premoves:
+        if not self._premoves.clear():
             return False
-        self.premoves = []
         self.changed.emit()
         return True
 
@@ -325,27 +231,13 @@ class GameController(QObject):
         if not self.premoves or seat is None or self.game.to_move != seat or self.hot_seat:
             return
         now = self.presenter_of(seat).scene(self.views[seat])  # what the turn takes now (no queued move's board)
-        for index, (kind, what, words, _squares) in enumerate(self.premoves):
-            if kind == "sense" and now.sense_window is not None:
-                del self.premoves[index]
-                if now.sense_window(what):  # (a pick the board now refuses covers no square)
-                    self._human_input(lambda presenter, view: presenter.on_square(view, what))
-                else:
-                    self._drop_premove(seat, words)
-                return
-            if kind == "move" and now.targets:
-                del self.premoves[index]
-                origin, target, promotion = what
-                if target in now.targets.get(origin, {}):
-                    self._human_input(lambda presenter, view: presenter.on_move(view, origin, target, promotion))
-                else:
-                    self._drop_premove(seat, words)
-                return
-
-    def _drop_premove(self, seat: Seat, words: str) -> None:
-        self.logs[seat].append(f"Premove {words} dropped: it is no longer possible.")
-        self.soundCue.emit("failed")
-        self.changed.emit()
+        taken = self._premoves.take(now)
+        if taken is not None and taken[1] is not None:
+            self._human_input(taken[1])
+        elif taken is not None:
+            self.logs[seat].append(f"Premove {taken[0]} dropped: it is no longer possible.")
+            self.soundCue.emit("failed")
+            self.changed.emit()
 
     def empty_scene(self) -> BoardScene:
         """The board of nobody: the game's squares with nothing on or beside them (the size is public: the
@@ -372,18 +264,15 @@ class GameController(QObject):
         """The seat's screen as it was when move-list line ``line`` was written: its board and log rebuilt from
         its own first observations (nothing else), today's clocks, no move to make; "Back to the game" the only
         command."""
-        seen = self._move_marks[seat][line]
-        past = _view_type(self.variant).from_observations(self.game.observations(seat)[:seen])
+        past, log, number = self.known.past(seat, line, self.game.observations(seat))
         scene = self.presenter_of(seat).scene(past)
         scene.targets, scene.sense_window = {}, None
         commands = [command._replace(enabled=False) for command in self.presenter_of(seat).commands(self.views[seat])]
-        number = self._move_lines[seat][line].split(".", 1)[0]
         status = (f"Looking back at move {number}, as you knew it then: the game goes on meanwhile "
                   "(End or Esc: back to the game)")
-        return SeatScreen(seat, scene, self.views[seat], status, tuple(self.logs[seat][:self._log_lengths[seat][seen]]),
-                          tuple(self.move_list()), tuple(self.clock_text()),
-                          (Command(BACK_TO_GAME, "Back to the game", True), *commands), self.entry_hint(),
-                          looking_at=line)
+        return SeatScreen(seat, scene, self.views[seat], status, log, tuple(self.move_list()),
+                          tuple(self.clock_text()), (Command(BACK_TO_GAME, "Back to the game", True), *commands),
+                          self.entry_hint(), looking_at=line)
 
     def look_back(self, line: int | None) -> None:
         """Show the seat at the screen its board and log as they were at move-list line ``line`` (None, or the
@@ -391,10 +280,9 @@ class GameController(QObject):
         seat = self.screen_seat
         if seat is None or self.curtain_for is not None:
             return
-        lines = self._move_marks[seat]
-        if line is not None and not 0 <= line < len(lines):
+        if line is not None and not 0 <= line < self.known.line_count(seat):
             return
-        if line is not None and line == len(lines) - 1 and lines[line] == self._seen[seat]:
+        if line is not None and self.known.is_present(seat, line):
             line = None  # the newest line, with nothing told since: that is the present
         if line != self.looking_back:
             self.looking_back = line
@@ -402,26 +290,8 @@ class GameController(QObject):
 
     def step_back(self, how: str) -> None:
         """Step through the seat's move list: "back", "forward", "first" or "present"."""
-        seat = self.screen_seat
-        if seat is None:
-            return
-        count = len(self._move_marks[seat])
-        if not count or how == "present":
-            self.look_back(None)
-            return
-        at = self.looking_back
-        if how == "first":
-            self.look_back(0)
-        elif how == "back":
-            if at is None:  # from the present: the newest line, unless it reads as the present does
-                newest_is_now = self._move_marks[seat][-1] == self._seen[seat]
-                target = count - 2 if newest_is_now else count - 1
-            else:
-                target = max(0, at - 1)
-            if target >= 0:
-                self.look_back(target)
-        elif how == "forward" and at is not None:
-            self.look_back(at + 1 if at + 1 < count else None)
+        if self.screen_seat is not None:
+            self.look_back(self.known.stepped(self.screen_seat, how, self.looking_back))
 
     def nobody_screen(self) -> SeatScreen:
         """What the window shows while no seat is at the screen: nothing private of any seat."""
@@ -441,13 +311,7 @@ class GameController(QObject):
         if self.screen_seat is None:
             return []
         seats = self.presenter.visible_clocks(self.screen_seat, len(self.seats))
-        lines = []
-        for group in by_clock(seats, self.game.teams()):  # partners share one clock (G5): one line for them
-            left = self.session.seconds_left(group[0])
-            timed = left != float("inf")
-            text = _format_seconds(left) if timed else "--:--"
-            lines.append((" & ".join(self.game.seat_names[seat] for seat in group), text, timed and left < LOW_TIME))
-        return lines
+        return self.clocks.lines(seats, self.game.seat_names)
 
     def truth_scene(self) -> BoardScene | None:
         """The true final position with every piece, once the game is over (post-game review); else None."""
@@ -470,8 +334,8 @@ class GameController(QObject):
             return f"{self.game.seat_names[self.curtain_for]} to play"
         mover = self.game.to_move
         assert mover is not None
+        queued = self._premoves.words()
         if self.seats[mover].is_bot:
-            queued = " and ".join(words for _kind, _what, words, _squares in self.premoves)
             return f"{self.seats[mover].name} is thinking" + (
                 f"; queued: {queued} (a right click or Esc cancels)" if queued else "")
         if self.passing_to is not None:
@@ -479,8 +343,7 @@ class GameController(QObject):
         if mover != self.screen_seat:
             return "Waiting for the opponent"
         prompt = self.presenter_of(mover).prompt(self.views[mover])
-        if self.premoves:  # a move queued while the bot thought waits for the pick the turn asks first
-            queued = " and ".join(words for _kind, _what, words, _squares in self.premoves)
+        if queued:  # a move queued while the bot thought waits for the pick the turn asks first
             return f"{prompt}; then the queued {queued} (a right click or Esc cancels)"
         return prompt
 
@@ -527,11 +390,11 @@ class GameController(QObject):
     # -- private notes -----------------------------------------------------------------------------
     def seen(self, seat: Seat) -> int:
         """How many observations of ``seat`` its view has taken in (changes whenever the seat learns something)."""
-        return self._seen[seat]
+        return self.known.seen[seat]
 
     def empty_view(self) -> Any:
         """A view that knows nothing: what a belief panel shows behind the curtain."""
-        return _view_type(self.variant)()
+        return self.known.empty()
 
     def screen_view(self) -> Any:
         """The view of the seat at the screen; a view that knows nothing behind the curtain."""
@@ -539,66 +402,41 @@ class GameController(QObject):
 
     def belief_for(self, seat: Seat) -> SeatBelief:
         """The belief board of a person's seat (bots never get one), with the seat's own panel switches."""
-        belief = self.beliefs.get(seat)
-        if belief is None:
-            from app.engine.belief import BeliefBoard
-            belief = self._adopt_belief(seat, BeliefBoard(enemy=seat != 0))
-        return belief
-
-    def _adopt_belief(self, seat: Seat, board: BeliefBoard) -> SeatBelief:
-        """Make ``board`` the seat's, with the switches its notes hold (all off in a new game)."""
-        from app.ui.belief_panel import BeliefSwitches, SeatBelief
-        belief = SeatBelief.holding(board, BeliefSwitches.from_json(self.session.notes(seat).switches))
-        belief.on_switches_changed = lambda: self.switches_changed(seat)
-        self.beliefs[seat] = belief
-        return belief
+        return self.notes.belief_for(seat)
 
     def belief_changed(self, seat: Seat) -> None:
         """The seat edited its belief board (the panel changed it in place): keep it in the record."""
-        belief = self.beliefs.get(seat)
-        if belief is not None and self.session.set_notes(seat, hypotheses=belief.to_json()):
-            self._save()
+        self.notes.belief_changed(seat)
 
     def switches_changed(self, seat: Seat) -> None:
         """The seat turned one of its belief panel's aids on or off: keep it in the record."""
-        belief = self.beliefs.get(seat)
-        if belief is not None and self.session.set_notes(seat, switches=belief.switches.to_json()):
-            self._save()
+        self.notes.switches_changed(seat)
 
     def marks_changed(self, seat: Seat, marks: dict[str, Any] | None) -> None:
         """The seat changed its private marks (the game's presenter read them from its input): keep them in the
         record and draw again. Marks that are not JSON are the game's bug: said in the seat's log, not kept."""
         try:
-            changed = self.session.set_notes(seat, marks=marks)
+            changed = self.notes.set_marks(seat, marks)
         except ValueError as error:
             self.logs[seat].append(f"Not possible: the marks could not be kept ({error}).")
             self.changed.emit()
             return
         if changed:
-            self._save()
             self.changed.emit()
 
     def annotations_changed(self, seat: Seat) -> None:
         """The seat drew or removed an arrow or circle: keep it in the record."""
-        arrows, circles = self.annotations.get(seat, ([], []))
-        if self.session.set_notes(seat, annotations=annotations_to_json(arrows, circles)):
-            self._save()
+        self.notes.annotations_changed(seat)
 
     def _save(self) -> None:
         if self.autosave is not None:
-            self._saved_at = self.session.clock.now()
+            self.clocks.saved()
             self.autosave(self.session)
 
     def save_now(self) -> None:
         """Autosave now (the window closes): the clocks as they stand, not as of the last action."""
         if self.game.outcome is None:
             self._save()
-
-    def _public_record(self) -> GameRecord:
-        """The record a bot may have at the end: everything but the people's private notes."""
-        record = self.session.record.copy()
-        record.notes = []
-        return record
 
     # -- the curtain ---------------------------------------------------------------------------------
     def lift_curtain(self) -> None:
@@ -707,24 +545,15 @@ class GameController(QObject):
             self.logs[seat].append(f"Not possible: {error}.")
             self.changed.emit()
             return
-        self._clear_marks_of_opponents(seat)
+        self.notes.clear_opponents(seat)
         self._after()
-
-    def _clear_marks_of_opponents(self, mover: Seat) -> None:
-        """When a seat acts, its opponents' arrows and circles go (as on Lichess, where a move clears the board's
-        drawings): they were drawn for the position before it. Partners keep theirs."""
-        teams = self.game.teams()
-        for seat, (arrows, circles) in list(self.annotations.items()):
-            if teams[seat] != teams[mover] and (arrows or circles):
-                self.annotations[seat] = ([], [])
-                self.annotations_changed(seat)
 
     def _bot_answered(self, seat: Seat, action: Action) -> None:
         if self.game.outcome is not None or self.game.to_move != seat:
             return
         try:
             self.session.play(seat, action)
-            self._clear_marks_of_opponents(seat)
+            self.notes.clear_opponents(seat)
         except IllegalAction as error:
             self.session.adjudicate(Adjudication(seat, Reason.FORFEIT,
                                                  f"{self.seats[seat].name} answered an illegal action: {error}"))
@@ -736,20 +565,9 @@ class GameController(QObject):
 
     def _bot_failed(self, seat: Seat, message: str) -> None:
         if self.game.outcome is None:
-            bot = self.bots.get(seat)
-            reason = Reason.TIMEOUT if bot is not None and bot.timed_out else Reason.FORFEIT
+            reason = Reason.TIMEOUT if self.bots.timed_out(seat) else Reason.FORFEIT
             self.session.adjudicate(Adjudication(seat, reason, message))
             self._after()
-
-    def _tick(self) -> None:
-        if self.game.outcome is None and self.session.check_time():
-            self._after()
-        elif self.game.outcome is None:
-            self._warn_low_time()
-            self.clocksChanged.emit()  # a tick moves the clocks, nothing else: no need to rebuild the board
-            self._ticks += 1
-            if not self.session.paused and self.session.clock.now() - self._saved_at >= CLOCK_SAVE_SECONDS:
-                self._save()  # a crash (even a kill) loses at most that much clock time
 
     def _after(self) -> None:
         self._update_views()
@@ -766,12 +584,7 @@ class GameController(QObject):
             return
         if self.seats[mover].is_bot:
             self.session.resume()
-            bot = self.bots[mover]
-            bot.observe(list(self.game.observations(mover)[self._bot_fed[mover]:]))
-            self._bot_fed[mover] = len(self.game.observations(mover))
-            left = self.session.seconds_left(mover)
-            request = ActionRequest(mover, self.game.phase, self.game.choices(), left)
-            bot.ask(request, None if left == float("inf") else max(0.0, left))
+            self.bots.ask(mover)
         elif self.hot_seat and mover != self.screen_seat:
             if self.screen_seat is None or self.end_of_turn == "at once":
                 self._lower_curtain(mover)
@@ -789,69 +602,30 @@ class GameController(QObject):
         self._play_premove()
 
     def _update_views(self, with_sounds: bool = True) -> None:
-        for seat, view in enumerate(self.views):
-            log = self.game.observations(seat)
-            cues = self._cues.get(seat) if with_sounds else None
-            person = seat in self._cues
-            if len(log) > self._seen[seat] and seat == self.screen_seat:
-                self.looking_back = None  # news for the seat at the screen: back to the present
-            for seen, observation in enumerate(log[self._seen[seat]:], start=self._seen[seat] + 1):
-                view.apply(observation)
-                line = self.presenter.describe(observation, seat)
-                if line:
-                    self.logs[seat].append(line)
-                if cues is not None:
-                    cues.extend(self.presenter.sounds(observation, seat))
-                if person:  # (a bot's seat is never looked back at in the window)
-                    self._mark_move_lines(seat, seen)
-            self._seen[seat] = len(log)
+        news = self.known.update(self.game, self._cues if with_sounds else None)
+        if self.screen_seat in news:
+            self.looking_back = None  # news for the seat at the screen: back to the present
 
-    def _mark_move_lines(self, seat: Seat, seen: int) -> None:
-        """Note, after the seat's observation number ``seen``, which move-list lines now read differently: each
-        line leads back to the moment it was last changed."""
-        self._log_lengths[seat].append(len(self.logs[seat]))
-        lines = self.presenter.move_list(self.views[seat])
-        known, marks = self._move_lines[seat], self._move_marks[seat]
-        del marks[len(lines):]
-        for index, line in enumerate(lines):
-            if index >= len(known) or known[index] != line:
-                if index < len(marks):
-                    marks[index] = seen
-                else:
-                    marks.append(seen)
-        self._move_lines[seat] = lines
+    def _listener(self) -> Seat | None:
+        """The seat whose person hears sounds now: at the screen, no curtain up."""
+        seat = self.screen_seat
+        if seat is None or self.curtain_for is not None or not self._cues.hears(seat):
+            return None
+        return seat
 
     def _play_cues(self) -> None:
         """Play the cues of the seat whose person is at the screen (each cue once, in order)."""
-        seat = self.screen_seat
-        if seat is None or self.curtain_for is not None or seat not in self._cues:
-            return
-        cues, self._cues[seat] = self._cues[seat], []
-        for cue in dict.fromkeys(cues):
+        seat = self._listener()
+        for cue in self._cues.take(seat) if seat is not None else []:
             self.soundCue.emit(cue)
 
-    def _warn_low_time(self) -> None:
-        """"low_time" once when the person at the screen has under 30 s left on their turn, and again under 10."""
-        seat = self.game.to_move
-        if seat is None or seat != self.screen_seat or self.curtain_for is not None or seat not in self._cues:
-            return
-        left = self.session.seconds_left(seat)
-        for mark in (10.0, LOW_TIME):  # the lowest mark passed: a clock found under 10 s warns once, not twice
-            if left < mark:
-                if (seat, mark) not in self._low_time_told:
-                    self._low_time_told.update((seat, higher) for higher in (10.0, LOW_TIME) if higher >= mark)
-                    self.soundCue.emit("low_time")
-                break
-
     def _finish(self) -> None:
-        self.premoves = []
-        self._timer.stop()
+        self._premoves.clear()
+        self.clocks.stop()
         self._pass_timer.stop()
         self.passing_to = None
         outcome = self.game.outcome
-        for seat, bot in self.bots.items():
-            bot.observe(list(self.game.observations(seat)[self._bot_fed[seat]:]))
-            bot.stop(outcome, self._public_record())
+        self.bots.finish(outcome)
         if self.hot_seat:
             self.curtain_for = None
             self.screen_seat = self.screen_seat if self.screen_seat is not None else 0
@@ -859,65 +633,3 @@ class GameController(QObject):
         self.curtainChanged.emit()
         self.changed.emit()
         self.gameOver.emit(outcome)
-
-
-def annotations_to_json(arrows: list[tuple[Cell, Cell]], circles: list[Cell]) -> list[Any]:
-    """Arrows and circles as record notes: ``[{"arrow": [[4, 1], [4, 3]]}, {"circle": [3, 4]}]``."""
-    return ([{"arrow": [list(a), list(b)]} for a, b in arrows] + [{"circle": list(c)} for c in circles])
-
-
-def annotations_from_json(data: Any) -> tuple[list[tuple[Cell, Cell]], list[Cell]]:
-    """The inverse of :func:`annotations_to_json`; anything malformed is skipped, never fatal."""
-    arrows: list[tuple[Cell, Cell]] = []
-    circles: list[Cell] = []
-
-    def square(value: Any) -> Cell | None:
-        if isinstance(value, list) and len(value) == 2 and all(type(v) is int and 0 <= v < 16 for v in value):
-            return value[0], value[1]
-        return None
-
-    for item in data if isinstance(data, list) else []:
-        if isinstance(item, dict) and isinstance(item.get("arrow"), list) and len(item["arrow"]) == 2:
-            ends = [square(end) for end in item["arrow"]]
-            if ends[0] is not None and ends[1] is not None:
-                arrows.append((ends[0], ends[1]))
-        elif isinstance(item, dict):
-            circle = square(item.get("circle"))
-            if circle is not None:
-                circles.append(circle)
-    return arrows, circles
-
-
-def _typed_square(text: str, files: int, ranks: int) -> Cell | None:
-    """A square typed as ``d7`` on a board of ``files`` x ``ranks``, or None."""
-    import re
-    match = re.fullmatch(r"([a-z])([1-9][0-9]?)", text.strip().lower())
-    if match is None:
-        return None
-    square = (ord(match[1]) - 97, int(match[2]) - 1)
-    return square if square[0] < files and 0 <= square[1] < ranks else None
-
-
-def _piece_letter(code: str) -> str:
-    """A scene's piece as a piece letter for typed moves: a checker token as the piece it stands for, when the
-    seat knows it (its own always), else nothing."""
-    from app.games.scene import read_checker
-    checker = read_checker(code)
-    if checker is None:
-        return code
-    if checker.piece is None:
-        return ""
-    return checker.piece.upper() if checker.white else checker.piece.lower()
-
-
-def _cell_name(square: Cell) -> str:
-    """A board square's name, ``a1`` style, on a board of any size."""
-    return f"{chr(ord('a') + square[0])}{square[1] + 1}"
-
-
-def _format_seconds(seconds: float) -> str:
-    seconds = max(0.0, seconds)
-    if seconds < 10:
-        return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
-    whole = int(seconds)
-    return f"{whole // 60}:{whole % 60:02d}"
