@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QMargins, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPalette, QResizeEvent
-from PySide6.QtWidgets import (QGridLayout, QLabel, QLayout, QLayoutItem, QLineEdit, QPlainTextEdit, QProgressBar, QPushButton,
-                               QTabWidget, QVBoxLayout, QWidget, QWidgetItem)
+from PySide6.QtWidgets import (QGridLayout, QLabel, QLayout, QLayoutItem, QLineEdit, QPlainTextEdit, QProgressBar,
+                               QPushButton, QTabWidget, QVBoxLayout, QWidget, QWidgetItem)
 
 from app.ui.elided_label import ElidedLabel
 from app.ui.move_list import MoveList

@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any
 import chess
 
 from app.games.blind.belief_kit import facts
-from app.games.blind.rules import (AnswerDraw, Attempt, AttemptResult, DrawDeclined, DrawOffered, GameEnded, GameStarted,
-                                   OfferDraw, PieceLost, TurnSkipped)
+from app.games.blind.rules import (AnswerDraw, Attempt, AttemptResult, DrawDeclined, DrawOffered, GameEnded,
+                                   GameStarted, OfferDraw, PieceLost, TurnSkipped)
 from app.games.chess_kit import (PIECE_NAMES, ChessPresenter, chess_targets, move_words, outcome_sentence,
-                                 remembered_from_facts, sq8,
-                                 square_name, turn_number, you_play)
+                                 remembered_from_facts, sq8, square_name, turn_number, you_play)
 from app.games.presenter import BELIEF_PANEL, Command, MarksChange
 from app.games.scene import BoardScene, MarkerSpec, Remembered
 from app.games.blind import DEFINITION

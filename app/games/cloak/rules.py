@@ -137,7 +137,8 @@ class CloakChess(Game):
     seat_names: ClassVar[tuple[str, ...]] = DEFINITION.seat_names
     seat_teams: ClassVar[tuple[int, ...] | None] = DEFINITION.seat_teams
     hidden_information: ClassVar[bool] = DEFINITION.hidden_information
-    actions: ClassVar[tuple[type[Action], ...]] = (Arrange, Guess, Move, Bonus, Uncloak, OfferDraw, AnswerDraw)
+    actions: ClassVar[tuple[type[Action], ...]] = (Arrange, Guess, Move, Bonus, Uncloak, OfferDraw,
+                                                   AnswerDraw)
     view_type: ClassVar[type[View]] = CloakView
 
     def __init__(self, deduction: bool = True) -> None:

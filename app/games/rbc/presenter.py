@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING, Any
 import chess
 
 from app.games.chess_kit import (ChessPresenter, chess_targets, from_sq8, move_words, outcome_sentence,
-                                 remembered_from_facts, sq8,
-                                 square_name, turn_number, you_play)
+                                 remembered_from_facts, sq8, square_name, turn_number, you_play)
 from app.games.move_input import parse_square_text
 from app.games.presenter import BELIEF_PANEL, Command, InputError, MarksChange
 from app.games.rbc.belief_kit import facts
-from app.games.rbc.rules import (PASS, SENSE_WINDOWS, GameEnded, GameStarted, MoveAction, MoveResult, Sense, SenseResult,
-                                 TurnStarted)
+from app.games.rbc.rules import (PASS, SENSE_WINDOWS, GameEnded, GameStarted, MoveAction, MoveResult, Sense,
+                                 SenseResult, TurnStarted)
 from app.games.scene import BoardScene, Cell, MarkerSpec, Remembered, piece_words
 from app.games.rbc import DEFINITION
 
