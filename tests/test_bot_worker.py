@@ -283,14 +283,15 @@ def test_bot_seat_answers_without_blocking_the_event_loop(qtbot: Any) -> None:
         with qtbot.waitSignal(seat.actionReady, timeout=30000) as blocker:
             begun = time.monotonic()
             seat.ask(ActionRequest(0, game.phase, game.choices(), 30.0), deadline_seconds=20.0)
-            assert time.monotonic() - begun < 0.2
+            assert not blocker.signal_triggered  # ask() hands the request over and returns: the answer comes later
         answered = time.monotonic()
     finally:
         timer.stop()
     action, seconds = blocker.args
     game.play(0, action)  # a legal move
-    assert seconds > 0.1 and thinking == [True, False]  # it did think for a while
+    assert thinking == [True, False]
     during = [begun] + [tick for tick in ticks if begun <= tick <= answered] + [answered]
+    assert len(during) > 2  # the event loop kept ticking while the bot thought (no timing asserted: see the print)
     gap = max(b - a for a, b in zip(during, during[1:]))
     print(f"bot thought {seconds:.3f} s; {len(during) - 2} ticks; longest event-loop gap {gap * 1000:.1f} ms")
     assert gap < 0.2
