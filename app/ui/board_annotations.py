@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.ui.board_geometry import Cell
 
@@ -88,3 +89,30 @@ class Annotations:
         if len(arrows) == len(self.arrows):
             arrows.append(arrow)
         return arrows, list(self.circles)
+
+
+def annotations_to_json(arrows: list[tuple[Cell, Cell]], circles: list[Cell]) -> list[Any]:
+    """Arrows and circles as record notes: ``[{"arrow": [[4, 1], [4, 3]]}, {"circle": [3, 4]}]``."""
+    return ([{"arrow": [list(a), list(b)]} for a, b in arrows] + [{"circle": list(c)} for c in circles])
+
+
+def annotations_from_json(data: Any) -> tuple[list[tuple[Cell, Cell]], list[Cell]]:
+    """The inverse of :func:`annotations_to_json`; anything malformed is skipped, never fatal."""
+    arrows: list[tuple[Cell, Cell]] = []
+    circles: list[Cell] = []
+
+    def square(value: Any) -> Cell | None:
+        if isinstance(value, list) and len(value) == 2 and all(type(v) is int and 0 <= v < 16 for v in value):
+            return value[0], value[1]
+        return None
+
+    for item in data if isinstance(data, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("arrow"), list) and len(item["arrow"]) == 2:
+            ends = [square(end) for end in item["arrow"]]
+            if ends[0] is not None and ends[1] is not None:
+                arrows.append((ends[0], ends[1]))
+        elif isinstance(item, dict):
+            circle = square(item.get("circle"))
+            if circle is not None:
+                circles.append(circle)
+    return arrows, circles

@@ -18,6 +18,7 @@ from app.engine.record import GameSession
 from app.games.presenter import BELIEF_PANEL, Presenter
 from app.games.scene import Cell
 from app.ui.belief_panel import BeliefSwitches, SeatBelief
+from app.ui.board_annotations import annotations_from_json, annotations_to_json
 
 Annotations = tuple[list[tuple[Cell, Cell]], list[Cell]]
 """A seat's arrows (from, to) and circles."""
@@ -99,30 +100,3 @@ class SeatNotes(QObject):
             if teams[seat] != teams[mover] and (arrows or circles):
                 self.annotations[seat] = ([], [])
                 self.annotations_changed(seat)
-
-
-def annotations_to_json(arrows: list[tuple[Cell, Cell]], circles: list[Cell]) -> list[Any]:
-    """Arrows and circles as record notes: ``[{"arrow": [[4, 1], [4, 3]]}, {"circle": [3, 4]}]``."""
-    return ([{"arrow": [list(a), list(b)]} for a, b in arrows] + [{"circle": list(c)} for c in circles])
-
-
-def annotations_from_json(data: Any) -> Annotations:
-    """The inverse of :func:`annotations_to_json`; anything malformed is skipped, never fatal."""
-    arrows: list[tuple[Cell, Cell]] = []
-    circles: list[Cell] = []
-
-    def square(value: Any) -> Cell | None:
-        if isinstance(value, list) and len(value) == 2 and all(type(v) is int and 0 <= v < 16 for v in value):
-            return value[0], value[1]
-        return None
-
-    for item in data if isinstance(data, list) else []:
-        if isinstance(item, dict) and isinstance(item.get("arrow"), list) and len(item["arrow"]) == 2:
-            ends = [square(end) for end in item["arrow"]]
-            if ends[0] is not None and ends[1] is not None:
-                arrows.append((ends[0], ends[1]))
-        elif isinstance(item, dict):
-            circle = square(item.get("circle"))
-            if circle is not None:
-                circles.append(circle)
-    return arrows, circles

@@ -27,13 +27,13 @@ from app.games.scene import BoardScene, Cell, MarkerSpec
 from app.ui.belief_panel import SeatBelief
 from app.ui.controller_bots import BotSeats, SeatConfig, seats_of_record
 from app.ui.controller_clocks import CLOCK_SAVE_SECONDS, LOW_TIME, GameClocks
-from app.ui.controller_marks import SeatNotes, annotations_from_json, annotations_to_json
+from app.ui.controller_marks import SeatNotes
 from app.ui.controller_premoves import Premove, Premoves
 from app.ui.controller_views import SeatCues, SeatViews
 from app.ui.seat_screen import SeatScreen
 
 __all__ = ["BACK_TO_GAME", "CLOCK_SAVE_SECONDS", "END_OF_TURN_SECONDS", "LOW_TIME", "PASS_SCREEN",
-           "GameController", "SeatConfig", "annotations_from_json", "annotations_to_json"]
+           "GameController", "SeatConfig"]
 
 PASS_SCREEN = "pass_screen"
 """The command that hands the screen on at the end of a turn in hot-seat (:attr:`GameController.end_of_turn`)."""

@@ -25,9 +25,9 @@ from app.engine.record import Frame, GameRecord, RecordError, Timeline, allowed_
 from app.games.chess_kit import sq8
 from app.games.presenter import BELIEF_PANEL, presenter_for
 from app.games.scene import BoardScene
+from app.ui.board_annotations import annotations_from_json
 from app.ui.board_widget import BoardWidget
 from app.ui.export_message import show_exported
-from app.ui.game_controller import annotations_from_json
 from app.ui.settings import ANIMATION, THEME_NAMES, glide_ms_for, setting_choice
 from app.ui.window_place import place_over
 
