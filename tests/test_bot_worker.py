@@ -369,6 +369,12 @@ def test_a_process_whose_fork_server_died_is_not_taken_for_dead(witness: BotProc
     try:
         event = process.wait(10.0)
         assert event is not None and event.kind == "action", event
+        # SIGKILL is delivered and the server torn down a moment after the bot's kill() returns (sometimes after
+        # several answers): wait until its end shows, then the rounds below run with the dead server's sentinel.
+        deadline = time.monotonic() + 10.0
+        while not process.orphaned and time.monotonic() < deadline:
+            assert process.alive
+            time.sleep(0.01)
         for _ in range(3):  # the server's end reads as the end of each of its processes; it must not
             game = ReconChess()
             process.request(ActionRequest(0, "sense", game.choices(), 10.0))

@@ -197,6 +197,8 @@ class BotProcess:
         """True once the fork server that started this process is known to have died while the process lives on
         (a bot may stop it). The process works on, but :attr:`sentinel` no longer means anything: watch
         :meth:`fileno` only; its end of file still says when the process ends."""
+        if not self._orphaned and not self._closed:
+            self._exited()  # notices a server that has died since the last look
         return self._orphaned
 
     def fileno(self) -> int:
