@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import importlib.util
 import pickle
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -532,7 +534,7 @@ def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.
 
     from app.engine import inference_core
     module = importlib.import_module(f"app.engine.{kernel}")
-    if kernel == "inference_jit" and not module.warm_up():
+    if kernel == "inference_jit" and inference_core.compiled() is None:  # (one process compiles: see compiled())
         pytest.skip(f"compiled kernels unavailable: {module.WHY_NOT}")
     monkeypatch.setattr(inference_core, "kernels", lambda: module)
     original = module.expand
@@ -562,3 +564,20 @@ def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.
                 for observation in game.observations(seat):
                     inference.update(observation)
     assert compared > 100
+
+
+def test_processes_that_ask_for_the_kernels_together_take_turns() -> None:
+    """One process at a time compiles or loads the kernels (the others then load numba's cache instead of
+    compiling them again): a process asking while another holds the turn waits until it is over."""
+    from app.engine.inference_core import _one_compiler_on_this_machine
+    asker = ("import time\nfrom app.engine.inference_core import _one_compiler_on_this_machine as turn\n"
+             "print('asking', flush=True)\nwith turn():\n    print(time.monotonic(), flush=True)\n")
+    with _one_compiler_on_this_machine():
+        child = subprocess.Popen([sys.executable, "-c", asker], stdout=subprocess.PIPE, text=True,
+                                 cwd=Path(__file__).resolve().parent.parent)
+        assert child.stdout is not None and child.stdout.readline().strip() == "asking"
+        time.sleep(0.3)  # it is at the lock now, or soon: either way it may not get through before the release
+        released = time.monotonic()
+    got = float(child.stdout.readline())
+    child.wait(30)
+    assert got >= released

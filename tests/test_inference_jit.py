@@ -29,7 +29,14 @@ from app.engine.inference_core import PASS_ALWAYS, PASS_IF_SOME_ATTEMPT_FAILS, P
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import belief as benchmark  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not inference_jit.warm_up(), reason=f"no compiled kernels: {inference_jit.WHY_NOT}")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_kernels() -> None:
+    """The kernels, compiled or loaded when the first test here runs (not while tests are collected: every
+    test process would then compile them before running anything)."""
+    if inference_core.compiled() is None:
+        pytest.skip(f"no compiled kernels: {inference_jit.WHY_NOT}")
 
 
 def _same(a: tuple[Any, Any], b: tuple[Any, Any]) -> bool:
@@ -310,3 +317,18 @@ def test_memory_is_made_ready_in_a_few_steps_as_sets_grow(monkeypatch: pytest.Mo
     assert all(step == 2 * 10 ** 6 or step == inference_core._RESERVE_FROM * 4 ** power
                for step in steps for power in [round(np.log(step / inference_core._RESERVE_FROM) / np.log(4))])
     assert len(steps) <= 4
+
+
+def test_each_kernel_is_compiled_once_for_sets_of_any_layout() -> None:
+    """A contiguous set and a view into a wider array use the same machine code: numba would otherwise compile
+    every kernel twice (the first start's compile took twice as long)."""
+    wide = np.zeros((8, 3), dtype=np.uint64)
+    wide[:, 0] = [chess.BB_RANK_2, chess.BB_B1 | chess.BB_G1, chess.BB_C1 | chess.BB_F1, chess.BB_A1 | chess.BB_H1,
+                  chess.BB_D1, chess.BB_E1, chess.BB_A1 | chess.BB_H1, 0]
+    for rows in (wide[:, :1], wide[:, :1].copy()):
+        assert rows.flags.c_contiguous == (rows.base is None)
+        inference_jit.expand(rows, np.ones(1), chess.BB_RANK_7 | chess.BB_RANK_8, chess.WHITE, None, 0, PASS_ALWAYS)
+        inference_jit.materials(rows)
+        inference_jit.piece_shares(rows, np.ones(1))
+    for name in ("_expand", "_materials", "_piece_sums", "_unique", "_select", "_forget"):
+        assert len(getattr(inference_jit, name).signatures) == 1, name

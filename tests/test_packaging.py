@@ -437,7 +437,7 @@ def test_the_installed_app_plays_a_bot_match_with_workers(installed: Path, tmp_p
 
 
 @slow_build
-@pytest.mark.timeout(1500)  # compiling the kernels takes about 40 s on a quiet machine, 8 minutes on a loaded one
+@pytest.mark.timeout(1500)  # compiling the kernels takes about 30 s on a quiet machine, minutes on a loaded one
 def test_the_frozen_bundle_runs_bot_workers_and_compiles_then_loads_the_kernels(installed: Path,
                                                                                  tmp_path: Path) -> None:
     # The window's way: a bot per seat in a BotProcess worker, inside the frozen bundle. Its own cache folder:

@@ -7,14 +7,18 @@ observations on top of :class:`Inference`.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import hashlib
 import logging
 import math
 import os
 import random
+import tempfile
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Iterator, Sequence, TypeVar
 
 import chess
@@ -60,7 +64,7 @@ def compiled() -> Any:
     :mod:`.inference_vec` are used). Imported and compiled (or loaded from numba's cache) on first use, so
     that nothing pays for numba before a belief is asked for. Waits for the compiler; :func:`kernels` does not."""
     global _compiled
-    with _compile_lock:
+    with _compile_lock, _one_compiler_on_this_machine():
         if _compiled is None:
             try:
                 # numba compiles or loads its cache only here, when a belief is first asked for
@@ -75,6 +79,31 @@ def compiled() -> Any:
                 logging.getLogger(__name__).warning("belief inference without compiled kernels: %s", why)
             _compiled = loaded
     return _compiled or None
+
+
+@contextlib.contextmanager
+def _one_compiler_on_this_machine() -> Iterator[None]:
+    """Holds a lock file while the kernels are compiled or loaded, so that processes starting together (bot
+    workers, the window's inference, test workers) do not each compile them: the first compiles and fills
+    numba's cache, the others wait and then load it. The operating system releases the lock of a process that
+    dies. Without ``fcntl`` (Windows), or a folder to put the file in, each process goes its own way."""
+    try:
+        import fcntl
+        path = Path(__file__).resolve().with_name("inference_jit.py")
+        tag = hashlib.sha256(str(path).encode()).hexdigest()[:16]
+        uid = os.getuid() if hasattr(os, "getuid") else 0
+        handle = open(Path(tempfile.gettempdir()) / f"sightline-kernels-{uid}-{tag}.lock", "a+b")
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        try:
+            # A record lock: released when the file closes or the process ends, and not held by a process
+            # forked meanwhile (flock's would be, as long as the child lives).
+            fcntl.lockf(handle, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
 
 
 def _forget_warm_up_in_child() -> None:
@@ -95,7 +124,7 @@ def kernels() -> Any:
     run, else :mod:`.inference_vec`.
 
     Never waits: the first call starts the compiled kernels' warm-up on a thread of its own (numba compiles
-    them in 10 to 15 s the very first time, then loads them from its cache in a fraction of a second), and
+    them in about 30 s the very first time, then loads them from its cache in a fraction of a second), and
     until that is done the numpy kernels do the work. Both give the same results in the same order, so nothing
     a seat sees depends on which one ran; a bot on the clock never waits for the compiler."""
     global _compiling

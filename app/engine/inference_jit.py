@@ -14,7 +14,7 @@ hashes of the whole position (a 127-bit fingerprint; see :func:`_hashes`): two
 different positions merge only if both hashes collide, with a probability of
 about ``n**2 / 2**127`` for ``n`` positions.
 
-numba compiles these functions the first time they run (a few seconds) and keeps
+numba compiles these functions the first time they run (about 30 s) and keeps
 the machine code in its cache, so later runs load it in a fraction of a second;
 :func:`warm_up` does that early, off the window's thread. Where numba is missing
 or fails, :data:`AVAILABLE` is false and the inference uses :mod:`.inference_vec`.
@@ -1309,36 +1309,39 @@ def warm_up() -> bool:
     if not AVAILABLE or _warm:
         return AVAILABLE
     try:
-        start = np.array([[chess.BB_RANK_2], [chess.BB_B1 | chess.BB_G1], [chess.BB_C1 | chess.BB_F1],
-                          [chess.BB_A1 | chess.BB_H1], [chess.BB_D1], [chess.BB_E1], [chess.BB_A1 | chess.BB_H1],
-                          [0]], dtype=np.uint64)
+        # One compiled version of each kernel, for sets of any memory layout: sets are often views into a larger
+        # array (an expansion's result), for which numba compiles apart from contiguous arrays, and compiling
+        # both doubled the time of the first start (about 60 s instead of 30). Every call below passes a view;
+        # then no more versions are compiled and a contiguous set is passed to the view's version.
+        wide = np.zeros((8, 4), dtype=np.uint64)
+        wide[:, :1] = np.array([[chess.BB_RANK_2], [chess.BB_B1 | chess.BB_G1], [chess.BB_C1 | chess.BB_F1],
+                                [chess.BB_A1 | chess.BB_H1], [chess.BB_D1], [chess.BB_E1],
+                                [chess.BB_A1 | chess.BB_H1], [0]], dtype=np.uint64)
+        start = wide[:, :1]
         for unchanged in (0, 1, 2):
             expand(start, np.ones(1), chess.BB_RANK_7 | chess.BB_RANK_8, chess.WHITE, None, 0, unchanged)
         expand(start, np.ones(1), chess.BB_D3, chess.WHITE, chess.D3, 0, 0)
-        unique(np.concatenate([start, start], axis=1), np.ones(2))
-        # Sets are sometimes views into a larger array (an expansion's result): numba compiles those apart.
-        wide = np.zeros((8, 4), dtype=np.uint64)
-        wide[:, :1] = start
-        expand(wide[:, :1], np.ones(1), chess.BB_RANK_7 | chess.BB_RANK_8, chess.WHITE, None, 0, 1)
-        expand(wide[:, :1], np.ones(1), chess.BB_D3, chess.WHITE, chess.D3, 0, 0)
         wide[:, 1:2] = start
-        unique(wide[:, :2], np.ones(2))
-        for rows in (start, wide[:, :2]):
-            for weights in (np.ones(rows.shape[1]), np.arange(1.0, rows.shape[1] + 1)):
-                keep(rows, weights, np.arange(rows.shape[1]) == 0)
-                select(rows, weights, chess.BB_RANK_2, (chess.BB_A2, 0, 0, 0, 0, 0), chess.BB_E4, chess.BB_D1,
-                       chess.BB_E1, 0, chess.E3)
-                for kind in range(6):
-                    sight_select(rows, weights, chess.BB_E4, chess.BB_D1, chess.BB_E1, 0, chess.E3, 0,
-                                 chess.BB_A2, kind, chess.BB_B1, chess.BB_A2, (chess.BB_A2, 0, 0, 0, 0, 0), chess.A1,
-                                 chess.BB_RANK_7)
-                forget(rows, weights, chess.E1)
-                forget(rows, weights, None)
-                forget(rows, weights, chess.E1, (0, (0,) * 6, chess.BB_E4, chess.BB_D1, 0, 0, chess.E3))
-                systematic_sample(rows, weights, 1, 0.5)
-            materials(rows)
-            piece_shares(rows, np.ones(rows.shape[1]))
+        rows = wide[:, :2]
+        unique(rows, np.ones(2))
+        for weights in (np.ones(rows.shape[1]), np.arange(1.0, rows.shape[1] + 1)):
+            keep(rows, weights, np.arange(rows.shape[1]) == 0)
+            select(rows, weights, chess.BB_RANK_2, (chess.BB_A2, 0, 0, 0, 0, 0), chess.BB_E4, chess.BB_D1,
+                   chess.BB_E1, 0, chess.E3)
+            for kind in range(6):
+                sight_select(rows, weights, chess.BB_E4, chess.BB_D1, chess.BB_E1, 0, chess.E3, 0,
+                             chess.BB_A2, kind, chess.BB_B1, chess.BB_A2, (chess.BB_A2, 0, 0, 0, 0, 0), chess.A1,
+                             chess.BB_RANK_7)
+            forget(rows, weights, chess.E1)
+            forget(rows, weights, None)
+            forget(rows, weights, chess.E1, (0, (0,) * 6, chess.BB_E4, chess.BB_D1, 0, 0, chess.E3))
+            systematic_sample(rows, weights, 1, 0.5)
+        materials(rows)
+        piece_shares(rows, np.ones(rows.shape[1]))
         _touch(np.zeros(1, dtype=np.uint64))
+        for kernel in list(globals().values()):
+            if getattr(kernel, "signatures", None):  # (the inlined helpers are never compiled on their own)
+                kernel.disable_compile()  # from now on a call converts its arguments to a compiled version
         _warm = True
     except Exception as error:  # noqa: BLE001 - a compiler failure must not stop the game
         AVAILABLE = False
