@@ -20,6 +20,7 @@ the machine code in its cache, so later runs load it in a fraction of a second;
 or fails, :data:`AVAILABLE` is false and the inference uses :mod:`.inference_vec`.
 
 >>> import chess
+>>> _ = warm_up()  # compile (or load) every kernel first: see warm_up
 >>> from app.engine.inference_core import opponent_key, PASS_ALWAYS
 >>> start = np.array([opponent_key(chess.Board(), chess.BLACK)], dtype=np.uint64).T.copy()  # White's army
 >>> mine = chess.BB_RANK_7 | chess.BB_RANK_8
