@@ -566,14 +566,17 @@ def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.
     assert compared > 100
 
 
-def test_processes_that_ask_for_the_kernels_together_take_turns() -> None:
+def test_processes_that_ask_for_the_kernels_together_take_turns(tmp_path: Path) -> None:
     """One process at a time compiles or loads the kernels (the others then load numba's cache instead of
-    compiling them again): a process asking while another holds the turn waits until it is over."""
+    compiling them again): a process asking while another holds the turn waits until it is over. (A lock file
+    of its own: the checkout's may be held by another test process compiling the kernels.)"""
     from app.engine.inference_core import _one_compiler_on_this_machine
-    asker = ("import time\nfrom app.engine.inference_core import _one_compiler_on_this_machine as turn\n"
-             "print('asking', flush=True)\nwith turn():\n    print(time.monotonic(), flush=True)\n")
-    with _one_compiler_on_this_machine():
-        child = subprocess.Popen([sys.executable, "-c", asker], stdout=subprocess.PIPE, text=True,
+    lock_file = tmp_path / "kernels.lock"
+    asker = ("import sys, time\nfrom pathlib import Path\n"
+             "from app.engine.inference_core import _one_compiler_on_this_machine as turn\n"
+             "print('asking', flush=True)\nwith turn(Path(sys.argv[1])):\n    print(time.monotonic(), flush=True)\n")
+    with _one_compiler_on_this_machine(lock_file):
+        child = subprocess.Popen([sys.executable, "-c", asker, str(lock_file)], stdout=subprocess.PIPE, text=True,
                                  cwd=Path(__file__).resolve().parent.parent)
         assert child.stdout is not None and child.stdout.readline().strip() == "asking"
         time.sleep(0.3)  # it is at the lock now, or soon: either way it may not get through before the release

@@ -82,17 +82,20 @@ def compiled() -> Any:
 
 
 @contextlib.contextmanager
-def _one_compiler_on_this_machine() -> Iterator[None]:
+def _one_compiler_on_this_machine(lock_file: Path | None = None) -> Iterator[None]:
     """Holds a lock file while the kernels are compiled or loaded, so that processes starting together (bot
     workers, the window's inference, test workers) do not each compile them: the first compiles and fills
     numba's cache, the others wait and then load it. The operating system releases the lock of a process that
-    dies. Without ``fcntl`` (Windows), or a folder to put the file in, each process goes its own way."""
+    dies. Without ``fcntl`` (Windows), or a folder to put the file in, each process goes its own way.
+    ``lock_file``: another file than the one of this checkout's kernels (for tests)."""
     try:
         import fcntl
-        path = Path(__file__).resolve().with_name("inference_jit.py")
-        tag = hashlib.sha256(str(path).encode()).hexdigest()[:16]
-        uid = os.getuid() if hasattr(os, "getuid") else 0
-        handle = open(Path(tempfile.gettempdir()) / f"sightline-kernels-{uid}-{tag}.lock", "a+b")
+        if lock_file is None:
+            path = Path(__file__).resolve().with_name("inference_jit.py")
+            tag = hashlib.sha256(str(path).encode()).hexdigest()[:16]
+            uid = os.getuid() if hasattr(os, "getuid") else 0
+            lock_file = Path(tempfile.gettempdir()) / f"sightline-kernels-{uid}-{tag}.lock"
+        handle = open(lock_file, "a+b")
     except (ImportError, OSError):
         yield
         return
