@@ -4,7 +4,8 @@ Run by hand, never in the test suite:
 
     .venv/bin/python benchmarks/levels.py [--game rbc|blind|minit|cloak|telepathy|splitbrain|all]
         [--pair medium-easy|hard-medium|both] [--games 100] [--jobs 1] [--seed 0]
-        [--time SECONDS+INC | --untimed] [--minutes M] [--max-plies N]
+        [--time SECONDS+INC | --untimed] [--minutes M] [--max-plies N] [--first N] [--log FILE]
+    .venv/bin/python benchmarks/levels.py --merge FILE [FILE ...]
 
 Each game is played in its own forked process through ``app.hosting.runner.run_game`` (the function behind
 ``sightline match``): the same clocks, time losses and forfeits. Game ``i`` gives the higher level White (in
@@ -17,13 +18,16 @@ For each pair it prints the higher level's wins, draws and losses, its score (a 
 95% interval (the score taken as a proportion of the games: a slight overstatement of the interval's width
 when there are draws), the turns a game and the time of each decision of each level (mean and 95th
 percentile, measured around the bot's ``act``, every phase counted). ``--minutes`` stops starting games of a
-pair after that many minutes and reports the games played. The goal of issue 26 is a score of at least 60%
-for the higher level of each pair over 100 games.
+pair after that many minutes and reports the games played. A pair can be played in pieces: ``--first N``
+numbers the games from ``N`` (seeds, colours and openings follow the number), ``--log FILE`` appends each game
+to a file, and ``--merge FILE ...`` prints the score lines of all the games logged. The goal of issue 26 is a
+score of at least 60% for the higher level of each pair over 100 games.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -33,7 +37,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -140,9 +144,9 @@ def _play(ladder: Ladder, upper: str, lower: str, index: int, seed: int, control
         record = run_game(game, agents, control, seed, max_plies=max_plies)
         result = record.result
         assert result is not None
-        team = result.team if result.team is not None else (teams[result.winner] if result.winner is not None
-                                                             else None)
-        outcome = "draw" if team is None else ("win" if team == upper_team else "loss")
+        winning: int | None = result.team if result.team is not None else (
+            teams[result.winner] if result.winner is not None else None)
+        outcome = "draw" if winning is None else ("win" if winning == upper_team else "loss")
         sender.send((index, outcome, f"{result.reason.value}: {result.detail}", game.ply, times[upper], times[lower]))
     except BaseException as error:  # noqa: BLE001 - reported as an error game
         sender.send((index, "error", f"{type(error).__name__}: {error}", 0, [], []))
@@ -166,14 +170,15 @@ def warm_up(ladder: Ladder, upper: str, lower: str) -> None:
 
 
 def run(ladder: Ladder, upper: str, lower: str, games_wanted: int, seed: int, control: TimeControl | None,
-        max_plies: int | None, jobs: int, minutes: float | None) -> dict[str, Any]:
+        max_plies: int | None, jobs: int, minutes: float | None, first: int = 0,
+        log: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     if ladder.variant in WARM:
         warm_up(ladder, upper, lower)
     context = multiprocessing.get_context("fork")
     results: dict[int, tuple[str, str, int]] = {}
     upper_times: list[float] = []
     lower_times: list[float] = []
-    waiting = list(range(games_wanted))
+    waiting = list(range(first, first + games_wanted))
     running: dict[int, tuple[Any, Any]] = {}
     started = time.perf_counter()
     while waiting or running:
@@ -207,16 +212,45 @@ def run(ladder: Ladder, upper: str, lower: str, games_wanted: int, seed: int, co
             results[index] = (result, reason, plies)
             upper_times.extend(up)
             lower_times.extend(low)
+            if log is not None:
+                log({"index": index, "seed": seed + index, "result": result, "reason": reason, "plies": plies,
+                     "upper_times": up, "lower_times": low})
             process.join(1.0)
             receiver.close()
             del running[index]
             side = "White" if index % 2 == 0 else "Black"
             print(f"  game {index + 1:3d} ({upper} {side:5s}): {result:5s} {plies:4d} turns  {reason[:90]}",
                   flush=True)
+    return tally(results, upper_times, lower_times, (time.perf_counter() - started) / 60)
+
+
+def tally(results: dict[int, tuple[str, str, int]], upper_times: list[float], lower_times: list[float],
+          minutes: float) -> dict[str, Any]:
     counts = {key: sum(1 for r in results.values() if r[0] == key) for key in ("win", "draw", "loss", "error")}
-    return {**counts, "games": len(results), "minutes": (time.perf_counter() - started) / 60,
+    return {**counts, "games": len(results), "minutes": minutes,
             "upper_times": summary(upper_times), "lower_times": summary(lower_times),
             "plies": statistics.fmean(r[2] for r in results.values()) if results else 0.0}
+
+
+def merge(paths: list[str]) -> list[str]:
+    """The score lines of the games logged (``--log``) in ``paths``, one line per game, pair and clock; a game
+    logged twice (the same index) counts once, the last time."""
+    groups: dict[tuple[str, str, str, str], dict[int, dict[str, Any]]] = {}
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                entry = json.loads(line)
+                pair = (entry["game"], entry["upper"], entry["lower"], entry["time"])
+                groups.setdefault(pair, {})[entry["index"]] = entry
+    lines = []
+    for (key, upper, lower, text), entries in groups.items():
+        results = {index: (e["result"], e["reason"], e["plies"]) for index, e in entries.items()}
+        ups = [t for e in entries.values() for t in e["upper_times"]]
+        lows = [t for e in entries.values() for t in e["lower_times"]]
+        minutes = sum(e.get("minutes", 0.0) for e in entries.values())
+        lines.append(f"{key} {LADDERS[key].bot} ({text}) " + score_line(upper, lower, tally(results, ups, lows, minutes))
+                     + f"; games {min(entries)}..{max(entries)}")
+    return lines
 
 
 def summary(seconds: list[float]) -> tuple[float, float, int]:
@@ -251,12 +285,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--first", type=int, default=0,
+                        help="the number of the first game (to play a pair in pieces: --first 40 --games 60)")
+    parser.add_argument("--log", help="append one JSON line per game to this file (see --merge)")
+    parser.add_argument("--merge", nargs="+", metavar="LOG", help="print the score lines of logged games, and stop")
     parser.add_argument("--minutes", type=float, help="stop starting games of a pair after this many minutes")
     parser.add_argument("--max-plies", type=int, help="the turn limit (default: the game's, see LADDERS)")
     timing = parser.add_mutually_exclusive_group()
     timing.add_argument("--time", help="seconds+increment for both sides (default: the game's, see LADDERS)")
     timing.add_argument("--untimed", action="store_true")
     args = parser.parse_args(argv)
+    if args.merge:
+        for line in merge(args.merge):
+            print(line)
+        return 0
     keys = list(LADDERS) if args.game == "all" else [args.game]
     pairs = list(PAIRS) if args.pair == "both" else [args.pair]
     print(f"levels: {args.games} games a pair, colours alternating, {args.jobs} at once, seed {args.seed}")
@@ -275,7 +317,15 @@ def main(argv: list[str] | None = None) -> int:
             upper, lower = PAIRS[pair]
             print(f"{key} {ladder.bot}: {upper} vs {lower}, {text or 'untimed'}, turn limit {max_plies}, "
                   f"{ladder.opening_plies} random opening plies", flush=True)
-            result = run(ladder, upper, lower, args.games, args.seed, control, max_plies, args.jobs, args.minutes)
+            def log(entry: dict[str, Any], key: str = key, upper: str = upper, lower: str = lower,
+                    text: str = text or "untimed") -> None:
+                if args.log:
+                    with open(args.log, "a", encoding="utf-8") as out:
+                        out.write(json.dumps({"game": key, "upper": upper, "lower": lower, "time": text,
+                                              **entry}) + "\n")
+
+            result = run(ladder, upper, lower, args.games, args.seed, control, max_plies, args.jobs, args.minutes,
+                         args.first, log)
             line = f"{key} {ladder.bot} ({text or 'untimed'}) " + score_line(upper, lower, result)
             print(line, flush=True)
             lines.append(line)
