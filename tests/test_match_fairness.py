@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -598,3 +599,27 @@ def test_the_flag_memory_reads_back_what_the_referee_wrote_and_nothing_else() ->
     for junk in (b"\x80\x04junk", b'[4, {"0": {"winner": 7, "reason": "material"}}]', b"x" * (_FLAG_BYTES + 10)):
         _share(memory.flag_memory, junk)
         assert _Referee.flag_outcome(memory, job, 0, (0, 1)) is None
+
+
+def test_a_game_handed_to_a_referee_that_has_just_died_is_played_by_another() -> None:
+    """The pool hands a referee a game before it notices the referee died (killed between two looks): the
+    send finds the pipe closed; the game must be played elsewhere, not end the match with BrokenPipeError."""
+    from app.hosting.match import GameJob, _Pool, _Setup
+    setup = _Setup("rbc", {"random": "random"}, dict(os.environ), os.getcwd(), (0, 1))
+    pool = _Pool(multiprocessing.get_context("fork"), setup, 1)
+
+    def job(index: int) -> GameJob:
+        return GameJob(index, "rbc", {}, ("random", "random"), TimeControl(None, 0), index, None)
+
+    try:
+        assert pool.take(job(0))
+        referee = pool.referees[0]
+        os.kill(referee.process.pid, 9)
+        referee.process.join(10.0)
+        assert pool.take(job(1))  # no BrokenPipeError: the game waits with the referee's others
+        deadline = time.monotonic() + 30.0
+        while pool.referees and time.monotonic() < deadline:
+            pool.wait()
+        assert not pool.referees and 1 in [queued.index for queued in pool.returned]
+    finally:
+        pool.kill()

@@ -473,7 +473,10 @@ class _Referee:
 
     def give(self, job: GameJob) -> None:
         self.jobs.append(job)
-        self.connection.send(job)
+        try:
+            self.connection.send(job)
+        except (OSError, ValueError):  # it died since the pool last looked: the pool finds it gone and hands
+            self.hung_up = True        # its games (this one too) to another referee
 
     def overran(self, now: float) -> bool:
         deadline = self.status[1]
