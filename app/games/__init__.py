@@ -35,7 +35,7 @@ __all__ = ["ENTRIES", "EXTRA_GAMES_VARIABLE", "ClipboardFormat", "ExportFormat",
            "imports", "names", "referee"]
 
 ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit", "app.games.cloak",
-                           "app.games.telepathy", "app.games.splitbrain")
+                           "app.games.telepathy", "app.games.splitbrain", "app.games.gravity")
 """The packages that define a game, in the order the app offers them (the first is the default)."""
 
 EXTRA_GAMES_VARIABLE = "SIGHTLINE_GAMES"
