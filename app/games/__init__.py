@@ -7,13 +7,14 @@ be named, for experiments and tests, in the environment variable ``SIGHTLINE_GAM
 
 >>> from app import games
 >>> [definition.title for definition in games.all()]
-['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess', 'Cloak and Dagger', 'Telepathy Chess', 'Split-Brain Chess']
+['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess', 'Cloak and Dagger', 'Telepathy Chess', 'Split-Brain Chess',
+ 'Gravity Chess']
 >>> games.get(games.default().key) is games.default()
 True
 >>> games.get("go")
 Traceback (most recent call last):
 ...
-KeyError: "unknown game 'go' (known: blind, cloak, minit, rbc, splitbrain, telepathy)"
+KeyError: "unknown game 'go' (known: blind, cloak, gravity, minit, rbc, splitbrain, telepathy)"
 """
 
 from __future__ import annotations
