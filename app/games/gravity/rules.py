@@ -133,43 +133,40 @@ def piece_moves(board: chess.Board, square: chess.Square, fresh: bool = False,
 def stacked_squares(board: chess.Board) -> frozenset[chess.Square]:
     """The squares of the stacked pieces (GR4): rank 1, and rank by rank upward, any piece with no downward move
     on a board that holds only the stacked pieces below it (a downward move never looks at its own rank or
-    higher, so one pass from the bottom settles it). A pawn counts its two-square step, which needs the square
-    below empty anyway.
+    higher, so one pass from the bottom settles it). A pawn's two-square step needs the square below empty, so
+    only that square counts for a pawn.
 
     >>> board = chess.Board("8/8/8/8/8/8/5r2/3K1N2 w - - 0 1")
     >>> sorted(chess.square_name(s) for s in stacked_squares(board))
     ['d1', 'f1', 'f2']
     """
-    stacked: set[chess.Square] = set()
-    occupied = board.occupied
-    for rank in range(8):
-        for square in chess.SquareSet(occupied & chess.BB_RANKS[rank]):
-            if rank == 0:
-                stacked.add(square)
-                continue
-            alone = chess.Board(None)
-            for other in stacked:
-                piece = board.piece_at(other)
-                assert piece is not None
-                alone.set_piece_at(other, piece)
-            piece = board.piece_at(square)
-            assert piece is not None
-            alone.set_piece_at(square, piece)
-            if not _pawn_or_piece_falls(alone, square, frozenset(stacked)):
-                stacked.add(square)
-    return frozenset(stacked)
+    stacked = board.occupied & chess.BB_RANK_1
+    for rank in range(1, 8):
+        below = (1 << (8 * rank)) - 1
+        found = 0
+        for square in chess.scan_forward(board.occupied & chess.BB_RANKS[rank]):
+            if not _falls(board.piece_type_at(square), square, stacked, below):
+                found |= chess.BB_SQUARES[square]
+        stacked |= found
+    return frozenset(chess.scan_forward(stacked))
 
 
-def _pawn_or_piece_falls(alone: chess.Board, square: chess.Square, stacked: frozenset[chess.Square]) -> bool:
-    """Whether the piece on ``square`` has a downward move on ``alone`` (every other piece there is stacked, so
-    no capture counts)."""
-    rank = chess.square_rank(square)
-    piece = alone.piece_at(square)
-    assert piece is not None
-    if piece.piece_type == chess.PAWN:
-        return alone.piece_at(square - 8) is None
-    return any(chess.square_rank(target) < rank and alone.piece_at(target) is None
-               for target in alone.attacks(square))
+def _falls(piece_type: chess.PieceType | None, square: chess.Square, stacked: int, below: int) -> bool:
+    """Whether a piece of ``piece_type`` on ``square`` has a downward move to an empty square when only the
+    pieces of ``stacked`` (a mask) stand on the board (no capture counts: stacked pieces cannot be taken)."""
+    if piece_type == chess.PAWN:
+        return not stacked & chess.BB_SQUARES[square - 8]
+    if piece_type == chess.KNIGHT:
+        reach = chess.BB_KNIGHT_ATTACKS[square]
+    elif piece_type == chess.KING:
+        reach = chess.BB_KING_ATTACKS[square]
+    else:
+        reach = 0
+        if piece_type in (chess.BISHOP, chess.QUEEN):
+            reach |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & stacked]
+        if piece_type in (chess.ROOK, chess.QUEEN):
+            reach |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & stacked]
+    return bool(reach & below & ~stacked)
 
 
 def moves_from(board: chess.Board, squares: Iterable[chess.Square], fresh: Iterable[chess.Square] = (),
