@@ -45,8 +45,9 @@ def play(index: int, seed: int, level: str, opponent: str, opponent_level: str,
             for observation in game.observations(seat)[seen[seat]:]:
                 bot.observe(observation)
             seen[seat] = len(game.observations(seat))
-        seat = game.to_move
-        assert seat is not None
+        mover = game.to_move
+        assert mover is not None
+        seat = mover
         choices = game.choices()
         began = time.perf_counter()
         action = bots[seat].act(ActionRequest(seat, game.phase, choices))

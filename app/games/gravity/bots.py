@@ -196,8 +196,9 @@ class GravityRandomBot(Bot):
     name: ClassVar[str] = "random"
 
     def act(self, request: ActionRequest) -> Action:
-        options = [action for actions in request.choices.values() for action in actions]
-        return self.rng.choice(options)
+        options: list[Action] = [action for actions in request.choices.values() for action in actions]
+        choice: Action = self.rng.choice(options)
+        return choice
 
 
 class GravityEngineBot(Bot):

@@ -181,10 +181,8 @@ class GravityPresenter(PresenterBase):
     @staticmethod
     def _turned_zone(view: Any) -> CardRowZone:
         if view.outcome is None and view.flipped:
-            label, cards = "Card", (Card.parse(view.flipped),)
-        else:
-            label, cards = "No card", ()
-        return CardRowZone(id="turned", place="right", label=label, cards=cards)
+            return CardRowZone(id="turned", place="right", label="Card", cards=(Card.parse(view.flipped),))
+        return CardRowZone(id="turned", place="right", label="No card", cards=())
 
     @staticmethod
     def _last_move(view: Any) -> chess.Move | None:

@@ -419,7 +419,8 @@ class GravityChess(Game):
             return {}
         if self._phase == "place":
             return {"squares": [GravityPlace(chess.square_name(s)) for s in _empty_top(self.board)]}
-        moves, passes = [], []
+        moves: list[Action] = []
+        passes: list[Action] = []
         for square, targets in self.current_moves().items():
             if targets:
                 moves.extend(GravityMove(chess.square_name(square) + chess.square_name(t)) for t in targets)
