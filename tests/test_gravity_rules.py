@@ -130,7 +130,7 @@ def test_the_example_top_pawn_first_is_passed_then_the_bishop_moves() -> None:
     refused(game, 0, GravityMove("d5d4"), "already moved or been passed")
     game.play(0, GravityMove("d4e3"))
     assert game.phase == "place" and game.board.piece_at(chess.D5) is not None
-    refused(game, 0, GravityMove("b3b2"), "")
+    refused(game, 0, GravityMove("b3b2"), "now place the turned piece")
     game.play(0, GravityPlace("a8"))
     assert game.board.piece_at(chess.A8) == chess.Piece(chess.ROOK, chess.BLACK)
     assert game.to_move == 1 and names(game.pending) == ["a8", "b2"]

@@ -261,9 +261,15 @@ class GravityPlace(Action):
 # ---- observations (told to both seats: nothing in this game is private to one) ---------------------------------
 
 class Seated(NamedTuple):
-    """Told at the start: which seat this is."""
+    """Told at the start: which seat this is, and the position the game starts from (an empty board, full decks;
+    a hand-made position for tests and examples: its pieces as a FEN's placement, the squares of the pieces not
+    yet moved, the captures so far and the cards left in each deck)."""
 
     seat: Seat
+    placement: str = "8/8/8/8/8/8/8/8"
+    fresh: tuple[str, ...] = ()
+    captures: tuple[int, int] = (0, 0)
+    left: tuple[int, int] = (DECK_SIZE, DECK_SIZE)
 
 
 class TurnStarted(NamedTuple):
@@ -375,20 +381,18 @@ class GravityChess(Game):
         starting now with the top of its deck turned (none if its deck is empty and ``final``), the rest of the
         decks as given (top first), ``fresh`` the squares of pieces not yet moved since placed."""
         game = cls(seed)
-        game._reset()
         game.board = chess.Board(f"{placement} w - - 0 1")
         game.decks = [list(decks[0]), list(decks[1])]
         game.fresh = {chess.parse_square(name) for name in fresh}
         game.captures = list(captures)
         game.turn = turn - 1 if mover == 0 else turn
         game.final = final
+        game._logs = [[] for _ in game.seat_names]
+        for seat in (0, 1):
+            game._tell(seat, Seated(seat, game.board.board_fen(), tuple(sorted(fresh)), captures,
+                                    (len(game.decks[0]), len(game.decks[1]))))
         game._start_turn(mover)
         return game
-
-    def _reset(self) -> None:
-        self._logs = [[] for _ in self.seat_names]
-        for seat in (0, 1):
-            self._tell(seat, Seated(seat))
 
     # -- who acts ---------------------------------------------------------------------------------------------
     @property
@@ -661,6 +665,10 @@ class GravityView(View):
         assert history is not None
         if isinstance(o, Seated):
             self.seat = o.seat
+            self.board = chess.Board(f"{o.placement} w - - 0 1")
+            self.fresh = {chess.parse_square(name) for name in o.fresh}
+            self.captures = list(o.captures)
+            self.left = o.left
             return
         history.append(o)
         if isinstance(o, TurnStarted):
