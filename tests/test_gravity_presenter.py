@@ -99,7 +99,7 @@ def test_the_end_shows_the_final_score_and_the_tie_break() -> None:
     view = view_of(game)
     table = PRESENTER.scene(view).zone("score")
     assert table.label == "Final score: tied at 10; White wins with more stacked on rank 4"
-    assert PRESENTER.describe(game.observations(0)[-1], 0).startswith("Game over: you won (White wins the tie")
+    assert PRESENTER.describe(game.observations(0)[-1], 0).startswith("Game over: you won (10 points each, more stacked pieces on rank 4)")
 
 
 def test_no_scene_shows_a_card_before_it_is_turned() -> None:

@@ -250,7 +250,7 @@ def test_the_example_count_white_16_black_19() -> None:
     position = board(COUNT)
     assert chess.H5 not in stacked_squares(position) and chess.H3 not in stacked_squares(position)
     assert scores(position, (2, 4)) == (16, 19)
-    assert winner_of(position, (2, 4)) == (1, "Black wins 19 to 16")
+    assert winner_of(position, (2, 4)) == (1, "19 points to 16")
 
 
 def test_ties_go_to_more_stacked_pieces_from_the_highest_rank_down() -> None:
@@ -262,7 +262,7 @@ def test_ties_go_to_more_stacked_pieces_from_the_highest_rank_down() -> None:
     assert winner_of(tied, (1, 1))[0] is None
     higher = board("8/8/8/8/R7/R7/R7/Rrrr4")  # White 1+2+3+4 = 10; Black 3 on rank 1 + 7 captures
     assert scores(higher, (0, 7)) == (10, 10)
-    assert winner_of(higher, (0, 7)) == (0, "White wins the tie at 10 points with more stacked pieces on rank 4")
+    assert winner_of(higher, (0, 7)) == (0, "10 points each, more stacked pieces on rank 4")
 
 
 def test_the_referee_scores_the_end_with_the_outcome() -> None:

@@ -196,10 +196,15 @@ class GravityPresenter(PresenterBase):
 
     def truth_scene(self, truth: Any, last_move: Any = None) -> BoardScene:
         """The true position: the board and the score; the decks' order is never drawn (G2)."""
-        if isinstance(truth, GravityTruth):
-            scene = _board_scene(truth.board, truth.captures, False)
-        else:
-            scene = _board_scene(truth, (0, 0), False)
+        if not isinstance(truth, GravityTruth):
+            return _board_scene(truth, (0, 0), False)
+        scene = _board_scene(truth.board, truth.captures, truth.over)
+        shown = truth.flipped if truth.flipped and not truth.over else ""
+        scene.zones[0:0] = [CardRowZone(id="turned", place="right", label="Card" if shown else "No card",
+                                        cards=(Card.parse(shown),) if shown else ()),
+                            PileZone(id="deck-white", place="right", label="White", count=len(truth.decks[0])),
+                            PileZone(id="deck-black", place="right", label="Black", count=len(truth.decks[1]),
+                                     beside=True)]
         if isinstance(last_move, chess.Move):
             scene.last_move = (sq8(last_move.from_square), sq8(last_move.to_square))
         return scene

@@ -214,15 +214,16 @@ def tie_break(board: chess.Board) -> tuple[Seat | None, int | None]:
 
 
 def winner_of(board: chess.Board, captures: tuple[int, int]) -> tuple[Seat | None, str]:
-    """The winner (``None``: a draw) and the sentence that says why."""
+    """The winner (``None``: a draw) and the words that say why (the outcome's detail: the window puts the
+    winner before them)."""
     white, black = scores(board, captures)
     if white != black:
         winner: Seat = 0 if white > black else 1
-        return winner, f"{SEATS[winner]} wins {max(white, black)} to {min(white, black)}"
+        return winner, f"{max(white, black)} points to {min(white, black)}"
     seat, rank = tie_break(board)
     if seat is None or rank is None:
-        return None, f"a draw, {white} to {black}, with the same stacks on every rank"
-    return seat, f"{SEATS[seat]} wins the tie at {white} points with more stacked pieces on rank {rank + 1}"
+        return None, f"{white} points each and the same stacks on every rank"
+    return seat, f"{white} points each, more stacked pieces on rank {rank + 1}"
 
 
 def _parse_square(text: Any) -> chess.Square:
@@ -339,6 +340,7 @@ class GravityTruth:
     pending: tuple[chess.Square, ...]
     flipped: str
     decks: tuple[tuple[str, ...], tuple[str, ...]]
+    over: bool = False
 
 
 # ---- the referee -----------------------------------------------------------------------------------------------
@@ -412,7 +414,8 @@ class GravityChess(Game):
 
     def truth(self) -> GravityTruth:
         return GravityTruth(self.board.copy(stack=False), frozenset(self.fresh), (self.captures[0], self.captures[1]),
-                            tuple(self.pending), self.flipped, (tuple(self.decks[0]), tuple(self.decks[1])))
+                            tuple(self.pending), self.flipped, (tuple(self.decks[0]), tuple(self.decks[1])),
+                            self.outcome is not None)
 
     def current_moves(self) -> dict[chess.Square, list[chess.Square]]:
         """The moves of each piece still to be picked this turn."""
