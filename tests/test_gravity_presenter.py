@@ -181,3 +181,23 @@ def test_a_game_by_clicks_in_the_window(window: Any, qtbot: Any) -> None:
                              pos=window.board.square_rect(cell(chess.square_name(square))).center())
         qtbot.waitUntil(lambda: game.ply > before, timeout=5000)
         assert game.board.piece_at(frm) is None
+
+
+def test_the_text_export_writes_every_turn_and_never_a_card_not_yet_turned() -> None:
+    from app.engine.record import GameSession
+    from app.games.gravity.formats import gravity_text
+    game = GravityChess(seed=12)
+    session = GameSession(game, TimeControl(None, 0))
+    rng = random.Random(12)
+    while game.ply < 30:
+        session.play(game.to_move, rng.choice([a for v in game.choices().values() for a in v]))
+    text = gravity_text(session.record)
+    assert "The game is still in progress." in text
+    hidden = game.truth().decks
+    from app.games.kit_cards import card_words
+    assert not any(card_words(card).split(" ", 1)[1] in text for card in hidden[0] + hidden[1])
+    while game.outcome is None:
+        session.play(game.to_move, rng.choice([a for v in game.choices().values() for a in v]))
+    text = gravity_text(session.record)
+    assert text.count("Turn ") == 25 and "Turn 13, White (last turn, no card):" in text
+    assert "Final score:" in text and text.rstrip().endswith("captured).")

@@ -11,7 +11,7 @@ What the app needs to know about it, as plain data; the code is named lazily.
 
 from __future__ import annotations
 
-from app.games.definition import GameDefinition, Lazy, SeatSpec
+from app.games.definition import ExportFormat, GameDefinition, Lazy, SeatSpec
 
 DEFINITION = GameDefinition(
     key="gravity",
@@ -31,4 +31,6 @@ DEFINITION = GameDefinition(
     rules_doc="gravity.md",
     bots=(("engine", Lazy("app.games.gravity.bots:GravityEngineBot")),
           ("random", Lazy("app.games.gravity.bots:GravityRandomBot"))),
+    formats=(ExportFormat("gravity", "The turns as &text", ".txt", Lazy("app.games.gravity.formats:gravity_text"),
+                          text=True, shows_truth=False),),
 )
