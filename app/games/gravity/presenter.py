@@ -243,22 +243,33 @@ class GravityPresenter(PresenterBase):
         return super().sounds(observation, seat)
 
     def move_list(self, view: Any) -> list[str]:
-        """One line per turn: who, the card turned, the moves, the placement."""
+        """One line per turn number, White's turn then Black's after "…": the card turned, the moves, the passes
+        and the placement (``7. [3♠] g8-g7 d5= @c8  … [2♥] ...``)."""
         lines: list[str] = []
+        started: TurnStarted | None = None  # a turn is written once something was done in it
         for o in view.history:
             if isinstance(o, TurnStarted):
-                card = o.card[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[o.card[-1]] if o.card else "last"
-                lines.append(f"{o.number}{'.' if o.seat == 0 else '…'} [{card}]")
-            elif not lines:
+                started = o
                 continue
-            elif isinstance(o, Moved):
-                lines[-1] += f" {o.uci[:2]}{'x' if o.captured else '-'}{o.uci[2:4]}"
+            if isinstance(o, Moved):
+                word = f"{o.uci[:2]}{'x' if o.captured else '-'}{o.uci[2:4]}"
             elif isinstance(o, Passed):
-                lines[-1] += f" {o.square}="
+                word = f"{o.square}="
             elif isinstance(o, Placed):
-                lines[-1] += f" {o.piece.upper() if o.piece.upper() != 'P' else ''}@{o.square}"
+                word = f"{o.piece.upper() if o.piece.upper() != 'P' else ''}@{o.square}"
             elif isinstance(o, Lost):
-                lines[-1] += " (lost)"
+                word = "(lost)"
+            else:
+                continue
+            if started is not None:
+                t, started = started, None
+                card = t.card[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[t.card[-1]] if t.card else "last"
+                if t.seat == 0 or not lines or not lines[-1].startswith(f"{t.number}. "):
+                    lines.append(f"{t.number}. " + ("" if t.seat == 0 else "… ") + f"[{card}]")
+                else:
+                    lines[-1] += f"  … [{card}]"
+            if lines:
+                lines[-1] += f" {word}"
         return lines
 
     def prompt(self, view: Any) -> str:
