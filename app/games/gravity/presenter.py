@@ -70,7 +70,7 @@ def _turn_started(o: TurnStarted, seat: Seat) -> str | None:
     who = SEATS[o.seat]
     if not o.card:
         return f"{who}'s last turn: no card; every active piece moves once more."
-    head = f"Turn {o.number}: {who} turns {card_words(o.card)} ({o.left} left)"
+    head = f"Turn {o.number}: {who} turns the {card_words(o.card)} ({o.left} cards left)"
     if not o.active:
         return f"{head}; nothing of {who}'s to move."
     return f"{head}; {len(o.active)} piece{'s' if len(o.active) != 1 else ''} to move."
