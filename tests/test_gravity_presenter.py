@@ -201,3 +201,17 @@ def test_the_text_export_writes_every_turn_and_never_a_card_not_yet_turned() -> 
     text = gravity_text(session.record)
     assert text.count("Turn ") == 25 and "Turn 13, White (last turn, no card):" in text
     assert "Final score:" in text and text.rstrip().endswith("captured).")
+
+
+def test_black_at_the_screen_sees_the_board_unturned(window: Any, qtbot: Any) -> None:
+    """Down is rank 1 for both: a person playing Black against the engine sees rank 8 at the top."""
+    from app.ui.game_controller import GameController, SeatConfig
+    seats = [SeatConfig("White", "sightline:engine:easy"), SeatConfig("Black")]
+    controller = GameController("gravity", seats, TimeControl(None, 0), {}, parent=window)
+    window._install(controller)
+    qtbot.waitUntil(lambda: controller.game.to_move == 1, timeout=20000)
+    assert controller.screen_seat == 1 and controller.curtain_for is None
+    assert not window.board.is_flipped()
+    top = window.board.square_rect(cell("a8")).center().y()
+    assert top < window.board.square_rect(cell("a1")).center().y()
+    assert "Move each outlined piece" in controller.status()
