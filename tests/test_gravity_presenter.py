@@ -215,3 +215,17 @@ def test_black_at_the_screen_sees_the_board_unturned(window: Any, qtbot: Any) ->
     top = window.board.square_rect(cell("a8")).center().y()
     assert top < window.board.square_rect(cell("a1")).center().y()
     assert "Move each outlined piece" in controller.status()
+
+
+@pytest.mark.parametrize("text", ["", "pass", "pass zz", "zz", "d5d4q", "e2e4", "Nf3", "c8", "h9", "0000", "a8a8",
+                                  "pass a8", "??", "d4d3", "place c8"])
+def test_any_typed_text_is_an_action_or_a_sentence(text: str) -> None:
+    for game in (GravityChess.arranged(ORDER, 0, decks=(["10S"], ["2H"])), GravityChess(seed=1)):
+        for seat in (0, 1):
+            view = view_of(game, seat)
+            try:
+                action = PRESENTER.parse_text(view, text)
+            except InputError as error:
+                assert str(error)
+            else:
+                assert action in [a for v in game.choices().values() for a in v] or seat != game.to_move
