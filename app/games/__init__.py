@@ -6,7 +6,7 @@ be named, for experiments and tests, in the environment variable ``SIGHTLINE_GAM
 :data:`EXTRA_GAMES_VARIABLE`); a module named there that cannot be used is left out with a message.
 
 >>> from app import games
->>> [definition.title for definition in games.all()]
+>>> [definition.title for definition in games.all()]  # doctest: +NORMALIZE_WHITESPACE
 ['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess', 'Cloak and Dagger', 'Telepathy Chess', 'Split-Brain Chess',
  'Gravity Chess']
 >>> games.get(games.default().key) is games.default()
