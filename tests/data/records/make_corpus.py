@@ -242,6 +242,9 @@ CASES = [
          script=draw_script([(5, [False]), (12, [True, True, False]), (25, [True, True, True])])),
     Case("splitbrain", "resign", 63, steps=24, ending="resign", clock=(None, 0.0)),
     Case("splitbrain", "unfinished", 64, steps=13, ending="unfinished", humans=(0, 1, 2, 3), paused=True),
+    # Gravity Chess: a dealt game (its chance seed), passes, a last turn without a card, the score.
+    Case("gravity", "score", 71, humans=(0,), clock=(None, 0.0), want=has("pass")),
+    Case("gravity", "unfinished-autosave", 72, steps=23, ending="unfinished", humans=(0, 1), written_by="autosave"),
 ]
 
 
@@ -276,7 +279,7 @@ def play(case: Case, seed: int) -> Any:
 
     definition = games.get(case.game)
     referee = definition.referee()
-    game = referee.create(case.options)
+    game = referee.create(case.options, seed if referee.uses_chance else None)  # a deal repeats with the case
     seats = len(definition.seats)
     bot_class = dict(definition.bots)["random"]()
     bots = [bot_class(seed=seed * 10 + seat) for seat in range(seats)]
