@@ -41,6 +41,8 @@ BACK_TO_GAME = "back_to_game"
 """The command that ends looking back through the move list (:meth:`GameController.look_back`)."""
 END_OF_TURN_SECONDS = 1.5
 """How long the mover sees the end of their turn before the curtain falls, when they chose "moment"."""
+NO_CURTAIN = "Nothing in this game is hidden: the players share the screen without a curtain."
+"""The line each person's log starts with in a hot-seat game that needs no curtain (:attr:`GameController.curtained`)."""
 
 
 class GameController(QObject):
@@ -72,12 +74,18 @@ class GameController(QObject):
         self.game = session.game
         self.autosave: Callable[[GameSession], object] | None = None  # called after every change worth keeping
         self.hot_seat = sum(not seat.is_bot for seat in seats) > 1
+        self.curtained = self.hot_seat and games.get(variant).hidden_information
+        """Whether the curtain falls when the screen passes between people: in hot-seat, for a game with hidden
+        information. In a game without, nothing is private to a seat, so the screen simply passes to the next
+        person (each person's own arrows, marks and belief board still show only while their seat is at the
+        screen, as always; they are not secret from someone looking at the same screen)."""
         humans = [index for index, seat in enumerate(seats) if not seat.is_bot]
         self.screen_seat: Seat | None = None if self.hot_seat else (humans[0] if humans else 0)
         self.curtain_for: Seat | None = None
         # Sound cues wait with their seat until its person is at the screen; a game of bots alone is watched from
         # the seat on the screen, and heard from it too.
         self._cues = SeatCues(humans or [self.screen_seat or 0])
+        self._heard: tuple[str, ...] = ()  # the cues played last
         self.known = SeatViews(variant, self.presenter, len(seats), humans or [self.screen_seat or 0])
         """Each seat's view and log, from its own observations."""
         self.views, self.logs = self.known.views, self.known.logs
@@ -141,8 +149,12 @@ class GameController(QObject):
         if fresh and self.game.outcome is None:
             self._cues.add_all("start")
         self._play_cues()
-        if not self.hot_seat:
-            self.session.start_clock()  # hot-seat: the first clock starts when the curtain lifts
+        if not self.curtained:
+            self.session.start_clock()  # behind a curtain the first clock starts when the curtain lifts
+        if self.hot_seat and not self.curtained:
+            for seat, config in enumerate(self.seats):
+                if not config.is_bot:
+                    self.logs[seat].append(NO_CURTAIN)
         self.clocks.start()
         self._next()
 
@@ -586,6 +598,14 @@ class GameController(QObject):
             self.session.resume()
             self.bots.ask(mover)
         elif self.hot_seat and mover != self.screen_seat:
+            if not self.curtained:  # nothing to hide: the screen passes to the mover, their clock runs at once
+                heard, self.screen_seat, self.looking_back = self._heard, mover, None
+                self.session.resume()
+                self._play_cues(besides=heard)  # what the move meant for the mover (a check ...), not twice
+                self.curtainChanged.emit()  # (no curtain: the board turns to the mover's side)
+                self.changed.emit()
+                self._play_premove()
+                return
             if self.screen_seat is None or self.end_of_turn == "at once":
                 self._lower_curtain(mover)
                 return
@@ -613,10 +633,12 @@ class GameController(QObject):
             return None
         return seat
 
-    def _play_cues(self) -> None:
-        """Play the cues of the seat whose person is at the screen (each cue once, in order)."""
+    def _play_cues(self, besides: tuple[str, ...] = ()) -> None:
+        """Play the cues of the seat whose person is at the screen (each cue once, in order), but not those in
+        ``besides`` (just heard at the same screen)."""
         seat = self._listener()
-        for cue in self._cues.take(seat) if seat is not None else []:
+        self._heard = tuple(cue for cue in (self._cues.take(seat) if seat is not None else []) if cue not in besides)
+        for cue in self._heard:
             self.soundCue.emit(cue)
 
     def _finish(self) -> None:
