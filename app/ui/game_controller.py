@@ -80,12 +80,12 @@ class GameController(QObject):
         person (each person's own arrows, marks and belief board still show only while their seat is at the
         screen, as always; they are not secret from someone looking at the same screen)."""
         humans = [index for index, seat in enumerate(seats) if not seat.is_bot]
-        self.screen_seat: Seat | None = None if self.hot_seat else (humans[0] if humans else 0)
+        first = self.game.to_move if self.game.to_move in humans else (humans[0] if humans else 0)
+        self.screen_seat: Seat | None = None if self.curtained else first
         self.curtain_for: Seat | None = None
         # Sound cues wait with their seat until its person is at the screen; a game of bots alone is watched from
         # the seat on the screen, and heard from it too.
         self._cues = SeatCues(humans or [self.screen_seat or 0])
-        self._heard: tuple[str, ...] = ()  # the cues played last
         self.known = SeatViews(variant, self.presenter, len(seats), humans or [self.screen_seat or 0])
         """Each seat's view and log, from its own observations."""
         self.views, self.logs = self.known.views, self.known.logs
@@ -599,9 +599,9 @@ class GameController(QObject):
             self.bots.ask(mover)
         elif self.hot_seat and mover != self.screen_seat:
             if not self.curtained:  # nothing to hide: the screen passes to the mover, their clock runs at once
-                heard, self.screen_seat, self.looking_back = self._heard, mover, None
+                self.screen_seat, self.looking_back = mover, None
+                self._cues.take(mover)  # the people heard the game together, from the last mover's side: once
                 self.session.resume()
-                self._play_cues(besides=heard)  # what the move meant for the mover (a check ...), not twice
                 self.curtainChanged.emit()  # (no curtain: the board turns to the mover's side)
                 self.changed.emit()
                 self._play_premove()
@@ -633,12 +633,10 @@ class GameController(QObject):
             return None
         return seat
 
-    def _play_cues(self, besides: tuple[str, ...] = ()) -> None:
-        """Play the cues of the seat whose person is at the screen (each cue once, in order), but not those in
-        ``besides`` (just heard at the same screen)."""
+    def _play_cues(self) -> None:
+        """Play the cues of the seat whose person is at the screen (each cue once, in order)."""
         seat = self._listener()
-        self._heard = tuple(cue for cue in (self._cues.take(seat) if seat is not None else []) if cue not in besides)
-        for cue in self._heard:
+        for cue in self._cues.take(seat) if seat is not None else []:
             self.soundCue.emit(cue)
 
     def _finish(self) -> None:
