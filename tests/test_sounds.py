@@ -62,7 +62,8 @@ def _hot_seat(window: Any, key: str, options: dict[str, Any]) -> tuple[Any, list
 
 def test_a_seat_hears_its_cues_only_when_its_person_is_at_the_screen(window: Any) -> None:
     from app.games.blind.rules import Attempt
-    controller, heard = _hot_seat(window, "blind", {"fen": "rnbqkbnr/p1pppppp/8/8/8/1p6/PPPPPPPP/RNBQKBNR w KQkq - 0 1"})
+    black_pawn_on_b3 = "rnbqkbnr/p1pppppp/8/8/8/1p6/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    controller, heard = _hot_seat(window, "blind", {"fen": black_pawn_on_b3})
     assert heard == []  # the curtain is up for White: nobody at the screen
     controller.lift_curtain()
     assert heard == [(0, "start")]

@@ -2,7 +2,9 @@
 
 The controller owns the referee; everything it hands the window is derived from
 the view of the seat whose player is at the screen (``screen_seat``). While the
-curtain is up, ``screen_seat`` is ``None`` and there is nothing private to show.
+curtain is up, ``screen_seat`` is ``None`` and there is nothing private to show. The
+curtain falls only in a game with hidden information (``curtained``); in one without, the screen passes with
+the turn.
 
 Its jobs are shared with collaborators it owns: each seat's view, log and cues (:mod:`app.ui.controller_views`),
 the clocks (:mod:`app.ui.controller_clocks`), the bots' seats (:mod:`app.ui.controller_bots`), the premoves
@@ -42,7 +44,8 @@ BACK_TO_GAME = "back_to_game"
 END_OF_TURN_SECONDS = 1.5
 """How long the mover sees the end of their turn before the curtain falls, when they chose "moment"."""
 NO_CURTAIN = "Nothing in this game is hidden: the players share the screen without a curtain."
-"""The line each person's log starts with in a hot-seat game that needs no curtain (:attr:`GameController.curtained`)."""
+"""Said in each person's log at the start of a hot-seat game that needs no curtain
+(:attr:`GameController.curtained`)."""
 
 
 class GameController(QObject):
