@@ -47,9 +47,13 @@ def test_mute_and_volume_are_kept_and_silence_the_sink() -> None:
 
 
 def _minit(window: Any, position: str | None = None) -> tuple[Any, list[tuple[int | None, str]]]:
+    return _hot_seat(window, "minit", {"position": position} if position else {})
+
+
+def _hot_seat(window: Any, key: str, options: dict[str, Any]) -> tuple[Any, list[tuple[int | None, str]]]:
     from app.ui.game_controller import GameController, SeatConfig
-    controller = GameController("minit", [SeatConfig("Ann"), SeatConfig("Bob")], TimeControl(60, 0),
-                                {"position": position} if position else {}, parent=window)
+    controller = GameController(key, [SeatConfig("Ann"), SeatConfig("Bob")], TimeControl(60, 0), options,
+                                parent=window)
     heard: list[tuple[int | None, str]] = []
     controller.soundCue.connect(lambda cue: heard.append((controller.screen_seat, cue)))
     window._install(controller)
@@ -57,18 +61,31 @@ def _minit(window: Any, position: str | None = None) -> tuple[Any, list[tuple[in
 
 
 def test_a_seat_hears_its_cues_only_when_its_person_is_at_the_screen(window: Any) -> None:
-    from app.games.minit.rules import MinitMove
-    controller, heard = _minit(window, "1 W kqbnr ppppp ..... .p... PPPPP RNBQK")
+    from app.games.blind.rules import Attempt
+    black_pawn_on_b3 = "rnbqkbnr/p1pppppp/8/8/8/1p6/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    controller, heard = _hot_seat(window, "blind", {"fen": black_pawn_on_b3})
     assert heard == []  # the curtain is up for White: nobody at the screen
     controller.lift_curtain()
     assert heard == [(0, "start")]
-    controller.act(MinitMove.parse("a2-b3"))  # White takes the pawn on b3
+    controller.act(Attempt.parse("a2b3"))  # White takes the pawn on b3
     assert heard == [(0, "start"), (0, "capture")]  # Black's "captured" waits behind the curtain
     assert controller.curtain_for == 1
     controller.lift_curtain()
     assert heard[2:] == [(1, "start"), (1, "captured")]
     controller.resign()
     assert heard[-1] == (1, "end")
+
+
+def test_without_a_curtain_the_people_hear_each_cue_once_together(window: Any) -> None:
+    from app.games.minit.rules import MinitMove
+    controller, heard = _minit(window, "1 W kqbnr ppppp ..... .p... PPPPP RNBQK")
+    assert heard == [(0, "start")]  # nothing hidden, no curtain: the game starts at the screen, heard once
+    controller.act(MinitMove.parse("a2-b3"))  # White takes the pawn on b3
+    assert heard == [(0, "start"), (0, "capture")] and controller.screen_seat == 1  # not "captured" again
+    controller.act(MinitMove.parse("a5-a4"))
+    assert heard[2:] == [(1, "move")]
+    controller.resign()
+    assert heard[-1] == (0, "end")
 
 
 def test_a_resumed_game_does_not_play_its_past_again(window: Any) -> None:

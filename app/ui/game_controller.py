@@ -2,7 +2,9 @@
 
 The controller owns the referee; everything it hands the window is derived from
 the view of the seat whose player is at the screen (``screen_seat``). While the
-curtain is up, ``screen_seat`` is ``None`` and there is nothing private to show.
+curtain is up, ``screen_seat`` is ``None`` and there is nothing private to show. The
+curtain falls only in a game with hidden information (``curtained``); in one without, the screen passes with
+the turn.
 
 Its jobs are shared with collaborators it owns: each seat's view, log and cues (:mod:`app.ui.controller_views`),
 the clocks (:mod:`app.ui.controller_clocks`), the bots' seats (:mod:`app.ui.controller_bots`), the premoves
@@ -41,6 +43,9 @@ BACK_TO_GAME = "back_to_game"
 """The command that ends looking back through the move list (:meth:`GameController.look_back`)."""
 END_OF_TURN_SECONDS = 1.5
 """How long the mover sees the end of their turn before the curtain falls, when they chose "moment"."""
+NO_CURTAIN = "Nothing in this game is hidden: the players share the screen without a curtain."
+"""Said in each person's log at the start of a hot-seat game that needs no curtain
+(:attr:`GameController.curtained`)."""
 
 
 class GameController(QObject):
@@ -72,8 +77,14 @@ class GameController(QObject):
         self.game = session.game
         self.autosave: Callable[[GameSession], object] | None = None  # called after every change worth keeping
         self.hot_seat = sum(not seat.is_bot for seat in seats) > 1
+        self.curtained = self.hot_seat and games.get(variant).hidden_information
+        """Whether the curtain falls when the screen passes between people: in hot-seat, for a game with hidden
+        information. In a game without, nothing is private to a seat, so the screen simply passes to the next
+        person (each person's own arrows, marks and belief board still show only while their seat is at the
+        screen, as always; they are not secret from someone looking at the same screen)."""
         humans = [index for index, seat in enumerate(seats) if not seat.is_bot]
-        self.screen_seat: Seat | None = None if self.hot_seat else (humans[0] if humans else 0)
+        first = self.game.to_move if self.game.to_move in humans else (humans[0] if humans else 0)
+        self.screen_seat: Seat | None = None if self.curtained else first
         self.curtain_for: Seat | None = None
         # Sound cues wait with their seat until its person is at the screen; a game of bots alone is watched from
         # the seat on the screen, and heard from it too.
@@ -141,8 +152,12 @@ class GameController(QObject):
         if fresh and self.game.outcome is None:
             self._cues.add_all("start")
         self._play_cues()
-        if not self.hot_seat:
-            self.session.start_clock()  # hot-seat: the first clock starts when the curtain lifts
+        if not self.curtained:
+            self.session.start_clock()  # behind a curtain the first clock starts when the curtain lifts
+        if self.hot_seat and not self.curtained:
+            for seat, config in enumerate(self.seats):
+                if not config.is_bot:
+                    self.logs[seat].append(NO_CURTAIN)
         self.clocks.start()
         self._next()
 
@@ -586,6 +601,14 @@ class GameController(QObject):
             self.session.resume()
             self.bots.ask(mover)
         elif self.hot_seat and mover != self.screen_seat:
+            if not self.curtained:  # nothing to hide: the screen passes to the mover, their clock runs at once
+                self.screen_seat, self.looking_back = mover, None
+                self._cues.take(mover)  # the people heard the game together, from the last mover's side: once
+                self.session.resume()
+                self.curtainChanged.emit()  # (no curtain: the board turns to the mover's side)
+                self.changed.emit()
+                self._play_premove()
+                return
             if self.screen_seat is None or self.end_of_turn == "at once":
                 self._lower_curtain(mover)
                 return
