@@ -521,8 +521,8 @@ class BoosterView(View):
     moved: int | None = None
     last_move: tuple[int, int] | None = None
     turn_from: int | None = None
-    history: list[list[str]] = field(default_factory=list)
-    """Each turn's words: the move, its steps, the card (for the move list)."""
+    history: list[tuple[Seat, list[str]]] = field(default_factory=list)
+    """Each turn's mover and words: the move, its steps, the card (for the move list)."""
     outcome: Outcome | None = None
 
     @property
@@ -566,14 +566,14 @@ class BoosterView(View):
             apply_normal(self.board, self.stacks, move)
             self.moved, self.turn_phase = move.to_square, o.phase
             self.last_move, self.turn_from = (move.from_square, move.to_square), move.from_square
-            self.history.append([o.text])
+            self.history.append((o.seat, [o.text]))
         elif isinstance(o, Stepped):
             move = chess.Move.from_uci(o.uci)
             apply_step(self.board, self.stacks, move)
             self.moved, self.turn_phase = move.to_square, o.phase
             self.last_move = (self.turn_from if self.turn_from is not None else move.from_square, move.to_square)
             if self.history:
-                self.history[-1].append("+" + chess.square_name(move.to_square))
+                self.history[-1][1].append("+" + chess.square_name(move.to_square))
         elif isinstance(o, Passed):
             self.turn_phase = o.phase
         elif isinstance(o, CardPlayed):
@@ -583,7 +583,7 @@ class BoosterView(View):
             if o.seat == self.seat and o.card in self.hand:
                 self.hand.remove(o.card)
             if self.history:
-                self.history[-1].append(f"[{o.card}@{o.square}]")
+                self.history[-1][1].append(f"[{o.card}@{o.square}]")
             self.turn_phase = "move"
         elif isinstance(o, TurnOver):
             if o.reshuffled:
