@@ -164,7 +164,7 @@ def test_bo3_draw_up_to_the_supply_and_reshuffle_the_discards_from_the_games_gen
     g.play(0, PlayCard("2H", "f4"))  # 6 - 1 = 5 checkers in front of White: draw from 0 cards to 5
     assert len(g.hands[0]) == 5 and g.hands[0][0] == "3H" and sorted(g.hands[0][1:]) == ["2H", "4H", "5H", "8D"]
     told = g.observations(1)[-1]
-    assert isinstance(told, TurnOver) and told.count == 5 and told.cards == () and told.reshuffled
+    assert isinstance(told, TurnOver) and told.drawn == 5 and told.cards == () and told.reshuffled
     mine = g.observations(0)[-1]
     assert isinstance(mine, TurnOver) and list(mine.cards) == g.hands[0]
 

@@ -150,7 +150,7 @@ class BoosterRandomBot(Bot):
     name: ClassVar[str] = "random"
 
     def act(self, request: ActionRequest) -> Action:
-        options = [action for value in request.choices.values() for action in value]
+        options: list[Action] = [action for value in request.choices.values() for action in value]
         return self.rng.choice(options)
 
 
@@ -178,7 +178,7 @@ class BoosterEngineBot(Bot):
             self.seen[key] = self.seen.get(key, 0) + 1
 
     def act(self, request: ActionRequest) -> Action:
-        options = [action for value in request.choices.values() for action in value]
+        options: list[Action] = [action for value in request.choices.values() for action in value]
         try:
             action = self._choose(request)
         except Exception:  # noqa: BLE001 - a bot that cannot think still answers within the rules

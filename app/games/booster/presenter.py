@@ -106,11 +106,11 @@ def _card_played(o: CardPlayed, seat: Seat) -> str | None:
 @describe.register(TurnOver)
 def _turn_over(o: TurnOver, seat: Seat) -> str | None:
     shuffled = "The discards were shuffled into a new draw pile. " if o.reshuffled else ""
-    if not o.count:
+    if not o.drawn:
         return shuffled.strip() or None
     if o.seat == seat:
         return f"{shuffled}You drew {', '.join(card_words(card) for card in o.cards)}."
-    return f"{shuffled}{SEATS[o.seat]} drew {o.count} card{'s' if o.count > 1 else ''}."
+    return f"{shuffled}{SEATS[o.seat]} drew {o.drawn} card{'s' if o.drawn > 1 else ''}."
 
 
 @describe.register(Ended)
@@ -174,8 +174,8 @@ class BoosterPresenter(ChessPresenter):
                                     label=f"Your hand ({SEATS[seat]}): {view.supply(seat)} checkers in front",
                                     cards=tuple(_card(card) for card in view.hand), selected=selected,
                                     private_to=frozenset({seat})))
-        scene.zones.append(PileZone(id="draw", place="right", label="Draw pile", count=view.draw_pile))
-        scene.zones.append(PileZone(id="discard", place="right", label="Discards", count=len(view.discard),
+        scene.zones.append(PileZone(id="draw", place="right", label="Draw", count=view.draw_pile))
+        scene.zones.append(PileZone(id="discard", place="right", label="Used", count=len(view.discard),
                                     top=_card(view.discard[-1]) if view.discard else None))
         scene.zones.extend(_stack_zones(view.stacks))
         return scene
@@ -185,8 +185,8 @@ class BoosterPresenter(ChessPresenter):
         for seat, place in ((1, "above"), (0, "below")):
             scene.zones.append(HandZone(id=_hand_id(seat), place=place, label=f"{SEATS[seat]}'s hand",
                                         cards=tuple(_card(card) for card in truth.hands[seat])))
-        scene.zones.append(PileZone(id="draw", place="right", label="Draw pile", count=len(truth.draw_pile)))
-        scene.zones.append(PileZone(id="discard", place="right", label="Discards", count=len(truth.discard),
+        scene.zones.append(PileZone(id="draw", place="right", label="Draw", count=len(truth.draw_pile)))
+        scene.zones.append(PileZone(id="discard", place="right", label="Used", count=len(truth.discard),
                                     top=_card(truth.discard[-1]) if truth.discard else None))
         scene.zones.extend(_stack_zones(truth.stacks))
         return scene
@@ -211,7 +211,7 @@ class BoosterPresenter(ChessPresenter):
             if o.captured:
                 return ("capture",) if o.seat == seat else ("captured",)
             return ("move",)
-        if isinstance(o, CardPlayed) or (isinstance(o, TurnOver) and o.count):
+        if isinstance(o, CardPlayed) or (isinstance(o, TurnOver) and o.drawn):
             return ("card",)
         return super().sounds(observation, seat)
 
@@ -272,7 +272,7 @@ class BoosterPresenter(ChessPresenter):
             return Done()
         raise InputError(f"this game has no command {command_id[:20]!r} now")
 
-    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action | MarksChange:
+    def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action:
         move = chess.Move(from_sq8(from_square), from_sq8(to_square),
                           chess.PIECE_SYMBOLS.index(promotion) if promotion else None)
         if view.phase == "boost" and view.my_turn:

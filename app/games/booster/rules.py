@@ -199,12 +199,12 @@ class CardPlayed(NamedTuple):
 
 
 class TurnOver(NamedTuple):
-    """Told to every seat at the end of ``seat``'s turn: it drew ``count`` cards (their faces in ``cards`` for the
+    """Told to every seat at the end of ``seat``'s turn: it drew ``drawn`` cards (their faces in ``cards`` for the
     drawer only, empty for the other seat); ``reshuffled`` when the discards became the new draw pile on the way;
     ``draw_pile`` cards are left in it."""
 
     seat: Seat
-    count: int
+    drawn: int
     cards: tuple[str, ...]
     reshuffled: bool
     draw_pile: int
@@ -588,7 +588,7 @@ class BoosterView(View):
         elif isinstance(o, TurnOver):
             if o.reshuffled:
                 self.discard = []
-            self.hand_sizes[o.seat] += o.count
+            self.hand_sizes[o.seat] += o.drawn
             if o.seat == self.seat:
                 self.hand.extend(o.cards)
             self.draw_pile = o.draw_pile
