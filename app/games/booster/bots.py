@@ -13,8 +13,8 @@ hand, the discards and the sizes of the other hand and the draw pile) and search
   about a pawn (a hobbled pawn less); once the opponent is short of material, its king is driven to the edge and
   the own king brought closer, so that a won game is ended by mate.
 - **Steps**: it takes the steps it planned with its move while they are still allowed, then stops.
-- **Card**: it plays the card (or none) after which the position is best for it with the opponent's best reply
-  searched one turn deep.
+- **Card**: of the pieces its cards may go under, it takes the five best by the evaluation alone, and plays the
+  card (or none) after which the position is best for it with the opponent's best reply searched one turn deep.
 
 The ``random`` bot plays any allowed action, uniformly at random.
 
@@ -50,6 +50,8 @@ BOOST = 45
 """What one own checker under a piece is worth (a king step to come)."""
 MATE = 100_000
 DEPTHS = {"easy": 1, "medium": 2, "hard": 3}
+CARD_CANDIDATES = 5
+"""How many card plays, the best by the evaluation alone, are searched with the opponent's reply."""
 
 
 def _piece_value(piece: chess.Piece, checkers: int) -> int:
@@ -223,14 +225,19 @@ class BoosterEngineBot(Bot):
             board.turn, board.ep_square = not colour, None
             return -search(board, stacks, 1, seen=None)
 
-        best, choice = worth(dict(view.stacks)), None
-        squares: set[str] = set()
+        # Cheap first: each piece a card may go under (another card onto the same piece does the same) scored
+        # without search; the few best are then searched with the opponent's reply.
+        firsts: dict[str, PlayCard] = {}
         for play in plays:
-            if play.square in squares:
-                continue  # another card onto the same piece does the same
-            squares.add(play.square)
+            firsts.setdefault(play.square, play)
+        ranked = []
+        for play in firsts.values():
             stacks = dict(view.stacks)
             put_checker(stacks, chess.parse_square(play.square), colour)
+            ranked.append((evaluate(view.board, stacks, colour), play, stacks))
+        ranked.sort(key=lambda item: -item[0])
+        best, choice = worth(dict(view.stacks)), None
+        for _static, play, stacks in ranked[:CARD_CANDIDATES]:
             score = worth(stacks)
             if score > best:
                 best, choice = score, play
