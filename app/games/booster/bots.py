@@ -12,6 +12,7 @@ hand, the discards and the sizes of the other hand and the draw pile) and search
 - **Evaluation**: material; a boosted piece is worth more by each checker under it, a hobbled piece is worth
   about a pawn (a hobbled pawn less); once the opponent is short of material, its king is driven to the edge and
   the own king brought closer, so that a won game is ended by mate.
+- **Time**: with under ten seconds left on its clock it searches one turn only.
 - **Steps**: it takes the steps it planned with its move while they are still allowed, then stops.
 - **Card**: of the pieces its cards may go under, it takes the five best by the evaluation alone, and plays the
   card (or none) after which the position is best for it with the opponent's best reply searched one turn deep.
@@ -50,6 +51,8 @@ BOOST = 45
 """What one own checker under a piece is worth (a king step to come)."""
 MATE = 100_000
 DEPTHS = {"easy": 1, "medium": 2, "hard": 3}
+HURRY = 10.0
+"""Seconds left on its clock under which it searches one turn only."""
 CARD_CANDIDATES = 5
 """How many card plays, the best by the evaluation alone, are searched with the opponent's reply."""
 
@@ -190,7 +193,8 @@ class BoosterEngineBot(Bot):
     def _choose(self, request: ActionRequest) -> Action | None:
         view = self.view
         if "moves" in request.choices:
-            return self._move(view.board, view.stacks)
+            hurry = request.seconds_left < HURRY
+            return self._move(view.board, view.stacks, 1 if hurry else self.depth)
         if "steps" in request.choices:
             while self.plan:
                 step = Step(self.plan.pop(0))
@@ -201,12 +205,12 @@ class BoosterEngineBot(Bot):
             return self._card(request.choices["cards"])
         return None
 
-    def _move(self, board: chess.Board, stacks: dict[int, int]) -> Action:
+    def _move(self, board: chess.Board, stacks: dict[int, int], depth: int) -> Action:
         best_score, best_moves = -3 * MATE, []
         alpha, beta = -2 * MATE, 2 * MATE
         for move in _order(board, legal_moves(board, stacks)):
             after, after_stacks, steps = _turn(board, stacks, move)
-            score = -search(after, after_stacks, self.depth - 1, -beta, -alpha + 1, self.seen)
+            score = -search(after, after_stacks, depth - 1, -beta, -alpha + 1, self.seen)
             if score > best_score:
                 best_score, best_moves = score, [(move, steps)]
             elif score == best_score:
