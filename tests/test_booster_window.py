@@ -118,3 +118,41 @@ def test_a_seats_scene_holds_no_face_of_the_other_hand() -> None:
     game.play(0, game.choices()["moves"][0])
     if game.phase == "card":
         game.play(0, Done())
+
+
+def _view(game: BoosterChess, seat: int) -> BoosterView:
+    return BoosterView.from_observations(game.observations(seat))
+
+
+def test_a_hobbled_piece_shows_its_pawn_like_squares_and_premoves_are_offered() -> None:
+    from app.games.booster.rules import read_stacks
+    game = BoosterChess(seed=1, fen="4k3/8/8/8/8/8/3R4/4K3 w - - 0 1", stacks=read_stacks("d2:-1"),
+                        hands=(("2H",), ("2S",)))
+    scene = PRESENTER.scene(_view(game, 0))
+    assert scene.targets[(3, 1)] == {(3, 2): []}  # the hobbled rook: one square ahead, like a pawn
+    premoves = PRESENTER.premove_scene(_view(game, 1))
+    assert premoves is not None and (4, 7) in premoves.targets  # Black may queue a king move
+    assert PRESENTER.premove_scene(_view(game, 0)) is None  # on its own turn a seat moves, it queues nothing
+
+
+def test_typed_input_and_commands() -> None:
+    from app.games.booster.rules import BoosterMove, PlayCard, Step, read_stacks
+    game = BoosterChess(seed=1, fen="4k3/8/8/8/8/8/8/4K1N1 w - - 0 1", stacks=read_stacks("g1:+1"),
+                        hands=(("8H", "6S"), ("2S",)))
+    view = _view(game, 0)
+    assert PRESENTER.parse_text(view, "g1f3") == BoosterMove("g1f3")
+    game.play(0, BoosterMove("g1f3"))
+    view = _view(game, 0)
+    assert PRESENTER.parse_text(view, "f3f4") == Step("f3f4")
+    assert [command.id for command in PRESENTER.commands(view)] == ["done"]
+    assert PRESENTER.command(view, "done") == Done()
+    game.play(0, Done())
+    view = _view(game, 0)
+    assert PRESENTER.parse_text(view, "8h f3") == PlayCard("8H", "f3")
+    chosen = PRESENTER.on_zone(view, "hand-0", 1)  # the black checker card: a private mark, no action
+    assert chosen.marks == {"card": "6S"}
+    bound = PRESENTER.bound(chosen.marks)
+    scene = bound.scene(view)
+    assert scene.zone("hand-0").selected == (1,) and scene.sense_window((4, 7)) == [(4, 7)]
+    assert bound.on_square(view, (4, 7)) == PlayCard("6S", "e8")
+    assert "Click a marked piece" in bound.prompt(view)
