@@ -12,6 +12,8 @@ hand, the discards and the sizes of the other hand and the draw pile) and search
 - **Evaluation**: material; a boosted piece is worth more by each checker under it, a hobbled piece is worth
   about a pawn (a hobbled pawn less); once the opponent is short of material, its king is driven to the edge and
   the own king brought closer, so that a won game is ended by mate.
+- **Leaves**: a side not in check is scored by the evaluation alone (a stalemate there goes unseen); a side in
+  check is asked whether it has a move, so a mate at the horizon is found.
 - **Time**: with under ten seconds left on its clock it searches one turn only.
 - **Steps**: it takes the steps it planned with its move while they are still allowed, then stops.
 - **Card**: of the pieces its cards may go under, it takes the five best by the evaluation alone, and plays the
@@ -129,11 +131,14 @@ def _order(board: chess.Board, moves: list[chess.Move]) -> list[chess.Move]:
 def search(board: chess.Board, stacks: dict[int, int], depth: int, alpha: int = -2 * MATE, beta: int = 2 * MATE,
            seen: dict[Any, int] | None = None) -> int:
     """Negamax over whole turns for the side to move (see the module's words)."""
-    moves = legal_moves(board, stacks)
-    if not moves:
-        return -MATE - depth if in_danger(board, stacks, board.turn) else 0
     if seen and seen.get(position_key(board, stacks), 0) >= 2:
         return 0
+    checked = in_danger(board, stacks, board.turn)
+    if depth <= 0 and not checked:
+        return evaluate(board, stacks, board.turn)  # a leaf: only a side in check is asked whether it is mated
+    moves = legal_moves(board, stacks)
+    if not moves:
+        return -MATE - depth if checked else 0
     if depth <= 0:
         return evaluate(board, stacks, board.turn)
     best = -2 * MATE
