@@ -760,3 +760,19 @@ def test_the_game_agrees_with_a_plain_generator_on_random_positions():
     print(counts)
     # the random positions reach every rule
     assert all(counts[key] > 20 for key in counts), counts
+
+
+def test_malformed_record_actions_and_options_are_refused_with_a_sentence():
+    for data in ({"type": "card", "card": "QH"}, {"type": "step"}, {"type": "move", "uci": 5}, {"type": "fly"},
+                 {"type": "done", "extra": 1}):
+        with pytest.raises(ValueError) as refused:
+            BoosterChess.action_from_json(data)
+        assert str(refused.value)
+    for options in ({"fen": "not a fen"}, {"checkers": "e4:+9"}, {"checkers": "e4:+1"}, {"colour": "red"},
+                    {"checkers": "a1:+4 b1:+3"}):
+        with pytest.raises(ValueError) as refused:
+            BoosterChess.from_options(options)
+        assert str(refused.value)
+    g = BoosterChess(seed=1)
+    with pytest.raises(IllegalAction):
+        g.play(0, PlayCard(None, None))  # type: ignore[arg-type]
