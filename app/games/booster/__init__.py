@@ -11,7 +11,7 @@ What the app needs to know about it, as plain data; the code is named lazily.
 
 from __future__ import annotations
 
-from app.games.definition import GameDefinition, Lazy, SeatSpec
+from app.games.definition import ExportFormat, GameDefinition, Lazy, SeatSpec
 
 DEFINITION = GameDefinition(
     key="booster",
@@ -29,4 +29,7 @@ DEFINITION = GameDefinition(
     rules_doc="booster.md",
     bots=(("engine", Lazy("app.games.booster.bots:BoosterEngineBot")),
           ("random", Lazy("app.games.booster.bots:BoosterRandomBot"))),
+    # A file ending of its own: "sightline export" tells formats by their endings.
+    formats=(ExportFormat("booster", "&Booster Chess moves as text", ".booster",
+                          Lazy("app.games.booster.formats:booster_moves"), text=True, shows_truth=False),),
 )
