@@ -776,3 +776,17 @@ def test_malformed_record_actions_and_options_are_refused_with_a_sentence():
     g = BoosterChess(seed=1)
     with pytest.raises(IllegalAction):
         g.play(0, PlayCard(None, None))  # type: ignore[arg-type]
+
+
+def test_the_engine_answers_within_its_choices_and_stops_at_its_deadline():
+    from app.bots.base import ActionRequest
+    from app.games.booster.bots import BoosterEngineBot
+    g = BoosterChess(seed=8)
+    bot = BoosterEngineBot(seed=1, level="hard")
+    bot.start(0, {})
+    for observation in g.observations(0):
+        bot.observe(observation)
+    ticks = iter(range(1000))
+    bot.now = lambda: float(next(ticks))  # every look at the clock a second later: past the deadline at once
+    action = bot.act(ActionRequest(0, "move", g.choices(), seconds_left=100.0))
+    assert action in g.choices()["moves"]

@@ -14,7 +14,9 @@ hand, the discards and the sizes of the other hand and the draw pile) and search
   the own king brought closer, so that a won game is ended by mate.
 - **Leaves**: a side not in check is scored by the evaluation alone (a stalemate there goes unseen); a side in
   check is asked whether it has a move, so a mate at the horizon is found.
-- **Time**: with under ten seconds left on its clock it searches one turn only.
+- **Time**: a move decision stops searching further moves after the level's seconds (easy 0.5, medium 1.5,
+  hard 4) or a twentieth of its clock, whichever is less, and with under ten seconds left it searches one turn
+  only.
 - **Steps**: it takes the steps it planned with its move while they are still allowed, then stops.
 - **Card**: of the pieces its cards may go under, it takes the five best by the evaluation alone, and plays the
   card (or none) after which the position is best for it with the opponent's best reply searched one turn deep.
@@ -53,6 +55,9 @@ BOOST = 45
 """What one own checker under a piece is worth (a king step to come)."""
 MATE = 100_000
 DEPTHS = {"easy": 1, "medium": 2, "hard": 3}
+SECONDS = {"easy": 0.5, "medium": 1.5, "hard": 4.0}
+"""The most one move decision may take (a twentieth of the clock's time left, if that is less); the search
+then keeps the best of the moves it has searched."""
 HURRY = 10.0
 """Seconds left on its clock under which it searches one turn only."""
 CARD_CANDIDATES = 5
@@ -199,7 +204,8 @@ class BoosterEngineBot(Bot):
         view = self.view
         if "moves" in request.choices:
             hurry = request.seconds_left < HURRY
-            return self._move(view.board, view.stacks, 1 if hurry else self.depth)
+            budget = min(SECONDS.get(self.level, 1.5), request.seconds_left / 20)
+            return self._move(view.board, view.stacks, 1 if hurry else self.depth, self.now() + budget)
         if "steps" in request.choices:
             while self.plan:
                 step = Step(self.plan.pop(0))
@@ -210,10 +216,13 @@ class BoosterEngineBot(Bot):
             return self._card(request.choices["cards"])
         return None
 
-    def _move(self, board: chess.Board, stacks: dict[int, int], depth: int) -> Action:
-        best_score, best_moves = -3 * MATE, []
+    def _move(self, board: chess.Board, stacks: dict[int, int], depth: int, deadline: float) -> Action:
+        best_score = -3 * MATE
+        best_moves: list[tuple[chess.Move, list[chess.Move]]] = []
         alpha, beta = -2 * MATE, 2 * MATE
         for move in _order(board, legal_moves(board, stacks)):
+            if best_moves and self.now() > deadline:
+                break  # out of time: the best of the moves searched so far (captures and promotions come first)
             after, after_stacks, steps = _turn(board, stacks, move)
             score = -search(after, after_stacks, depth - 1, -beta, -alpha + 1, self.seen)
             if score > best_score:
