@@ -709,7 +709,7 @@ def random_position(rng: random.Random) -> tuple[chess.Board, dict[int, int]]:
         return board, stacks
 
 
-POSITIONS = 1500
+POSITIONS = 1000
 
 
 def test_the_game_agrees_with_a_plain_generator_on_random_positions():
@@ -757,7 +757,6 @@ def test_the_game_agrees_with_a_plain_generator_on_random_positions():
                 plain_targets = plain.card_targets(card_colour(card), piece.symbol() if piece else None)
                 assert mine == {chess.square(f, r) for f, r in plain_targets}, (fen, card)
                 counts["cards"] += len(mine)
-    print(counts)
     # the random positions reach every rule
     assert all(counts[key] > 20 for key in counts), counts
 
