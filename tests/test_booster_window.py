@@ -156,3 +156,17 @@ def test_typed_input_and_commands() -> None:
     assert scene.zone("hand-0").selected == (1,) and scene.sense_window((4, 7)) == [(4, 7)]
     assert bound.on_square(view, (4, 7)) == PlayCard("6S", "e8")
     assert "Click a marked piece" in bound.prompt(view)
+
+
+def test_a_booster_check_is_told_and_heard() -> None:
+    from app.games.booster.rules import BoosterMove, TurnOver, read_stacks
+    game = BoosterChess(seed=1, fen="7k/6pp/8/8/8/2N5/8/K7 w - - 0 1", stacks=read_stacks("c3:+2"),
+                        hands=(("2H",), ("2S",)))
+    game.play(0, BoosterMove("c3e4"))  # no chess check: Nf6, a step taking g7 and one onto h8 would take the king
+    game.play(0, Done())
+    game.play(0, Done())
+    assert not game.board.is_check()
+    told = [o for o in game.observations(1) if isinstance(o, TurnOver)][-1]
+    assert isinstance(told, TurnOver) and told.check
+    assert PRESENTER.describe(told, 1).endswith("You are in check.") and "check" in PRESENTER.sounds(told, 1)
+    assert PRESENTER.describe(told, 0).endswith("Black is in check.")

@@ -105,12 +105,14 @@ def _card_played(o: CardPlayed, seat: Seat) -> str | None:
 
 @describe.register(TurnOver)
 def _turn_over(o: TurnOver, seat: Seat) -> str | None:
-    shuffled = "The discards were shuffled into a new draw pile. " if o.reshuffled else ""
-    if not o.drawn:
-        return shuffled.strip() or None
-    if o.seat == seat:
-        return f"{shuffled}You drew {', '.join(card_words(card) for card in o.cards)}."
-    return f"{shuffled}{SEATS[o.seat]} drew {o.drawn} card{'s' if o.drawn > 1 else ''}."
+    words = ["The discards were shuffled into a new draw pile."] if o.reshuffled else []
+    if o.drawn and o.seat == seat:
+        words.append(f"You drew {', '.join(card_words(card) for card in o.cards)}.")
+    elif o.drawn:
+        words.append(f"{SEATS[o.seat]} drew {o.drawn} card{'s' if o.drawn > 1 else ''}.")
+    if o.check:
+        words.append("You are in check." if o.seat != seat else f"{SEATS[1 - o.seat]} is in check.")
+    return " ".join(words) or None
 
 
 @describe.register(Ended)
@@ -211,7 +213,9 @@ class BoosterPresenter(ChessPresenter):
             if o.captured:
                 return ("capture",) if o.seat == seat else ("captured",)
             return ("move",)
-        if isinstance(o, CardPlayed) or (isinstance(o, TurnOver) and o.drawn):
+        if isinstance(o, TurnOver) and (o.drawn or o.check):
+            return ("card",) * bool(o.drawn) + ("check",) * o.check
+        if isinstance(o, CardPlayed):
             return ("card",)
         return super().sounds(observation, seat)
 

@@ -208,6 +208,8 @@ class TurnOver(NamedTuple):
     cards: tuple[str, ...]
     reshuffled: bool
     draw_pile: int
+    check: bool = False
+    """Whether the player to move next stands in check (its king attacked, booster steps counted)."""
 
 
 class Ended(NamedTuple):
@@ -421,8 +423,9 @@ class BoosterChess(Game):
             card = self.draw_pile.pop(0)
             hand.append(card)
             drawn.append(card)
-        self._tell(seat, TurnOver(seat, len(drawn), tuple(drawn), reshuffled, len(self.draw_pile)))
-        self._tell(1 - seat, TurnOver(seat, len(drawn), (), reshuffled, len(self.draw_pile)))
+        check = in_danger(self.board, self.stacks, not self.board.turn)
+        self._tell(seat, TurnOver(seat, len(drawn), tuple(drawn), reshuffled, len(self.draw_pile), check))
+        self._tell(1 - seat, TurnOver(seat, len(drawn), (), reshuffled, len(self.draw_pile), check))
         board = self.board
         if board.turn == chess.BLACK:
             board.fullmove_number += 1
