@@ -15,7 +15,8 @@ hand, the discards and the sizes of the other hand and the draw pile) and search
 - **Leaves**: a side not in check is scored by the evaluation alone (a stalemate there goes unseen); a side in
   check is asked whether it has a move, so a mate at the horizon is found.
 - **Time**: a move decision stops searching further moves after the level's seconds (easy 0.5, medium 1.5,
-  hard 4) or a twentieth of its clock, whichever is less, and with under ten seconds left it searches one turn
+  hard 4) or a twentieth of its clock, whichever is less (inside a move's search, the nodes left past that time
+  are scored by the evaluation alone), and with under ten seconds left it searches one turn
   only.
 - **Steps**: it takes the steps it planned with its move while they are still allowed, then stops.
 - **Card**: of the pieces its cards may go under, it takes the five best by the evaluation alone, and plays the
@@ -36,6 +37,8 @@ True
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any, ClassVar
 
 import chess
@@ -134,8 +137,9 @@ def _order(board: chess.Board, moves: list[chess.Move]) -> list[chess.Move]:
 
 
 def search(board: chess.Board, stacks: dict[int, int], depth: int, alpha: int = -2 * MATE, beta: int = 2 * MATE,
-           seen: dict[Any, int] | None = None) -> int:
-    """Negamax over whole turns for the side to move (see the module's words)."""
+           seen: dict[Any, int] | None = None, deadline: float = math.inf) -> int:
+    """Negamax over whole turns for the side to move (see the module's words); past ``deadline`` (a
+    ``time.perf_counter`` reading) the nodes not yet searched are scored by the evaluation alone."""
     if seen and seen.get(position_key(board, stacks), 0) >= 2:
         return 0
     checked = in_danger(board, stacks, board.turn)
@@ -144,12 +148,12 @@ def search(board: chess.Board, stacks: dict[int, int], depth: int, alpha: int = 
     moves = legal_moves(board, stacks)
     if not moves:
         return -MATE - depth if checked else 0
-    if depth <= 0:
+    if depth <= 0 or (depth > 1 and time.perf_counter() > deadline):
         return evaluate(board, stacks, board.turn)
     best = -2 * MATE
     for move in _order(board, moves):
         after, after_stacks, _steps = _turn(board, stacks, move)
-        score = -search(after, after_stacks, depth - 1, -beta, -alpha, seen)
+        score = -search(after, after_stacks, depth - 1, -beta, -alpha, seen, deadline)
         if score > best:
             best = score
         alpha = max(alpha, score)
@@ -224,7 +228,8 @@ class BoosterEngineBot(Bot):
             if best_moves and self.now() > deadline:
                 break  # out of time: the best of the moves searched so far (captures and promotions come first)
             after, after_stacks, steps = _turn(board, stacks, move)
-            score = -search(after, after_stacks, depth - 1, -beta, -alpha + 1, self.seen)
+            score = -search(after, after_stacks, depth - 1, -beta, -alpha + 1, self.seen,
+                            deadline - self.now() + time.perf_counter())
             if score > best_score:
                 best_score, best_moves = score, [(move, steps)]
             elif score == best_score:
