@@ -68,6 +68,8 @@ WRITTEN_BEFORE = {
                    '{"type": "decide", "choice": "piece"}', '{"type": "settle", "move": "b1c3"}',
                    '{"type": "promote", "piece": "q"}', '{"type": "offer_draw"}',
                    '{"type": "answer_draw", "accept": false}'],
+    "booster": ['{"type": "move", "uci": "e2e4"}', '{"type": "step", "uci": "b7b8q"}',
+                '{"type": "card", "card": "10H", "square": "a1"}', '{"type": "done"}'],
 }
 
 

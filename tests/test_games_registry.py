@@ -42,7 +42,7 @@ def test_names_are_the_engines_variants() -> None:
     # The engine's tables are filled from the registry; what both must say is written out here.
     expected = {"rbc": "Reconnaissance Blind Chess", "blind": "Blind Chess", "minit": "MinitChess",
                 "cloak": "Cloak and Dagger", "telepathy": "Telepathy Chess",
-                "splitbrain": "Split-Brain Chess", "gravity": "Gravity Chess"}
+                "splitbrain": "Split-Brain Chess", "booster": "Booster Chess", "gravity": "Gravity Chess"}
     assert list(TITLES.items()) == list(expected.items())
     assert list(games.names()) == list(expected) and set(VARIANTS) == set(expected)
     assert games.default() is games.all()[0]

@@ -27,7 +27,7 @@ from app.games.presenter import InputError, presenter_for
 from app.hosting.runner import run_game
 
 ROOT = Path(__file__).resolve().parent.parent
-REAL_GAMES = ("rbc", "blind", "minit", "cloak", "telepathy", "splitbrain", "gravity")
+REAL_GAMES = ("rbc", "blind", "minit", "cloak", "telepathy", "splitbrain", "booster", "gravity")
 TEST_GAMES = "tests.games.lights,tests.games.scouts"
 
 

@@ -242,6 +242,11 @@ CASES = [
          script=draw_script([(5, [False]), (12, [True, True, False]), (25, [True, True, True])])),
     Case("splitbrain", "resign", 63, steps=24, ending="resign", clock=(None, 0.0)),
     Case("splitbrain", "unfinished", 64, steps=13, ending="unfinished", humans=(0, 1, 2, 3), paused=True),
+    # Booster Chess: cards, booster steps and a mate; a position with checkers from its options; a resignation.
+    Case("booster", "checkmate", 71, humans=(0,), want=both(has("card"), has("step"), result_is("no_moves"))),
+    Case("booster", "checkers-unfinished-autosave", 72, {"fen": SPECIAL_FEN, "checkers": "h1:+2 a8:-1 e5:+1 g7:-1"},
+         steps=15, ending="unfinished", humans=(0, 1), written_by="autosave"),
+    Case("booster", "resign", 73, steps=30, ending="resign", clock=(None, 0.0)),
     # Gravity Chess: a dealt game (its chance seed), passes, a last turn without a card, the score.
     Case("gravity", "score", 71, humans=(0,), clock=(None, 0.0), want=has("pass")),
     Case("gravity", "unfinished-autosave", 72, steps=23, ending="unfinished", humans=(0, 1), written_by="autosave"),
