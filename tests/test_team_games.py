@@ -139,6 +139,16 @@ def test_a_team_game_survives_sigkill_in_the_middle_of_a_turn(tmp_path: Path, ke
     _same_but_the_clocks(before, after)
 
 
+@pytest.mark.parametrize("key", ["booster", "gravity"])
+def test_a_card_game_survives_sigkill_in_the_middle_of_a_turn(tmp_path: Path, key: str) -> None:
+    """The kit games dealt from a deck: killed after a few actions (a card played, a piece moved part of a turn),
+    resumed from the autosave with the same deal, hands, piles and every seat's view."""
+    before, after = _kill_and_resume(tmp_path, key, 5)
+    assert before["actions"] == 5 and after.pop("resumed") is True
+    assert after.pop("remaining") == pytest.approx(before.pop("remaining"), abs=1.0)  # the seconds the restart took
+    assert after == before
+
+
 def test_the_team_games_are_checked() -> None:
     assert {"telepathy", "splitbrain"} <= set(_team_games())
 
