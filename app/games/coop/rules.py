@@ -257,6 +257,9 @@ class Dealt(NamedTuple):
     hand_counts: tuple[int, ...]
     pile: int
     solitaire: bool = False
+    fen: str = chess.STARTING_FEN
+    discard: tuple[str, ...] = ()
+    captures: int = 0
 
 
 class Turn(NamedTuple):
@@ -381,6 +384,9 @@ class CoopChess(Game):
         self.line: list[str] = [read_card(card) for card in line]
         self.discard: list[str] = [read_card(card) for card in discard]
         self.pile: list[str] = [read_card(card) for card in deck]
+        cards = [*self.line, *self.discard, *self.pile]
+        if len(set(cards)) != len(cards) or any(card_piece(card) is None for card in cards):
+            raise ValueError("each piece card may be in the deck, the line or the discard pile once, no other card")
         self.captures = captures
         self.hands: list[list[str]] = [[] for _ in self.seat_names]
         self.turn_number = 1
@@ -394,7 +400,8 @@ class CoopChess(Game):
                 self._draw(seat)
         for seat in range(len(self.seat_names)):
             self._tell(seat, Dealt(seat, tuple(self.hands[seat]), tuple(self.line),
-                                   tuple(len(hand) for hand in self.hands), len(self.pile), self.solitaire))
+                                   tuple(len(hand) for hand in self.hands), len(self.pile), self.solitaire,
+                                   self.board.fen(), tuple(self.discard), self.captures))
         self._start_turn()
 
     # -- who acts ---------------------------------------------------------------------------------------------
@@ -786,6 +793,8 @@ class CoopView(View):
             self.seat, self.solitaire = o.seat, o.solitaire
             self.hand, self.line, self.pile = list(o.hand), list(o.line), o.pile
             self.hand_counts = list(o.hand_counts)
+            self.board = chess.Board(o.fen)
+            self.discard, self.captures = list(o.discard), o.captures
         elif isinstance(o, Turn):
             if self.turn is None or self.turn.number != o.number:
                 self.asked_this_turn = False
