@@ -29,6 +29,7 @@ DEFINITION = GameDefinition(
     board=(8, 8),
     hidden_information=True,  # each hand is private, and the draw pile's order is known to nobody
     rules_doc="coop.md",
+    variant_label="Two players",  # its solitaire is the other form (app.games.coop.solitaire)
     bots=(("partner", Lazy("app.games.coop.bots:CoopPartnerBot")),
           ("random", Lazy("app.games.coop.bots:CoopRandomBot"))),
 )
