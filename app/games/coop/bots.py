@@ -179,7 +179,7 @@ def _captures(state: _State) -> list[CoopMove]:
 def _best_captures(state: _State, unseen: Sequence[str], partner_cards: int, cards_left: int,
                    budget: list[int]) -> tuple[float, list[CoopMove]]:
     """The best chain of captures from ``state`` (stopping is allowed anywhere) and its value."""
-    best = (evaluate(state, unseen, partner_cards, cards_left), [])
+    best: tuple[float, list[CoopMove]] = (evaluate(state, unseen, partner_cards, cards_left), [])
     if state.king or budget[0] <= 0:
         return best
     for action in _captures(state):
@@ -239,7 +239,8 @@ def _could_capture_on(view: CoopView, square: int) -> bool:
     """Whether this seat's coming turn could capture on ``square``: after playing a card of its hand (or none
     with an empty hand) and at most one non-capturing move, as its first or second capture."""
     state = _State(view.board.copy(stack=False), list(view.line), list(view.discard), view.captures)
-    for card in list(view.hand) or [None]:
+    held: list[str | None] = list(view.hand) or [None]
+    for card in held:
         start = state if card is None else _State(state.board, [*state.line, card], state.discard, state.captures)
         firsts: list[CoopMove | None] = [None] + [
             option for option in move_options(start.board, start.line, start.discard, False)
@@ -281,7 +282,8 @@ class CoopRandomBot(_CoopBot):
         if "answers" in choices:
             return self._answer()
         if "cards" in choices:
-            return self.rng.choice(list(choices["cards"]))
+            card: Action = self.rng.choice(list(choices["cards"]))
+            return card
         options: list[Action] = [*choices.get("moves", ()), *choices.get("end", ())]
         return self.rng.choice(options)
 

@@ -17,7 +17,7 @@ buttons at the start of its turn.
 >>> PRESENTER.prompt(view)
 'Play a card from your hand to the line (click it)'
 >>> [zone.id for zone in PRESENTER.scene(view).zones]
-['partner', 'pile', 'line', 'discard', 'hand', 'score']
+['partner', 'pile', 'line', 'discard', 'hand', 'captured', 'score']
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import chess
 
-from app.games.chess_kit import ChessPresenter, chess_targets, from_sq8, sq8
+from app.games.chess_kit import chess_targets, from_sq8, sq8
 from app.games.coop import DEFINITION
 from app.games.coop.rules import (GREAT_SCORE, WIN_SCORE, Answer, Answered, Ask, Asked, CoopMove, CoopView,
                                   Dealt, Drew, Ended, EndTurn, Moved, PlayCard, Played, Turn, Turned,
                                   capture_cards, captured_piece, promotion_cards, question_words)
 from app.games.kit_cards import card_piece, card_words
-from app.games.presenter import Command, InputError, MarksChange
-from app.games.scene import BoardScene, Card, Cell, HandZone, MarkerSpec, PileZone, TrackZone, piece_words
+from app.games.presenter import Command, InputError, MarksChange, PresenterBase
+from app.games.scene import BoardScene, Card, Cell, HandZone, MarkerSpec, PileZone, TrackZone, TrayZone, piece_words
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -129,7 +129,7 @@ def _ended(o: Ended, seat: Seat) -> str | None:
 
 # ---- the presenter -------------------------------------------------------------------------------------------------
 
-class CoopPresenter(ChessPresenter):
+class CoopPresenter(PresenterBase):
     """Play a card by a click, move on the board, answer with a button; a promotion's place by a click."""
 
     key = DEFINITION.key
@@ -142,9 +142,6 @@ class CoopPresenter(ChessPresenter):
     def bound(self, marks: dict[str, Any] | None) -> CoopPresenter:
         pending = marks.get(PENDING, "") if isinstance(marks, dict) else ""
         return CoopPresenter(self.key, pending if isinstance(pending, str) else "")
-
-    def move_action(self, move: chess.Move) -> Action:
-        return CoopMove(move)
 
     # -- drawing ----------------------------------------------------------------------------------------------
     def scene(self, view: Any) -> BoardScene:
@@ -175,12 +172,12 @@ class CoopPresenter(ChessPresenter):
             partner = 1 - seat
             zones.append(HandZone(id="partner", place="above", label=f"{COLOURS[partner]}'s hand (your partner)",
                                   cards=(None,) * counts[partner], private_to=frozenset({partner})))
-        zones.append(PileZone(id="pile", place="below", label=f"Draw pile: {pile}", count=pile))
+        zones.append(PileZone(id="pile", place="below", label="Draw", count=pile))
         cards = tuple(Card.parse(code) for code in line)
         zones.append(HandZone(id="line", place="below", beside=True,
                               label="Line (raised: a capture may take them now)" if raised else "Line",
                               cards=cards, selected=tuple(i for i, code in enumerate(line) if code in raised)))
-        zones.append(PileZone(id="discard", place="below", beside=True, label=f"Discard: {len(discard)}",
+        zones.append(PileZone(id="discard", place="below", beside=True, label="Discard",
                               count=len(discard), top=Card.parse(discard[-1]) if discard else None))
         if pending is not None:
             size = len(line) - 1 - (1 if pending.card else 0)
@@ -190,28 +187,34 @@ class CoopPresenter(ChessPresenter):
         if not solitaire:
             zones.append(HandZone.seen_by("hand", [Card.parse(code) for code in hand], owners={seat}, seat=seat,
                                           place="below", label="Your hand"))
-        return zones + [self._score_zone(view)]
+        return zones + [self._captured_zone(view), self._score_zone(view)]
 
     def _score_zone(self, view: Any) -> TrackZone:
-        score, gone = view.score() if view is not None else (0, 0)
+        score, _ = view.score()
         marker = max(index for index, mark in enumerate(SCORE_MARKS) if score >= int(mark.rstrip("+")))
-        return TrackZone(id="score", place="right", positions=SCORE_MARKS, marker=marker,
-                         label=f"Score {score}: {view.captures if view is not None else 0} captured, {gone} "
-                               f"type{'s' if gone != 1 else ''} gone ({WIN_SCORE} wins with a king, over "
-                               f"{GREAT_SCORE} great)")
+        return TrackZone(id="score", place="right", positions=SCORE_MARKS, marker=marker, label=f"Score {score}")
+
+    def _captured_zone(self, view: Any) -> TrayZone:
+        """The pieces captured so far, labelled with the score and how it is made."""
+        score, gone = view.score()
+        taken = tuple(moved.captured for moved in view.moves if moved.captured)
+        return TrayZone(id="captured", place="below", pieces=taken,
+                        label=f"Captured {view.captures}, types gone {gone}: score {score} (a king and "
+                              f"{WIN_SCORE} win, over {GREAT_SCORE} great)")
 
     def truth_scene(self, truth: Any, last_move: Any = None) -> BoardScene:
-        scene = super().truth_scene(truth.board, last_move)
+        scene = BoardScene(pieces={sq8(square): piece.symbol() for square, piece in truth.board.piece_map().items()})
+        if isinstance(last_move, chess.Move):
+            scene.last_move = (sq8(last_move.from_square), sq8(last_move.to_square))
         view = CoopView(board=truth.board, captures=truth.captures, solitaire=len(truth.hands) == 1)
         for seat, hand in enumerate(truth.hands):
             if len(truth.hands) > 1:
                 scene.zones.append(HandZone(id=f"hand-{seat}", place="above" if seat else "below",
                                             label=f"{COLOURS[seat]}'s hand", cards=tuple(map(Card.parse, hand))))
-        scene.zones.append(PileZone(id="pile", place="below", label=f"Draw pile: {len(truth.pile)}",
-                                    count=len(truth.pile)))
+        scene.zones.append(PileZone(id="pile", place="below", label="Draw", count=len(truth.pile)))
         scene.zones.append(HandZone(id="line", place="below", beside=True, label="Line",
                                     cards=tuple(map(Card.parse, truth.line))))
-        scene.zones.append(PileZone(id="discard", place="below", beside=True, label=f"Discard: {len(truth.discard)}",
+        scene.zones.append(PileZone(id="discard", place="below", beside=True, label="Discard",
                                     count=len(truth.discard),
                                     top=Card.parse(truth.discard[-1]) if truth.discard else None))
         scene.zones.append(self._score_zone(view))
@@ -281,10 +284,8 @@ class CoopPresenter(ChessPresenter):
     def _pending(self, view: Any) -> CoopMove | None:
         if not self.pending or not view.my_turn:
             return None
-        for option in view.options():
-            if option.move.uci() == self.pending:
-                return option
-        return None
+        options: list[CoopMove] = view.options()
+        return next((option for option in options if option.move.uci() == self.pending), None)
 
     def commands(self, view: Any) -> list[Command]:
         if not view.my_turn or view.outcome is not None:
@@ -331,7 +332,7 @@ class CoopPresenter(ChessPresenter):
             raise InputError("first play a card" if view.phase == "card" else "first answer your partner's question")
         move = chess.Move(from_sq8(from_square), from_sq8(to_square),
                           chess.PIECE_SYMBOLS.index(promotion) if promotion else None)
-        options = [option for option in view.options() if option.move == move]
+        options: list[CoopMove] = [option for option in view.options() if option.move == move]
         if not options:
             raise InputError(_why_not(view, move))
         if move.promotion is not None and len({option.place for option in options}) > 1:
