@@ -13,7 +13,7 @@ dialog as an option of this game (``variant_of``).
 
 from __future__ import annotations
 
-from app.games.definition import GameDefinition, Lazy, SeatSpec
+from app.games.definition import ExportFormat, GameDefinition, Lazy, SeatSpec
 
 DEFINITION = GameDefinition(
     key="coop",
@@ -29,6 +29,8 @@ DEFINITION = GameDefinition(
     board=(8, 8),
     hidden_information=True,  # each hand is private, and the draw pile's order is known to nobody
     rules_doc="coop.md",
+    formats=(ExportFormat("coop-text", "The game as &text", ".txt", Lazy("app.games.coop.formats:coop_text"),
+                          text=True, shows_truth=False),),
     variant_label="Two players",  # its solitaire is the other form (app.games.coop.solitaire)
     bots=(("partner", Lazy("app.games.coop.bots:CoopPartnerBot")),
           ("random", Lazy("app.games.coop.bots:CoopRandomBot"))),

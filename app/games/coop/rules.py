@@ -804,7 +804,6 @@ class CoopView(View):
         elif isinstance(o, Turned):
             self.line.extend(o.cards)
             self.pile = o.pile
-            self.events.append((self.number, "+" + "+".join(o.cards)))
         elif isinstance(o, Played):
             self.line.append(o.card)
             self.played.append(o)

@@ -9,7 +9,7 @@ of that game (``variant_of``) rather than as a game of its own.
 
 from __future__ import annotations
 
-from app.games.definition import GameDefinition, Lazy, SeatSpec
+from app.games.definition import ExportFormat, GameDefinition, Lazy, SeatSpec
 
 DEFINITION = GameDefinition(
     key="coop_solitaire",
@@ -24,6 +24,8 @@ DEFINITION = GameDefinition(
     board=(8, 8),
     hidden_information=True,  # the pile's order is known to nobody
     rules_doc="coop.md",
+    formats=(ExportFormat("coop-text", "The game as &text", ".txt", Lazy("app.games.coop.formats:coop_text"),
+                          text=True, shows_truth=False),),
     bots=(("partner", Lazy("app.games.coop.solitaire.rules:CoopSolitairePartnerBot")),
           ("random", Lazy("app.games.coop.solitaire.rules:CoopSolitaireRandomBot"))),
     variant_of="coop",
