@@ -6,7 +6,8 @@ written during a game; the draw pile's order is in no record.
 >>> from app.games.coop.rules import CoopChess, PlayCard
 >>> session = GameSession(CoopChess(seed=4))
 >>> session.play(0, PlayCard(session.game.hands[0][0]))
->>> print(*coop_text(session.record).splitlines()[-2:], sep="\n")
+>>> for line in coop_text(session.record).splitlines()[-2:]:
+...     print(line)
 Turn 1, White: White played the black knight (8♠) to the line.
 The game is still in progress.
 """
