@@ -109,21 +109,28 @@ def _attack_pairs(board: chess.Board, colour: chess.Color) -> list[tuple[chess.P
     return pairs
 
 
+def _grow(mask: int) -> int:
+    """``mask`` and every square a king step from it."""
+    sideways = mask | ((mask << 1) & ~chess.BB_FILE_A & chess.BB_ALL) | ((mask >> 1) & ~chess.BB_FILE_H)
+    return sideways | ((sideways << 8) & chess.BB_ALL) | (sideways >> 8)
+
+
 def _distances(board: chess.Board) -> int:
     """The sum, over the pieces other than kings, of the distance (in king steps) to the nearest piece of the
     other colour."""
-    whites = [(square >> 3, square & 7) for square in chess.SquareSet(board.occupied_co[chess.WHITE])]
-    blacks = [(square >> 3, square & 7) for square in chess.SquareSet(board.occupied_co[chess.BLACK])]
-    if not whites or not blacks:
-        return 0
-    kings = board.kings
     total = 0
-    for own, other, mask in ((whites, blacks, board.occupied_co[chess.WHITE]),
-                             (blacks, whites, board.occupied_co[chess.BLACK])):
-        for rank, file in own:
-            if kings & (1 << (rank * 8 + file)):
-                continue
-            total += min(max(abs(rank - r), abs(file - f)) for r, f in other)
+    for colour in chess.COLORS:
+        own = board.occupied_co[colour] & ~board.kings
+        reach = board.occupied_co[not colour]
+        if not reach:
+            return 0
+        for _ in range(7):
+            reach = _grow(reach)
+            left = own & ~reach
+            if not left:
+                break
+            total += chess.popcount(left)
+        total += chess.popcount(own)  # one step to reach the squares next to an enemy... counted from 1
     return total
 
 

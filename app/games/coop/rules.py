@@ -116,6 +116,24 @@ def chess_moves(board: chess.Board) -> list[chess.Move]:
     return moves
 
 
+def chess_moves_to_king(board: chess.Board) -> list[chess.Move]:
+    """The captures of the enemy king that :func:`chess_moves` adds to the legal moves."""
+    king = board.king(not board.turn)
+    if king is None:
+        return []
+    legal = set(board.generate_legal_captures(to_mask=chess.BB_SQUARES[king]))
+    return [move for move in board.generate_pseudo_legal_moves(to_mask=chess.BB_SQUARES[king]) if move not in legal]
+
+
+def _capturing_pairs(line: Sequence[str], colour: chess.Color) -> bool:
+    """Whether the line holds a card of ``colour`` right beside a card of the other colour."""
+    for left, right in zip(line, line[1:]):
+        a, b = card_piece(left), card_piece(right)
+        if a is not None and b is not None and a.color != b.color:
+            return True
+    return False
+
+
 def captured_piece(board: chess.Board, move: chess.Move) -> chess.Piece | None:
     """The piece ``move`` takes (en passant included), or None."""
     if board.is_en_passant(move):
@@ -129,10 +147,14 @@ def turn_moves(board: chess.Board, line: Sequence[str], discard: Sequence[str],
     discard pile): non-capturing moves unless ``captures_only``, and the captures the line allows; a move to the
     last rank only with a pawn card of the colour in the line, as a type the discard pile holds."""
     colour = board.turn
+    if captures_only and not _capturing_pairs(line, colour):
+        return []  # no card of the colour beside a card of the other: no capture at all (most positions)
     promotions = promotion_cards(discard, colour)
     has_pawn_card = bool(pawn_cards(line, colour))
     found = []
-    for move in chess_moves(board):
+    moves = chess_moves(board) if not captures_only else [
+        *board.generate_legal_captures(), *(move for move in chess_moves_to_king(board))]
+    for move in moves:
         if move.promotion is not None and (not has_pawn_card or move.promotion not in promotions):
             continue
         captured = captured_piece(board, move)
