@@ -8,7 +8,7 @@ written during a game; the draw pile's order is in no record.
 >>> session.play(0, PlayCard(session.game.hands[0][0]))
 >>> for line in coop_text(session.record).splitlines()[-2:]:
 ...     print(line)
-Turn 1, White: White played the black knight (8♠) to the line.
+Turn 1: White played the black knight (8♠) to the line.
 The game is still in progress.
 """
 
@@ -40,16 +40,16 @@ def coop_text(record: GameRecord) -> str:
     title = games.get(record.variant).title
     names = ", ".join(f"{seat}: {player.name or '?'}" for seat, player in zip(game.seat_names, record.players))
     lines = [f"{title}, {record.started or 'date unknown'}", names, ""]
-    number, colour = 1, "White"
+    number = 1
     for o in game.observations(0):
         if isinstance(o, Turn):
-            number, colour = o.number, "White" if o.colour else "Black"
+            number = o.number
             continue
         if not isinstance(o, PUBLIC):
             continue
         line = describe(o, -1)
         if line:
-            lines.append(line if isinstance(o, Ended) else f"Turn {number}, {colour}: {line}")
+            lines.append(line if isinstance(o, Ended) else f"Turn {number}: {line}")
     if record.result is None:
         lines.append("The game is still in progress.")
     return "\n".join(lines) + "\n"

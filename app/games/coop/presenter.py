@@ -123,7 +123,7 @@ def _answered(o: Answered, seat: Seat) -> str | None:
 def _ended(o: Ended, seat: Seat) -> str | None:
     outcome = o.outcome
     result = "won" if outcome.team is not None else "lost"
-    who = "you" if outcome.winner is not None else "your team"
+    who = "the team" if seat < 0 else "you" if outcome.winner is not None else "your team"
     return f"Game over: {who} {result} ({outcome.detail})."
 
 
