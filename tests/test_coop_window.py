@@ -116,3 +116,35 @@ def test_the_solitaire_by_clicks(window: Any, qtbot: Any) -> None:
     press(window, qtbot, "end")
     qtbot.waitUntil(lambda: controller.game.board.turn is False, timeout=5000)
     assert len(controller.game.line) >= 2
+
+
+def test_a_promotion_by_clicks_the_type_then_the_gap(window: Any, qtbot: Any,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.test_coop_rules import made
+    position = ("7k/4P3/8/8/8/8/8/K7 w - - 0 1", ("2S", "3S"), ("QH",))
+    monkeypatch.setattr(rules.CoopChess, "from_options",
+                        classmethod(lambda cls, options: made(("2H", "8D", "4S", "8C"), *position)))
+    controller = start(window, "coop")
+    lift(window, qtbot, "White")
+    click_zone(window, qtbot, "hand", 0)
+    qtbot.waitUntil(lambda: controller.game.phase == "move", timeout=5000)
+    window.board.moveRequested.emit(cell("e7"), cell("e8"), "q")  # the board's promotion chooser answered queen
+    qtbot.waitUntil(lambda: any(zone.id == "place" for zone in controller.scene().zones), timeout=5000)
+    shot(window, "promotion-gap")
+    click_zone(window, qtbot, "place", 1)
+    qtbot.waitUntil(lambda: controller.game.line == ["2S", "QH", "3S"], timeout=5000)
+    assert str(controller.game.board.piece_at(60)) == "Q"  # e8
+
+
+def test_the_captures_the_line_allows_are_marked(window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.test_coop_rules import made
+    position = ("r3k3/pp6/8/3p4/4P3/2N5/PP6/R3K3 w - - 0 1", ("10H", "10S", "2S"), ())
+    monkeypatch.setattr(rules.CoopChess, "from_options",
+                        classmethod(lambda cls, options: made(("8H", "2D", "8S", "8C"), *position)))
+    controller = start(window, "coop")
+    lift(window, qtbot, "White")
+    click_zone(window, qtbot, "hand", 0)
+    qtbot.waitUntil(lambda: controller.game.phase == "move", timeout=5000)
+    scene = controller.scene()
+    assert any(marker.label == "x" and cell("d5") in marker.squares for marker in scene.markers)
+    shot(window, "captures-marked")

@@ -31,7 +31,8 @@ from app.games.chess_kit import chess_targets, from_sq8, sq8
 from app.games.coop import DEFINITION
 from app.games.coop.rules import (GREAT_SCORE, WIN_SCORE, Answer, Answered, Ask, Asked, CoopMove, CoopView,
                                   Dealt, Drew, Ended, EndTurn, Moved, PlayCard, Played, Turn, Turned,
-                                  capture_cards, captured_piece, promotion_cards, question_words)
+                                  capture_cards, captured_piece, pawn_cards, promotion_cards,
+                                  question_words)
 from app.games.kit_cards import card_piece, card_words
 from app.games.presenter import Command, InputError, MarksChange, PresenterBase
 from app.games.scene import BoardScene, Card, Cell, HandZone, MarkerSpec, PileZone, TrackZone, TrayZone, piece_words
@@ -62,7 +63,7 @@ def describe(observation: object, seat: Seat) -> str | None:
 
 @describe.register(Dealt)
 def _dealt(o: Dealt, seat: Seat) -> str | None:
-    kings = f" King cards dealt went to the line: {', '.join(map(_card, o.line))}." if o.line else ""
+    kings = f" The line holds {', '.join(map(_card, o.line))}." if o.line else ""
     if o.solitaire:
         return f"You play both colours. {o.pile} cards in the draw pile.{kings}"
     return (f"You play {COLOURS[o.seat]}, with {COLOURS[1 - o.seat]} as your partner. Your hand: "
@@ -173,17 +174,24 @@ class CoopPresenter(PresenterBase):
             zones.append(HandZone(id="partner", place="above", label=f"{COLOURS[partner]}'s hand (your partner)",
                                   cards=(None,) * counts[partner], private_to=frozenset({partner})))
         zones.append(PileZone(id="pile", place="below", label="Draw", count=pile))
+        label = "Line (raised: a capture)" if raised else "Line"
+        if pending is not None:  # the line as it will be once the pawn's card (and a captured card) have left
+            leaving = {pending.card, _pawn_card(line, pending, view.board.turn)}
+            label = f"Line − {' '.join(_short(code) for code in line if code in leaving)}"
+            line = [code for code in line if code not in leaving]
         cards = tuple(Card.parse(code) for code in line)
-        zones.append(HandZone(id="line", place="below", beside=True,
-                              label="Line (raised: a capture may take them now)" if raised else "Line",
+        zones.append(HandZone(id="line", place="below", beside=True, label=label,
                               cards=cards, selected=tuple(i for i, code in enumerate(line) if code in raised)))
         zones.append(PileZone(id="discard", place="below", beside=True, label="Discard",
                               count=len(discard), top=Card.parse(discard[-1]) if discard else None))
         if pending is not None:
-            size = len(line) - 1 - (1 if pending.card else 0)
-            zones.append(TrackZone(id="place", place="below", positions=tuple(str(n + 1) for n in range(size + 1)),
-                                   label=f"Where does the new card go? Gap 1 is next to the draw pile, gap "
-                                         f"{size + 1} the far end"))
+            if len(line) <= 3:
+                where = ", ".join(f"{n + 1} {'before ' + _short(line[0]) if n == 0 else 'after ' + _short(line[n - 1])}"
+                                  for n in range(len(line) + 1))
+            else:
+                where = "1 next to the draw pile, n after the line's card n-1"
+            zones.append(TrackZone(id="place", place="below", positions=tuple(str(n + 1) for n in range(len(line) + 1)),
+                                   label=f"New card's gap: {where}"))
         if not solitaire:
             zones.append(HandZone.seen_by("hand", [Card.parse(code) for code in hand], owners={seat}, seat=seat,
                                           place="below", label="Your hand"))
@@ -192,15 +200,14 @@ class CoopPresenter(PresenterBase):
     def _score_zone(self, view: Any) -> TrackZone:
         score, _ = view.score()
         marker = max(index for index, mark in enumerate(SCORE_MARKS) if score >= int(mark.rstrip("+")))
-        return TrackZone(id="score", place="right", positions=SCORE_MARKS, marker=marker, label=f"Score {score}")
+        return TrackZone(id="score", place="right", positions=SCORE_MARKS, marker=marker, label="Score")
 
     def _captured_zone(self, view: Any) -> TrayZone:
         """The pieces captured so far, labelled with the score and how it is made."""
         score, gone = view.score()
         taken = tuple(moved.captured for moved in view.moves if moved.captured)
         return TrayZone(id="captured", place="below", pieces=taken,
-                        label=f"Captured {view.captures}, types gone {gone}: score {score} (a king and "
-                              f"{WIN_SCORE} win, over {GREAT_SCORE} great)")
+                        label=f"Score {score} = {view.captures} captured + {gone} types gone x 10")
 
     def truth_scene(self, truth: Any, last_move: Any = None) -> BoardScene:
         scene = BoardScene(pieces={sq8(square): piece.symbol() for square, piece in truth.board.piece_map().items()})
@@ -366,6 +373,20 @@ class CoopPresenter(PresenterBase):
         if not rest:
             raise InputError("type the question after 'ask'")
         return Ask("free", text=rest)
+
+
+def _short(code: str) -> str:
+    """A card's face in a few characters: ``2♠``."""
+    return code[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[code[-1]]
+
+
+def _pawn_card(line: list[str], pending: CoopMove, colour: chess.Color) -> str:
+    """The pawn card a promotion sends to the discard pile: the one named, else the referee's choice (the last of
+    the colour left in the line once a captured card has gone)."""
+    if pending.pawn_card:
+        return pending.pawn_card
+    pawns = [code for code in pawn_cards(line, colour) if code != pending.card]
+    return pawns[-1] if pawns else ""
 
 
 def _capture_cards_now(view: CoopView) -> set[str]:
