@@ -462,3 +462,12 @@ def test_moves_tell_every_seat_the_score() -> None:
     game = _king_capture(25)
     moved = [o for o in game.observations(1) if isinstance(o, Moved)]
     assert moved[-1].captured == "k" and moved[-1].score == 66
+
+
+def test_partner_bots_ask_about_the_card_they_want_and_answer_truly() -> None:
+    game = CoopChess.create({}, 3)
+    _play_out(game, 3, CoopPartnerBot)
+    from app.games.coop.rules import Answered, Asked
+    talk = [o for o in game.observations(0) if isinstance(o, (Asked, Answered))]
+    assert any(isinstance(o, Asked) for o in talk) and any(isinstance(o, Answered) for o in talk)
+    assert [type(o) for o in talk[:2]] == [Asked, Answered]

@@ -33,7 +33,7 @@ import chess
 from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action
 from app.games.coop import DEFINITION
-from app.games.coop.rules import (WIN_SCORE, Answer, Asked, CoopMove, CoopView, EndTurn, PlayCard,
+from app.games.coop.rules import (WIN_SCORE, Answer, Answered, Ask, Asked, CoopMove, CoopView, EndTurn, PlayCard,
                                   capture_cards, captured_piece, move_options, score_of, turn_moves)
 from app.games.kit_cards import card_piece, piece_cards
 
@@ -134,7 +134,8 @@ def _distances(board: chess.Board) -> int:
     return total
 
 
-def evaluate(state: _State, unseen: Sequence[str], partner_cards: int, cards_left: int) -> float:
+def evaluate(state: _State, unseen: Sequence[str], partner_cards: int, cards_left: int,
+             told: dict[chess.Piece, float] | None = None) -> float:
     """How good ``state`` is for the team when the turn ends there (see the module's words)."""
     board = state.board
     score, _ = score_of(board, state.captures)
@@ -168,6 +169,8 @@ def evaluate(state: _State, unseen: Sequence[str], partner_cards: int, cards_lef
                 other = victim if last == attacker else attacker if last == victim else None
                 if other is not None:
                     chance = min(1.0, partner_cards * unseen_kinds.get(other, 0) / len(unseen))
+                    if told and other in told:  # what the partner said of its hand
+                        chance = told[other] if told[other] >= 1.0 else chance * told[other]
                     value += PARTNER_CARD * chance
     value -= APPROACH * _distances(board)
     for piece_type in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
@@ -184,16 +187,16 @@ def _captures(state: _State) -> list[CoopMove]:
 
 
 def _best_captures(state: _State, unseen: Sequence[str], partner_cards: int, cards_left: int,
-                   budget: list[int]) -> tuple[float, list[CoopMove]]:
+                   budget: list[int], told: dict[chess.Piece, float] | None = None) -> tuple[float, list[CoopMove]]:
     """The best chain of captures from ``state`` (stopping is allowed anywhere) and its value."""
-    best: tuple[float, list[CoopMove]] = (evaluate(state, unseen, partner_cards, cards_left), [])
+    best: tuple[float, list[CoopMove]] = (evaluate(state, unseen, partner_cards, cards_left, told), [])
     if state.king or budget[0] <= 0:
         return best
     for action in _captures(state):
         budget[0] -= 1
         if budget[0] <= 0:
             break
-        value, rest = _best_captures(state.after(action), unseen, partner_cards, cards_left, budget)
+        value, rest = _best_captures(state.after(action), unseen, partner_cards, cards_left, budget, told)
         if value > best[0]:
             best = (value, [action, *rest])
     return best
@@ -210,6 +213,7 @@ def plan_turn(view: CoopView, rng: Any = None) -> list[Action]:
     """The rest of this seat's turn, best first: the card to play (in the card step), then the moves."""
     unseen = unseen_cards(view)
     partner = 0 if view.solitaire else view.hand_counts[1 - (view.seat or 0)]
+    told = partner_told(view)
     cards_left = view.pile + sum(view.hand_counts)
     state = _State(view.board.copy(stack=False), list(view.line), list(view.discard), view.captures)
     budget = [NODES]
@@ -225,10 +229,51 @@ def plan_turn(view: CoopView, rng: Any = None) -> list[Action]:
                        if captured_piece(start.board, option.move) is None]
         for first in firsts:
             after = start if first is None else start.after(first)
-            value, chain = _best_captures(after, unseen, partner, cards_left, [budget[0] // max(1, len(firsts))])
+            value, chain = _best_captures(after, unseen, partner, cards_left, [budget[0] // max(1, len(firsts))],
+                                          told)
             if value > best[0]:
                 best = (value, head + ([first] if first is not None else []) + list(chain))
     return best[1] + [EndTurn()]
+
+
+def partner_told(view: CoopView) -> dict[chess.Piece, float]:
+    """What the partner's answer to this seat's last question about a card says of its hand now: a kind it holds
+    (chance 1, unless it has played a card of that kind since), or one it did not hold when it answered (its
+    chance scaled down: only a card drawn since can be of that kind)."""
+    asked = next((item for item in reversed(view.talk) if isinstance(item, Asked) and item.seat == view.seat), None)
+    if asked is None or asked.topic != "hold":
+        return {}
+    position = view.talk.index(asked)
+    answer = next((item for item in view.talk[position + 1:] if isinstance(item, Answered)), None)
+    if answer is None:
+        return {}
+    kind = chess.Piece.from_symbol(asked.piece)
+    played_then = view.played_at.get(view.talk.index(answer), 0)
+    since = [played for played in view.played[played_then:] if played.seat != view.seat]
+    if answer.yes:
+        return {} if any(card_piece(played.card) == kind for played in since) else {kind: 1.0}
+    return {kind: 0.5}
+
+
+def wanted_kind(view: CoopView) -> chess.Piece | None:
+    """The kind of card this seat would most like its partner to hold for its coming turn: the one that, played
+    beside the line's last card, would allow the most captures to the partner's colour now. None: none would."""
+    if view.solitaire or not view.line:
+        return None
+    last = card_piece(view.line[-1])
+    if last is None:
+        return None
+    partner_colour = not view.board.turn
+    counts: dict[chess.Piece, int] = {}
+    for attacker, victim, _ in _attack_pairs(view.board, partner_colour):
+        if victim.piece_type == chess.KING:
+            continue
+        other = victim if last == attacker else attacker if last == victim else None
+        if other is not None:
+            counts[other] = counts.get(other, 0) + 1
+    unseen = {card_piece(card) for card in unseen_cards(view)}
+    counts = {kind: count for kind, count in counts.items() if kind in unseen}
+    return max(counts, key=lambda kind: (counts[kind], kind.symbol())) if counts else None
 
 
 def answer_truly(view: CoopView, question: Asked) -> bool:
@@ -304,6 +349,10 @@ class CoopPartnerBot(_CoopBot):
         choices = request.choices
         if "answers" in choices:
             return self._answer()
+        if "questions" in choices and "cards" in choices and not self.view.asked_this_turn:
+            kind = wanted_kind(self.view)
+            if kind is not None:  # a question whose answer would change its next plan
+                return Ask("hold", piece=kind.symbol())
         allowed = [*choices.get("cards", ()), *choices.get("moves", ()), *choices.get("end", ())]
         plan = plan_turn(self.view, self.rng)
         if plan and plan[0] in allowed:

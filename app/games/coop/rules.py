@@ -764,6 +764,8 @@ class CoopView(View):
     asked: Asked | None = None
     """This seat's own question, until it is answered."""
     talk: list[Asked | Answered] = field(default_factory=list)
+    played_at: dict[int, int] = field(default_factory=dict)
+    """For each answer in :attr:`talk` (by its place there), how many cards had been played when it came."""
     asked_this_turn: bool = False
     outcome: Outcome | None = None
     types_gone: int = 0
@@ -865,6 +867,7 @@ class CoopView(View):
                 self.question = o
         elif isinstance(o, Answered):
             self.talk.append(o)
+            self.played_at[len(self.talk) - 1] = len(self.played)
             if o.seat == self.seat:
                 self.question = None
             else:
