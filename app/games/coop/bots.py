@@ -10,8 +10,9 @@ gone, and a king left attacked beside its card once the team has points enough t
 soon as that gives 32 points or more (a win); below that it is left alone, since the capture would end the game
 lost.
 
-Asked a phrased question about its hand it answers truthfully (a free question it cannot read: no); it asks
-none itself.
+Asked a phrased question about its hand it answers truthfully (a free question it cannot read: no). Once a turn
+it asks its partner whether it holds the kind of card that would open it the most captures next to the line's
+last card, and counts the answer in its later plans (:func:`partner_told`).
 
 >>> from app.games.coop.rules import CoopChess
 >>> from app.bots.base import ActionRequest
