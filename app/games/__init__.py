@@ -8,8 +8,8 @@ be named, for experiments and tests, in the environment variable ``SIGHTLINE_GAM
 >>> from app import games
 >>> [definition.title for definition in games.all()][:6]
 ['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess', 'Cloak and Dagger', 'Telepathy Chess', 'Split-Brain Chess']
->>> [definition.key for definition in games.all()][6:]
-['coop', 'coop_solitaire']
+>>> [definition.title for definition in games.all()][6:]
+['Cooperative Chess 2', 'Cooperative Chess 2 Solitaire']
 >>> games.get(games.default().key) is games.default()
 True
 >>> games.get("go")
