@@ -115,7 +115,49 @@ def dialog(qtbot: Any) -> Any:
 
 
 def _choose_game(dialog: Any, key: str) -> None:
-    dialog.game.setCurrentIndex(dialog.game.findData(key))
+    """Choose the game ``key`` in the dialog: a form of another game (``variant_of``) through the Form row."""
+    base = games.get(key).variant_of or key
+    dialog.game.setCurrentIndex(dialog.game.findData(base))
+    if dialog.form.count() > 1:
+        dialog.form.setCurrentIndex(dialog.form.findData(key))
+    assert dialog.chosen_key() == key
+
+
+def test_a_form_of_another_game_is_offered_under_that_game_and_rebuilds_the_seats(dialog: Any) -> None:
+    forms = [definition for definition in games.all() if definition.variant_of and definition.presenter is not None]
+    assert forms, "no registered game is a form of another"
+    listed = [dialog.game.itemData(index) for index in range(dialog.game.count())]
+    for form in forms:
+        base = games.get(form.variant_of)
+        assert form.key not in listed and base.key in listed  # the game list leaves the form out
+        _choose_game(dialog, base.key)
+        assert dialog._form.isRowVisible(dialog.form)
+        labels = [dialog.form.itemText(index) for index in range(dialog.form.count())]
+        assert labels[0] == (base.variant_label or "Standard") and form.variant_label in labels
+        assert len(dialog.seat_rows) == len(base.seats)
+        dialog.form.setCurrentIndex(dialog.form.findData(form.key))
+        assert dialog.definition is form and len(dialog.seat_rows) == len(form.seats)
+        assert dialog.choice().variant == form.key
+        dialog.form.setCurrentIndex(0)
+        assert dialog.definition is base and len(dialog.seat_rows) == len(base.seats)
+    plain = next(definition for definition in games.all()
+                 if not definition.variant_of and not any(other.variant_of == definition.key for other in games.all()))
+    _choose_game(dialog, plain.key)
+    assert not dialog._form.isRowVisible(dialog.form) and dialog.chosen_key() == plain.key
+
+
+def test_a_form_chosen_last_time_is_chosen_again(qtbot: Any) -> None:
+    from PySide6.QtCore import QCoreApplication, QSettings
+    from app.ui.new_game_dialog import NewGameDialog
+    form = next(definition for definition in games.all() if definition.variant_of)
+    QCoreApplication.setOrganizationName("SightlineTests")
+    QCoreApplication.setApplicationName(f"options-form-{os.getpid()}")
+    QSettings().clear()
+    QSettings().setValue("newgame/variant", form.key)
+    shown = NewGameDialog()
+    qtbot.addWidget(shown)
+    assert shown.game.currentData() == form.variant_of and shown.chosen_key() == form.key
+    shown.settings.clear()
 
 
 @pytest.mark.parametrize("definition", DEFINITIONS, ids=_key)

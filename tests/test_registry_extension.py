@@ -27,7 +27,8 @@ from app.games.presenter import InputError, presenter_for
 from app.hosting.runner import run_game
 
 ROOT = Path(__file__).resolve().parent.parent
-REAL_GAMES = ("rbc", "blind", "minit", "cloak", "telepathy", "splitbrain", "booster", "gravity")
+REAL_GAMES = ("rbc", "blind", "minit", "cloak", "telepathy", "splitbrain", "coop", "coop_solitaire", "booster",
+              "gravity")
 TEST_GAMES = "tests.games.lights,tests.games.scouts"
 
 
@@ -273,7 +274,9 @@ def test_the_window_offers_the_extra_games_and_plays_the_solitaire_by_a_click(wi
     from app.ui.new_game_dialog import NewGameDialog
     window = window_with_extra_games
     dialog = NewGameDialog(window)
-    assert [dialog.game.itemData(index) for index in range(dialog.game.count())] == list(games.names())
+    # every game, but a form of another game (its solitaire), which is offered under that game
+    assert [dialog.game.itemData(index) for index in range(dialog.game.count())] == [
+        key for key in games.names() if not games.get(key).variant_of]
     dialog.deleteLater()
     controller = _person_game(window, "lights", {"lights": "1100" "1000" "0000" "0000"})
     assert window.title.text() == "Lights Out (test game)" and window.board.sense_mode()
@@ -290,12 +293,12 @@ def test_the_dialog_leaves_out_a_game_the_window_cannot_show(window: Any, monkey
     from types import SimpleNamespace
     from app.ui import new_game_dialog
     real = games.all
-    rules_only = SimpleNamespace(key="rules-only", title="Rules only", presenter=None, bots=())
+    rules_only = SimpleNamespace(key="rules-only", title="Rules only", presenter=None, bots=(), variant_of="")
     monkeypatch.setattr(new_game_dialog.games, "all", lambda: [*real(), rules_only])
     dialog = new_game_dialog.NewGameDialog(window)
     offered = [dialog.game.itemData(index) for index in range(dialog.game.count())]
     dialog.deleteLater()
-    assert offered == [definition.key for definition in real()]
+    assert offered == [definition.key for definition in real() if not definition.variant_of]
 
 
 def test_a_click_on_a_zone_goes_to_the_games_presenter(window_with_extra_games: Any, qtbot: Any,

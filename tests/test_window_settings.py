@@ -180,7 +180,9 @@ def _shown_seats(dialog: NewGameDialog) -> list[SeatChoice]:
 
 
 def _show_game(dialog: NewGameDialog, key: str) -> None:
-    dialog.game.setCurrentIndex(dialog.game.findData(key))
+    dialog.game.setCurrentIndex(dialog.game.findData(games.get(key).variant_of or key))
+    if dialog.form.count() > 1:  # a game played in several forms (its solitaire): the form row chooses
+        dialog.form.setCurrentIndex(dialog.form.findData(key))
 
 
 @pytest.mark.parametrize("key", [definition.key for definition in games.all() if definition.presenter is not None])

@@ -280,12 +280,15 @@ class GameDefinition(_Plain):
     turns into records of the game; ``clipboard`` says how a position is copied and pasted as text
     (None: it is not). ``presenter`` is the game's
     :class:`~app.games.presenter.Presenter` (what the window draws and how a person acts), imported when a game
-    of this kind is first shown.
+    of this kind is first shown. ``variant_of`` names another game this one is a form of (its solitaire, say),
+    and ``variant_label`` what that game's form choice calls it: the new-game dialog lists such a definition not
+    as a game but as a choice of the game it is a form of (empty: a game of its own).
     """
 
     __slots__ = ("key", "title", "description", "seats", "referee", "view", "board", "hidden_information",
                  "options", "match_defaults", "rules_doc", "bots", "inference", "belief", "formats", "imports",
-                 "clipboard", "perft", "perft_name", "preload", "presenter", "foreign_players")
+                 "clipboard", "perft", "perft_name", "preload", "presenter", "foreign_players", "variant_of",
+                 "variant_label")
     key: str
     title: str
     description: str
@@ -308,6 +311,8 @@ class GameDefinition(_Plain):
     preload: tuple[str, ...]
     presenter: Lazy | None
     foreign_players: Lazy | None
+    variant_of: str
+    variant_label: str
 
     def __init__(self, *, key: str, title: str, description: str, seats: tuple[SeatSpec, ...], referee: Lazy,
                  view: Lazy, board: tuple[int, int] | None = (8, 8), hidden_information: bool = False,
@@ -317,14 +322,14 @@ class GameDefinition(_Plain):
                  imports: tuple[ImportFormat, ...] = (), clipboard: ClipboardFormat | None = None,
                  perft: Lazy | None = None,
                  perft_name: str = "", preload: tuple[str, ...] = (), presenter: Lazy | None = None,
-                 foreign_players: Lazy | None = None) -> None:
+                 foreign_players: Lazy | None = None, variant_of: str = "", variant_label: str = "") -> None:
         self._fill(key=key, title=title, description=description, seats=seats, referee=referee, view=view,
                    board=board, hidden_information=hidden_information, options=options,
                    match_defaults=MappingProxyType(dict(match_defaults or {})), rules_doc=rules_doc, bots=bots,
                    inference=inference, belief=belief, formats=formats, imports=imports, clipboard=clipboard,
                    perft=perft,
                    perft_name=perft_name or key, preload=preload, presenter=presenter,
-                   foreign_players=foreign_players)
+                   foreign_players=foreign_players, variant_of=variant_of, variant_label=variant_label)
 
     def __hash__(self) -> int:
         return hash(self.key)

@@ -168,8 +168,12 @@ class NewGameDialog(QDialog):
         form = QFormLayout(self)
         self.game = QComboBox()
         for definition in games.all():
-            if definition.presenter is not None:  # a game the window cannot show (a rules-only test game) is left out
+            # a game the window cannot show (a rules-only test game) is left out, and so is a form of another game
+            # (a solitaire of a game for two): that is offered as a form of its game, in the row under it
+            if definition.presenter is not None and not definition.variant_of:
                 self.game.addItem(definition.title, definition.key)
+        self.form = QComboBox()
+        self.form.setToolTip("The forms this game is played in (for one player, say).")
         self.seat_table = QWidget()
         self._seat_grid = QGridLayout(self.seat_table)
         self._seat_grid.setContentsMargins(0, 0, 0, 0)
@@ -194,6 +198,7 @@ class NewGameDialog(QDialog):
                                 "sightline match).")
         self.no_person.setWordWrap(True)
         form.addRow("Game", self.game)
+        form.addRow("Form", self.form)
         form.addRow("Seats", self.seat_table)
         form.addRow("", self.shuffle)
         form.addRow("", self.no_person)
@@ -212,17 +217,43 @@ class NewGameDialog(QDialog):
         self._shown_seats: dict[str, list[SeatChoice]] = {}
         """The seats each game showed in this dialog before another game was chosen (switching back keeps them)."""
         self._restore()
-        self._game_shown = self.game.currentData()
+        self._game_shown = self.chosen_key()
         self._build_game_rows(self._seats_for(self._game_shown))
-        self.game.currentIndexChanged.connect(lambda _: self._switch_game())
+        self.game.currentIndexChanged.connect(lambda _: self._switch_base_game())
+        self.form.currentIndexChanged.connect(lambda _: self._switch_game())
         self.time.currentIndexChanged.connect(self._refresh)
         self._refresh()
 
     # -- what the chosen game offers -------------------------------------------------------------------------
     @property
     def definition(self) -> GameDefinition:
-        """The chosen game's definition."""
-        return games.get(self.game.currentData())
+        """The chosen game's definition (the chosen form's, for a game played in several)."""
+        return games.get(self.chosen_key())
+
+    def chosen_key(self) -> str:
+        """The key of the game to start: the chosen form's when the chosen game has several, else the game's."""
+        if self.form.count() > 1 and self.form.currentData() is not None:
+            return str(self.form.currentData())
+        return str(self.game.currentData())
+
+    def _fill_forms(self, chosen: str | None = None) -> None:
+        """The form row for the chosen game: the game itself, then each definition that is a form of it (shown
+        only when there is more than one); ``chosen`` (a key) is selected if it is one of them."""
+        base = games.get(self.game.currentData())
+        forms = [base] + [definition for definition in games.all()
+                          if definition.variant_of == base.key and definition.presenter is not None]
+        self.form.blockSignals(True)
+        self.form.clear()
+        for definition in forms:
+            self.form.addItem(definition.variant_label or "Standard", definition.key)
+        index = self.form.findData(chosen) if chosen is not None else -1
+        self.form.setCurrentIndex(max(0, index))
+        self.form.blockSignals(False)
+        self._form.setRowVisible(self.form, len(forms) > 1)
+
+    def _switch_base_game(self) -> None:
+        self._fill_forms()
+        self._switch_game()
 
     def _build_game_rows(self, seats: list[SeatChoice]) -> None:
         """One row per seat of the chosen game (filled from ``seats`` by position; a seat past their end is
@@ -281,7 +312,7 @@ class NewGameDialog(QDialog):
         defaults), never the seats of the game left carried over to bots it may not have."""
         if self._game_shown is not None:
             self._shown_seats[self._game_shown] = self._current_seats()
-        self._game_shown = self.game.currentData()
+        self._game_shown = self.chosen_key()
         self._build_game_rows(self._seats_for(self._game_shown))
 
     def _seats_for(self, game: str) -> list[SeatChoice]:
@@ -305,8 +336,14 @@ class NewGameDialog(QDialog):
     def _restore(self) -> None:
         s = self.settings
         default = games.default().key
-        index = self.game.findData(_text(s.value("newgame/variant", default), default))
+        remembered = _text(s.value("newgame/variant", default), default)
+        try:
+            base = games.get(remembered).variant_of or remembered
+        except KeyError:
+            base = remembered
+        index = self.game.findData(base)
         self.game.setCurrentIndex(index if index >= 0 else max(0, self.game.findData(default)))
+        self._fill_forms(remembered)
         index = self.time.findText(_text(s.value("newgame/time", "15+5"), "15+5"))
         self.time.setCurrentIndex(index if index >= 0 else self.time.findText("15+5"))
         self.minutes.setValue(int(_number(s.value("newgame/minutes", 15), 15, self.minutes.minimum(),
@@ -366,7 +403,7 @@ class NewGameDialog(QDialog):
         options = self._chosen_options()
         first_bot = next((seat for seat in seats if seat.bot is not None), SeatChoice("random"))
         person = next((index for index, seat in enumerate(seats) if seat.is_person), 0)
-        return NewGame(self.game.currentData(), any(seat.bot is not None for seat in seats),
+        return NewGame(self.chosen_key(), any(seat.bot is not None for seat in seats),
                        first_bot.bot or "random", first_bot.level, person, control,
                        options.get(_LEGACY_DRAW_RULE, ""), self.inference.isChecked(), tuple(seats), options)
 
@@ -391,7 +428,7 @@ class NewGameDialog(QDialog):
             QMessageBox.warning(self, "New game", problem if len(problem) <= 300 else problem[:299] + "…")
             return
         s = self.settings
-        game = self.game.currentData()
+        game = self.chosen_key()
         s.setValue("newgame/variant", game)
         s.setValue(f"newgame/players/{game}", _seats_text(self._current_seats()))
         s.setValue("newgame/shuffle", self.shuffle.isChecked())

@@ -242,6 +242,10 @@ CASES = [
          script=draw_script([(5, [False]), (12, [True, True, False]), (25, [True, True, True])])),
     Case("splitbrain", "resign", 63, steps=24, ending="resign", clock=(None, 0.0)),
     Case("splitbrain", "unfinished", 64, steps=13, ending="unfinished", humans=(0, 1, 2, 3), paused=True),
+    # Cooperative Chess 2 and its solitaire: cards, captures, the cards running out, an unfinished hot-seat game.
+    Case("coop", "cards-run-out", 71, humans=(0, 1), want=has("move", lambda action: "card" in action)),
+    Case("coop", "unfinished-autosave", 72, steps=9, ending="unfinished", humans=(0, 1), written_by="autosave"),
+    Case("coop_solitaire", "played-out", 73, humans=(0,)),
     # Booster Chess: cards, booster steps and a mate; a position with checkers from its options; a resignation.
     Case("booster", "checkmate", 71, humans=(0,), want=both(has("card"), has("step"), result_is("no_moves"))),
     Case("booster", "checkers-unfinished-autosave", 72, {"fen": SPECIAL_FEN, "checkers": "h1:+2 a8:-1 e5:+1 g7:-1"},
@@ -390,7 +394,10 @@ def main() -> int:
         path.write_text(json.dumps(data), encoding="utf-8")  # as tests/test_storage.py writes it
         expect(path, "save")
         print(f"{name}: kept as found")
+    only = set(sys.argv[1:])  # games named on the command line: only their cases are written again
     for case in CASES:
+        if only and case.game not in only:
+            continue
         path = write(case)
         expect(path, case.written_by)
         record = json.loads(path.read_text(encoding="utf-8"))
@@ -398,6 +405,8 @@ def main() -> int:
         kinds = sorted({action["type"] for action in actions(record)})
         print(f"{case.game}/{case.name}: {len(record['actions'])} actions, {result}, seed {record['seed']}, "
               f"{', '.join(kinds)}")
+    if only and "rbc" not in only:
+        return 0
     path = HERE / "rbc" / "imported-reconchess.json"
     imported(HERE / "rbc" / "king-capture.json", path)
     expect(path, "save")
