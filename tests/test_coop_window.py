@@ -100,6 +100,8 @@ def test_a_person_with_a_bot_partner_to_the_end(window: Any, qtbot: Any) -> None
             break
         if controller.game.phase == "card":
             click_zone(window, qtbot, "hand", 0)
+        elif controller.game.phase == "answer":  # the bot partner asked about our hand
+            press(window, qtbot, "yes")
         else:
             press(window, qtbot, "end")
         qtbot.wait(1)

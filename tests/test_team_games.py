@@ -139,7 +139,7 @@ def test_a_team_game_survives_sigkill_in_the_middle_of_a_turn(tmp_path: Path, ke
     _same_but_the_clocks(before, after)
 
 
-@pytest.mark.parametrize("key", ["booster", "gravity"])
+@pytest.mark.parametrize("key", ["coop", "coop_solitaire", "booster", "gravity"])
 def test_a_card_game_survives_sigkill_in_the_middle_of_a_turn(tmp_path: Path, key: str) -> None:
     """The kit games dealt from a deck: killed after a few actions (a card played, a piece moved part of a turn),
     resumed from the autosave with the same deal, hands, piles and every seat's view."""
