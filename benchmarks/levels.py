@@ -225,7 +225,8 @@ def run(ladder: Ladder, upper: str, lower: str, games_wanted: int, seed: int, co
 
 
 def tally(results: dict[int, tuple[str, str, int]], upper_times: list[float], lower_times: list[float],
-          minutes: float) -> dict[str, Any]:
+          minutes: float | None) -> dict[str, Any]:
+    """The counts and times of ``results`` (``minutes``: how long they took, None when not known)."""
     counts = {key: sum(1 for r in results.values() if r[0] == key) for key in ("win", "draw", "loss", "error")}
     return {**counts, "games": len(results), "minutes": minutes,
             "upper_times": summary(upper_times), "lower_times": summary(lower_times),
@@ -247,8 +248,7 @@ def merge(paths: list[str]) -> list[str]:
         results = {index: (e["result"], e["reason"], e["plies"]) for index, e in entries.items()}
         ups = [t for e in entries.values() for t in e["upper_times"]]
         lows = [t for e in entries.values() for t in e["lower_times"]]
-        minutes = sum(e.get("minutes", 0.0) for e in entries.values())
-        lines.append(f"{key} {LADDERS[key].bot} ({text}) " + score_line(upper, lower, tally(results, ups, lows, minutes))
+        lines.append(f"{key} {LADDERS[key].bot} ({text}) " + score_line(upper, lower, tally(results, ups, lows, None))
                      + f"; games {min(entries)}..{max(entries)}")
     return lines
 
@@ -274,7 +274,8 @@ def score_line(upper: str, lower: str, r: dict[str, Any]) -> str:
     ut, lt = r["upper_times"], r["lower_times"]
     return (f"{upper} vs {lower}: {n} games, {r['win']}-{r['draw']}-{r['loss']} (W-D-L of {upper}), "
             f"errors {r['error']}, score {score:.1%} [{low:.1%}, {high:.1%}]{verdict}, {r['plies']:.0f} turns a game, "
-            f"{r['minutes']:.1f} min; decision s: {upper} {ut[0]:.3f} / p95 {ut[1]:.3f} ({ut[2]}), "
+            f"{'' if r['minutes'] is None else format(r['minutes'], '.1f') + ' min; '}"
+            f"decision s: {upper} {ut[0]:.3f} / p95 {ut[1]:.3f} ({ut[2]}), "
             f"{lower} {lt[0]:.3f} / p95 {lt[1]:.3f} ({lt[2]})")
 
 
