@@ -33,6 +33,8 @@ def dealt(monkeypatch: pytest.MonkeyPatch, first: list[str]) -> None:
 
 
 def press(window: Any, qtbot: Any, command: str) -> None:
+    # (the panel shows a bot's move a moment after the game has it: wait for the button)
+    qtbot.waitUntil(lambda: command in window.panel.command_buttons, timeout=5000)
     qtbot.mouseClick(window.panel.command_buttons[command], Qt.MouseButton.LeftButton)
 
 

@@ -336,3 +336,20 @@ def test_words_for_zones_follow_what_the_seat_sees(qtbot: Any) -> None:
     own.set_interactive(False)
     qtbot.mouseMove(own, first)
     assert own.cursor().shape() == Qt.CursorShape.ArrowCursor
+
+
+def test_a_pile_keeps_its_length_beside_a_long_row_of_cards() -> None:
+    """A line of 20 cards between two piles: the line's cards overlap to fit, the piles keep their whole card and
+    label (they were shortened alike with the line, and their labels cut to "Dis...")."""
+    from app.games.scene import Card
+    from app.ui.zones import _length, lay_out
+    line = tuple(Card(rank, suit) for suit in "SH" for rank in ("2", "3", "4", "5", "8", "9", "10", "Q", "K", "A"))
+    zones = [PileZone(id="pile", place="below", label="Draw", count=5),
+             HandZone(id="line", place="below", beside=True, label="Line", cards=line),
+             PileZone(id="discard", place="below", beside=True, label="Discard", count=3)]
+    layout = lay_out(zones, 8, 8, 700, 900)
+    placed = {item.zone.id: item for item in layout.zones}
+    for pile in ("pile", "discard"):
+        assert placed[pile].band.width() == pytest.approx(_length(placed[pile].zone) * layout.square)
+    assert placed["line"].band.right() <= placed["discard"].band.left() + 0.5
+    assert placed["discard"].band.right() <= 700.5

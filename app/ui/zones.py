@@ -165,15 +165,25 @@ def lay_out(zones: Sequence[Zone], files: int, ranks: int, width: int, height: i
 
 def _shared(band_zones: Sequence[Zone], band: QRectF, size: int) -> list[QRectF]:
     """A band shared out along the board's edge among the zones standing side by side in it: each as long as it
-    would like (all shortened alike if together they are too long); a zone alone gets the whole band."""
+    would like; if together they are too long, the zones of several items (a hand, a line of cards: their items
+    overlap) are shortened alike and a zone of one item (a pile) keeps its length, so that its card and label
+    stay whole (all alike if the one-item zones alone are too long). A zone alone gets the whole band."""
     if len(band_zones) == 1:
         return [band]
     across = band_zones[0].place in ("above", "below")
     lengths = [_length(zone) * size for zone in band_zones]
     room = band.width() if across else band.height()
-    scale = min(1.0, room / sum(lengths))
+    fixed = sum(length for zone, length in zip(band_zones, lengths) if zone.item_count() <= 1)
+    flexible = sum(lengths) - fixed
+    if sum(lengths) <= room:
+        scales = [1.0] * len(lengths)
+    elif flexible > 0 and fixed < room:
+        shrink = (room - fixed) / flexible
+        scales = [1.0 if zone.item_count() <= 1 else shrink for zone in band_zones]
+    else:
+        scales = [room / sum(lengths)] * len(lengths)
     parts, start = [], band.left() if across else band.top()
-    for length in lengths:
+    for length, scale in zip(lengths, scales):
         length *= scale
         parts.append(QRectF(start, band.top(), length, band.height()) if across
                      else QRectF(band.left(), start, band.width(), length))
