@@ -34,8 +34,14 @@ def dealt(monkeypatch: pytest.MonkeyPatch, first: list[str]) -> None:
 
 def press(window: Any, qtbot: Any, command: str) -> None:
     # (the panel shows a bot's move a moment after the game has it: wait for the button)
-    qtbot.waitUntil(lambda: command in window.panel.command_buttons, timeout=5000)
+    qtbot.waitUntil(lambda: offered(window, command), timeout=5000)
     qtbot.mouseClick(window.panel.command_buttons[command], Qt.MouseButton.LeftButton)
+
+
+def offered(window: Any, command: str) -> bool:
+    """Whether the panel shows the game's command now (buttons of commands no longer offered are hidden)."""
+    button = window.panel.command_buttons.get(command)
+    return button is not None and not button.isHidden() and button.isEnabled()
 
 
 def _white_turn(window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch, second_card: str) -> tuple[Any, Any, Any]:
@@ -152,3 +158,36 @@ def test_the_captures_the_line_allows_are_marked(window: Any, qtbot: Any, monkey
     scene = controller.scene()
     assert any(marker.label == "x" and cell("d5") in marker.squares for marker in scene.markers)
     shot(window, "captures-marked")
+
+
+def test_questions_are_put_together_by_clicks_from_phrases(window: Any, qtbot: Any,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Ask about a card" offers one card of each kind a hand can hold, and a click on one asks "Do you hold ...";
+    "Ask about a capture" turns a click on a square into "Could you capture on ...". "Don't ask" puts it away."""
+    dealt(monkeypatch, ["2H", "3H", "8S", "3S"])
+    controller = start(window, "coop")
+    lift(window, qtbot, "White")
+    press(window, qtbot, "ask-hold")
+    qtbot.waitUntil(lambda: any(zone.id == "ask" for zone in controller.scene().zones), timeout=5000)
+    press(window, qtbot, "ask-cancel")
+    qtbot.waitUntil(lambda: not any(zone.id == "ask" for zone in controller.scene().zones), timeout=5000)
+    press(window, qtbot, "ask-hold")
+    shot(window, "ask-card")
+    click_zone(window, qtbot, "ask", 6)  # the 8 of spades: a black knight
+    qtbot.waitUntil(lambda: any("You asked: Do you hold a black knight card?" in line for line in controller.log()),
+                    timeout=5000)
+    assert not offered(window, "ask-hold")  # one question a turn
+    assert not any(zone.id == "ask" for zone in controller.scene().zones)
+    click_zone(window, qtbot, "hand", 0)
+    qtbot.waitUntil(lambda: controller.game.phase == "move", timeout=5000)
+    press(window, qtbot, "end")
+    qtbot.waitUntil(lambda: controller.curtain_for is not None, timeout=5000)
+    lift(window, qtbot, "Black")
+    press(window, qtbot, "no")
+    qtbot.waitUntil(lambda: controller.game.phase == "card", timeout=5000)
+    press(window, qtbot, "ask-capture")
+    qtbot.waitUntil(lambda: controller.scene().sense_window is not None, timeout=5000)
+    click_square(window, qtbot, cell("f2"))
+    qtbot.waitUntil(lambda: any("You asked: Could you capture on f2 next turn?" in line
+                                for line in controller.log()), timeout=5000)
+    assert controller.scene().sense_window is None  # the board offers moves again

@@ -7,9 +7,11 @@ are raised, and the squares such captures land on are marked on the board. A car
 move is made on the board. A promotion asks the type on the board, then the place of the new card in the line:
 a click on one of the numbered gaps shown under the line (gap 1 is next to the draw pile).
 
-Partners talk by typing: ``ask N`` (do you hold a white knight card? lower case for Black), ``ask capture f7``
-(could you capture on f7 next turn?) or ``ask`` and any question; the partner answers with the Yes and No
-buttons at the start of its turn.
+Partners talk by questions put together from phrases: *Ask about a card* offers one card of each kind a hand can
+hold (a click asks "Do you hold a ... card?"), *Ask about a capture* turns a click on a square into "Could you
+capture on ... next turn?" (the question being built is a private mark of the seat). Typed, the same are
+``ask N`` (lower case for Black) and ``ask capture f7``, and ``ask`` and any words asks anything else; the partner
+answers with the Yes and No buttons at the start of its turn.
 
 >>> from app.games.coop.rules import CoopChess, CoopView
 >>> game = CoopChess(seed=2)
@@ -35,7 +37,7 @@ from app.games.coop.rules import (GREAT_SCORE, WIN_SCORE, Answer, Answered, Ask,
                                   question_words)
 from app.games.kit_cards import card_piece, card_words
 from app.games.presenter import Command, InputError, MarksChange, PresenterBase
-from app.games.scene import BoardScene, Card, Cell, HandZone, MarkerSpec, PileZone, TrackZone, TrayZone, piece_words
+from app.games.scene import BoardScene, Card, CardRowZone, Cell, HandZone, MarkerSpec, PileZone, TrackZone, TrayZone, piece_words
 
 if TYPE_CHECKING:
     from app.engine.core import Action, Seat
@@ -46,6 +48,12 @@ COLOURS = ("White", "Black")
 SCORE_MARKS = ("0", "8", "16", "24", "32", "40", "50", "51+")
 """The score track's positions: the marker stands on the highest one reached (32 wins, over 50 is great)."""
 PENDING = "promote"
+ASKING = "ask"
+ASKING_TURN = "ask-turn"
+ASK_TOPICS = ("hold", "capture")
+ASK_CARDS = ("2H", "8H", "9H", "10H", "QH", "2S", "8S", "9S", "10S", "QS")
+"""One card of each kind a hand can hold (king cards go to the line), offered when a question about a card is
+put together: White's pawn, knight, bishop, rook, queen, then Black's."""
 """The seat's private mark holding a promotion whose place in the line is still to be chosen (its UCI)."""
 
 
@@ -136,13 +144,20 @@ class CoopPresenter(PresenterBase):
     key = DEFINITION.key
     entry_text = "Type a card (9S), a move (Nf3), 'ask N', 'ask capture f7' or 'ask' and a question"
 
-    def __init__(self, key: str = DEFINITION.key, pending: str = "") -> None:
+    def __init__(self, key: str = DEFINITION.key, pending: str = "", asking: str = "", asking_turn: int = 0) -> None:
         self.key = key
         self.pending = pending
+        self.asking = asking if asking in ASK_TOPICS else ""
+        """The question being put together (a private mark): "hold" (pick a card kind) or "capture" (a square),
+        in turn ``asking_turn`` (a mark left from an earlier turn means nothing)."""
+        self.asking_turn = asking_turn
 
     def bound(self, marks: dict[str, Any] | None) -> CoopPresenter:
         pending = marks.get(PENDING, "") if isinstance(marks, dict) else ""
-        return CoopPresenter(self.key, pending if isinstance(pending, str) else "")
+        asking = marks.get(ASKING, "") if isinstance(marks, dict) else ""
+        turn = marks.get(ASKING_TURN, 0) if isinstance(marks, dict) else 0
+        return CoopPresenter(self.key, pending if isinstance(pending, str) else "",
+                             asking if isinstance(asking, str) else "", turn if isinstance(turn, int) else 0)
 
     # -- drawing ----------------------------------------------------------------------------------------------
     def scene(self, view: Any) -> BoardScene:
@@ -152,7 +167,11 @@ class CoopPresenter(PresenterBase):
             scene.last_move = (sq8(move.from_square), sq8(move.to_square))
         options = view.options()
         pending = self._pending(view)
-        if options and pending is None:
+        asking = self._asking(view)
+        if asking == "capture":  # a square to ask about: a pick, not a move
+            scene.sense_window = lambda cell: [cell]
+            scene.pick_word = "question"
+        elif options and pending is None:
             scene.targets = chess_targets([option.move for option in options])
             landing = sorted({sq8(option.move.to_square) for option in options
                               if captured_piece(view.board, option.move) is not None})
@@ -163,6 +182,9 @@ class CoopPresenter(PresenterBase):
         seat = view.seat if view.seat is not None else 0
         scene.zones.extend(self._zones(view, seat, view.line, view.hand, view.hand_counts, view.pile, view.discard,
                                        raised=_capture_cards_now(view), pending=pending))
+        if asking == "hold":
+            scene.zones.append(CardRowZone(id="ask", place="below", label="Ask your partner: do you hold a card of "
+                                           "this kind? Click one", cards=tuple(map(Card.parse, ASK_CARDS))))
         return scene
 
     def _zones(self, view: Any, seat: Seat, line: list[str], hand: list[str], counts: list[int], pile: int,
@@ -294,12 +316,20 @@ class CoopPresenter(PresenterBase):
         options: list[CoopMove] = view.options()
         return next((option for option in options if option.move.uci() == self.pending), None)
 
+    def _asking(self, view: Any) -> str:
+        return self.asking if self.asking and self.asking_turn == view.number and view.may_ask() else ""
+
     def commands(self, view: Any) -> list[Command]:
         if not view.my_turn or view.outcome is not None:
             return []
         if view.phase == "answer":
             return [Command("yes", "Yes", True), Command("no", "No", True)]
         found = []
+        if self._asking(view):
+            found.append(Command("ask-cancel", "Don't ask", True))
+        elif view.may_ask():
+            found += [Command("ask-hold", "Ask about a card", True),
+                      Command("ask-capture", "Ask about a capture", True)]
         if self._pending(view) is not None:
             found.append(Command("cancel", "Cancel promotion", True))
         if view.phase in ("move", "capture"):
@@ -311,8 +341,10 @@ class CoopPresenter(PresenterBase):
             raise InputError("it is not your turn")
         if command_id in ("yes", "no") and view.phase == "answer":
             return Answer(command_id == "yes")
-        if command_id == "cancel":
+        if command_id == "cancel" or command_id == "ask-cancel":
             return MarksChange(None)
+        if command_id in ("ask-hold", "ask-capture") and view.may_ask():
+            return MarksChange({ASKING: command_id.removeprefix("ask-"), ASKING_TURN: view.number})
         if command_id == "end" and view.phase in ("move", "capture"):
             return EndTurn()
         raise InputError(f"this game has no command {command_id[:20]!r} now")
@@ -321,6 +353,10 @@ class CoopPresenter(PresenterBase):
         if not view.my_turn:
             raise InputError("it is not your turn")
         pending = self._pending(view)
+        if zone_id == "ask" and self._asking(view) == "hold" and 0 <= index < len(ASK_CARDS):
+            piece = card_piece(ASK_CARDS[index])
+            assert piece is not None
+            return Ask("hold", piece=piece.symbol())
         if zone_id == "place" and pending is not None:
             return CoopMove(pending.move, pending.card, place=index)
         if zone_id == "hand":
@@ -331,6 +367,11 @@ class CoopPresenter(PresenterBase):
                 raise InputError("there is no such card")
             return PlayCard(view.hand[index])
         raise InputError("click a card of your hand to play it, or move on the board")
+
+    def on_square(self, view: Any, square: Cell) -> Action | MarksChange:
+        if self._asking(view) != "capture":
+            return super().on_square(view, square)
+        return Ask("capture", square=chess.square_name(from_sq8(square)))
 
     def on_move(self, view: Any, from_square: Cell, to_square: Cell, promotion: str | None) -> Action | MarksChange:
         if not view.my_turn:
