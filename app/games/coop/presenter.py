@@ -325,15 +325,15 @@ class CoopPresenter(PresenterBase):
         if view.phase == "answer":
             return [Command("yes", "Yes", True), Command("no", "No", True)]
         found = []
+        if self._pending(view) is not None:
+            found.append(Command("cancel", "Cancel promotion", True))
+        if view.phase in ("move", "capture"):
+            found.append(Command("end", "End turn", True))
         if self._asking(view):
             found.append(Command("ask-cancel", "Don't ask", True))
         elif view.may_ask():
             found += [Command("ask-hold", "Ask about a card", True),
                       Command("ask-capture", "Ask about a capture", True)]
-        if self._pending(view) is not None:
-            found.append(Command("cancel", "Cancel promotion", True))
-        if view.phase in ("move", "capture"):
-            found.append(Command("end", "End turn", True))
         return found
 
     def command(self, view: Any, command_id: str) -> Action | MarksChange:
