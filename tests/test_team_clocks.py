@@ -106,3 +106,19 @@ def test_the_window_shows_one_time_per_team(window: Any) -> None:
     controller.screen_seat = 0
     assert [(label, time) for label, time, _ in controller.clock_text()] == [("W1 & W2", "5:00"),
                                                                             ("B1 & B2", "5:00")]
+
+
+def test_a_solitaire_shows_the_time_taken_and_an_untimed_two_seat_game_none(window: Any) -> None:
+    """G5: solitaires are untimed but show the time taken; other untimed games show no time."""
+    from app import games
+    from app.ui.game_controller import GameController, SeatConfig
+    shown = {}
+    for key in ("coop_solitaire", "coop"):
+        controller = GameController(key, [SeatConfig(name) for name in games.get(key).seat_names],
+                                    TimeControl(None, 0.0), {}, parent=window)
+        window._install(controller)
+        controller.screen_seat = 0
+        controller.session.start_clock()
+        controller.session.clock.charge(0, 75.0)  # as if the player had thought for 75 s
+        shown[key] = [time for _, time, _ in controller.clock_text()]
+    assert shown["coop_solitaire"][0].startswith("1:1") and shown["coop"] == ["--:--"]

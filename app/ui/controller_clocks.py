@@ -93,13 +93,20 @@ class GameClocks(QObject):
     def lines(self, seats: Sequence[Seat], names: Sequence[str]) -> list[tuple[str, str, bool]]:
         """(label, time, low) lines for the clocks of ``seats``; partners share one clock (G5), one line for them.
 
-        ``low`` marks a running-down clock under :data:`LOW_TIME` seconds (the window warns in red).
+        ``low`` marks a running-down clock under :data:`LOW_TIME` seconds (the window warns in red). An untimed
+        clock shows ``--:--``, except a solitaire's, which shows the time taken so far.
         """
         lines = []
+        solitaire = len(self.session.game.teams()) == 1
         for group in by_clock(seats, self.session.game.teams()):
             left = self.session.seconds_left(group[0])
             timed = left != float("inf")
-            text = format_seconds(left) if timed else "--:--"
+            if timed:
+                text = format_seconds(left)
+            elif solitaire:  # G5: a solitaire is untimed, and shows the time it has taken
+                text = format_seconds(self.session.clock.used(group[0]))
+            else:
+                text = "--:--"
             lines.append((" & ".join(names[seat] for seat in group), text, timed and left < LOW_TIME))
         return lines
 
