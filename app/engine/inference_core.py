@@ -64,17 +64,18 @@ def compiled() -> Any:
     :mod:`.inference_vec` are used). Imported and compiled (or loaded from numba's cache) on first use, so
     that nothing pays for numba before a belief is asked for. Waits for the compiler; :func:`kernels` does not."""
     global _compiled
-    with _compile_lock, _one_compiler_on_this_machine():
+    with _compile_lock:
         if _compiled is None:
-            try:
-                # numba compiles or loads its cache only here, when a belief is first asked for
-                from . import inference_jit
-            except Exception as error:  # noqa: BLE001 - e.g. numba finds no folder to keep its cache in
-                why = f"the compiled kernels could not be loaded ({type(error).__name__}: {error})"
-                loaded: Any = False
-            else:
-                loaded = inference_jit if inference_jit.warm_up() else False
-                why = str(inference_jit.WHY_NOT)
+            with _one_compiler_on_this_machine():  # (once ready, a process never touches the lock file)
+                try:
+                    # numba compiles or loads its cache only here, when a belief is first asked for
+                    from . import inference_jit
+                except Exception as error:  # noqa: BLE001 - e.g. numba finds no folder to keep its cache in
+                    why = f"the compiled kernels could not be loaded ({type(error).__name__}: {error})"
+                    loaded: Any = False
+                else:
+                    loaded = inference_jit if inference_jit.warm_up() else False
+                    why = str(inference_jit.WHY_NOT)
             if not loaded:
                 logging.getLogger(__name__).warning("belief inference without compiled kernels: %s", why)
             _compiled = loaded
