@@ -17,8 +17,8 @@ piece: :data:`GAP`.
 (True, False)
 >>> cards_of(chess.Piece(chess.PAWN, chess.BLACK))
 ('2S', '3S', '4S', '5S', '2C', '3C', '4C', '5C')
->>> card_words("9D"), card_words("6S")
-('white bishop (9♦)', 'black checker card (6♠)')
+>>> card_face("10H"), card_words("9D"), card_words("6S")
+('10♥', 'white bishop (9♦)', 'black checker card (6♠)')
 """
 
 from __future__ import annotations
@@ -81,12 +81,17 @@ def card_piece(code: str) -> chess.Piece | None:
     return _PIECES.get(code)
 
 
+def card_face(code: str) -> str:
+    """A card's face in a few characters: ``"9♦"``."""
+    return code[:-1] + SUIT_SIGNS[code[-1]]
+
+
 def card_words(code: str) -> str:
     """How a card is named in sentences: its piece and its face (``"white bishop (9♦)"``)."""
     piece = card_piece(code)
     colour = "white" if card_colour(code) == chess.WHITE else "black"
     what = chess.piece_name(piece.piece_type) if piece else "checker card"
-    return f"{colour} {what} ({code[:-1]}{SUIT_SIGNS[code[-1]]})"
+    return f"{colour} {what} ({card_face(code)})"
 
 
 def shuffled(cards: Sequence[str], rng: random.Random) -> list[str]:

@@ -22,7 +22,7 @@ from app import games
 from app.engine.record import RecordError, Timeline
 from app.games.booster.rules import CardPlayed, Moved, Stepped, TurnOver
 from app.games.chess_kit import pgn_headers, pgn_like_text, result_token
-from app.games.kit_cards import SUIT_SIGNS
+from app.games.kit_cards import card_face
 
 if TYPE_CHECKING:
     from app.engine.record import GameRecord
@@ -54,7 +54,7 @@ def booster_moves(record: GameRecord) -> str:
         elif isinstance(o, Stepped):
             tokens[-1] += "+" + o.uci[2:4] + ("=" + o.uci[4:].upper() if len(o.uci) > 4 else "")
         elif isinstance(o, CardPlayed):
-            tokens.append("{" + f"{o.card[:-1]}{SUIT_SIGNS[o.card[-1]]} on {o.square}" + "}")
+            tokens.append("{" + f"{card_face(o.card)} on {o.square}" + "}")
         elif isinstance(o, TurnOver) and o.drawn:
             tokens.append("{" + f"drew {o.drawn}" + ("; reshuffled" if o.reshuffled else "") + "}")
     tokens.append(result_token(record.result))

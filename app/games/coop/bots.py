@@ -92,10 +92,6 @@ class _State:
         return _State(board, line, discard, captures, king)
 
 
-def _kind(card: str) -> chess.Piece | None:
-    return card_piece(card)
-
-
 def _attack_pairs(board: chess.Board, colour: chess.Color) -> list[tuple[chess.Piece, chess.Piece, int]]:
     """(attacker, victim, victim's square) for each piece of ``colour`` attacking a piece of the other colour."""
     pairs = []
@@ -145,14 +141,14 @@ def evaluate(state: _State, unseen: Sequence[str], partner_cards: int, cards_lef
     value = float(score)
     line = state.line
     adjacent = {(a, b) for a, b in zip(line, line[1:])} | {(b, a) for a, b in zip(line, line[1:])}
-    adjacent_kinds = {(_kind(a), _kind(b)) for a, b in adjacent}
+    adjacent_kinds = {(card_piece(a), card_piece(b)) for a, b in adjacent}
     mover = board.turn
     unseen_kinds: dict[chess.Piece, int] = {}
     for card in unseen:
-        piece = _kind(card)
+        piece = card_piece(card)
         if piece is not None:
             unseen_kinds[piece] = unseen_kinds.get(piece, 0) + 1
-    last = _kind(line[-1]) if line else None
+    last = card_piece(line[-1]) if line else None
     for colour, weight in ((not mover, ENABLED), (mover, LATER)):
         seen_victims: set[int] = set()
         for attacker, victim, square in _attack_pairs(board, colour):
@@ -256,7 +252,7 @@ def partner_told(view: CoopView) -> dict[chess.Piece, float]:
     return {kind: 0.5}
 
 
-def wanted_kind(view: CoopView) -> chess.Piece | None:
+def wantedcard_piece(view: CoopView) -> chess.Piece | None:
     """The kind of card this seat would most like its partner to hold for its coming turn: the one that, played
     beside the line's last card, would allow the most captures to the partner's colour now. None: none would."""
     if view.solitaire or not view.line:
@@ -351,7 +347,7 @@ class CoopPartnerBot(_CoopBot):
         if "answers" in choices:
             return self._answer()
         if "questions" in choices and "cards" in choices and not self.view.asked_this_turn:
-            kind = wanted_kind(self.view)
+            kind = wantedcard_piece(self.view)
             if kind is not None:  # a question whose answer would change its next plan
                 return Ask("hold", piece=kind.symbol())
         allowed = [*choices.get("cards", ()), *choices.get("moves", ()), *choices.get("end", ())]

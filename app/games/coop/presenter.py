@@ -35,7 +35,7 @@ from app.games.coop.rules import (GREAT_SCORE, WIN_SCORE, Answer, Answered, Ask,
                                   Dealt, Drew, Ended, EndTurn, Moved, PlayCard, Played, Turn, Turned,
                                   capture_cards, captured_piece, pawn_cards, promotion_cards,
                                   question_words)
-from app.games.kit_cards import card_piece, card_words
+from app.games.kit_cards import card_face, card_piece, card_words
 from app.games.presenter import Command, InputError, MarksChange, PresenterBase
 from app.games.scene import BoardScene, Card, CardRowZone, Cell, HandZone, MarkerSpec, PileZone, TrackZone, TrayZone, piece_words
 
@@ -199,7 +199,7 @@ class CoopPresenter(PresenterBase):
         label = "Line (raised: a capture)" if raised else "Line"
         if pending is not None:  # the line as it will be once the pawn's card (and a captured card) have left
             leaving = {pending.card, _pawn_card(line, pending, view.board.turn)}
-            label = f"Line − {' '.join(_short(code) for code in line if code in leaving)}"
+            label = f"Line − {' '.join(card_face(code) for code in line if code in leaving)}"
             line = [code for code in line if code not in leaving]
         cards = tuple(Card.parse(code) for code in line)
         zones.append(HandZone(id="line", place="below", beside=True, label=label,
@@ -208,7 +208,7 @@ class CoopPresenter(PresenterBase):
                               count=len(discard), top=Card.parse(discard[-1]) if discard else None))
         if pending is not None:
             if len(line) <= 3:
-                where = ", ".join(f"{n + 1} {'before ' + _short(line[0]) if n == 0 else 'after ' + _short(line[n - 1])}"
+                where = ", ".join(f"{n + 1} {'before ' + card_face(line[0]) if n == 0 else 'after ' + card_face(line[n - 1])}"
                                   for n in range(len(line) + 1))
             else:
                 where = "1 next to the draw pile, n after the line's card n-1"
@@ -414,11 +414,6 @@ class CoopPresenter(PresenterBase):
         if not rest:
             raise InputError("type the question after 'ask'")
         return Ask("free", text=rest)
-
-
-def _short(code: str) -> str:
-    """A card's face in a few characters: ``2♠``."""
-    return code[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[code[-1]]
 
 
 def _pawn_card(line: list[str], pending: CoopMove, colour: chess.Color) -> str:

@@ -31,7 +31,7 @@ from app.games.gravity import DEFINITION
 from app.games.gravity.rules import (SEATS, TOP, Ended, GravityMove, GravityPass, GravityPlace, GravityTruth, Lost,
                                      Moved, Passed, Placed, Seated, TurnStarted, moves_from, scores,
                                      stacked_by_rank, stacked_squares, tie_break)
-from app.games.kit_cards import card_piece, card_words
+from app.games.kit_cards import card_face, card_piece, card_words
 from app.games.presenter import Command, InputError, PresenterBase
 from app.games.scene import BoardScene, Card, Cell, CardRowZone, GridZone, MarkerSpec, PileZone, StackZone, piece_words
 
@@ -263,7 +263,7 @@ class GravityPresenter(PresenterBase):
                 continue
             if started is not None:
                 t, started = started, None
-                card = t.card[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[t.card[-1]] if t.card else "last"
+                card = card_face(t.card) if t.card else "last"
                 if t.seat == 0 or not lines or not lines[-1].startswith(f"{t.number}. "):
                     lines.append(f"{t.number}. " + ("" if t.seat == 0 else "… ") + f"[{card}]")
                 else:
