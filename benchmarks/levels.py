@@ -71,6 +71,7 @@ LADDERS: dict[str, Ladder] = {
     "cloak": Ladder("cloak", "deduce", "60+1", 400),
     "telepathy": Ladder("telepathy", "engine", None, 400, opening_plies=6),
     "splitbrain": Ladder("splitbrain", "engine", None, 300, opening_plies=4),
+    "booster": Ladder("booster", "engine", "60+1", None, opening_plies=4),
 }
 WARM = ("rbc", "blind")
 """The games whose bots use the compiled belief kernels (see :func:`warm_up`)."""
