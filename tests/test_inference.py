@@ -15,6 +15,7 @@ import pickle
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -427,6 +428,33 @@ def test_sampled_weights_keep_the_estimate() -> None:
     # The sample's heat map is close to the exact one.
     exact_map, sample_map = inference.square_probabilities(), sampled.square_probabilities()
     assert max(abs(exact_map[s] - sample_map[s]) for s in chess.SQUARES) < 0.25
+
+
+def test_path_weights_of_a_long_game_never_overflow() -> None:
+    """Weights count the move orders that reach a position, which grow exponentially: a game of hundreds of
+    turns took them past the largest float (the sum overflowed, then every share was nan)."""
+    _, logs = rbc_random_observations(7, plies=40)
+    inference = RbcInference(1, InferenceOptions(cap=200, seed=3))
+    for observation in logs[1][:20]:
+        inference.update(observation)
+    assert inference.sampled
+    # As after some 250 turns of about 20 replies each.
+    twin = inference.copy()
+    inference._weights = inference._weights * 2.0 ** 996
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for observation in logs[1][20:]:
+            inference.update(observation)
+            assert np.isfinite(inference._weights).all()
+            inference.count
+            shares = inference.square_probabilities()
+            assert all(0.0 <= shares[s] <= 1.0 + 1e-9 for s in chess.SQUARES)
+            twin.update(observation)
+    assert inference._weight_exponent > 0 and inference._weights.max() < 2.0 ** 700
+    # Scaling down by powers of two kept every ratio: the same sample, the same shares.
+    assert [h for h, _ in inference.hypotheses()] == [h for h, _ in twin.hypotheses()]
+    assert inference.square_probabilities() == pytest.approx(twin.square_probabilities())
+    assert inference.count >= twin.count
 
 
 def test_a_tiny_cap_never_raises_and_says_when_it_lost_track() -> None:

@@ -18,6 +18,7 @@ import tempfile
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar, Iterator, Sequence, TypeVar
 
@@ -656,6 +657,10 @@ def _some_attempt_fails(x: int, opp: int, mine: int, white: bool, ep_bb: int) ->
 InferenceT = TypeVar("InferenceT", bound="Inference")
 
 
+_WEIGHT_STEP = 600
+_WEIGHT_CEILING = 2.0 ** _WEIGHT_STEP
+
+
 @dataclass(eq=False)
 class Inference(ABC):
     """The opponent positions one seat still considers possible (the model: :mod:`app.engine.inference`).
@@ -683,6 +688,10 @@ class Inference(ABC):
     _rows: Any = field(default_factory=vec.empty_rows, repr=False)
     """The hypotheses held, one per column (see :mod:`.inference_vec`); never changed in place."""
     _weights: Any = field(default_factory=lambda: np.zeros(0), repr=False)
+    _weight_exponent: int = field(default=0, repr=False)
+    """The held weights are the numbers of move orders reaching each position divided by 2 to this power: those
+    numbers grow exponentially (a game of 250 turns passes the largest float), so :meth:`_expand` scales them down
+    by a power of two, which keeps every ratio exact."""
     _rng: random.Random = field(default_factory=random.Random, repr=False)
     _log: list[Any] = field(default_factory=list, repr=False)
     _exact: "Inference | None" = field(default=None, repr=False)
@@ -800,6 +809,7 @@ class Inference(ABC):
                     break
             if trial.size:
                 self._rows, self._weights = trial._rows, trial._weights
+                self._weight_exponent = trial._weight_exponent
                 self.limit()
                 self.problem = None
                 self._cache = {}
@@ -829,6 +839,7 @@ class Inference(ABC):
         start = opponent_key(board, color)
         self._rows = np.array([start], dtype=np.uint64).T.copy()
         self._weights = np.ones(1)
+        self._weight_exponent = 0
         self._reach = (start[0], start[1], start[2], start[3], start[4], start[5])
         self.pieces_left = board.occupied_co[not color].bit_count()
         self._max_pawns = start[0].bit_count()
@@ -858,11 +869,19 @@ class Inference(ABC):
         if capture is None and parents:
             self._branching = max(4.0, 1.1 * self.last_work / max(1, self.size))
         self._reach = after_turn(self._reach, self.own.occupied, not self.color, capture, self.my_ep)
-        self._rows, self._weights = rows, weights
+        self._rows, self._weights = rows, self._scaled_down(weights)
         self._hold = True
         self.my_ep = 0
         self.opponent_to_move = False
         self.ply += 1
+
+    def _scaled_down(self, weights: Any) -> Any:
+        """``weights`` divided by 2**600 when one of them passes 2**600 (see :attr:`_weight_exponent`): far from
+        the largest float (2**1024) even summed over millions of positions and after another turn's growth."""
+        if len(weights) and weights.max() > _WEIGHT_CEILING:
+            self._weight_exponent += _WEIGHT_STEP
+            return np.ldexp(weights, -_WEIGHT_STEP)
+        return weights
 
     def _remove_captured(self, square: int | None, piece_type: chess.PieceType | None = None,
                          keep: tuple[int, tuple[int, int, int, int, int, int], int, int, int, int, int] | None = None
@@ -927,7 +946,8 @@ class Inference(ABC):
         cached = self._cache.get("count")
         if cached is None:
             low, high = self.count_range()
-            cached = max(low, min(int(min(round(float(self._weights.sum())), self.placements())), high))
+            paths = int(Fraction(float(self._weights.sum())) * 2 ** self._weight_exponent)
+            cached = max(low, min(paths, self.placements(), high))
             self._cache["count"] = cached
         return int(cached)
 
