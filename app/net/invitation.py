@@ -36,6 +36,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from typing import Callable
 from urllib.parse import urlsplit
 
 __all__ = ["CODE_ALPHABET", "Invitation", "InvitationError", "Throttle", "client_context", "fingerprint",
@@ -212,9 +213,9 @@ class Throttle:
     wrong try, and keeps at most ``capacity`` addresses (the oldest go first)."""
 
     def __init__(self, base: float = 0.5, ceiling: float = 60.0, forget: float = 600.0, capacity: int = 10000,
-                 now: "type[time.monotonic] | None" = None) -> None:
+                 now: Callable[[], float] | None = None) -> None:
         self.base, self.ceiling, self.forget, self.capacity = base, ceiling, forget, capacity
-        self._now = now or time.monotonic
+        self._now: Callable[[], float] = now or time.monotonic
         self._peers: dict[str, tuple[int, float]] = {}
         self._lock = threading.Lock()
 
@@ -224,7 +225,7 @@ class Throttle:
             entry = self._peers.get(peer)
             if entry is None:
                 return 0.0
-            return max(0.0, entry[1] - self._now())
+            return max(0.0, float(entry[1] - self._now()))
 
     def failed(self, peer: str) -> float:
         """Count a wrong try of ``peer``; returns the seconds it must now wait."""
@@ -232,7 +233,7 @@ class Throttle:
             now = self._now()
             count, _ = self._peers.get(peer, (0, now))
             count += 1
-            delay = min(self.ceiling, self.base * 2 ** min(count - 1, 30))
+            delay = float(min(self.ceiling, self.base * 2 ** min(count - 1, 30)))
             self._peers.pop(peer, None)
             self._peers[peer] = (count, now + delay)
             if len(self._peers) > self.capacity:

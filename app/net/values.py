@@ -77,7 +77,8 @@ def _find_class(variant: str, name: Any) -> type[Any]:
         found = getattr(importlib.import_module(module), attribute, None)
     except ImportError:
         found = None
-    if not _is_record_class(found) or found.__module__ != module or found.__qualname__ != attribute:
+    if not isinstance(found, type) or not _is_record_class(found) or found.__module__ != module \
+            or found.__qualname__ != attribute:
         raise ProtocolError(f"{name[:80]!r} is not a class of this game")
     return found
 

@@ -14,9 +14,9 @@ JSON, JSON nested too deep, a duplicate key, a number that is not finite, an unk
 the wrong kind, a sequence number out of order) raises :class:`ProtocolError` with a sentence, and nothing
 else: the receiver then closes that connection.
 
->>> frame = encode(3, "ping", {"n": 9})
->>> frame[:4], frame[4:]
-(b'\\x00\\x00\\x00!', b'{"v":1,"seq":3,"type":"ping","n":9}')
+>>> frame = encode(1, "ping", {"n": 9})
+>>> len(frame), frame[4:]
+(39, b'{"v":1,"seq":1,"type":"ping","n":9}')
 >>> Reader(TO_HOST).message(frame[4:])
 {'type': 'ping', 'n': 9}
 >>> Reader(TO_HOST).message(b'{"v":1,"seq":5,"type":"ping","n":9}')
@@ -139,7 +139,7 @@ def frame_length(header: bytes) -> int:
     header is not 4 bytes)."""
     if len(header) != HEADER.size:
         raise ProtocolError("the connection ended inside a message's header")
-    (length,) = HEADER.unpack(header)
+    length: int = HEADER.unpack(header)[0]
     if length > MAX_FRAME:
         raise ProtocolError(f"a message of {length} bytes is over the limit of {MAX_FRAME}")
     if length == 0:
