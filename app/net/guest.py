@@ -213,7 +213,7 @@ class Guest:
         if agent is None or variant is None or seat is None:
             if kind == "error":
                 raise GuestError(f"the host refused: {message['message']}")
-            raise wire.ProtocolError(f"a {kind} message before the welcome")
+            raise wire.ProtocolError(f"the message {kind!r} came before the welcome")
         if kind == "start":
             if not self.started:
                 self.started = True

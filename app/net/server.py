@@ -385,6 +385,8 @@ class RefereeServer:
         self.throttle = throttle or Throttle()
         self.games: dict[str, HostedGame] = {}
         self.violations: list[Violation] = []
+        """The latest connections closed for breaking the protocol (the last 1000)."""
+        self.violation_count = 0
         self.closing = False
         self._codes: dict[str, tuple[HostedGame, Seat]] = {}
         self._tokens: dict[str, RemoteSeat] = {}
@@ -457,21 +459,25 @@ class RefereeServer:
                 elif kind == "bye":
                     break
                 else:
-                    raise wire.ProtocolError(f"a {kind} message after the greeting")
+                    raise wire.ProtocolError(f"the message {kind!r} after the greeting")
         except wire.ProtocolError as error:
-            self.violations.append(Violation(peer, str(error)))
-            del self.violations[:-1000]
+            self._violated(peer, str(error))
             connection.close_soon(str(error))
         except (asyncio.IncompleteReadError, ConnectionError, OSError, ssl.SSLError, asyncio.CancelledError):
             pass  # the guest went away (a drop it may come back from)
         except Exception as error:  # noqa: BLE001 - nothing a guest sends may stop the server
-            self.violations.append(Violation(peer, f"the host failed on this connection: {error!r}"[:500]))
+            self._violated(peer, f"the host failed on this connection: {error!r}"[:500])
             connection.close_soon("the host could not handle that message")
         finally:
             if seat is not None:
                 seat.detach(connection)
             connection.close_soon()
             self._connections.discard(connection)
+
+    def _violated(self, peer: str, message: str) -> None:
+        self.violation_count += 1
+        self.violations.append(Violation(peer, message))
+        del self.violations[:-1000]
 
     def _admit(self, peer: str, hello: dict[str, Any]) -> tuple[RemoteSeat, bool]:
         if hello["protocol"] != wire.PROTOCOL or hello["version"] != wire.VERSION:
@@ -493,8 +499,8 @@ class RefereeServer:
             entry = self._codes.pop(digest(normal_code(code)), None)
             if entry is None:
                 delay = self.throttle.failed(peer)
-                raise wire.ProtocolError(f"wrong join code (or one already used); wait {delay:g} s before trying "
-                                         f"again")
+                wait_words = f"; wait {delay:g} s before trying again" if delay > 0 else ""
+                raise wire.ProtocolError(f"wrong join code (or one already used){wait_words}")
             hosted, seat_number = entry
             seat = hosted.agents[seat_number]
             assert isinstance(seat, RemoteSeat)

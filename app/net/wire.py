@@ -167,6 +167,10 @@ def _finite(text: str) -> float:
     return value
 
 
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -213,12 +217,12 @@ class Reader:
                                 f"(known here: {', '.join(sorted(self.schema))})")
         for key in data:
             if key not in fields and key not in _ENVELOPE:
-                raise ProtocolError(f"a {kind} message with an unknown field {_short(key)}")
+                raise ProtocolError(f"{_a(kind)} message with an unknown field {_short(key)}")
         for key, check in fields.items():
             if key not in data:
-                raise ProtocolError(f"a {kind} message without its field {key!r}")
+                raise ProtocolError(f"{_a(kind)} message without its field {key!r}")
             if not check(data[key]):
-                raise ProtocolError(f"a {kind} message whose {key} is {_short(data[key])}, "
+                raise ProtocolError(f"{_a(kind)} message whose {key} is {_short(data[key])}, "
                                     f"not {_KINDS.get(check, 'what it should be')}")
         self.expected += 1
         message = {key: value for key, value in data.items() if key not in ("v", "seq")}
