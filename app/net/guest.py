@@ -97,7 +97,9 @@ class Guest:
             try:
                 return self._session()
             except _Dropped as drop:
-                if self.token is None or self._closing:
+                if self._closing:
+                    raise GuestError("the guest was stopped") from None
+                if self.token is None:
                     raise GuestError(f"could not join: {drop}") from None
                 now = time.monotonic()
                 dropped_at = dropped_at if dropped_at is not None else now

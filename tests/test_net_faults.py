@@ -1,0 +1,133 @@
+"""Faults: a guest killed mid-turn comes back with its seat token and the game goes on where it was; a guest that
+stays away loses the game or has it aborted, as the host chose, and the record says which; closing the server
+aborts what is still running."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from app.engine.core import Reason
+from app.engine.record import read_record
+from app.engine.timeline import Timeline
+from app.net.guest import GuestError
+from tests.test_net_support import ROOT, GuestThread, bot_guest, finish, served, sightline, stop_all, wait_for
+
+SLOW_GUEST = textwrap.dedent("""
+    import sys, time
+    from app import games
+    from app.hosting.agents import BotSpec
+    from app.net.guest import Guest, write_token
+    from app.net.invitation import Invitation
+
+    def slow(variant, seat):
+        agent = BotSpec("random", variant).create(1)
+        act, asked = agent.act, []
+        def thinking(request):
+            asked.append(request)
+            if len(asked) == 10:  # the tenth request: say so, and think until killed
+                open(sys.argv[3], "w").close()
+                time.sleep(120)
+            return act(request)
+        agent.act = thinking
+        return agent
+
+    Guest(Invitation.parse(sys.argv[1]), slow, on_token=lambda token: write_token(sys.argv[2], token)).play()
+""")
+
+
+def test_a_guest_killed_mid_turn_comes_back_with_its_token_and_the_game_goes_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    token_file = tmp_path / "seat-token"
+    processes: list[subprocess.Popen[str]] = []
+    with served() as server:
+        hosted = server.host_game("rbc", [None, "random"], seed=5, max_plies=60, reconnect_limit=60,
+                                  out_dir=tmp_path)
+        seat = hosted.agents[0]
+        invitation = hosted.invitations()[0].text()
+        try:
+            thinking = tmp_path / "thinking"
+            first = subprocess.Popen([sys.executable, "-c", SLOW_GUEST, invitation, str(token_file), str(thinking)],
+                                     cwd=ROOT,
+                                     env=dict(os.environ, PYTHONPATH=str(ROOT)), text=True,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            processes.append(first)
+            wait_for(thinking.exists, 60, "the guest to be in the middle of a turn")
+            ply, requests = hosted.game.ply, seat._request
+            first.send_signal(signal.SIGKILL)
+            first.communicate(timeout=10)
+            wait_for(lambda: not seat.connected, 10, "the host to see the guest gone")
+            assert seat.waiting and hosted.game.ply == ply and seat._request == requests  # the turn waits
+            assert token_file.read_text().strip()
+
+            again = sightline("join", invitation, "--bot", "random", "--token-file", str(token_file))
+            processes.append(again)
+            code, out, err = finish(again)
+            assert code == 0, err
+            assert out.startswith("played White; result: ")
+        finally:
+            stop_all(processes)
+        record = hosted.wait(30)
+    assert record is not None and record.result is not None
+    assert seat.drops >= 2  # the kill, and the end of the game
+    assert record.result.reason is not Reason.FORFEIT and record.result.reason is not Reason.ABORTED
+    assert not any(entry.action.get("type") == "adjudication" and entry.action.get("reason") != "turn_limit"
+                   for entry in record.entries)
+    assert hosted.game.ply > ply
+    Timeline(read_record(hosted.record_path))  # an ordinary record that replays
+
+
+@pytest.mark.parametrize("choice, reason, words", [
+    ("claim", Reason.FORFEIT, "left the game and did not come back within 0.5 s"),
+    ("abort", Reason.ABORTED, "the game was aborted"),
+])
+def test_a_guest_that_stays_away_loses_or_the_game_is_aborted(choice: str, reason: Reason, words: str) -> None:
+    with served() as server:
+        hosted = server.host_game("rbc", [None, "random"], seed=5, reconnect_limit=0.5, on_abandon=choice)
+        guest = GuestThread(bot_guest(hosted.invitations()[0]))
+        wait_for(lambda: hosted.game.ply >= 6, 30, "a few turns")
+        guest.guest.close()
+        with pytest.raises(GuestError):
+            guest.join(30)
+        record = hosted.wait(30)
+    assert record is not None and record.result is not None
+    assert record.result.reason is reason
+    assert words in record.result.detail
+    last = record.entries[-1].action
+    assert last["type"] == "adjudication" and last["reason"] == reason.value and last["seat"] == 0
+
+
+def test_closing_the_server_aborts_a_game_in_progress_and_says_so() -> None:
+    with served() as server:
+        hosted = server.host_game("rbc", [None, "random"], seed=5)
+        guest = bot_guest(hosted.invitations()[0], reconnect_limit=2)
+        guest.make_agent = lambda variant, seat: _Stuck()  # type: ignore[assignment,misc]
+        thread = GuestThread(guest)
+        wait_for(lambda: hosted.agents[0].waiting, 30, "the guest's first turn")
+        server.close()
+        record = hosted.wait(30)
+        with pytest.raises(GuestError):  # told the server is shutting down, or finding it gone
+            thread.join(30)
+    assert record is not None and record.result is not None and record.result.reason is Reason.ABORTED
+
+
+class _Stuck:
+    """An agent that thinks until its guest is closed."""
+
+    observes = False
+    name = "stuck"
+
+    def start(self, *args: object) -> None:
+        pass
+
+    def act(self, request: object) -> None:
+        import time
+        time.sleep(1.0)
+        raise RuntimeError("no move")
+
+    def end(self, *args: object) -> None:
+        pass
