@@ -1,0 +1,108 @@
+"""Security of network play: the guest checks the host's certificate by the invitation's fingerprint before it says
+anything; a join code works once; wrong codes are slowed per address; a seat's connection can answer only its own
+seat's requests."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import pytest
+
+from app.net.guest import GuestError
+from app.net.invitation import Throttle
+from tests.test_net_support import GuestThread, RawClient, bot_guest, served, wait_for
+
+
+def test_a_guest_refuses_a_host_whose_certificate_is_not_the_invitations() -> None:
+    with served() as server:
+        hosted = server.host_game("rbc", [None, "random"], max_plies=20)
+        good = hosted.invitations()[0]
+        forged = dataclasses.replace(good, fingerprint="0" * 64)
+        with pytest.raises(GuestError, match="certificate is not the one the invitation names"):
+            bot_guest(forged).play()
+        assert server.violation_count == 0  # it never spoke: not even the code was sent
+        assert not hosted.agents[0].joined.is_set()
+        GuestThread(bot_guest(good)).join(60)  # the code is still good for the right guest
+        assert hosted.wait(30) is not None
+
+
+def test_a_join_code_works_once() -> None:
+    with served(throttle=Throttle(base=0.0)) as server:
+        hosted = server.host_game("rbc", [None, "random"], max_plies=20)
+        first = RawClient(server)
+        first.hello(code=hosted.codes[0].lower().replace("-", " "))  # as typed: any case, any separator
+        assert first.until("welcome")[-1]["seat"] == 0
+        second = RawClient(server)
+        second.hello(code=hosted.codes[0])
+        assert second.messages()[-1]["message"].startswith("wrong join code (or one already used)")
+        first.close()
+        second.close()
+
+
+def test_wrong_codes_slow_their_address_even_for_the_right_code() -> None:
+    with served(throttle=Throttle(base=0.4, ceiling=2.0)) as server:
+        hosted = server.host_game("rbc", [None, "random"], max_plies=20)
+        wrong = RawClient(server)
+        wrong.hello(code="AAAA-AAAA")
+        assert "wrong join code" in wrong.messages()[-1]["message"]
+        right = RawClient(server)
+        right.hello(code=hosted.codes[0])
+        refusal = right.messages()[-1]["message"]
+        assert refusal.startswith("too many wrong codes from your address: try again in")
+        assert not hosted.agents[0].joined.is_set()
+        time.sleep(0.5)
+        again = RawClient(server)
+        again.hello(code=hosted.codes[0])
+        assert again.until("welcome")[-1]["seat"] == 0
+        for client in (wrong, right, again):
+            client.close()
+
+
+def test_a_wrong_token_is_refused_and_counted_as_a_wrong_try() -> None:
+    with served(throttle=Throttle(base=5.0)) as server:
+        server.host_game("rbc", [None, "random"])
+        client = RawClient(server)
+        client.hello(token="not-a-token")
+        assert client.messages()[-1]["message"] == "that seat token is not known here"
+        assert server.throttle.wait("127.0.0.1") > 0
+        client.close()
+
+
+def test_a_connection_answers_only_its_own_seats_requests() -> None:
+    with served() as server:
+        hosted = server.host_game("rbc", [None, None], max_plies=20)
+        white, black = hosted.agents
+        intruder = RawClient(server)
+        intruder.hello(code=hosted.codes[1])  # Black's seat
+        intruder.until("welcome")
+        white_guest = bot_guest(hosted.invitations()[0], reconnect_limit=2)
+        white_guest.make_agent = lambda variant, seat: _Slow()  # type: ignore[assignment,misc]
+        thread = GuestThread(white_guest)
+        wait_for(lambda: white.waiting, 30, "White's first request")
+        # Black's connection answers White's open request 1 with a sense of Black's side
+        intruder.send("act", {"request": 1, "action": {"type": "sense", "square": "e7"}})
+        closing = intruder.messages()
+        assert closing[-1] == {**closing[-1], "type": "error",
+                               "message": "an answer to request 1, but no request is open"}
+        assert hosted.game.ply == 0 and hosted.game.phase == "sense" and white.waiting
+        assert not hosted.game.observations(0)[-1].__class__.__name__ == "SenseResult"
+        server.close()
+        with pytest.raises(GuestError):
+            thread.join(30)
+        intruder.close()
+
+
+class _Slow:
+    observes = False
+    name = "slow"
+
+    def start(self, *args: object) -> None:
+        pass
+
+    def act(self, request: object) -> None:
+        time.sleep(1.0)
+        raise RuntimeError("no move")
+
+    def end(self, *args: object) -> None:
+        pass
