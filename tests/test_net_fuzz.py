@@ -99,7 +99,9 @@ def test_thousands_of_bad_messages_change_no_game_and_stop_no_server() -> None:
         target = server.host_game("rbc", [None, "random"], seed=20, reconnect_limit=600)
         attacker = RawClient(server)
         attacker.hello(code=target.codes[0])
-        token = attacker.until("act")[0]["token"]
+        token = attacker.until("start")[0]["token"]
+        attacker.send("ready", {})
+        attacker.until("act")
         attacker.close()
         seat = target.agents[0]
         wait_for(lambda: seat.waiting and not seat.connected, what="the seat to wait for its guest")

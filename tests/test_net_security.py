@@ -79,6 +79,8 @@ def test_a_connection_answers_only_its_own_seats_requests() -> None:
         white_guest = bot_guest(hosted.invitations()[0], reconnect_limit=2)
         white_guest.make_agent = lambda variant, seat: _Slow()  # type: ignore[assignment,misc]
         thread = GuestThread(white_guest)
+        intruder.until("start")
+        intruder.send("ready", {})
         wait_for(lambda: white.waiting, 30, "White's first request")
         # Black's connection answers White's open request 1 with a sense of Black's side
         intruder.send("act", {"request": 1, "action": {"type": "sense", "square": "e7"}})

@@ -220,6 +220,7 @@ class Guest:
             if not self.started:
                 self.started = True
                 agent.start(seat, message["options"], message["opponent"])
+            self._send("ready", {})
         elif kind == "observe":
             index = message["index"]
             if index > len(self.observations):

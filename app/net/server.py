@@ -142,6 +142,7 @@ class RemoteSeat(Agent):
         self._answer: tuple[str, Any] | None = None
         self._end: dict[str, Any] | None = None
         self._shut = False
+        self._ready = False
 
     @property
     def connected(self) -> bool:
@@ -154,9 +155,13 @@ class RemoteSeat(Agent):
 
     # -- the runner's side -------------------------------------------------------------------------------------
     def start(self, seat: Seat, options: dict[str, Any], opponent_name: str) -> None:
+        """Tell the guest the game starts, and wait until it says its program is ready (bounded by the runner's
+        start limit): the clock starts after that, as it does for a bot in a worker process."""
+        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         with self._cond:
             self._start = {"options": json.loads(json.dumps(options)), "opponent": opponent_name[:2000]}
             self._send("start", self._start)
+            self._wait(lambda: self._ready, deadline)
 
     def observe(self, observation: Any) -> None:
         data = values.observation_to_json(observation)
@@ -178,19 +183,8 @@ class RemoteSeat(Agent):
             self._asked_at = time.perf_counter()
             self._send("act", self._pending)
             try:
-                while self._answer is None:
-                    if self._shut:
-                        raise HostFailure("the referee server was shut down")
-                    now = time.monotonic()
-                    if deadline is not None and now >= deadline:
-                        raise AgentTimeout()
-                    waits = [] if deadline is None else [deadline - now]
-                    if self._connection is None and self.dropped_at is not None:
-                        left = self.dropped_at + self.reconnect_limit - now
-                        if left <= 0:
-                            raise self._abandoned()
-                        waits.append(left)
-                    self._cond.wait(min(waits) if waits else None)
+                self._wait(lambda: self._answer is not None, deadline)
+                assert self._answer is not None
                 kind, value = self._answer
             finally:
                 self._pending = None
@@ -206,6 +200,23 @@ class RemoteSeat(Agent):
             connection = self._connection
         if connection is not None:
             connection.close_soon()
+
+    def _wait(self, done: Callable[[], bool], deadline: float | None) -> None:
+        """Wait (holding the condition) until ``done()``: AgentTimeout at ``deadline``, HostFailure when the server
+        shuts down, and the abandonment error once the guest has been away longer than the reconnect limit."""
+        while not done():
+            if self._shut:
+                raise HostFailure("the referee server was shut down")
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                raise AgentTimeout()
+            waits = [] if deadline is None else [deadline - now]
+            if self._connection is None and self.dropped_at is not None:
+                left = self.dropped_at + self.reconnect_limit - now
+                if left <= 0:
+                    raise self._abandoned()
+                waits.append(left)
+            self._cond.wait(min(waits) if waits else None)
 
     def _abandoned(self) -> Exception:
         seat_name = self.hosted.seat_names[self.seat]
@@ -271,6 +282,13 @@ class RemoteSeat(Agent):
             if self._pending is pending and self._answer is None and connection is self._connection:
                 self.answer_seconds.append(time.perf_counter() - self._asked_at)
                 self._answer = answer
+                self._cond.notify_all()
+
+    def receive_ready(self, connection: _Connection) -> None:
+        """The guest's program has started (said again after each start message; only the first one counts)."""
+        with self._cond:
+            if connection is self._connection and self._start is not None:
+                self._ready = True
                 self._cond.notify_all()
 
     def shut(self) -> None:
@@ -454,6 +472,8 @@ class RefereeServer:
                 kind = message["type"]
                 if kind in ("act", "fail"):
                     seat.receive_answer(connection, message)
+                elif kind == "ready":
+                    seat.receive_ready(connection)
                 elif kind == "ping":
                     connection.send("pong", {"n": message["n"]})
                 elif kind == "bye":

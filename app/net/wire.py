@@ -99,12 +99,14 @@ ANY = _kind(_anything, "JSON")
 
 TO_HOST: Mapping[str, Mapping[str, Check]] = {
     "hello": {"protocol": TEXT, "version": WHOLE, "code": OPTIONAL_TEXT, "token": OPTIONAL_TEXT, "name": TEXT},
+    "ready": {},
     "act": {"request": WHOLE, "action": OBJECT},
     "fail": {"request": WHOLE, "message": LONG_TEXT},
     "ping": {"n": WHOLE},
     "bye": {},
 }
-"""What a guest may send: its greeting (a join code the first time, its seat token after), its answer to a
+"""What a guest may send: its greeting (a join code the first time, its seat token after), that its program
+has started (after each start message), its answer to a
 request, the news that its program failed on a request, and a ping (answered by a pong)."""
 
 TO_GUEST: Mapping[str, Mapping[str, Check]] = {
