@@ -214,7 +214,7 @@ class Reader:
                                 f"(repeated or out of order)")
         kind = data.get("type")
         fields = self.schema.get(kind) if isinstance(kind, str) else None
-        if fields is None:
+        if fields is None or not isinstance(kind, str):
             raise ProtocolError(f"an unknown message type {_short(kind)} "
                                 f"(known here: {', '.join(sorted(self.schema))})")
         for key in data:
