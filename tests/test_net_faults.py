@@ -131,3 +131,34 @@ class _Stuck:
 
     def end(self, *args: object) -> None:
         pass
+
+
+def test_lag_and_cut_connections_lose_nothing() -> None:
+    """Every connection is slowed and cut after a fraction of a second; the guest comes back each time, and the
+    game is move for move the same game as between the same two bots in one process."""
+    import dataclasses
+
+    from app import games
+    from app.engine.clock import TimeControl
+    from app.hosting.agents import BotSpec
+    from app.hosting.runner import run_game
+    from tests.test_net_support import FlakyProxy
+
+    with served() as server:
+        proxy = FlakyProxy(server.port, seed=4)
+        try:
+            hosted = server.host_game("rbc", [None, "random"], seed=10, max_plies=200, reconnect_limit=30)
+            through = dataclasses.replace(hosted.invitations()[0], port=proxy.port)
+            guest = bot_guest(through, seed=7, reconnect_limit=30)
+            GuestThread(guest).join(120)
+            record = hosted.wait(30)
+        finally:
+            proxy.close()
+    assert record is not None and record.result is not None
+    assert proxy.cuts >= 3 and guest.connections >= 3
+    local = run_game(games.referee("rbc").from_options({}), [BotSpec("random", "rbc").create(7),
+                                                             BotSpec("random", "rbc").create(11)],
+                     TimeControl(None, 0.0), seed=10, max_plies=200)
+    assert [(entry.seat, entry.action) for entry in record.entries] == \
+           [(entry.seat, entry.action) for entry in local.entries]
+    assert record.result == local.result

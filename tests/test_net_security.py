@@ -108,3 +108,19 @@ class _Slow:
 
     def end(self, *args: object) -> None:
         pass
+
+
+def test_a_flood_of_connections_is_cut_off_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.net import server as server_module
+    monkeypatch.setattr(server_module, "MAX_CONNECTIONS", 3)
+    with served() as server:
+        hosted = server.host_game("rbc", [None, "random"], max_plies=20)
+        idle = [RawClient(server) for _ in range(3)]
+        wait_for(lambda: len(server._connections) == 3, 10, "three connections")
+        extra = RawClient(server)
+        assert extra.messages()[-1]["message"].startswith("the server holds as many connections as it can")
+        for client in idle:
+            client.close()
+        wait_for(lambda: not server._connections, 10, "the idle connections to go")
+        GuestThread(bot_guest(hosted.invitations()[0])).join(60)
+        extra.close()

@@ -200,3 +200,89 @@ def wait_for(condition: Callable[[], bool], timeout: float = 30.0, what: str = "
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.01)
+
+
+class FlakyProxy:
+    """A TCP relay on 127.0.0.1 between guests and a server that holds every chunk back ``lag`` seconds and cuts
+    each connection after a random time between ``cut`` seconds (seeded): lag and drops, in this process. TLS
+    goes through it untouched (the guest still checks the server's certificate)."""
+
+    def __init__(self, target_port: int, lag: float = 0.002, cut: tuple[float, float] = (0.2, 0.6),
+                 seed: int = 0) -> None:
+        import random
+        self.target_port = target_port
+        self.lag = lag
+        self.cut = cut
+        self.rng = random.Random(seed)
+        self.cuts = 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.1)
+        self.port: int = self.listener.getsockname()[1]
+        self._open: list[socket.socket] = []
+        self._closing = False
+        self._threads: list[threading.Thread] = []
+        self._accepting = threading.Thread(target=self._accept, daemon=True, name="test-proxy")
+        self._accepting.start()
+
+    def _accept(self) -> None:
+        while not self._closing:
+            try:
+                client, _ = self.listener.accept()
+            except (socket.timeout, TimeoutError):
+                continue
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port), timeout=5)
+            except OSError:
+                client.close()
+                continue
+            self._open += [client, upstream]
+            timer = threading.Timer(self.rng.uniform(*self.cut), self._cut, (client, upstream))
+            timer.daemon = True
+            timer.start()
+            for source, sink in ((client, upstream), (upstream, client)):
+                pump = threading.Thread(target=self._pump, args=(source, sink), daemon=True, name="test-proxy")
+                pump.start()
+                self._threads.append(pump)
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        source.settimeout(None)
+        try:
+            while True:
+                chunk = source.recv(1 << 16)
+                if not chunk:
+                    break
+                time.sleep(self.lag)
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def _cut(self, client: socket.socket, upstream: socket.socket) -> None:
+        if self._closing:
+            return
+        self.cuts += 1
+        for end in (client, upstream):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self._closing = True
+        self.listener.close()
+        for end in self._open:
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            end.close()
+        self._accepting.join(5)
+        for pump in self._threads:
+            pump.join(5)

@@ -87,13 +87,17 @@ class Guest:
         self._socket: ssl.SSLSocket | None = None
         self._seq = 0
         self._closing = False
+        self._welcomed = False
+        self._answered: tuple[int, tuple[str, dict[str, Any]]] | None = None
+        """The last request answered and the answer, sent again if the host asks again after a drop."""
 
     # -- the whole game --------------------------------------------------------------------------------------
     def play(self) -> Outcome:
         """Play until the game is over and return its outcome; :class:`GuestError` when that cannot be."""
         dropped_at: float | None = None
-        pause = 0.1
+        pause = 0.05
         while True:
+            self._welcomed = False
             try:
                 return self._session()
             except _Dropped as drop:
@@ -102,14 +106,13 @@ class Guest:
                 if self.token is None:
                     raise GuestError(f"could not join: {drop}") from None
                 now = time.monotonic()
-                dropped_at = dropped_at if dropped_at is not None else now
+                if self._welcomed or dropped_at is None:  # it was back in its seat: a new drop, a new limit
+                    dropped_at, pause = now, 0.05
                 if now - dropped_at > self.reconnect_limit:
                     raise GuestError(f"the connection to the host was lost and could not be made again within "
                                      f"{self.reconnect_limit:g} s ({drop})") from None
                 time.sleep(pause)
                 pause = min(2.0, pause * 2)
-            else:
-                dropped_at = None
 
     def close(self) -> None:
         """Stop (from another thread): the connection is closed and :meth:`play` ends with GuestError."""
@@ -204,6 +207,7 @@ class Guest:
             if self.variant is not None and (message["variant"] != self.variant or message["seat"] != self.seat):
                 raise wire.ProtocolError("the host gave this guest another seat than before")
             self.variant, self.seat = message["variant"], message["seat"]
+            self._welcomed = True
             if message["token"] != self.token:
                 self.token = message["token"]
                 if self.on_token is not None:
@@ -231,17 +235,23 @@ class Guest:
                 if agent.observes:
                     agent.observe(observation)
         elif kind == "act":
+            number = message["request"]
+            if self._answered is not None and self._answered[0] == number:
+                # asked again after a drop: the answer was lost on the way; the agent has decided already
+                self._send(*self._answered[1])
+                return None
             choices = values.choices_from_json(variant, message["choices"])
             seconds = message["seconds_left"]
             request = ActionRequest(seat, message["phase"], choices,
                                     math.inf if seconds is None else float(seconds))
+            reply: tuple[str, dict[str, Any]]
             try:
                 action = agent.act(request)
-                answer = values.action_to_json(action)
+                reply = ("act", {"request": number, "action": values.action_to_json(action)})
             except Exception as error:  # noqa: BLE001 - the agent's failure is the seat's, told to the host
-                self._send("fail", {"request": message["request"], "message": error_text(error)[:1500]})
-            else:
-                self._send("act", {"request": message["request"], "action": answer})
+                reply = ("fail", {"request": number, "message": error_text(error)[:1500]})
+            self._answered = (number, reply)
+            self._send(*reply)
         elif kind == "end":
             try:
                 outcome = codec.from_json(Outcome, message["outcome"])

@@ -54,6 +54,8 @@ BODY_LIMIT = 30.0
 MAX_BUFFER = 8 << 20
 """Bytes waiting to be sent to one guest at most: one that stops reading is cut off."""
 ABANDON = ("claim", "abort")
+MAX_CONNECTIONS = 2000
+"""Connections a server holds at once at most; one more is closed at once (a flood costs it no more)."""
 
 
 def _clean_name(text: str) -> str:
@@ -456,6 +458,9 @@ class RefereeServer:
         peername = writer.get_extra_info("peername")
         peer = str(peername[0]) if isinstance(peername, tuple) and peername else "?"
         connection = _Connection(self._loop, reader, writer, peer)
+        if len(self._connections) >= MAX_CONNECTIONS:
+            connection.close_soon("the server holds as many connections as it can: try again later")
+            return
         self._connections.add(connection)
         seat: RemoteSeat | None = None
         try:
