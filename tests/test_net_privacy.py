@@ -119,3 +119,28 @@ def test_what_a_guest_receives_is_what_its_seat_is_told_locally(monkeypatch: pyt
             assert list(remote_choices[key]) == list(local_choices[key])
     kinds = {message["type"] for message in received}
     assert kinds == {"welcome", "start", "observe", "act", "end"}
+
+
+@pytest.mark.parametrize("variant", sorted(games.names()))
+def test_every_game_tells_each_guest_exactly_its_seats_observations(variant: str) -> None:
+    """Every seat of every game played from elsewhere (partners too): each guest ends up told exactly what the
+    referee told its seat, in order, and the game ends with an ordinary record."""
+    from app.engine.timeline import Timeline
+    from tests.test_net_support import bot_guest
+
+    definition = games.get(variant)
+    bots = list(definition.bot_classes())
+    bot = "random" if "random" in bots else bots[-1]
+    with served() as server:
+        hosted = server.host_game(variant, [None] * len(definition.seat_names), max_plies=40)
+        guests = [bot_guest(invitation, bot, seed=seat) for seat, invitation in sorted(hosted.invitations().items())]
+        threads = [GuestThread(guest) for guest in guests]
+        for thread in threads:
+            thread.join(120)
+        record = hosted.wait(30)
+    assert record is not None and record.result is not None
+    for seat, guest in enumerate(guests):
+        assert guest.seat == seat
+        assert guest.observations == list(hosted.game.observations(seat))
+        assert guest.outcome == record.result
+    Timeline(record)
