@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import socket
+from struct import error as struct_error
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -147,3 +148,109 @@ def test_thousands_of_bad_messages_change_no_game_and_stop_no_server() -> None:
         wait_for(lambda: target.game.phase == "move" or target.game.ply > 0, what="the answer to be played")
         late.close()
         json.dumps([violation.message for violation in server.violations[:5]])
+
+
+def _hostile_cases():  # type: ignore[no-untyped-def]
+    guest_types = st.sampled_from(["welcome", "start", "observe", "act", "end", "pong", "error", "hello", "zap"])
+    message = st.tuples(guest_types, st.dictionaries(
+        st.sampled_from(["game", "variant", "seat", "seat_names", "token", "resumed", "options", "opponent", "index",
+                         "observation", "request", "phase", "choices", "seconds_left", "outcome", "n", "message"]),
+        json_values, max_size=5))
+    step = st.one_of(
+        message.map(lambda item: ("message", item)),
+        st.binary(min_size=1, max_size=100).map(lambda data: ("body", data)),
+        st.integers(wire.MAX_FRAME + 1, 2 ** 32 - 1).map(lambda length: ("oversized", length)),
+        st.integers(1, 50).map(lambda length: ("truncated", length)),
+        json_values.map(lambda value: ("observation", value)),
+        json_values.map(lambda value: ("choices", value)),
+        st.sampled_from([0, 1, 7]).map(lambda seq: ("seq", seq)),
+    )
+    return st.lists(step, min_size=1, max_size=4)
+
+
+def _script(steps) -> bytes:  # type: ignore[no-untyped-def]
+    """What a hostile host sends after the guest's hello: a proper welcome and start, then ``steps``."""
+    seq = [0]
+
+    def frame(kind: str, fields: dict[str, object], number: int | None = None) -> bytes:
+        seq[0] += 1
+        try:
+            return wire.encode(seq[0] if number is None else number, kind, fields)
+        except ValueError:  # not JSON at all (a float JSON cannot hold): send something else that is wrong
+            return wire.HEADER.pack(1) + b"{"
+    data = frame("welcome", {"game": "g", "variant": "rbc", "seat": 0, "seat_names": ["White", "Black"],
+                             "token": "t", "resumed": False}) + frame("start", {"options": {}, "opponent": "x"})
+    for kind, value in steps:
+        if kind == "message":
+            data += frame(value[0], value[1])
+        elif kind == "body":
+            data += wire.HEADER.pack(len(value)) + value
+        elif kind == "oversized":
+            data += wire.HEADER.pack(value) + b"{"
+        elif kind == "truncated":
+            data += wire.HEADER.pack(value + 10) + b"{" * value
+        elif kind == "observation":
+            data += frame("observe", {"index": 0, "observation": value if isinstance(value, dict) else {"x": value}})
+        elif kind == "choices":
+            data += frame("act", {"request": 1, "phase": "sense", "choices": value, "seconds_left": None})
+        elif kind == "seq":
+            data += frame("pong", {"n": 1}, number=value)
+    return data
+
+
+def test_a_hostile_host_stops_a_guest_with_a_sentence_and_nothing_else() -> None:
+    import threading
+
+    import pytest
+
+    from app.net.guest import GuestError
+    from app.net.invitation import Invitation, make_certificate, new_code, pem_fingerprint, server_context
+    from tests.test_net_support import bot_guest
+
+    certificate, key = make_certificate()
+    context = server_context(certificate, key)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.1)
+    script = [b""]
+    stop = threading.Event()
+
+    def host() -> None:
+        while not stop.is_set():
+            try:
+                raw, _ = listener.accept()
+            except (socket.timeout, TimeoutError):
+                continue
+            except OSError:
+                return
+            try:
+                with context.wrap_socket(raw, server_side=True) as connection:
+                    connection.settimeout(5)
+                    header = connection.recv(4)
+                    connection.recv(wire.HEADER.unpack(header)[0])  # the guest's hello
+                    connection.sendall(script[0])
+            except (OSError, ValueError, struct_error):
+                pass
+
+    thread = threading.Thread(target=host, daemon=True, name="test-hostile-host")
+    thread.start()
+    invitation = Invitation("127.0.0.1", listener.getsockname()[1], new_code(), pem_fingerprint(certificate))
+    stopped = [0]
+    try:
+        @settings(max_examples=300, deadline=None, database=None, derandomize=True,
+                  suppress_health_check=list(HealthCheck))
+        @given(steps=_hostile_cases())
+        def hostile(steps) -> None:  # type: ignore[no-untyped-def]
+            script[0] = _script(steps)
+            guest = bot_guest(invitation, reconnect_limit=0.0)
+            try:
+                guest.play()
+            except GuestError as error:
+                assert str(error)
+                stopped[0] += 1
+        hostile()
+    finally:
+        stop.set()
+        listener.close()
+        thread.join(10)
+    assert stopped[0] >= 250
+

@@ -87,7 +87,9 @@ class Guest:
         self._socket: ssl.SSLSocket | None = None
         self._seq = 0
         self._closing = False
-        self._welcomed = False
+        self._progress = False
+        """Whether this connection brought something new (an observation, a request): a drop after it starts
+        a new reconnect limit."""
         self._answered: tuple[int, tuple[str, dict[str, Any]]] | None = None
         """The last request answered and the answer, sent again if the host asks again after a drop."""
 
@@ -97,7 +99,7 @@ class Guest:
         dropped_at: float | None = None
         pause = 0.05
         while True:
-            self._welcomed = False
+            self._progress = False
             try:
                 return self._session()
             except _Dropped as drop:
@@ -106,7 +108,7 @@ class Guest:
                 if self.token is None:
                     raise GuestError(f"could not join: {drop}") from None
                 now = time.monotonic()
-                if self._welcomed or dropped_at is None:  # it was back in its seat: a new drop, a new limit
+                if self._progress or dropped_at is None:  # the game went on meanwhile: a new drop, a new limit
                     dropped_at, pause = now, 0.05
                 if now - dropped_at > self.reconnect_limit:
                     raise GuestError(f"the connection to the host was lost and could not be made again within "
@@ -200,6 +202,13 @@ class Guest:
         length = wire.frame_length(self._exactly(connection, wire.HEADER.size))
         return reader.message(self._exactly(connection, length))
 
+    def _call(self, job: Callable[[], Any], doing: str) -> None:
+        """Run one call of the agent; its failure ends the guest (the seat waits for it, then is given up)."""
+        try:
+            job()
+        except Exception as error:  # noqa: BLE001
+            raise GuestError(f"the seat's program failed to {doing}: {error_text(error)}") from None
+
     # -- what the host says -----------------------------------------------------------------------------------
     def _handle(self, message: dict[str, Any]) -> Outcome | None:
         kind = message["type"]
@@ -207,7 +216,6 @@ class Guest:
             if self.variant is not None and (message["variant"] != self.variant or message["seat"] != self.seat):
                 raise wire.ProtocolError("the host gave this guest another seat than before")
             self.variant, self.seat = message["variant"], message["seat"]
-            self._welcomed = True
             if message["token"] != self.token:
                 self.token = message["token"]
                 if self.on_token is not None:
@@ -223,7 +231,7 @@ class Guest:
         if kind == "start":
             if not self.started:
                 self.started = True
-                agent.start(seat, message["options"], message["opponent"])
+                self._call(lambda: agent.start(seat, message["options"], message["opponent"]), "start")
             self._send("ready", {})
         elif kind == "observe":
             index = message["index"]
@@ -232,8 +240,9 @@ class Guest:
             if index == len(self.observations):
                 observation = values.observation_from_json(variant, message["observation"])
                 self.observations.append(observation)
+                self._progress = True
                 if agent.observes:
-                    agent.observe(observation)
+                    self._call(lambda: agent.observe(observation), "take in an observation")
         elif kind == "act":
             number = message["request"]
             if self._answered is not None and self._answered[0] == number:
@@ -251,6 +260,7 @@ class Guest:
             except Exception as error:  # noqa: BLE001 - the agent's failure is the seat's, told to the host
                 reply = ("fail", {"request": number, "message": error_text(error)[:1500]})
             self._answered = (number, reply)
+            self._progress = True
             self._send(*reply)
         elif kind == "end":
             try:
