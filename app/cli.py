@@ -516,6 +516,9 @@ def _add_network_commands(commands: "argparse._SubParsersAction[_Parser]") -> No
     serve.add_argument("--max-plies", type=_whole_number, default=None, help="draw a game still going after "
                                                                              "this many turns")
     serve.add_argument("--out", help="directory for the game's record")
+    serve.add_argument("--state", default=None, metavar="DIR",
+                       help="keep the certificate and the game's autosave in DIR; if DIR holds an unfinished game "
+                            "(the server crashed), carry it on instead of starting a new one")
     serve.add_argument("--announce", action="store_true", help="announce the game on the local network")
     serve.set_defaults(func=_serve)
 
@@ -545,7 +548,7 @@ def _serve(args: argparse.Namespace) -> int:
                       control=control, seed=args.seed, reconnect_limit=args.reconnect_limit,
                       on_abandon=args.abandon, out_dir=args.out,
                       max_plies=args.max_plies if args.max_plies else None, move_limit=args.move_limit,
-                      announce=args.announce)
+                      announce=args.announce, state_dir=args.state)
 
 
 def _join(args: argparse.Namespace) -> int:

@@ -16,7 +16,8 @@ from app.engine.core import Reason
 from app.engine.record import read_record
 from app.engine.timeline import Timeline
 from app.net.guest import GuestError
-from tests.test_net_support import ROOT, GuestThread, bot_guest, finish, served, sightline, stop_all, wait_for
+from tests.test_net_support import (ROOT, GuestThread, bot_guest, finish, read_invitations, served, sightline,
+                                    stop_all, wait_for)
 
 SLOW_GUEST = textwrap.dedent("""
     import sys, time
@@ -162,3 +163,78 @@ def test_lag_and_cut_connections_lose_nothing() -> None:
     assert [(entry.seat, entry.action) for entry in record.entries] == \
            [(entry.seat, entry.action) for entry in local.entries]
     assert record.result == local.result
+
+
+STEADY_GUEST = textwrap.dedent("""
+    import sys, time
+    from app import games
+    from app.hosting.agents import BotSpec
+    from app.net.guest import Guest
+    from app.net.invitation import Invitation
+
+    def steady(variant, seat):
+        agent = BotSpec("random", variant).create(1)
+        act = agent.act
+        def thinking(request):
+            time.sleep(0.03)  # a game of some seconds: long enough to stop its host in the middle
+            return act(request)
+        agent.act = thinking
+        return agent
+
+    guest = Guest(Invitation.parse(sys.argv[1]), steady, reconnect_limit=60)
+    outcome = guest.play()
+    print("outcome:", outcome.detail, "connections:", guest.connections)
+""")
+
+
+def test_a_referee_killed_mid_game_carries_on_from_its_autosave(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import socket
+
+    with socket.socket() as probe:  # a free port, for the server and for its second life
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    state, out = tmp_path / "state", tmp_path / "records"
+    arguments = ("serve", "--port", port, "--variant", "rbc", "--white", "remote", "--black", "random", "--untimed",
+                 "--max-plies", "120", "--state", str(state), "--out", str(out), "--reconnect-limit", "60")
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        host = sightline(*arguments)
+        processes.append(host)
+        invitation = read_invitations(host, 1)["White"]
+        guest = subprocess.Popen([sys.executable, "-c", STEADY_GUEST, invitation], cwd=ROOT, text=True,
+                                 env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+        processes.append(guest)
+
+        def saved() -> dict:  # type: ignore[type-arg]
+            try:
+                (path,) = state.glob("game-*.json")
+                return json.loads(path.read_text())  # type: ignore[no-any-return]
+            except (ValueError, OSError):
+                return {}
+
+        wait_for(lambda: len((saved().get("record") or {}).get("actions", [])) >= 20, 60, "twenty saved steps")
+        host.send_signal(signal.SIGKILL)
+        host.communicate(timeout=10)
+        before = saved()["record"]["actions"]
+        assert before and not list(out.glob("*.json"))
+
+        again = sightline(*arguments)
+        processes.append(again)
+        code, printed, err = finish(again, 120)
+        assert code == 0, err
+        assert "carrying on the game saved in" in printed and "result: " in printed
+        code, printed, err = finish(guest, 60)
+        assert code == 0, err
+        assert printed.startswith("outcome:") and int(printed.split()[-1]) >= 2
+    finally:
+        stop_all(processes)
+    (path,) = out.glob("rbc-*.json")
+    record = read_record(path)
+    actions = [entry.to_json()["action"] for entry in record.entries]
+    assert actions[:len(before)] == [entry["action"] for entry in before]  # nothing of the first life lost
+    assert len(actions) > len(before)
+    assert not [action for action in actions if action["type"] == "adjudication" and action["reason"] != "turn_limit"]
+    Timeline(record)
+    assert not list(state.glob("game-*.json"))  # the finished game's autosave is gone

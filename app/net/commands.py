@@ -43,12 +43,15 @@ def _say(out: TextIO, text: str) -> None:
 def serve_game(variant: str, seats: Sequence[str | None], *, host: str, port: int, address: str | None,
                options: dict[str, Any], control: TimeControl, seed: int | None, reconnect_limit: float,
                on_abandon: str, out_dir: str | None, max_plies: int | None, move_limit: float | None,
-               announce: bool, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
-    """Host one game until it is over: print each remote seat's invitation, then the result."""
+               announce: bool, state_dir: str | None = None, out: TextIO = sys.stdout,
+               err: TextIO = sys.stderr) -> int:
+    """Host one game until it is over: print each remote seat's invitation, then the result. With
+    ``state_dir``, the certificate and the game's autosave are kept there, and an unfinished game found there is
+    carried on instead of a new one (its guests come back with their seat tokens)."""
     if address is None:
         address = outward_address() if host in ("0.0.0.0", "::", "") else host
     try:
-        server = RefereeServer(host, port, address=address)
+        server = RefereeServer(host, port, address=address, state_dir=state_dir, hold=True)
     except OSError as error:
         _say(err, f"sightline serve: cannot listen on {host}:{port}: {error.strerror or error}")
         return 1
@@ -56,15 +59,21 @@ def serve_game(variant: str, seats: Sequence[str | None], *, host: str, port: in
     stop = threading.Event()
     previous = _on_terminate(stop.set)
     try:
+        saved = server.saved_games()
         try:
-            hosted = server.host_game(variant, seats, options=options, control=control, seed=seed,
-                                      reconnect_limit=reconnect_limit, on_abandon=on_abandon,
-                                      max_plies=max_plies, move_limit=move_limit, out_dir=out_dir,
-                                      on_finished=lambda _game: stop.set())
+            if saved:
+                hosted = server.resume_game(saved[0], on_finished=lambda _game: stop.set())
+                _say(out, f"carrying on the game saved in {saved[0]}")
+            else:
+                hosted = server.host_game(variant, seats, options=options, control=control, seed=seed,
+                                          reconnect_limit=reconnect_limit, on_abandon=on_abandon,
+                                          max_plies=max_plies, move_limit=move_limit, out_dir=out_dir,
+                                          on_finished=lambda _game: stop.set())
         except (ValueError, BotError) as error:
             _say(err, f"sightline serve: {error}")
             return 2
-        definition = games.get(variant)
+        server.open()
+        definition = games.get(hosted.variant)
         _say(out, f"serving {definition.title} on {host}:{server.port} (certificate sha256 {server.fingerprint})")
         for seat, invitation in hosted.invitations().items():
             _say(out, f"{definition.seat_names[seat]}: {invitation.text()}")

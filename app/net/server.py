@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import secrets
 import ssl
 import threading
@@ -37,7 +38,8 @@ from app.bots.contract import Agent, AgentFailed, AgentTimeout, HostFailure
 from app.engine import codec
 from app.engine.clock import TimeControl
 from app.engine.core import Action, Outcome, Seat
-from app.engine.record import GameRecord
+from app.engine.atomic_files import atomic_write_text
+from app.engine.record import GameRecord, GameSession, PlayerInfo, RecordError
 from app.hosting.agents import BotSpec
 from app.hosting.runner import run_game
 
@@ -145,6 +147,11 @@ class RemoteSeat(Agent):
         self._end: dict[str, Any] | None = None
         self._shut = False
         self._ready = False
+
+    def _request_count(self) -> int:
+        """Requests sent so far, less the one still open: a restarted server numbers on from there, so a guest
+        that answered that request just before the crash sends the same answer again."""
+        return self._request - (1 if self._pending is not None else 0)
 
     @property
     def connected(self) -> bool:
@@ -308,7 +315,8 @@ class HostedGame:
     def __init__(self, server: "RefereeServer", variant: str, options: dict[str, Any], control: TimeControl,
                  seats: Sequence[str | None], seed: int | None, reconnect_limit: float, on_abandon: str,
                  move_limit: float | None, max_plies: int | None, out_dir: str | Path | None,
-                 on_finished: Callable[["HostedGame"], None] | None) -> None:
+                 on_finished: Callable[["HostedGame"], None] | None, autosave: Path | None = None,
+                 saved: dict[str, Any] | None = None) -> None:
         definition = games.get(variant)
         if len(seats) != len(definition.seat_names):
             raise ValueError(f"{definition.title} has {len(definition.seat_names)} seats, not {len(seats)}")
@@ -321,12 +329,16 @@ class HostedGame:
         self.options = dict(options)
         self.game = definition.referee().from_options(self.options)  # bad options: ValueError, before anything runs
         self.control = control
+        self.seats = list(seats)
         self.seed = seed
+        self.reconnect_limit = reconnect_limit
+        self.on_abandon = on_abandon
         self.move_limit = move_limit
         self.max_plies = max_plies
         self.out_dir = None if out_dir is None else Path(out_dir)
         self.on_finished = on_finished
-        self.id = secrets.token_hex(4)
+        self.autosave = autosave
+        self.id = secrets.token_hex(4) if saved is None else str(saved["id"])
         self.codes: dict[Seat, str] = {}
         self.agents: list[Agent] = []
         for seat, spec in enumerate(seats):
@@ -335,6 +347,12 @@ class HostedGame:
                 self.codes[seat] = new_code()
             else:
                 self.agents.append(BotSpec(spec, variant).create(None if seed is None else seed + seat))
+        self.session: GameSession | None = None
+        self._saved_record: dict[str, Any] | None = None
+        self._save_lock = threading.Lock()
+        self.resumed = saved is not None
+        if saved is not None:
+            self._restore(saved)
         self.record: GameRecord | None = None
         self.record_path: Path | None = None
         self.failure: str | None = None
@@ -357,18 +375,27 @@ class HostedGame:
 
     def _run(self) -> None:
         try:
-            for seat in self.remote_seats.values():
-                while not seat.joined.wait(0.2):
-                    if self.server.closing:
-                        self.failure = "the server was shut down before every seat had joined"
-                        return
+            if self._saved_record is None:  # a new game (or one saved before it started): every seat joins first
+                for seat in self.remote_seats.values():
+                    while not seat.joined.wait(0.2):
+                        if self.server.closing:
+                            self.failure = "the server was shut down before every seat had joined"
+                            return
+                players = [PlayerInfo(agent.name, "bot", getattr(agent, "spec", None)) for agent in self.agents]
+                self.session = GameSession(self.game, self.control, players, self.seed, start_clock=False)
+            else:
+                self.session = GameSession.from_snapshot(GameRecord.from_json(self._saved_record), start_clock=False)
+                self.game = self.session.game
+            self._step(self.session)
             self.record = run_game(self.game, self.agents, self.control, self.seed, move_limit=self.move_limit,
-                                   max_plies=self.max_plies)
+                                   max_plies=self.max_plies, on_step=self._step, session=self.session)
             if self.out_dir is not None:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
                 path = self.out_dir / f"{self.variant}-{self.id}.json"
                 self.record.save(path)
                 self.record_path = path
+            if self.autosave is not None:
+                self.autosave.unlink(missing_ok=True)
         except Exception as error:  # noqa: BLE001 - a game's thread must end with something said
             self.failure = f"{type(error).__name__}: {error}"
         finally:
@@ -379,6 +406,79 @@ class HostedGame:
                     self.on_finished(self)
                 except Exception:  # noqa: BLE001
                     pass
+
+    # -- the autosave: what a restarted server needs to carry on ------------------------------------------------
+    def _step(self, session: GameSession) -> None:
+        """After each step (on the game's thread): keep the record so far, and save."""
+        if self.autosave is None or session.game.is_over:
+            return
+        self._saved_record = session.snapshot().to_json()
+        self.save()
+
+    def save(self) -> None:
+        """Write the autosave (from any thread): the settings, the seats' codes and tokens, the record so far."""
+        if self.autosave is None:
+            return
+        with self._save_lock:
+            remote = self.remote_seats
+            data = {"format": "sightline-hosted-game", "version": 1, "id": self.id, "variant": self.variant,
+                    "options": self.options, "clock": self.control.to_json(), "seats": self.seats,
+                    "seed": self.seed, "reconnect_limit": self.reconnect_limit, "on_abandon": self.on_abandon,
+                    "move_limit": self.move_limit, "max_plies": self.max_plies,
+                    "out_dir": None if self.out_dir is None else str(self.out_dir),
+                    "codes": {str(seat): code for seat, code in self.codes.items()},
+                    "tokens": {str(seat): agent.token for seat, agent in remote.items() if agent.token},
+                    "names": {str(seat): agent.name for seat, agent in remote.items()},
+                    "requests": {str(seat): agent._request_count() for seat, agent in remote.items()},
+                    "record": self._saved_record}
+            atomic_write_text(self.autosave, json.dumps(data))
+
+    def _restore(self, saved: dict[str, Any]) -> None:
+        self.codes = {int(seat): str(code) for seat, code in saved.get("codes", {}).items()}
+        self._saved_record = saved.get("record")
+        for seat, agent in self.remote_seats.items():
+            token = saved.get("tokens", {}).get(str(seat))
+            agent.name = str(saved.get("names", {}).get(str(seat), agent.name))
+            agent._request = int(saved.get("requests", {}).get(str(seat), 0))
+            if token:
+                agent.token = str(token)
+                self.codes.pop(seat, None)  # spent before the restart
+                agent.joined.set()
+                agent.dropped_at = time.monotonic()  # away until it comes back: the reconnect limit runs
+
+    @classmethod
+    def load(cls, server: "RefereeServer", path: Path,
+             on_finished: Callable[["HostedGame"], None] | None = None) -> "HostedGame":
+        """The game saved in ``path``, to carry on; ValueError when the file is not one."""
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(saved, dict) or saved.get("format") != "sightline-hosted-game":
+                raise ValueError("not a hosted game's autosave")
+            hosted = cls(server, saved["variant"], saved["options"], TimeControl.from_json(saved["clock"]),
+                         saved["seats"], saved["seed"], float(saved["reconnect_limit"]), saved["on_abandon"],
+                         saved["move_limit"], saved["max_plies"], saved["out_dir"], on_finished, path, saved)
+            if hosted._saved_record is not None:
+                GameRecord.from_json(hosted._saved_record)  # a record that does not read: refused now
+        except (OSError, KeyError, TypeError, RecordError, json.JSONDecodeError) as error:
+            raise ValueError(f"{path} cannot be carried on: {error}") from None
+        return hosted
+
+
+def _kept_certificate(folder: Path) -> tuple[bytes, bytes]:
+    """The certificate and key kept in ``folder`` (made and kept there, readable by this user only, the first
+    time): a restarted server shows guests the same fingerprint."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cert_path, key_path = folder / "certificate.pem", folder / "key.pem"
+    try:
+        return cert_path.read_bytes(), key_path.read_bytes()
+    except OSError:
+        pass
+    cert, key = make_certificate()
+    for path, data in ((key_path, key), (cert_path, cert)):
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+    return cert, key
 
 
 @dataclass
@@ -396,8 +496,10 @@ class RefereeServer:
     Call :meth:`close` when done: it aborts the games still running and stops every thread it started."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, address: str | None = None,
-                 throttle: Throttle | None = None, certificate: tuple[bytes, bytes] | None = None) -> None:
-        cert, key = certificate or make_certificate()
+                 throttle: Throttle | None = None, certificate: tuple[bytes, bytes] | None = None,
+                 state_dir: str | Path | None = None, hold: bool = False) -> None:
+        self.state_dir = None if state_dir is None else Path(state_dir)
+        cert, key = certificate or (_kept_certificate(self.state_dir) if self.state_dir else make_certificate())
         self.fingerprint = pem_fingerprint(cert)
         self._ssl = server_context(cert, key)
         self.host = host
@@ -416,6 +518,11 @@ class RefereeServer:
         self._loop.set_exception_handler(lambda loop, context: None)  # a peer's failed handshake is no news
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True, name="sightline-net")
         self._thread.start()
+        self._admitting = asyncio.Event()
+        """Set once guests are heard (:meth:`open`): with ``hold``, a restarted server first takes up its saved
+        games, so that a guest coming back with its token finds its seat there."""
+        if not hold:
+            self._admitting.set()
         try:
             self._server = asyncio.run_coroutine_threadsafe(self._listen(host, port), self._loop).result(10)
         except BaseException:
@@ -428,6 +535,10 @@ class RefereeServer:
         return await asyncio.start_server(self._serve, host, port, ssl=self._ssl,
                                           ssl_handshake_timeout=HELLO_LIMIT)
 
+    def open(self) -> None:
+        """Hear guests' greetings (a server made with ``hold=True`` keeps them waiting until then)."""
+        self._loop.call_soon_threadsafe(self._admitting.set)
+
     # -- games ---------------------------------------------------------------------------------------------
     def host_game(self, variant: str, seats: Sequence[str | None], *, options: dict[str, Any] | None = None,
                   control: TimeControl | None = None, seed: int | None = None, reconnect_limit: float = 60.0,
@@ -439,12 +550,35 @@ class RefereeServer:
         seat has joined. ValueError or BotError for a bad game, option or bot."""
         hosted = HostedGame(self, variant, dict(options or {}), control or TimeControl(None, 0.0), seats, seed,
                             reconnect_limit, on_abandon, move_limit, max_plies, out_dir, on_finished)
+        if self.state_dir is not None:
+            hosted.autosave = self.state_dir / f"game-{hosted.id}.json"
+            hosted.save()
+        return self._start(hosted)
+
+    def saved_games(self) -> list[Path]:
+        """The autosaves of unfinished games in the state folder (a server that was stopped or crashed)."""
+        if self.state_dir is None:
+            return []
+        return sorted(self.state_dir.glob("game-*.json"))
+
+    def resume_game(self, path: str | Path,
+                    on_finished: Callable[[HostedGame], None] | None = None) -> HostedGame:
+        """Carry on the game saved in ``path`` (one of :meth:`saved_games`): its guests come back with their seat
+        tokens (the certificate, kept in the state folder, is the same), seats never joined with their codes; a
+        guest that does not come back within the game's reconnect limit is given up as the game says.
+        ValueError when the file cannot be carried on."""
+        return self._start(HostedGame.load(self, Path(path), on_finished))
+
+    def _start(self, hosted: HostedGame) -> HostedGame:
         with self._lock:
             if self.closing:
                 raise RuntimeError("the server is closed")
             self.games[hosted.id] = hosted
             for seat, code in hosted.codes.items():
                 self._codes[digest(normal_code(code))] = (hosted, seat)
+            for agent in hosted.remote_seats.values():
+                if agent.token:
+                    self._tokens[digest(agent.token)] = agent
         hosted.thread.start()
         return hosted
 
@@ -470,6 +604,11 @@ class RefereeServer:
                 raise wire.ProtocolError(f"no greeting within {HELLO_LIMIT:g} s") from None
             if hello["type"] != "hello":
                 raise wire.ProtocolError(f"the first message must be a hello, not {hello['type']}")
+            if not self._admitting.is_set():
+                try:
+                    await asyncio.wait_for(self._admitting.wait(), HELLO_LIMIT)
+                except asyncio.TimeoutError:
+                    raise wire.ProtocolError("the server is not taking guests yet: try again") from None
             seat, resumed = self._admit(peer, hello)
             seat.attach(connection, resumed)
             while True:
@@ -532,7 +671,8 @@ class RefereeServer:
             seat.token = new_token()
             seat.name = _clean_name(hello["name"])
             self._tokens[digest(seat.token)] = seat
-            return seat, False
+        hosted.save()  # the token survives a crash of the server
+        return seat, False
 
     # -- the end ---------------------------------------------------------------------------------------------
     def close(self, timeout: float = 10.0) -> None:
