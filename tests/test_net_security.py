@@ -124,3 +124,20 @@ def test_a_flood_of_connections_is_cut_off_at_the_limit(monkeypatch: pytest.Monk
         wait_for(lambda: not server._connections, 10, "the idle connections to go")
         GuestThread(bot_guest(hosted.invitations()[0])).join(60)
         extra.close()
+
+
+def test_both_ends_probe_an_idle_connection_so_a_silent_drop_is_noticed() -> None:
+    import socket
+
+    with served() as server:
+        server.host_game("rbc", [None, "random"])
+        client = RawClient(server)
+        wait_for(lambda: len(server._connections) == 1, 10, "the connection")
+        (connection,) = server._connections
+        assert connection.writer.get_extra_info("socket").getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE)
+        client.close()
+    from app.net.invitation import keep_alive
+    with socket.socket() as plain:
+        keep_alive(plain)
+        assert plain.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE)
+        assert plain.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 10

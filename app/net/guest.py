@@ -27,7 +27,7 @@ from app.engine import codec
 from app.engine.core import Outcome
 
 from . import values, wire
-from .invitation import Invitation, check_fingerprint, client_context
+from .invitation import Invitation, check_fingerprint, client_context, keep_alive
 
 __all__ = ["Guest", "GuestError", "read_token", "write_token"]
 
@@ -133,6 +133,7 @@ class Guest:
             raw = socket.create_connection((invitation.host, invitation.port), timeout=self.connect_timeout)
         except OSError as error:
             raise _Dropped(f"cannot reach {invitation.host}:{invitation.port}: {error.strerror or error}") from None
+        keep_alive(raw)
         try:
             try:
                 connection = client_context().wrap_socket(raw, server_hostname=None)

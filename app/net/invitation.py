@@ -31,6 +31,7 @@ import hmac
 import ipaddress
 import os
 import secrets
+import socket
 import ssl
 import tempfile
 import threading
@@ -196,6 +197,19 @@ def check_fingerprint(connection: ssl.SSLSocket, expected: str) -> None:
         raise ConnectionRefusedError("the host's certificate is not the one the invitation names: "
                                      "someone may stand between you and the host, or the host was restarted "
                                      "(ask for a new invitation)")
+
+
+def keep_alive(sock: "socket.socket") -> None:
+    """Have the system probe an idle connection (after 10 s idle, every 5 s, 3 times): a peer whose network died
+    without a word is noticed within about half a minute, and its seat waits for it to come back."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for name, value in (("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3)):
+            option = getattr(socket, name, None)
+            if option is not None:
+                sock.setsockopt(socket.IPPROTO_TCP, option, value)
+    except OSError:
+        pass
 
 
 def is_loopback(host: str) -> bool:

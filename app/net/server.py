@@ -44,8 +44,8 @@ from app.hosting.agents import BotSpec
 from app.hosting.runner import run_game
 
 from . import values, wire
-from .invitation import (Invitation, Throttle, digest, make_certificate, new_code, new_token, normal_code,
-                         pem_fingerprint, server_context)
+from .invitation import (Invitation, Throttle, digest, keep_alive, make_certificate, new_code, new_token,
+                         normal_code, pem_fingerprint, server_context)
 
 __all__ = ["HostedGame", "RefereeServer", "RemoteSeat"]
 
@@ -592,6 +592,9 @@ class RefereeServer:
         peername = writer.get_extra_info("peername")
         peer = str(peername[0]) if isinstance(peername, tuple) and peername else "?"
         connection = _Connection(self._loop, reader, writer, peer)
+        raw = writer.get_extra_info("socket")
+        if raw is not None:
+            keep_alive(raw)
         if len(self._connections) >= MAX_CONNECTIONS:
             connection.close_soon("the server holds as many connections as it can: try again later")
             return
