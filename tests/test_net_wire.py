@@ -195,3 +195,21 @@ def test_wrong_tries_slow_their_address_and_only_theirs() -> None:
     assert throttle.wait("10.0.0.1") == 8.0 and throttle.wait("10.0.0.2") == 0
     now[0] += 8.0
     assert throttle.wait("10.0.0.1") == 0
+
+
+def test_classes_of_the_games_own_package_and_of_the_shared_kits_are_read() -> None:
+    from app.games.team_draw import DrawProposed
+    assert values.observation_from_json("telepathy", values.observation_to_json(DrawProposed(2))) == DrawProposed(2)
+    with pytest.raises(wire.ProtocolError, match="not a class of this game"):  # a kit, but no record class
+        values.observation_from_json("rbc", {"class": "app.games.definition:Lazy", "data": {}})
+    with pytest.raises(wire.ProtocolError, match="not a class of this game"):  # another game's package
+        values.observation_from_json("rbc", {"class": "app.games.minit:DEFINITION", "data": {}})
+    with pytest.raises(wire.ProtocolError, match="not a class of this game"):
+        values.choices_from_json("rbc", {"object": "app.games.splitbrain.rules:PickPiece", "data": {"square": "e2"}})
+
+
+def test_a_class_the_codec_cannot_build_is_a_protocol_error_too() -> None:
+    with pytest.raises(wire.ProtocolError, match="cannot be read"):
+        values.observation_from_json("rbc", {"class": "app.games.scene:BoardScene", "data": {}})
+    with pytest.raises(wire.ProtocolError, match="cannot be read"):
+        values.choices_from_json("rbc", {"object": "app.games.scene:BoardScene", "data": {}})

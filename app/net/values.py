@@ -1,10 +1,10 @@
 """A seat's observations, its choices and its actions, to and from the wire's JSON.
 
 Observations and actions go through the engine's one codec (:mod:`app.engine.codec`), by their fields' types:
-an observation travels as ``{"class": "module:Name", "data": ...}`` and is read back only as a class of its
-game's rules or view, of the engine's core, of the team games' shared draw offer, or of ``chess`` (the modules a
-bot's answer may come from, as for bots in worker processes), and only if the codec finds its data of the
-declared types. An action travels as its record form (``Action.to_json``) and is read by the game's referee
+an observation travels as ``{"class": "module:Name", "data": ...}`` and is read back only as a dataclass or named
+tuple of its game's own package, of a kit the games share (``app.games.team_draw``, ``app.games.kit_cards``), of
+the engine's core or of ``chess`` (never of another game), and only if the codec finds its data of the declared
+types. An action travels as its record form (``Action.to_json``) and is read by the game's referee
 class exactly as a record's actions are.
 
 A request's ``choices`` (``Game.choices()``: plain data, lists of actions, moves) have no declared type, so they
@@ -45,15 +45,33 @@ __all__ = ["action_from_json", "action_to_json", "choices_from_json", "choices_t
 
 MAX_DEPTH = 24
 """How deeply a request's choices may nest."""
-_SHARED_MODULES = ("chess", "app.engine.core", "app.games.team_draw")
+_SHARED_MODULES = ("chess", "app.engine.core")
+_KITS = "app.games."
+"""Modules directly in this package that are no game's own are the kits games share (``team_draw``,
+``kit_cards``): their classes may travel for any game."""
 
 
-def _allowed_modules(variant: str) -> frozenset[str]:
+def _package(module: str) -> str:
+    return module.rpartition(".")[0]
+
+
+def _allowed(variant: str, module: str) -> bool:
+    """Whether a class of ``module`` may be read for ``variant``: the engine's core and ``chess``, the game's own
+    package (its rules, its view and their helpers), and the shared kits of ``app.games``, never another game's
+    package."""
     try:
         definition = games.get(variant)
     except KeyError:
         raise ProtocolError(f"the game {variant!r} is not known here") from None
-    return frozenset((*_SHARED_MODULES, definition.referee.module, definition.view.module))
+    own = {_package(definition.referee.module), _package(definition.view.module)}
+    if module in _SHARED_MODULES or module in (definition.referee.module, definition.view.module) \
+            or _package(module) in own:
+        return True
+    if module.startswith(_KITS) and module.count(".") == 2:
+        others = {_package(other.referee.module) for other in games.all()} | {
+            _package(other.view.module) for other in games.all()}
+        return module not in others
+    return False
 
 
 def _is_record_class(cls: Any) -> bool:
@@ -71,7 +89,7 @@ def _find_class(variant: str, name: Any) -> type[Any]:
     if not isinstance(name, str) or name.count(":") != 1:
         raise ProtocolError(f"{str(name)[:60]!r} does not name a class as module:Name")
     module, _, attribute = name.partition(":")
-    if module not in _allowed_modules(variant) or not attribute.isidentifier():
+    if not attribute.isidentifier() or not _allowed(variant, module):
         raise ProtocolError(f"{name[:80]!r} is not a class of this game")
     try:
         found = getattr(importlib.import_module(module), attribute, None)
@@ -81,6 +99,17 @@ def _find_class(variant: str, name: Any) -> type[Any]:
             or found.__qualname__ != attribute:
         raise ProtocolError(f"{name[:80]!r} is not a class of this game")
     return found
+
+
+def _build(cls: type[Any], data: Any, what: str) -> Any:
+    """``cls`` from its codec data; whatever goes wrong (data of the wrong types, a class the codec cannot
+    read, a class that checks its values and refuses them) is a ProtocolError."""
+    try:
+        return codec.from_json(cls, data)
+    except RecursionError:
+        raise ProtocolError(f"{what} is nested too deeply") from None
+    except Exception as error:  # noqa: BLE001 - nothing the peer sends may raise anything else
+        raise ProtocolError(f"{what} cannot be read: {str(error)[:200]}") from None
 
 
 # ---- observations ----------------------------------------------------------------------------------------
@@ -95,12 +124,7 @@ def observation_from_json(variant: str, data: Any) -> Any:
     if not isinstance(data, dict) or set(data) != {"class", "data"}:
         raise ProtocolError("an observation must be an object of a class and its data")
     cls = _find_class(variant, data["class"])
-    try:
-        return codec.from_json(cls, data["data"])
-    except codec.CodecError as error:
-        raise ProtocolError(f"an observation that cannot be read: {str(error)[:200]}") from None
-    except RecursionError:
-        raise ProtocolError("an observation nested too deeply") from None
+    return _build(cls, data["data"], "an observation")
 
 
 # ---- actions ----------------------------------------------------------------------------------------------
@@ -156,10 +180,7 @@ def choices_from_json(variant: str, data: Any, depth: int = 0) -> Any:
     tag = next(iter(data))
     if tag == "object" and set(data) == {"object", "data"}:
         cls = _find_class(variant, data["object"])
-        try:
-            return codec.from_json(cls, data["data"])
-        except codec.CodecError as error:
-            raise ProtocolError(f"choices hold an object that cannot be read: {str(error)[:200]}") from None
+        return _build(cls, data["data"], "choices hold an object that")
     if len(data) != 1:
         raise ProtocolError(f"choices hold an object with the keys {sorted(data)[:4]!r}, which is no value")
     inner = data[tag]
