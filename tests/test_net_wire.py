@@ -84,8 +84,29 @@ def test_whatever_arrives_is_a_message_or_a_protocol_error(data: bytes) -> None:
             assert message["type"] in schema
 
 
-@settings(max_examples=300, deadline=None)
-@given(json_values, st.sampled_from(sorted(games.names())))
+def _class_names() -> list[str]:
+    """``module:Name`` of every class in the games' packages and the shared kits (what a peer might name)."""
+    import importlib
+    import pkgutil
+    import app.games
+    names = []
+    for module_info in pkgutil.walk_packages(app.games.__path__, "app.games."):
+        try:
+            module = importlib.import_module(module_info.name)
+        except Exception:  # noqa: BLE001 - a module that needs what is not installed
+            continue
+        names += [f"{module.__name__}:{name}" for name, value in vars(module).items()
+                  if isinstance(value, type) and value.__module__ == module.__name__]
+    return sorted(names)
+
+
+CLASS_NAMES = _class_names()
+named = st.builds(lambda name, data: {"class": name, "data": data}, st.sampled_from(CLASS_NAMES), json_values)
+tagged = st.builds(lambda name, data: {"object": name, "data": data}, st.sampled_from(CLASS_NAMES), json_values)
+
+
+@settings(max_examples=600, deadline=None)
+@given(json_values | named | tagged, st.sampled_from(sorted(games.names())))
 def test_whatever_a_guest_calls_an_action_is_an_action_or_a_protocol_error(data: object, variant: str) -> None:
     for read in (lambda: values.action_from_json(variant, data), lambda: values.choices_from_json(variant, data),
                  lambda: values.observation_from_json(variant, data)):
