@@ -238,3 +238,4 @@ def test_a_referee_killed_mid_game_carries_on_from_its_autosave(tmp_path) -> Non
     assert not [action for action in actions if action["type"] == "adjudication" and action["reason"] != "turn_limit"]
     Timeline(record)
     assert not list(state.glob("game-*.json"))  # the finished game's autosave is gone
+    assert state.stat().st_mode & 0o077 == 0 and (state / "key.pem").stat().st_mode & 0o077 == 0

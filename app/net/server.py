@@ -467,7 +467,8 @@ class HostedGame:
 def _kept_certificate(folder: Path) -> tuple[bytes, bytes]:
     """The certificate and key kept in ``folder`` (made and kept there, readable by this user only, the first
     time): a restarted server shows guests the same fingerprint."""
-    folder.mkdir(parents=True, exist_ok=True)
+    if not folder.exists():
+        folder.mkdir(parents=True, mode=0o700)  # the autosaves hold the seats' codes and tokens: this user only
     cert_path, key_path = folder / "certificate.pem", folder / "key.pem"
     try:
         return cert_path.read_bytes(), key_path.read_bytes()
