@@ -239,3 +239,19 @@ def test_a_referee_killed_mid_game_carries_on_from_its_autosave(tmp_path) -> Non
     Timeline(record)
     assert not list(state.glob("game-*.json"))  # the finished game's autosave is gone
     assert state.stat().st_mode & 0o077 == 0 and (state / "key.pem").stat().st_mode & 0o077 == 0
+
+
+def test_data_the_host_cannot_send_aborts_the_game_instead_of_blaming_the_guest(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from app.net import values
+
+    def unsendable(choices: object) -> object:
+        return {"move": float("nan")}
+    monkeypatch.setattr(values, "choices_to_json", unsendable)
+    with served() as server:
+        hosted = server.host_game("rbc", [None, "random"], seed=5)
+        guest = GuestThread(bot_guest(hosted.invitations()[0], reconnect_limit=1))
+        record = hosted.wait(30)
+        outcome = guest.join(30)  # the guest is told the game was aborted, like any ending
+    assert record is not None and record.result is not None
+    assert record.result.reason is Reason.ABORTED and "cannot be sent over the network" in record.result.detail
+    assert outcome == record.result

@@ -117,6 +117,17 @@ class _Connection:
         return self.incoming.message(body)
 
 
+def _sendable(make: Callable[[], Any], what: str) -> Any:
+    """What ``make`` builds to send; a game whose data cannot travel is the host's failure, not the seat's: the
+    game is aborted (HostFailure) rather than lost by the guest."""
+    try:
+        data = make()
+        json.dumps(data, allow_nan=False)
+        return data
+    except (TypeError, ValueError) as error:
+        raise HostFailure(f"{what} cannot be sent over the network ({str(error)[:200]})") from None
+
+
 class RemoteSeat(Agent):
     """A seat played by a guest over the network. See the module's documentation."""
 
@@ -173,7 +184,7 @@ class RemoteSeat(Agent):
             self._wait(lambda: self._ready, deadline)
 
     def observe(self, observation: Any) -> None:
-        data = values.observation_to_json(observation)
+        data = _sendable(lambda: values.observation_to_json(observation), "an observation")
         with self._cond:
             fields = {"index": len(self._history), "observation": data}
             self._history.append(data)
@@ -181,8 +192,8 @@ class RemoteSeat(Agent):
 
     def act(self, request: ActionRequest) -> Action:
         seconds = request.seconds_left if math.isfinite(request.seconds_left) else None
-        fields = {"phase": request.phase, "choices": values.choices_to_json(request.choices),
-                  "seconds_left": seconds}
+        fields = {"phase": request.phase, "seconds_left": seconds,
+                  "choices": _sendable(lambda: values.choices_to_json(request.choices), "the seat's choices")}
         limit = self.time_limit
         deadline = None if limit is None else time.monotonic() + limit
         with self._cond:
