@@ -255,3 +255,18 @@ def test_data_the_host_cannot_send_aborts_the_game_instead_of_blaming_the_guest(
     assert record is not None and record.result is not None
     assert record.result.reason is Reason.ABORTED and "cannot be sent over the network" in record.result.detail
     assert outcome == record.result
+
+
+def test_a_guest_that_joins_and_never_gets_ready_loses_without_holding_the_game_forever(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from app.net import server as server_module
+    from tests.test_net_support import RawClient
+    monkeypatch.setattr(server_module, "READY_LIMIT", 0.5)
+    with served() as server:
+        hosted = server.host_game("rbc", [None, "random"])  # untimed, no move limit: only READY_LIMIT bounds it
+        silent = RawClient(server)
+        silent.hello(code=hosted.codes[0])
+        silent.until("start")
+        record = hosted.wait(30)
+        silent.close()
+    assert record is not None and record.result is not None
+    assert record.result.reason is Reason.FORFEIT and "took too long to start" in record.result.detail

@@ -53,6 +53,9 @@ HELLO_LIMIT = 10.0
 """Seconds a new connection has to finish its TLS handshake and greet."""
 BODY_LIMIT = 30.0
 """Seconds a message may take to arrive once its header has."""
+READY_LIMIT = 60.0
+"""Seconds a connected guest has to say its program is ready once the game starts (a guest away meanwhile has its
+reconnect limit instead)."""
 MAX_BUFFER = 8 << 20
 """Bytes waiting to be sent to one guest at most: one that stops reading is cut off."""
 ABANDON = ("claim", "abort")
@@ -122,7 +125,9 @@ def _sendable(make: Callable[[], Any], what: str) -> Any:
     game is aborted (HostFailure) rather than lost by the guest."""
     try:
         data = make()
-        json.dumps(data, allow_nan=False)
+        size = len(json.dumps(data, allow_nan=False).encode("utf-8"))
+        if size > wire.MAX_FRAME - 4096:
+            raise ValueError(f"{size} bytes, over the limit of a message")
         return data
     except (TypeError, ValueError) as error:
         raise HostFailure(f"{what} cannot be sent over the network ({str(error)[:200]})") from None
@@ -158,6 +163,7 @@ class RemoteSeat(Agent):
         self._end: dict[str, Any] | None = None
         self._shut = False
         self._ready = False
+        self._attached_at = 0.0
 
     def _request_count(self) -> int:
         """Requests sent so far, less the one still open: a restarted server numbers on from there, so a guest
@@ -181,7 +187,25 @@ class RemoteSeat(Agent):
         with self._cond:
             self._start = {"options": json.loads(json.dumps(options)), "opponent": opponent_name[:2000]}
             self._send("start", self._start)
-            self._wait(lambda: self._ready, deadline)
+            while not self._ready:
+                # as in _wait, and a guest connected for READY_LIMIT without saying it is ready took too long
+                if self._shut:
+                    raise HostFailure("the referee server was shut down")
+                now = time.monotonic()
+                if deadline is not None and now >= deadline:
+                    raise AgentTimeout()
+                waits = [] if deadline is None else [deadline - now]
+                if self._connection is not None:
+                    left = self._attached_at + READY_LIMIT - now
+                    if left <= 0:
+                        raise AgentTimeout()
+                    waits.append(left)
+                elif self.dropped_at is not None:
+                    left = self.dropped_at + self.reconnect_limit - now
+                    if left <= 0:
+                        raise self._abandoned()
+                    waits.append(left)
+                self._cond.wait(min(waits) if waits else None)
 
     def observe(self, observation: Any) -> None:
         data = _sendable(lambda: values.observation_to_json(observation), "an observation")
@@ -257,6 +281,7 @@ class RemoteSeat(Agent):
             if old is not None:
                 old.close_soon("your seat was taken up by a new connection with its token")
             self._connection = connection
+            self._attached_at = time.monotonic()
             self.dropped_at = None
             assert self.token is not None
             connection.send("welcome", {"game": self.hosted.id, "variant": self.hosted.variant, "seat": self.seat,
