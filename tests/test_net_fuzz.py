@@ -9,6 +9,7 @@ import json
 import socket
 from struct import error as struct_error
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from app.engine.clock import TimeControl
@@ -94,6 +95,7 @@ def poke(server, token: str, case: tuple[str, object]) -> None:  # type: ignore[
         client.close()
 
 
+@pytest.mark.slow  # about 35 s: two thousand connections
 def test_thousands_of_bad_messages_change_no_game_and_stop_no_server() -> None:
     # wrong codes are not slowed here (every connection comes from 127.0.0.1); the slowing is tested apart
     with served(throttle=Throttle(base=0.0)) as server:
@@ -200,8 +202,6 @@ def _script(steps) -> bytes:  # type: ignore[no-untyped-def]
 
 def test_a_hostile_host_stops_a_guest_with_a_sentence_and_nothing_else() -> None:
     import threading
-
-    import pytest
 
     from app.net.guest import GuestError
     from app.net.invitation import Invitation, make_certificate, new_code, pem_fingerprint, server_context
