@@ -141,3 +141,12 @@ def test_both_ends_probe_an_idle_connection_so_a_silent_drop_is_noticed() -> Non
         keep_alive(plain)
         assert plain.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE)
         assert plain.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 10
+
+
+def test_a_referees_own_seats_take_built_in_bots_only() -> None:
+    # an outside program in the referee's process could read the whole game, the guests' secrets included
+    with served() as server:
+        with pytest.raises(ValueError, match="not a built-in Reconnaissance Blind Chess bot"):
+            server.host_game("rbc", [None, "tests/bots/some_bot.py"])
+        with pytest.raises(ValueError, match="not a built-in"):
+            server.host_game("rbc", [None, "reconchess.bots.random_bot"])

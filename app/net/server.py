@@ -382,7 +382,11 @@ class HostedGame:
                 self.agents.append(RemoteSeat(self, seat, reconnect_limit, on_abandon))
                 self.codes[seat] = new_code()
             else:
-                self.agents.append(BotSpec(spec, variant).create(None if seed is None else seed + seat))
+                bot = BotSpec(spec, variant)
+                if bot.builtin is None:  # an outside program in the referee's process could read the whole game
+                    raise ValueError(f"{spec!r} is not a built-in {definition.title} bot: a referee's own seats are "
+                                     f"played by built-in bots ({', '.join(definition.bot_classes())}) or remote")
+                self.agents.append(bot.create(None if seed is None else seed + seat))
         self.session: GameSession | None = None
         self._saved_record: dict[str, Any] | None = None
         self._save_lock = threading.Lock()
