@@ -270,3 +270,36 @@ def test_a_guest_that_joins_and_never_gets_ready_loses_without_holding_the_game_
         silent.close()
     assert record is not None and record.result is not None
     assert record.result.reason is Reason.FORFEIT and "took too long to start" in record.result.detail
+
+
+def test_run_game_carries_on_a_resumed_session_where_it_was() -> None:
+    """The runner's door a restarted referee uses: a session resumed from a snapshot plays on from its step, and
+    its agents are told everything their seats were told before."""
+    from app import games
+    from app.bots.contract import BotAgent
+    from app.engine.clock import TimeControl
+    from app.engine.record import GameSession
+    from app.hosting.agents import BotSpec
+    from app.hosting.runner import run_game
+
+    class Counting(BotAgent):
+        def __init__(self, agent: BotAgent) -> None:
+            super().__init__(agent.bot, agent.name)
+            self.observes, self.told = True, 0
+
+        def observe(self, observation: object) -> None:
+            self.told += 1
+            super().observe(observation)
+
+    first = games.referee("rbc").from_options({})
+    saved: list[object] = []
+    run_game(first, [BotSpec("random", "rbc").create(1), BotSpec("random", "rbc").create(2)],
+             TimeControl(300, 2), max_plies=10, on_step=lambda session: saved.append(session.snapshot()))
+    snapshot = saved[9]  # ten steps in
+    session = GameSession.from_snapshot(snapshot, start_clock=False)  # type: ignore[arg-type]
+    told_before = [len(session.game.observations(seat)) for seat in (0, 1)]
+    agents = [Counting(BotSpec("random", "rbc").create(seat)) for seat in (0, 1)]  # type: ignore[arg-type]
+    record = run_game(session.game, agents, TimeControl(300, 2), max_plies=30, session=session)
+    assert [entry.action for entry in record.entries[:10]] == [entry.action for entry in snapshot.entries]  # type: ignore[attr-defined]
+    assert len(record.entries) > 10 and record.result is not None
+    assert all(agent.told >= before for agent, before in zip(agents, told_before))
