@@ -481,7 +481,80 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("--position", help="a starting position in the game's own notation (a FEN for the "
                        "8x8 chess games; see each game's rules page for the others)")
     perft.set_defaults(func=_perft)
+    _add_network_commands(commands)
     return parser
+
+
+def _add_network_commands(commands: "argparse._SubParsersAction[_Parser]") -> None:
+    """``serve`` and ``join``: network play without a window (docs/network.md)."""
+    names, default = games.names(), games.default().key
+    serve = commands.add_parser("serve", help="host a game for players on other computers (no window)")
+    serve.add_argument("--port", type=_whole_number, default=0, help="the TCP port (default: any free one)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1, this computer only; 0.0.0.0: every "
+                            "network)")
+    serve.add_argument("--address", default=None, help="the address the invitations name (default: --host, or "
+                                                       "this computer's address on its network)")
+    serve.add_argument("--variant", default=default, choices=list(names), help=f"the game (default {default})")
+    serve.add_argument("--seat", action="append", metavar="NAME=WHO",
+                       help="who plays the seat NAME: remote (a guest joins with an invitation) or a built-in bot; "
+                            "once for every seat")
+    serve.add_argument("--white", metavar="WHO", help="the same as --seat White=WHO")
+    serve.add_argument("--black", metavar="WHO", help="the same as --seat Black=WHO")
+    clock = serve.add_mutually_exclusive_group()
+    clock.add_argument("--time", default="900+5", help="time control: seconds+increment (default 900+5)")
+    clock.add_argument("--untimed", action="store_true", help="no clocks")
+    serve.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option, as for match")
+    serve.add_argument("--seed", type=_whole_number, default=None, help="seed of the host's bots")
+    serve.add_argument("--reconnect-limit", type=_seconds, default=60.0, metavar="SECONDS",
+                       help="how long a guest that dropped may take to come back (default 60)")
+    serve.add_argument("--abandon", choices=("claim", "abort"), default="claim",
+                       help="a guest that does not come back loses the game (claim, default) or the game is "
+                            "aborted (abort)")
+    serve.add_argument("--move-limit", type=_seconds, default=None, metavar="SECONDS",
+                       help="in an untimed game, the longest a seat may take over one turn")
+    serve.add_argument("--max-plies", type=_whole_number, default=None, help="draw a game still going after "
+                                                                             "this many turns")
+    serve.add_argument("--out", help="directory for the game's record")
+    serve.add_argument("--state", default=None, metavar="DIR",
+                       help="keep the certificate and the game's autosave in DIR; if DIR holds an unfinished game "
+                            "(the server crashed), carry it on instead of starting a new one")
+    serve.add_argument("--announce", action="store_true", help="announce the game on the local network")
+    serve.set_defaults(func=_serve)
+
+    join = commands.add_parser("join", help="play a seat of a hosted game with a built-in bot (no window)")
+    join.add_argument("invitation", help="the invitation the host gave (sightline://...)")
+    join.add_argument("--bot", required=True, help="the built-in bot that plays the seat")
+    join.add_argument("--name", default=None, help="the name the host records (default: the bot's)")
+    join.add_argument("--token-file", default=None, metavar="FILE",
+                      help="keep the seat token in FILE; run the same command again to come back to the seat")
+    join.add_argument("--seed", type=_whole_number, default=None, help="seed of the bot")
+    join.add_argument("--reconnect-limit", type=_seconds, default=60.0, metavar="SECONDS",
+                      help="how long to keep trying after the connection drops (default 60)")
+    join.set_defaults(func=_join)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from app.net.commands import serve_game  # deferred like _match's imports: see there
+    try:
+        who = seat_bots(args.variant, args.white, args.black, args.seat or [])
+        control = TimeControl(None, 0.0) if args.untimed else TimeControl.parse(args.time)
+        options = match_options(args.variant, args.option or [])
+    except ValueError as error:
+        _say("sightline serve", str(error))
+        return 2
+    seats = [None if bot.casefold() == "remote" else bot for bot in who]
+    return serve_game(args.variant, seats, host=args.host, port=args.port, address=args.address, options=options,
+                      control=control, seed=args.seed, reconnect_limit=args.reconnect_limit,
+                      on_abandon=args.abandon, out_dir=args.out,
+                      max_plies=args.max_plies if args.max_plies else None, move_limit=args.move_limit,
+                      announce=args.announce, state_dir=args.state)
+
+
+def _join(args: argparse.Namespace) -> int:
+    from app.net.commands import join_game  # deferred like _match's imports: see there
+    return join_game(args.invitation, args.bot, name=args.name, token_file=args.token_file, seed=args.seed,
+                     reconnect_limit=args.reconnect_limit)
 
 
 def _perft(args: argparse.Namespace) -> int:

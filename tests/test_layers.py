@@ -21,7 +21,7 @@ FLOORS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (1, ("app/engine/", "app/lifetime.py")),
     (2, ("app/bots/", "app/storage.py")),
     (3, ("app/games/",)),
-    (4, ("app/hosting/", "app/exports.py", "app/inference_jobs.py")),
+    (4, ("app/hosting/", "app/net/", "app/exports.py", "app/inference_jobs.py")),
     (5, ("app/ui/",)),
     (6, ("app/cli.py",)),
     (7, ("app/__main__.py", "app/__init__.py", "app/assets/")),

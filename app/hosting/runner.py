@@ -106,7 +106,8 @@ def run_game(game: Game, agents: Sequence[Agent], control: TimeControl | None = 
              on_step: Callable[[GameSession], None] | None = None,
              on_call: Callable[[int, float | None], None] | None = None, max_plies: int | None = None,
              on_finished: Callable[[GameRecord], None] | None = None,
-             move_limit: float | None = None, on_clock: Callable[[], None] | None = None) -> GameRecord:
+             move_limit: float | None = None, on_clock: Callable[[], None] | None = None,
+             session: GameSession | None = None) -> GameRecord:
     """Play ``game`` to its end between ``agents`` (one per seat) and return the record.
 
     With a timed ``control``, each call into an agent runs on a helper thread and
@@ -125,8 +126,12 @@ def run_game(game: Game, agents: Sequence[Agent], control: TimeControl | None = 
 
     As in reconchess, the clock starts once every agent has started, and an agent
     hears the result of its own move on its own time.
+
+    ``session`` continues a game resumed from its autosave (``GameSession.from_snapshot`` with
+    ``start_clock=False``; ``game`` is its game): every agent is started and then told all its seat has been
+    told so far, as it is asked.
     """
-    run = _Run(game, agents, control or TimeControl(None, 0.0), seed, on_call, move_limit)
+    run = _Run(game, agents, control or TimeControl(None, 0.0), seed, on_call, move_limit, session)
     run.start()
     if on_clock is not None and not game.is_over:
         on_clock()
@@ -149,12 +154,14 @@ class _Run:
     """
 
     def __init__(self, game: Game, agents: Sequence[Agent], control: TimeControl, seed: int | None,
-                 on_call: Callable[[int, float | None], None] | None, move_limit: float | None) -> None:
+                 on_call: Callable[[int, float | None], None] | None, move_limit: float | None,
+                 session: GameSession | None = None) -> None:
         self.game = game
         self.agents = agents
         self.control = control
         players = [PlayerInfo(agent.name, "bot", getattr(agent, "spec", None)) for agent in agents]
-        self.session = GameSession(game, control, players, seed, start_clock=False)
+        self.session = session if session is not None else GameSession(game, control, players, seed,
+                                                                       start_clock=False)
         self.timed = not control.untimed
         self.callers = [None if agent.isolated else _Caller() for agent in agents] if self.timed else None
         self.delivered = [0] * len(agents)
