@@ -31,8 +31,9 @@ import chess
 from app.games.chess_kit import chess_targets, from_sq8, outcome_sentence, sq8
 from app.games.kit_cards import card_face, card_piece, card_words
 from app.games.parade import DEFINITION
-from app.games.parade.rules import (Added, Dealt, Ended, Moved, ParadeAdd, ParadeMove, ParadeTruth, Rewound,
+from app.games.parade.rules import (DEALT, HAND, Added, Dealt, Ended, Moved, ParadeAdd, ParadeMove, ParadeTruth, Rewound,
                                     add_square, components, legal_moves)
+from app.games.parade.solitaire import SOLITAIRE
 from app.games.patience.undo import Redo, Undo
 from app.games.presenter import Command, InputError, PresenterBase
 from app.games.scene import BoardScene, Card, Cell, CardRowZone, MarkerSpec, PileZone, piece_words
@@ -54,11 +55,6 @@ def move_words(o: Moved) -> str:
     return f"{chess.square_name(o.frm)}-{chess.square_name(o.to)}"
 
 
-def _mover_name(placed: Mapping[int, str], square: int) -> str:
-    card = placed.get(square)
-    return _name(card) if card else "a piece"
-
-
 @singledispatch
 def describe(observation: object, seat: Seat) -> str | None:
     """One line of the log, in plain words (None: not worth a line); one function per kind of observation."""
@@ -76,7 +72,7 @@ def _moved(o: Moved, seat: Seat) -> str | None:
     left = f"{o.left} card{'s' if o.left != 1 else ''} left" if o.left or not o.overtime else \
         f"no card left, {o.overtime} extra move{'s' if o.overtime != 1 else ''} (score -{o.overtime})"
     return (f"The {_name(o.card)} goes from {chess.square_name(o.frm)} to {chess.square_name(o.to)}, moved by the "
-            f"piece on {chess.square_name(o.mover)} ({left}).")
+            f"{_name(o.mover_card)} on {chess.square_name(o.mover)} ({left}).")
 
 
 @describe.register(Added)
@@ -98,10 +94,10 @@ def _ended(o: Ended, seat: Seat) -> str | None:
 
 def _scene(placed: Mapping[int, str], seen: list[str], left: int) -> BoardScene:
     scene = BoardScene(pieces={sq8(square): _piece_symbol(card) for square, card in placed.items()})
-    added = seen[8:]
-    scene.zones.append(PileZone(id="pile", place="right", label="Hand pile", count=left))
-    scene.zones.append(PileZone(id="seen", place="right", label="Turned up", count=len(seen),
-                                top=Card.parse(seen[-1]) if seen else None, beside=True))
+    added = len(seen) - DEALT
+    face_down = max(0, HAND - left - added)  # cards spent on moves, unseen
+    scene.zones.append(PileZone(id="pile", place="right", label="Pile", count=left))
+    scene.zones.append(PileZone(id="spent", place="right", label="Spent", count=face_down, beside=True))
     scene.zones.append(CardRowZone(id="dealt", place="below", label="Dealt, then added" if added else "Dealt",
                                    cards=tuple(Card.parse(card) for card in seen)))
     return scene
@@ -114,9 +110,11 @@ def _piece_symbol(card: str) -> str:
 
 
 class ParadePresenter(PresenterBase):
-    """Drag (or click) a piece to a square a piece of the other colour attacks; buttons add a piece, undo, redo."""
+    """Drag (or click) a piece to a square a piece of the other colour attacks; buttons add a piece, undo, redo.
+    ``solitaire`` is the door the window and ``sightline solve`` use for deal numbers, hints and the solver."""
 
     key = DEFINITION.key
+    solitaire = SOLITAIRE
     entry_text = "Type a move (f3-g2), add, undo or redo"
 
     # -- drawing ------------------------------------------------------------------------------------------------

@@ -229,6 +229,7 @@ class Moved(NamedTuple):
     overtime: int
     undo: bool
     redo: bool
+    mover_card: str = ""
 
 
 class Added(NamedTuple):
@@ -418,7 +419,7 @@ class ParadeChess(Game):
         self._ply += 1
         self.history.done(before, self._snapshot(), reveals=False)
         self._tell(0, Moved(frm, to, card, movers[0], self.cards_left, self.overtime, self.history.can_undo,
-                            self.history.can_redo))
+                            self.history.can_redo, self.placed[movers[0]]))
         self._check_end()
 
     def _why_not(self, frm: int, to: int) -> str:

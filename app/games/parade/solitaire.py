@@ -131,6 +131,9 @@ class ParadeProblem:
     def key(self, state: State) -> Any:
         return state
 
+    def position(self, state: State) -> Any:
+        return state[0]
+
 
 def deal_cards(deal: int) -> list[str]:
     """The sixteen cards of deal number ``deal``, top first (the first eight go onto the board)."""
@@ -208,6 +211,12 @@ class ParadeSolitaire:
             return None, "no line to one group was found in the time"
         return found.action, (f"expected score {found.expected:.1f} over {found.samples} orders of the unseen cards "
                               f"(wins in {found.wins} of them)")
+
+    def action_words(self, action: Any) -> str:
+        """An action of a line in the score sheet's words (``f3-g2``, ``add``)."""
+        if isinstance(action, ParadeMove):
+            return f"{action.frm}-{action.to}"
+        return action.kind
 
     def solve(self, options: Mapping[str, Any], time_limit: float | None,
               progress: Callable[[Progress], None] | None = None,

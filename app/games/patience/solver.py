@@ -7,6 +7,10 @@ game, and for the hints, which run it on orders the player cannot tell apart). I
 the best score found with a line of actions that reaches it, and whether that score is **proven best** (the
 whole search ran to the end) or only the **best found within the time limit**.
 
+A problem may also offer ``successors(state)`` (each action with the bound of the state it leads to, without
+building it) and ``position(state)`` (the key of what is on the table, whatever it cost: the first dive never
+comes back to a position it passed through).
+
 The search tries the actions in the order the problem lists them (best first makes good lines come early), cuts
 every state whose bound cannot beat the best score found, and remembers the keys of states it has searched
 through (they cannot give more later, since the best score only grows), forgetting them all when the table grows
@@ -90,6 +94,8 @@ class Solution(Generic[A]):
     seconds: float
     time_limit: float | None = None
     stopped: str = ""
+    ceiling: int | None = None
+    """No line scores more than this (the search has ruled out every higher score); ``None``: nothing ruled out."""
 
     def words(self) -> str:
         """The answer in a few words, honest about what was shown."""
@@ -97,9 +103,10 @@ class Solution(Generic[A]):
             return "this deal cannot be won" if self.score is None else f"best score {self.score}, proven best"
         limit = f"{self.time_limit:g} s" if self.time_limit is not None else "the time given"
         why = "when it was stopped" if self.stopped == "cancelled" else f"within {limit}"
+        ceiling = f"; no line scores more than {self.ceiling}" if self.ceiling is not None else ""
         if self.score is None:
-            return f"no win found {why} (not proven impossible)"
-        return f"best score found {why}: {self.score} (not proven best)"
+            return f"no win found {why}{ceiling} (not proven impossible)"
+        return f"best score found {why}: {self.score}{ceiling} (not proven best)"
 
 
 class _Stop(Exception):
@@ -140,6 +147,8 @@ def solve(problem: Problem[S, A], start: S, time_limit: float | None = 10.0,
             report()
 
     dead: set[Hashable] = set()
+    position = getattr(problem, "position", problem.key)
+    path: set[Hashable] = set()
 
     def dive(state: S) -> None:
         tick()
@@ -149,14 +158,17 @@ def solve(problem: Problem[S, A], start: S, time_limit: float | None = 10.0,
                 best[0], best[1] = value, tuple(line)
             return
         key = problem.key(state)
-        if key in dead:
+        here = position(state)
+        if key in dead or here in path:
             return
+        path.add(here)
         for action, bound in _successors(problem, state):
             if bound is None or (best[0] is not None and bound <= best[0]):
                 continue
             line.append(action)
             dive(problem.apply(state, action))
             line.pop()
+        path.discard(here)
         if len(dead) >= max_table:
             dead.clear()
         dead.add(key)
@@ -197,6 +209,7 @@ def solve(problem: Problem[S, A], start: S, time_limit: float | None = 10.0,
 
     stopped = ""
     top = problem.bound(start)
+    target: int | None = None
     try:
         if top is not None:
             try:
@@ -206,7 +219,7 @@ def solve(problem: Problem[S, A], start: S, time_limit: float | None = 10.0,
                     raise
             dive_until[0] = None
             line.clear()
-            target: int | None = top
+            target = top
             while target is not None and (best[0] is None or target > best[0]):
                 below[0] = None
                 if reach(start, target):
@@ -217,5 +230,6 @@ def solve(problem: Problem[S, A], start: S, time_limit: float | None = 10.0,
     except RecursionError:
         stopped = "depth"
     report()
-    return Solution(best[0], best[1], not stopped, nodes[0], time.perf_counter() - began, time_limit, stopped)
+    return Solution(best[0], best[1], not stopped, nodes[0], time.perf_counter() - began, time_limit, stopped,
+                    target if stopped else best[0])
 
