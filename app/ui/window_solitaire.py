@@ -211,7 +211,8 @@ class SolitaireTools(QObject):
         self._run("hint", lambda: door.hint(view, HINT_SECONDS, stop), (controller, controller.game.ply))
 
     def _hint_arrived(self, answer: Any, context: Any) -> None:
-        controller, ply = context
+        controller: GameController = context[0]
+        ply: int = context[1]
         if controller is not self._controller() or controller.game.ply != ply or controller.outcome is not None:
             self._say("")
             return  # the game moved on: the hint was about a position that is gone

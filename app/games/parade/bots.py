@@ -85,7 +85,8 @@ class ParadePlannerBot(ParadeRandomBot):
             return action
         adds = request.choices.get("add", [])
         if adds:
-            return adds[0]
+            add: Action = adds[0]
+            return add
         return min(options, key=lambda move: (self._groups_after(move), self.rng.random()))
 
     def _groups_after(self, action: Action) -> int:

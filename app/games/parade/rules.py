@@ -52,8 +52,12 @@ __all__ = ["CARDS", "DEALT", "HAND", "Added", "Dealt", "Ended", "Moved", "Parade
            "legal_moves", "movers_of"]
 
 CARDS: tuple[str, ...] = piece_cards((chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING))
-"""The sixteen cards, in the fixed order a deal number shuffles (White's knights, bishops, rooks, queen, king, then
-Black's)."""
+"""The sixteen cards, in the fixed order a deal number shuffles: Black's knights, bishops, rooks, queen and king
+(spades before clubs), then White's (hearts before diamonds).
+
+>>> " ".join(CARDS)
+'8S 8C 9S 9C 10S 10C QS KS 8H 8D 9H 9D 10H 10D QH KH'
+"""
 DEALT = 8
 """Cards dealt onto the board."""
 HAND = len(CARDS) - DEALT

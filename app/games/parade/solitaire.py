@@ -216,7 +216,7 @@ class ParadeSolitaire:
         """An action of a line in the score sheet's words (``f3-g2``, ``add``)."""
         if isinstance(action, ParadeMove):
             return f"{action.frm}-{action.to}"
-        return action.kind
+        return str(action.kind)
 
     def solve(self, options: Mapping[str, Any], time_limit: float | None,
               progress: Callable[[Progress], None] | None = None,
