@@ -106,7 +106,8 @@ def test_the_solver_proves_the_best_line() -> None:
     assert solution.words() == "best score 2, proven best"
 
 
-def test_the_solver_says_when_it_ran_out_of_time() -> None:
+def test_the_solver_says_when_it_ran_out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "CHECK_EVERY", 1)  # the walk is too small to reach the usual first look at the clock
     solution = solver.solve(Walk(), (), time_limit=0.0, every=1)
     assert not solution.proven and solution.stopped == "time"
     assert "not proven" in solution.words()

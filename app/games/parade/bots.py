@@ -1,9 +1,10 @@
 """Parade Chess Solitaire bots: ``planner`` and ``random``. Both know only what the player knows (the view built
 from the observations: the pieces, the cards seen, how many are left), never the pile's order nor the deal number.
 
-The planner asks for a hint at every action (:func:`app.games.parade.solitaire.hint`: a few orders of the unseen
-cards, each solved for a moment, the action with the best mean score); when no sampled order gave a win it adds a
-piece if it may, else makes the move that leaves the fewest groups. Both bots give up (resign) after
+The planner asks for a plan (:func:`app.games.parade.solitaire.plan`: the best line of moves alone, which is sure
+whatever the pile's order, against the best mean over a few sampled orders of the unseen cards of lines with adds),
+follows a sure line once it has one, and thinks again after an add; when nothing gave a win it adds a piece if it
+may, else makes the move that leaves the fewest groups. Both bots give up (resign) after
 :data:`GIVE_UP` moves with no card left, the rule text's sixteen cards counted below zero; they never undo.
 
 >>> from app.games.parade.rules import ParadeChess
@@ -26,14 +27,16 @@ from app.bots.base import ActionRequest, Bot
 from app.engine.core import Action, Resign
 from app.games.parade import DEFINITION
 from app.games.parade.rules import ParadeMove, ParadeView, components
-from app.games.parade.solitaire import hint
+from app.games.parade.solitaire import plan
 
 __all__ = ["GIVE_UP", "ParadePlannerBot", "ParadeRandomBot"]
 
 GIVE_UP = 16
 """Moves with no card left after which a bot gives up."""
-THINK = {"easy": 0.1, "medium": 0.3, "hard": 1.0}
+THINK = {"easy": 0.2, "medium": 0.6, "hard": 2.0}
 """Seconds the planner thinks per action, by level."""
+FIRST = 4
+"""How many times longer the planner thinks before its first action."""
 
 
 def _playable(request: ActionRequest) -> list[Action]:
@@ -66,19 +69,29 @@ class ParadeRandomBot(Bot):
 
 
 class ParadePlannerBot(ParadeRandomBot):
-    """Plays the hint (see the module's notes)."""
+    """Plays the hint, and follows a sure line of moves once it has one (see the module's notes)."""
 
     name: ClassVar[str] = "planner"
+
+    def start(self, seat: int, options: dict[str, Any]) -> None:
+        super().start(seat, options)
+        self.line: list[Action] = []
 
     def act(self, request: ActionRequest) -> Action:
         options = _playable(request)
         if not options or self.view.overtime >= GIVE_UP:
             return Resign()
+        line = getattr(self, "line", [])
+        if line and line[0] in options:
+            return line.pop(0)
         think = THINK.get(self.level, THINK["medium"])
+        if not self.view.line:
+            think *= FIRST  # the first plan decides most: it gets longer
         think = min(think, max(0.05, request.seconds_left / 4))
         try:
-            found = hint(self.view, time_limit=think, samples=4, rng=random.Random(self.rng.random()))
+            found, sure = plan(self.view, time_limit=think, samples=4, rng=random.Random(self.rng.random()))
             action = found.action
+            self.line = list(sure[1:]) if sure and sure[0] == action else []
         except Exception:  # noqa: BLE001 - a bot that cannot think still answers within the rules
             action = None
         if action is not None and action in options:

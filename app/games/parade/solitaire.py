@@ -20,6 +20,7 @@ bots.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -32,7 +33,8 @@ from app.games.patience.deals import check_deal, deal_order
 from app.games.patience.hints import Hint, best_by_expectation
 from app.games.patience.solver import Progress, Solution, solve
 
-__all__ = ["FLOOR", "SOLITAIRE", "ParadeProblem", "ParadeSolitaire", "State", "hint", "solve_deal", "solution_record"]
+__all__ = ["FLOOR", "SOLITAIRE", "ParadeProblem", "ParadeSolitaire", "State", "hint", "plan", "solve_deal",
+           "solution_record"]
 
 FLOOR = -16
 """The lowest score the solver looks for (16 moves after the last card)."""
@@ -47,9 +49,10 @@ State = tuple[tuple[tuple[int, str], ...], int, int]
 class ParadeProblem:
     """Parade for the solver, knowing the pile's order (top first)."""
 
-    def __init__(self, pile: Sequence[str], floor: int = FLOOR) -> None:
+    def __init__(self, pile: Sequence[str], floor: int = FLOOR, adds: bool = True) -> None:
         self.pile = tuple(pile)
         self.floor = floor
+        self.adds = adds
         self._known: dict[int, int] = {}
 
     def start(self, placed: Mapping[int, str], used: int = 0, overtime: int = 0) -> State:
@@ -82,7 +85,8 @@ class ParadeProblem:
             bound = after if groups == 1 else after - (groups + 2) // 4
             found.append((ParadeMove(_NAMES[frm], _NAMES[to]), None if bound < self.floor else bound))
         left = len(self.pile) - used
-        if left > 0 and add_allowed(placed, [card for card in CARDS if card not in placed.values()], left):
+        if self.adds and left > 0 and add_allowed(placed, [card for card in CARDS if card not in placed.values()],
+                                                  left):
             add = ParadeAdd()
             found.append((add, self.bound(self.apply(state, add))))
         return found
@@ -183,11 +187,36 @@ def _sampler(view: ParadeView) -> Callable[[random.Random], tuple[ParadeProblem,
     return sample
 
 
-def hint(view: ParadeView, time_limit: float = 1.5, samples: int = 6, rng: random.Random | None = None,
+def plan(view: ParadeView, time_limit: float = 1.5, samples: int = 4, rng: random.Random | None = None,
+         should_stop: Callable[[], bool] | None = None) -> tuple[Hint[Action], tuple[Action, ...]]:
+    """The hint, and the sure line it starts when it is one. Moves never depend on the pile's order, so the best
+    line of moves alone is searched first (a part of the time): its score is certain. Then, while an add may be
+    made, orders of the unseen cards are sampled (the rest of the time); their best action wins only if its mean
+    beats the sure line."""
+    began = time.perf_counter()
+    rng = rng or random.Random()
+    sample = _sampler(view)
+    problem, state = sample(rng)
+    moves_only = ParadeProblem(problem.pile, adds=False)
+    sure = solve(moves_only, state, time_limit=time_limit * (0.4 if view.can_add() else 1.0),
+                 should_stop=should_stop)
+    if sure.proven and sure.score is not None and sure.score >= view.left - 1:
+        return Hint(sure.line[0], float(sure.score), 0, 1, time.perf_counter() - began), sure.line
+    left = time_limit - (time.perf_counter() - began)
+    if view.can_add() and left > 0.02:
+        sampled = best_by_expectation(sample, samples=samples, time_limit=left, rng=rng, should_stop=should_stop)
+        if sampled.action is not None and sampled.expected is not None and \
+                (sure.score is None or sampled.expected > sure.score):
+            return sampled, ()
+    if sure.score is not None and sure.line:
+        return Hint(sure.line[0], float(sure.score), 0, 1, time.perf_counter() - began), sure.line
+    return Hint(None, None, 0, 0, time.perf_counter() - began), ()
+
+
+def hint(view: ParadeView, time_limit: float = 1.5, samples: int = 4, rng: random.Random | None = None,
          should_stop: Callable[[], bool] | None = None) -> Hint[Action]:
-    """The best next action by expectation over the orders the player cannot tell apart (see the module)."""
-    return best_by_expectation(_sampler(view), samples=samples, time_limit=time_limit,
-                               rng=rng or random.Random(), should_stop=should_stop)
+    """The best next action by expectation over the orders the player cannot tell apart (see :func:`plan`)."""
+    return plan(view, time_limit, samples, rng, should_stop)[0]
 
 
 @dataclass(frozen=True)
@@ -209,6 +238,8 @@ class ParadeSolitaire:
             if view.can_add():
                 return ParadeAdd(), "no line to one group was found in the time: adding a piece gives more to work with"
             return None, "no line to one group was found in the time"
+        if not found.samples:
+            return found.action, f"a sure line of moves scores {found.expected:.0f}"
         return found.action, (f"expected score {found.expected:.1f} over {found.samples} orders of the unseen cards "
                               f"(wins in {found.wins} of them)")
 
