@@ -119,9 +119,11 @@ class _Stop(Exception):
 
 def solve(problem: Problem[S, A], start: S, time_limit: float | None = 10.0,
           progress: Callable[[Progress], None] | None = None, should_stop: Callable[[], bool] | None = None,
-          every: int = 2048, max_table: int = 2_000_000, dive_share: float = 0.15) -> Solution[A]:
+          every: int = 2048, max_table: int = 2_000_000, known: tuple[int, Sequence[A]] | None = None,
+          dive_share: float = 0.15) -> Solution[A]:
     """The best score from ``start`` and a line reaching it (see the module's words). ``progress`` is called every
-    ``every`` nodes and at the end; ``should_stop`` (asked as often) ends the search early.
+    ``every`` nodes and at the end; ``should_stop`` (asked as often) ends the search early; ``known`` is a score
+    and a line already found (the search then looks only for better, and answers it if it finds none).
 
     Two passes: a dive (at most ``dive_share`` of the time) takes the first good line it meets, so that a search
     stopped early still has one; then targets from the start's bound downwards, each searched through (iterative
@@ -130,6 +132,8 @@ def solve(problem: Problem[S, A], start: S, time_limit: float | None = 10.0,
     began = time.perf_counter()
     deadline = None if time_limit is None else began + time_limit
     best: list[Any] = [None, ()]
+    if known is not None:
+        best[0], best[1] = known[0], tuple(known[1])
     nodes = [0]
     line: list[A] = []
     dive_until = [None if deadline is None else began + (time_limit or 0) * dive_share]
