@@ -81,9 +81,10 @@ class ParadePlannerBot(ParadeRandomBot):
         options = _playable(request)
         if not options or self.view.overtime >= GIVE_UP:
             return Resign()
-        line = getattr(self, "line", [])
+        line: list[Action] = getattr(self, "line", [])
         if line and line[0] in options:
-            return line.pop(0)
+            following: Action = line.pop(0)
+            return following
         think = THINK.get(self.level, THINK["medium"])
         if not self.view.line:
             think *= FIRST  # the first plan decides most: it gets longer
