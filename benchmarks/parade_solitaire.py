@@ -8,6 +8,7 @@ Run from the repository root, niced, in one process (the numbers are of a shared
    solver knowing every card (``--solver-seconds`` per deal): win rate and mean score of the games won.
 2. Over deals 1 to ``--proof-deals``: the share the solver proves within ``--proof-seconds`` each, and the
    process's peak memory while it does.
+3. Hints: the time the window's hint takes on the first position of deals 1 to ``--hint-deals``.
 
 Each line of results is printed as it comes (JSON lines with ``--jsonl FILE`` as well), so a run cut short keeps what
 it measured.
@@ -64,8 +65,10 @@ def main() -> int:
     parser.add_argument("--proof-deals", type=int, default=200)
     parser.add_argument("--proof-seconds", type=float, default=10.0)
     parser.add_argument("--level", default="medium")
+    parser.add_argument("--hint-deals", type=int, default=50)
+    parser.add_argument("--hint-seconds", type=float, default=1.5, help="the window's hint time (HINT_SECONDS)")
     parser.add_argument("--jsonl", default="")
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: planner, random, solver, proof")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: planner, random, solver, proof, hints")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     out = open(args.jsonl, "a") if args.jsonl else None
@@ -127,6 +130,20 @@ def main() -> int:
                             "peak_mb_before": round(before, 1), "peak_mb_after": round(peak_mb(), 1),
                             "seconds": round(time.perf_counter() - began, 1)}
         emit({"summary": "proof", **summary["proof"]})
+    if "hints" not in skip:
+        from app.games.parade.rules import ParadeView
+        from app.games.parade.solitaire import SOLITAIRE
+        took = []
+        for deal in range(1, args.hint_deals + 1):
+            game = ParadeChess(deal, seed=0)
+            view = ParadeView.from_observations(game.observations(0))
+            began = time.perf_counter()
+            action, words = SOLITAIRE.hint(view, args.hint_seconds)
+            took.append(time.perf_counter() - began)
+            emit({"part": "hint", "deal": deal, "seconds": round(took[-1], 3), "action": str(action), "words": words})
+        summary["hints"] = {"deals": args.hint_deals, "limit": args.hint_seconds, "mean": round(statistics.mean(took), 3),
+                            "max": round(max(took), 3)}
+        emit({"summary": "hints", **summary["hints"]})
     emit({"end": time.strftime("%Y-%m-%dT%H:%M:%S"), "load": os.getloadavg()})
     return 0
 

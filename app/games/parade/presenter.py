@@ -157,7 +157,7 @@ class ParadePresenter(PresenterBase):
         if isinstance(observation, Rewound):
             return ("move",)
         if isinstance(observation, Ended):
-            return ("victory",) if observation.score is not None else ("failed",)
+            return ("end",) if observation.score is not None else ("failed",)
         return super().sounds(observation, seat)
 
     def move_list(self, view: Any) -> list[str]:
