@@ -60,8 +60,10 @@ def test_the_deal_is_in_the_title_and_moves_are_made_by_clicks(window: Any, qtbo
 def test_a_hint_comes_from_a_worker_and_names_an_action(window: Any, qtbot: Any) -> None:
     controller = _deal(window, 2)
     _key(window, qtbot, "H")
-    assert window.solitaire.busy() or window.solitaire.last_hint  # the window goes on while it thinks
+    assert window.solitaire.busy()  # the window goes on while it thinks, its thinking bar running
+    assert window.panel.thinking.isVisibleTo(window.panel)
     qtbot.waitUntil(lambda: not window.solitaire.busy(), timeout=10000)
+    assert not window.panel.thinking.isVisibleTo(window.panel)
     assert window.solitaire.last_hint.startswith("Hint: move the piece on")
     assert controller.game.ply == 0  # a hint plays nothing
 

@@ -136,7 +136,7 @@ class MainWindow(QMainWindow):
         self.game_actions, self.recent_menu = self.menus.game_actions, self.menus.recent_menu
         # The solitaires' deal numbers, undo and redo keys, hints, solver and statistics (a menu of its own).
         self.solitaire = SolitaireTools(self, lambda: self.controller, self._start_solitaire, self.open_replay,
-                                        self._command, self.statusBar().showMessage)
+                                        self._command, self.statusBar().showMessage, panel.thinking.setVisible)
         self._window_number = WindowNumber()  # a second window opens beside the first (see _restore_geometry)
         self.destroyed.connect(self._window_number.release)
         self.private.add("board", self._show_board)

@@ -4,8 +4,8 @@
 A **Solitaire** menu beside Game: New deal (Ctrl+Shift+N), Deal number... (a chosen deal), Undo (Ctrl+Z), Redo
 (Ctrl+Y and Ctrl+Shift+Z), Hint (H), Solve this deal... (after the game: the best score knowing every card, its
 progress shown while it runs, the line opened in the replay viewer) and Statistics.... The window's title names the
-deal. A hint and a solve run in a worker thread, never in the window's own: the status bar says a hint is being
-thought of, and its answer arrives within its time limit (the game moving on in the meantime drops it).
+deal. A hint and a solve run in a worker thread, never in the window's own: the panel's thinking bar runs and the
+status bar says a hint is being thought of, and its answer arrives within its time limit (the game moving on in the meantime drops it).
 
 Statistics are counted when a game of a person ends in the window (a bot's games, and records opened or replayed,
 are not), once per game.
@@ -48,8 +48,10 @@ class SolitaireTools(QObject):
 
     def __init__(self, window: QMainWindow, controller: Callable[[], GameController | None],
                  start: Callable[[str, dict[str, Any]], None], open_replay: Callable[[Any], Any],
-                 command: Callable[[str], None], say: Callable[[str], None]) -> None:
+                 command: Callable[[str], None], say: Callable[[str], None],
+                 thinking: Callable[[bool], None] = lambda _on: None) -> None:
         super().__init__(window)
+        self._thinking = thinking
         self._window, self._controller, self._start, self._open_replay = window, controller, start, open_replay
         self._command, self._say = command, say
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solitaire")
@@ -152,6 +154,7 @@ class SolitaireTools(QObject):
     def _run(self, kind: str, job: Callable[[], Any], context: Any) -> None:
         self._stop.clear()
         self._job = (kind, self._pool.submit(job), context)
+        self._thinking(True)
         self._poll.start()
         self.refresh()
 
@@ -169,6 +172,7 @@ class SolitaireTools(QObject):
             return
         self._job = None
         self._poll.stop()
+        self._thinking(False)
         try:
             answer = future.result()
         except Exception as error:  # noqa: BLE001 - a failed search is said, never a crash
@@ -184,6 +188,8 @@ class SolitaireTools(QObject):
     def stop(self) -> None:
         """Drop any job (the window closes, or another game starts)."""
         self._stop.set()
+        if self._job is not None:
+            self._thinking(False)
         self._job = None
         self._poll.stop()
         if self.solve_box is not None:
