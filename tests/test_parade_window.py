@@ -117,3 +117,15 @@ def test_other_games_have_no_solitaire_menu(window: Any) -> None:
     window.solitaire.refresh()
     assert not window.solitaire.menu.menuAction().isVisible()
     assert window.windowTitle() == "Sightline"
+
+
+def test_the_game_menu_offers_new_deals_and_the_statistics(window: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    game_menu = next(action.menu() for action in window.menuBar().actions() if action.text() == "&Game")
+    texts = [action.text() for action in game_menu.actions() if action.isVisible()]
+    assert "Solitaire s&tatistics..." in texts and "New &deal" not in texts  # no solitaire in the window yet
+    controller = _deal(window, 2)
+    texts = [action.text() for action in game_menu.actions() if action.isVisible()]
+    assert texts[:4] == ["&New game...", "New &deal", "Deal n&umber...", "Solitaire s&tatistics..."]
+    monkeypatch.setattr(window, "_ask", lambda *_: True)  # leaving the unfinished deal is confirmed
+    window.solitaire.game_menu_actions["new_deal"].trigger()
+    assert window.controller is not controller and window.controller.variant == "parade"

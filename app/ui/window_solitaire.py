@@ -1,7 +1,8 @@
 """The main window's solitaire tools, for the games whose deals are numbered (their presenter offers a
 ``solitaire`` door: see :mod:`app.games.patience`), none of them named here.
 
-A **Solitaire** menu beside Game: New deal (Ctrl+Shift+N), Deal number... (a chosen deal), Undo (Ctrl+Z), Redo
+A **Solitaire** menu beside Game (New deal, Deal number... and Statistics... also in the Game menu, under New game):
+New deal (Ctrl+Shift+N), Deal number... (a chosen deal), Undo (Ctrl+Z), Redo
 (Ctrl+Y and Ctrl+Shift+Z), Hint (H), Solve this deal... (after the game: the best score knowing every card, its
 progress shown while it runs, the line opened in the replay viewer) and Statistics.... The window's title names the
 deal. A hint and a solve run in a worker thread, never in the window's own: the panel's thinking bar runs and the
@@ -92,6 +93,17 @@ class SolitaireTools(QObject):
         }
         menu.addSeparator()
         self.actions["statistics"] = action("S&tatistics...", self.show_statistics)
+        # The Game menu offers the deals and the statistics too, under New game (where a patience player looks).
+        game_menu = next((found.menu() for found in bar.actions() if found.text() == "&Game" and found.menu()), None)
+        self.game_menu_actions: dict[str, QAction] = {}
+        if game_menu is not None:
+            after = game_menu.actions()[1] if len(game_menu.actions()) > 1 else None
+            for key, text in (("new_deal", "New &deal"), ("choose_deal", "Deal n&umber..."),
+                              ("statistics", "Solitaire s&tatistics...")):
+                twin = QAction(text, window)
+                twin.triggered.connect(self.actions[key].trigger)
+                game_menu.insertAction(after, twin) if after is not None else game_menu.addAction(twin)
+                self.game_menu_actions[key] = twin
 
     # -- the window's state -------------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -99,11 +111,14 @@ class SolitaireTools(QObject):
         controller = self._controller()
         door = solitaire_door(controller)
         self.menu.menuAction().setVisible(door is not None)
+        for key, twin in self.game_menu_actions.items():
+            twin.setVisible(door is not None or key == "statistics")
         for action in self.actions.values():
             action.setEnabled(False)
         self.actions["statistics"].setEnabled(True)
         if door is None or controller is None:
             self._window.setWindowTitle("Sightline")
+            self._twins()
             return
         title = games.get(controller.variant).title
         deal = controller.game.options().get(door.deal_option)
@@ -116,6 +131,11 @@ class SolitaireTools(QObject):
         self.actions["redo"].setEnabled(controller.can("redo"))
         self.actions["hint"].setEnabled(person and not over and self._job is None)
         self.actions["solve"].setEnabled(over and self._job is None)
+        self._twins()
+
+    def _twins(self) -> None:
+        for key, twin in self.game_menu_actions.items():
+            twin.setEnabled(self.actions[key].isEnabled())
 
     def deal_title(self) -> str | None:
         """The game and its deal (the panel's title), or ``None`` for a game without numbered deals."""
