@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QMainWindow, QMenu
 
 from app import games
 
@@ -94,15 +94,19 @@ class SolitaireTools(QObject):
         menu.addSeparator()
         self.actions["statistics"] = action("S&tatistics...", self.show_statistics)
         # The Game menu offers the deals and the statistics too, under New game (where a patience player looks).
-        game_menu = next((found.menu() for found in bar.actions() if found.text() == "&Game" and found.menu()), None)
+        game_menu = next((found.menu() for found in bar.actions()
+                          if found.text() == "&Game" and isinstance(found.menu(), QMenu)), None)
         self.game_menu_actions: dict[str, QAction] = {}
-        if game_menu is not None:
+        if isinstance(game_menu, QMenu):
             after = game_menu.actions()[1] if len(game_menu.actions()) > 1 else None
             for key, text in (("new_deal", "New &deal"), ("choose_deal", "Deal n&umber..."),
                               ("statistics", "Solitaire s&tatistics...")):
                 twin = QAction(text, window)
                 twin.triggered.connect(self.actions[key].trigger)
-                game_menu.insertAction(after, twin) if after is not None else game_menu.addAction(twin)
+                if after is not None:
+                    game_menu.insertAction(after, twin)
+                else:
+                    game_menu.addAction(twin)
                 self.game_menu_actions[key] = twin
 
     # -- the window's state -------------------------------------------------------------------------------------
