@@ -260,3 +260,11 @@ def test_sightline_solve_says_the_best_score_and_writes_the_line(tmp_path: Path,
     assert load_record(out).game.outcome.score == 5
     assert main(["solve", "--variant", "parade", "--deal", "0"]) == 2
     assert "a deal number" in capsys.readouterr().err
+
+
+def test_the_true_position_marks_the_last_move() -> None:
+    game = example()
+    game.play(0, ParadeMove("f3", "g2"))
+    assert PRESENTER.truth_scene(game.truth()).last_move == ((5, 2), (6, 1))
+    game.play(0, Undo())
+    assert PRESENTER.truth_scene(game.truth()).last_move is None
