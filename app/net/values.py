@@ -2,7 +2,7 @@
 
 Observations and actions go through the engine's one codec (:mod:`app.engine.codec`), by their fields' types:
 an observation travels as ``{"class": "module:Name", "data": ...}`` and is read back only as a dataclass or named
-tuple of its game's own package, of a kit the games share (``app.games.team_draw``, ``app.games.kit_cards``), of
+tuple of its game's own package, of a kit the games share (``app.games.team_draw``, ``app.games.kit_cards``, ``app.games.patience``), of
 the engine's core or of ``chess`` (never of another game), and only if the codec finds its data of the declared
 types. An action travels as its record form (``Action.to_json``) and is read by the game's referee
 class exactly as a record's actions are.
@@ -47,8 +47,8 @@ MAX_DEPTH = 24
 """How deeply a request's choices may nest."""
 _SHARED_MODULES = ("chess", "app.engine.core")
 _KITS = "app.games."
-"""Modules directly in this package that are no game's own are the kits games share (``team_draw``,
-``kit_cards``): their classes may travel for any game."""
+"""Modules and packages of this package that are no game's own are the kits games share (``team_draw``,
+``kit_cards``, ``patience``): their classes may travel for any game."""
 
 
 def _package(module: str) -> str:
@@ -67,10 +67,13 @@ def _allowed(variant: str, module: str) -> bool:
     if module in _SHARED_MODULES or module in (definition.referee.module, definition.view.module) \
             or _package(module) in own:
         return True
-    if module.startswith(_KITS) and module.count(".") == 2:
-        others = {_package(other.referee.module) for other in games.all()} | {
-            _package(other.view.module) for other in games.all()}
-        return module not in others
+    if module.startswith(_KITS):
+        # A kit is a module or package of app.games that is no game's (app.games.kit_cards, app.games.patience.undo).
+        def top(name: str) -> str:
+            return ".".join(name.split(".")[:3])
+        games_packages = {top(_package(other.referee.module)) for other in games.all()} | {
+            top(_package(other.view.module)) for other in games.all()}
+        return top(module) not in games_packages
     return False
 
 
