@@ -3,9 +3,9 @@
 Observations and actions go through the engine's one codec (:mod:`app.engine.codec`), by their fields' types:
 an observation travels as ``{"class": "module:Name", "data": ...}`` and is read back only as a dataclass or named
 tuple of its game's own package, of a kit the games share (``app.games.team_draw``, ``app.games.kit_cards``,
-``app.games.patience``), of the engine's core or of ``chess`` (never of another game), and only if the codec finds its data of the declared
-types. An action travels as its record form (``Action.to_json``) and is read by the game's referee
-class exactly as a record's actions are.
+``app.games.patience``), of the engine's core or of ``chess`` (never of another game), and only if the codec finds
+its data of the declared types. An action travels as its record form (``Action.to_json``) and is read by the
+game's referee class exactly as a record's actions are.
 
 A request's ``choices`` (``Game.choices()``: plain data, lists of actions, moves) have no declared type, so they
 travel tagged: plain JSON scalars as themselves, ``{"list": [...]}``, ``{"tuple": [...]}``,
