@@ -159,3 +159,21 @@ def test_levels_and_names() -> None:
 def test_doctests() -> None:
     failures, _ = doctest.testmod(blind_belief)
     assert failures == 0
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_with_an_increment_a_long_game_never_drives_the_bot_short_of_time(level: str) -> None:
+    # At 60+1 the hard level (4 s a turn) used to spend its clock down to about 2.4 s and stay there, so that for
+    # most of a long game it played the short-of-time style (B5: material only) and lost to the medium level.
+    # With an increment the bot lives on it instead, keeping more than LOW_TIME in hand.
+    bot = BlindBeliefBot(seed=1, level=level)
+    bot.start(0, {})
+    left, lowest = 60.0, 60.0
+    for _ in range(400):
+        bot.clock.turn_started(left)
+        spent = bot.clock.budget(left)  # a bot that uses every second it allows itself
+        bot.clock.turn_ended(left, spent)
+        left = left - spent + 1.0
+        lowest = min(lowest, left)
+    assert lowest > LOW_TIME
+    assert bot.clock.budget(left) >= 0.8  # and still thinks: most of the increment, at least

@@ -62,13 +62,20 @@ class TurnClock:
     ``max_seconds``: the most one turn may take (the level's cap); ``expected_turns``:
     how many turns of this bot a game is assumed to last at first (the share shrinks
     as the game goes on, never below ``min_turns_left``); ``safety``: the largest
-    fraction of the remaining time one turn may use.
+    fraction of the remaining time one turn may use; ``keep``: with an increment,
+    the seconds kept in hand (the share is taken from what is above them), so that
+    a long game is played on the increment rather than near an empty clock.
+
+    >>> clock = TurnClock(max_seconds=4.0, keep=25.0, increment=1.0, turns=100)
+    >>> round(clock.budget(25.0), 2), round(clock.budget(37.0), 2)   # on the increment; 12 s spare over 12 turns
+    (0.8, 1.8)
     """
 
     max_seconds: float
     expected_turns: int = 40
     min_turns_left: int = 12
     safety: float = 0.2
+    keep: float = 0.0
     turns: int = 0
     increment: float = 0.0
     _last_left: float | None = field(default=None, repr=False)
@@ -81,7 +88,8 @@ class TurnClock:
             return self.max_seconds
         seconds_left = max(0.0, seconds_left)
         turns_left = max(self.min_turns_left, self.expected_turns - self.turns)
-        share = seconds_left / turns_left + 0.8 * self.increment
+        spare = seconds_left - self.keep if self.increment > 0 else seconds_left
+        share = max(0.0, spare) / turns_left + 0.8 * self.increment
         reserve = 0.05  # what answering, pickling and the pipe may cost after the deadline
         return max(0.0, min(self.max_seconds, share, self.safety * seconds_left, seconds_left - reserve))
 

@@ -87,6 +87,8 @@ KING_CAPTURE = 3000.0
 CLIP = 3000.0
 LOW_TIME = 20.0
 """Below this many seconds on its own clock the bot plays for material (ruling B5)."""
+KEEP = LOW_TIME + 5.0
+"""With an increment, the seconds the bot keeps in hand: a long game is played on the increment, above LOW_TIME."""
 _LOW_TIME_WEIGHTS = {"material_scale": 2.0, "king_zone": 0, "check_bonus": 40}
 
 
@@ -128,7 +130,7 @@ class BlindBeliefBot(Bot):
         self.view = BlindChessView()
         self.start_fen: str | None = None
         self.tracker = self._new_tracker(0)
-        self.clock = TurnClock(self.settings.max_seconds)
+        self.clock = TurnClock(self.settings.max_seconds, keep=KEEP)
         self.last_table: ScoreTable | None = None
         self.failures: list[str] = []
         self._offered_at = -1
@@ -146,7 +148,7 @@ class BlindBeliefBot(Bot):
         fen = options.get("fen")
         self.start_fen = fen if isinstance(fen, str) and fen != chess.STARTING_FEN else None
         self.tracker = self._new_tracker(seat)
-        self.clock = TurnClock(self.settings.max_seconds)
+        self.clock = TurnClock(self.settings.max_seconds, keep=KEEP)
 
     def observe(self, observation: Any) -> None:
         self.view.apply(observation)
