@@ -163,9 +163,9 @@ def test_doctests() -> None:
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_with_an_increment_a_long_game_never_drives_the_bot_short_of_time(level: str) -> None:
-    # At 60+1 the hard level (4 s a turn) used to spend its clock down to about 2.4 s and stay there, so that for
-    # most of a long game it played the short-of-time style (B5: material only) and lost to the medium level.
-    # With an increment the bot lives on it instead, keeping more than LOW_TIME in hand.
+    # At 60+1 a hard bot (4 s a turn) that used every second it allowed itself settled at about 2.4 s and would
+    # have played the rest of a long game in the short-of-time style (B5: material only). With an increment the
+    # bot lives on it instead, keeping more than LOW_TIME in hand.
     bot = BlindBeliefBot(seed=1, level=level)
     bot.start(0, {})
     left, lowest = 60.0, 60.0
