@@ -61,7 +61,7 @@ KING_SET = 8.0
 """What it is worth that the colour moving next could capture the enemy king in its turn (the king's card beside a
 card of one of its piece types, a piece of that type attacking the king now or after one move), once the team has
 points enough to win; a quarter of it a few points short (the captures on the way may bring them)."""
-CANDIDATES = 4
+CANDIDATES = 8
 """How many of the best plans for this turn are looked at again with the partner's next turn played out."""
 PARTNER_WEIGHT = 1.0
 """How much the partner's expected next turn counts against this turn's own valuation of where it ends."""
