@@ -162,7 +162,7 @@ def value(node: Node) -> float:
     hand = list(node.hands[seat])
     told = {piece: 1.0 for piece in (card_piece(card) for card in hand) if piece is not None}
     cards_left = len(node.pile) + sum(len(h) for h in node.hands)
-    result = evaluate(state, hand, len(hand), cards_left, told)
+    result = evaluate(state, hand, len(hand), cards_left, told, king_term=False)
     if node.score >= WIN_SCORE - 2:
         result += _king_chance(node, colour, hand)
     return result

@@ -141,8 +141,9 @@ def _distances(board: chess.Board) -> int:
 
 
 def evaluate(state: _State, unseen: Sequence[str], partner_cards: int, cards_left: int,
-             told: dict[chess.Piece, float] | None = None) -> float:
-    """How good ``state`` is for the team when the turn ends there (see the module's words)."""
+             told: dict[chess.Piece, float] | None = None, king_term: bool = True) -> float:
+    """How good ``state`` is for the team when the turn ends there (see the module's words); ``king_term``
+    False leaves out :func:`king_ready` (``benchmarks/coop_bound.py`` counts the king its own way)."""
     board = state.board
     score, _ = score_of(board, state.captures)
     if state.king:
@@ -179,7 +180,7 @@ def evaluate(state: _State, unseen: Sequence[str], partner_cards: int, cards_lef
                         chance = told[other] if told[other] >= 1.0 else chance * told[other]
                     value += PARTNER_CARD * chance
     value -= APPROACH * _distances(board)
-    if score >= WIN_SCORE - 6:
+    if king_term and score >= WIN_SCORE - 6:
         value += king_ready(board, line, not mover, unseen, partner_cards, told) * (
             KING_SET if score >= WIN_SCORE else KING_SET / 4)
     for piece_type in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
