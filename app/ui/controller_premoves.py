@@ -19,7 +19,7 @@ from typing import Any, Callable
 from app.games.move_input import parse_move_text
 from app.games.presenter import InputError, Presenter
 from app.games.kit_cards import SUIT_SIGNS
-from app.games.scene import BoardScene, Card, Cell, read_checker
+from app.games.scene import BoardScene, Card, Cell, HandZone, read_checker
 
 Reader = Callable[[Presenter, Any], Any]
 """How a seat's presenter reads an input from the seat's view (an action, or a change of the seat's marks)."""
@@ -54,15 +54,15 @@ class Premoves:
                 continue
             zone_id, code = what
             for place, zone in enumerate(scene.zones):
-                cards = getattr(zone, "cards", None)
-                if zone.id == zone_id and cards is not None and hasattr(zone, "selected"):
-                    raised = tuple(i for i, card in enumerate(cards) if isinstance(card, Card) and card.code == code)
+                if zone.id == zone_id and isinstance(zone, HandZone):
+                    raised = tuple(i for i, card in enumerate(zone.cards) if isinstance(card, Card) and card.code == code)
                     scene.zones[place] = dataclasses.replace(zone, selected=raised[:1])
 
     def add(self, ahead: BoardScene, kind: str, what: Any) -> bool:
         """Queue a move (``what`` = (from, to, promotion)), a sense (a square) or a card (``what`` = (zone id,
         index of the card in that zone)) read on ``ahead``, the board of the next turn, in place of one of that kind
         queued before; False when ``ahead`` does not allow it."""
+        squares: tuple[Cell, ...]
         if kind == "card":
             zone_id, index = what
             card = _zone_card(ahead, zone_id, index) if zone_id in ahead.queue_zones else None

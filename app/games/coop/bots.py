@@ -487,6 +487,9 @@ class CoopPartnerBot(_CoopBot):
     """Plans its turn for the team's score (see the module's words)."""
 
     name: ClassVar[str] = "partner"
+    _plan: list[Action] = []
+    """The rest of the turn planned (kept while the turn goes as planned)."""
+    _plan_turn = 0
 
     def act(self, request: ActionRequest) -> Action:
         choices = request.choices
@@ -508,7 +511,7 @@ class CoopPartnerBot(_CoopBot):
 
     def start(self, seat: int, options: dict[str, Any]) -> None:
         super().start(seat, options)
-        self._plan: list[Action] = []
+        self._plan = []
         self._plan_turn = 0
 
 
