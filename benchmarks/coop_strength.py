@@ -6,6 +6,9 @@ distribution of final scores, how often a king was captured, how often the team 
 captured with 32 or more) and passed 50, and the partner's time per decision.
 
     nice -n 10 .venv/bin/python benchmarks/coop_strength.py --games 500
+
+``--per-deal`` also prints each deal's score and whether a king was captured (to set beside what
+``benchmarks/coop_bound.py`` finds on the same deal).
 """
 
 from __future__ import annotations
@@ -58,6 +61,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--lineup", choices=list(LINEUPS), action="append")
+    parser.add_argument("--per-deal", action="store_true",
+                        help="print each deal's score and king capture (to set beside benchmarks/coop_bound.py)")
     args = parser.parse_args()
     print("| line-up | games | mean score | quartiles | king captured | reached 32 | won (king, 32+) | over 50 "
           "| time per decision (median / p95) |")
@@ -67,6 +72,8 @@ def main() -> None:
         scores, kings, wins, times = [], 0, 0, []
         for seed in range(args.games):
             score, king = play(referee, bot_class, seed, times)
+            if args.per_deal:
+                print(f"{name}, deal {seed}: {score:.0f}{', king captured' if king else ''}", flush=True)
             scores.append(score)
             kings += king
             wins += king and score >= 32

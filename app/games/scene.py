@@ -456,6 +456,9 @@ class BoardScene:
     notes: dict[Cell, str] = field(default_factory=dict)
     """What a square's tooltip says of its piece instead of the piece's bare name (a remembered piece: when and
     how the seat learned of it)."""
+    queue_zones: frozenset[str] = frozenset()
+    """The zones whose card a click may queue ahead (in a premove scene) or whose queued card the turn takes now
+    (in the scene of the seat's own turn): for a turn that begins by playing a card."""
 
     def remember(self, items: Iterable[Remembered]) -> None:
         """Shows remembered enemy pieces on the squares the seat's own pieces leave free (they never glide, see

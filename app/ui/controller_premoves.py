@@ -4,27 +4,34 @@ game still allows them.
 :class:`Premoves` belongs to a :class:`~app.ui.game_controller.GameController`, which decides when something may
 be queued and hands it the board the next turn is read on (the game's premove scene, drawn from the person's own
 view only); this module checks what is queued against that board and keeps it.
+
+A game whose turn begins by playing a card (its premove scene names the hand in ``queue_zones``) also lets a card
+be queued: at the turn's start the card is played first, then the queued move if the game still allows it; a
+card the turn can no longer take drops the whole queue.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Callable
 
 from app.games.move_input import parse_move_text
 from app.games.presenter import InputError, Presenter
-from app.games.scene import BoardScene, Cell, read_checker
+from app.games.kit_cards import SUIT_SIGNS
+from app.games.scene import BoardScene, Card, Cell, HandZone, read_checker
 
 Reader = Callable[[Presenter, Any], Any]
 """How a seat's presenter reads an input from the seat's view (an action, or a change of the seat's marks)."""
 Premove = tuple[str, Any, str, tuple[Cell, ...]]
-"""A queued item: its kind ("move" or "sense"), what (a move's (from, to, promotion), a sense's square), the words
-the window shows for it and the squares it marks."""
+"""A queued item: its kind ("sense", "card" or "move"), what (a sense's square, a card's (zone id, card code), a
+move's (from, to, promotion)), the words the window shows for it and the squares it marks."""
+ORDER = ("sense", "card", "move")
+"""The order a turn takes queued items in: it senses, or plays its card, before it moves."""
 
 
 class Premoves:
-    """What a person queued while a bot thinks: at most one move and one sense, the sense first (a turn senses
-    before it moves)."""
+    """What a person queued while a bot thinks: at most one item of each kind, in the order of :data:`ORDER`."""
 
     def __init__(self) -> None:
         self.items: list[Premove] = []
@@ -38,12 +45,31 @@ class Premoves:
 
     def squares(self) -> list[tuple[Cell, ...]]:
         """The squares each queued item marks on the board."""
-        return [squares for *_rest, squares in self.items]
+        return [squares for *_rest, squares in self.items if squares]
+
+    def show(self, scene: BoardScene) -> None:
+        """Raise each queued card in its zone of ``scene`` (the board the window draws)."""
+        for kind, what, _words, _squares in self.items:
+            if kind != "card":
+                continue
+            zone_id, code = what
+            for place, zone in enumerate(scene.zones):
+                if zone.id == zone_id and isinstance(zone, HandZone):
+                    raised = tuple(i for i, card in enumerate(zone.cards) if isinstance(card, Card) and card.code == code)
+                    scene.zones[place] = dataclasses.replace(zone, selected=raised[:1])
 
     def add(self, ahead: BoardScene, kind: str, what: Any) -> bool:
-        """Queue a move (``what`` = (from, to, promotion)) or a sense (a square) read on ``ahead``, the board of the
-        next turn, in place of one of that kind queued before; False when ``ahead`` does not allow it."""
-        if kind == "sense":
+        """Queue a move (``what`` = (from, to, promotion)), a sense (a square) or a card (``what`` = (zone id,
+        index of the card in that zone)) read on ``ahead``, the board of the next turn, in place of one of that kind
+        queued before; False when ``ahead`` does not allow it."""
+        squares: tuple[Cell, ...]
+        if kind == "card":
+            zone_id, index = what
+            card = _zone_card(ahead, zone_id, index) if zone_id in ahead.queue_zones else None
+            if card is None:
+                return False
+            what, squares, words = (zone_id, card.code), (), f"play {card.rank}{SUIT_SIGNS.get(card.suit, card.suit)}"
+        elif kind == "sense":
             if ahead.sense_window is None:
                 return False
             squares = tuple(square for square in ahead.sense_window(what)
@@ -58,7 +84,7 @@ class Premoves:
             squares, words = (origin, target), f"{cell_name(origin)}-{cell_name(target)}"
         self.items = [queued for queued in self.items if queued[0] != kind]
         self.items.append((kind, what, words, squares))
-        self.items.sort(key=lambda queued: queued[0] != "sense")  # a turn senses before it moves
+        self.items.sort(key=lambda queued: ORDER.index(queued[0]))
         return True
 
     def add_typed(self, ahead: BoardScene, text: str) -> None:
@@ -104,10 +130,25 @@ class Premoves:
         return presenter.premove_scene(view)
 
     def take(self, now: BoardScene) -> tuple[str, Reader | None] | None:
-        """The first queued item the turn takes on the board ``now`` (a sense in a sense phase, a move once moves
-        are asked for), taken off the queue: its words, and how the seat's presenter reads it as the person's input
-        (None when the board no longer allows it); None if nothing queued fits the turn."""
+        """The first queued item the turn takes on the board ``now`` (a sense in a sense phase, a card once the
+        turn takes its card, a move once moves are asked for), taken off the queue: its words, and how the seat's
+        presenter reads it as the person's input (None when the board no longer allows it); None if nothing queued
+        fits the turn yet. A queued card comes before the moves: while it waits (the turn first asks something
+        else, an answer), they wait; when the turn is past its card step, or the card is no longer there, the
+        whole queue is dropped (its words, None)."""
         for index, (kind, what, words, _squares) in enumerate(self.items):
+            if kind == "card":
+                zone_id, code = what
+                if zone_id not in now.queue_zones:
+                    if not now.targets and now.sense_window is None:
+                        return None  # the turn asks something else first: the card and what follows it wait
+                    return self._drop_all()
+                codes = [card.code if isinstance(card, Card) else "" for card in _zone_cards(now, zone_id)]
+                if code not in codes:
+                    return self._drop_all()
+                del self.items[index]
+                position = codes.index(code)
+                return words, lambda presenter, view: presenter.on_zone(view, zone_id, position)
             if kind == "sense" and now.sense_window is not None:
                 del self.items[index]
                 if not now.sense_window(what):  # a pick the board now refuses covers no square
@@ -120,6 +161,29 @@ class Premoves:
                     return words, None
                 return words, lambda presenter, view: presenter.on_move(view, origin, target, promotion)
         return None
+
+    def _drop_all(self) -> tuple[str, None]:
+        words, self.items = self.words(), []
+        return words, None
+
+
+def _zone_cards(scene: BoardScene, zone_id: str) -> tuple[Any, ...]:
+    """The cards of the zone ``zone_id`` of ``scene`` (faces, or None for a back); empty if it has none."""
+    try:
+        zone = scene.zone(zone_id)
+    except KeyError:
+        return ()
+    cards = getattr(zone, "cards", ())
+    return tuple(cards) if isinstance(cards, tuple) else ()
+
+
+def _zone_card(scene: BoardScene, zone_id: str, index: int) -> Card | None:
+    """The face of card ``index`` of the zone ``zone_id`` of ``scene``, or None (a back, no such card)."""
+    cards = _zone_cards(scene, zone_id)
+    if not isinstance(index, int) or not 0 <= index < len(cards):
+        return None
+    card = cards[index]
+    return card if isinstance(card, Card) else None
 
 
 def typed_square(text: str, files: int, ranks: int) -> Cell | None:

@@ -189,6 +189,7 @@ class GameController(QObject):
             if after is not None:  # the queued move may still be changed on the board before the pick
                 scene.targets = after.targets
         scene.markers.extend(MarkerSpec("premove", squares) for squares in self._premoves.squares())
+        self._premoves.show(scene)
         return scene
 
     # -- premoves ----------------------------------------------------------------------------------
@@ -210,9 +211,9 @@ class GameController(QObject):
         return self._premoves.after_pick(self.presenter_of(seat), self.views[seat])
 
     def _queue_premove(self, kind: str, what: Any) -> bool:
-        """Queue the person's move (``what`` = (from, to, promotion)) or sense (a square) while a bot thinks, in
-        place of one of that kind queued before; False when nothing may be queued now. A queued move may also be
-        replaced on the person's own turn, before the pick it waits for."""
+        """Queue the person's move (``what`` = (from, to, promotion)), sense (a square) or card (a zone's id and the
+        card's index) while a bot thinks, in place of one of that kind queued before; False when nothing may be
+        queued now. A queued move may also be replaced on the person's own turn, before the pick it waits for."""
         ahead = self._premove_scene()
         if ahead is None and kind == "move":
             ahead = self._after_pick_scene()
@@ -499,7 +500,10 @@ class GameController(QObject):
         self._human_input(lambda presenter, view: presenter.on_move(view, from_sq, to_sq, promotion))
 
     def zone(self, zone_id: str, index: int) -> None:
-        """The person clicked item ``index`` of the scene's zone ``zone_id`` (a card of a hand, a pile ...)."""
+        """The person clicked item ``index`` of the scene's zone ``zone_id`` (a card of a hand, a pile ...); a card
+        the next turn begins by playing is queued while a bot thinks."""
+        if self._queue_premove("card", (zone_id, index)):
+            return
         self._human_input(lambda presenter, view: presenter.on_zone(view, zone_id, index))
 
     def act_on_command(self, command_id: str) -> None:

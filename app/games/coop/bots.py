@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar, Sequence
 
 import chess
@@ -56,6 +57,14 @@ APPROACH = 0.05
 """What a step closer to the nearest piece of the other colour is worth (pieces far apart never capture)."""
 NODES = 400
 """The most positions a turn's plan looks at."""
+KING_SET = 8.0
+"""What it is worth that the colour moving next could capture the enemy king in its turn (the king's card beside a
+card of one of its piece types, a piece of that type attacking the king now or after one move), once the team has
+points enough to win; a quarter of it a few points short (the captures on the way may bring them)."""
+CANDIDATES = 8
+"""How many of the best plans for this turn are looked at again with the partner's next turn played out."""
+PARTNER_WEIGHT = 1.0
+"""How much the partner's expected next turn counts against this turn's own valuation of where it ends."""
 
 
 class _State:
@@ -132,8 +141,9 @@ def _distances(board: chess.Board) -> int:
 
 
 def evaluate(state: _State, unseen: Sequence[str], partner_cards: int, cards_left: int,
-             told: dict[chess.Piece, float] | None = None) -> float:
-    """How good ``state`` is for the team when the turn ends there (see the module's words)."""
+             told: dict[chess.Piece, float] | None = None, king_term: bool = True) -> float:
+    """How good ``state`` is for the team when the turn ends there (see the module's words); ``king_term``
+    False leaves out :func:`king_ready` (``benchmarks/coop_bound.py`` counts the king its own way)."""
     board = state.board
     score, _ = score_of(board, state.captures)
     if state.king:
@@ -170,6 +180,9 @@ def evaluate(state: _State, unseen: Sequence[str], partner_cards: int, cards_lef
                         chance = told[other] if told[other] >= 1.0 else chance * told[other]
                     value += PARTNER_CARD * chance
     value -= APPROACH * _distances(board)
+    if king_term and score >= WIN_SCORE - 6:
+        value += king_ready(board, line, not mover, unseen, partner_cards, told) * (
+            KING_SET if score >= WIN_SCORE else KING_SET / 4)
     for piece_type in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
         left = len(board.pieces(piece_type, chess.WHITE)) + len(board.pieces(piece_type, chess.BLACK))
         if 0 < left < len(NEAR_GONE):
@@ -177,6 +190,57 @@ def evaluate(state: _State, unseen: Sequence[str], partner_cards: int, cards_lef
     if cards_left <= 2 and score < WIN_SCORE:
         value -= 5.0  # the cards are nearly out: what is not done now may never be
     return value
+
+
+def king_ready(board: chess.Board, line: Sequence[str], colour: chess.Color, unseen: Sequence[str] = (),
+               cards: int = 0, told: dict[chess.Piece, float] | None = None) -> float:
+    """The chance that ``colour``, moving next, could capture the enemy king in its turn: the king's card lies
+    beside a card of one of ``colour``'s piece types (or last in the line, where the card ``colour`` plays next
+    will lie: a kind its ``cards`` cards, drawn from ``unseen``, hold by chance), and a piece of that type attacks
+    the king now or after one non-capturing move."""
+    king = board.king(not colour)
+    if king is None:
+        return 0.0
+    enemy_king = chess.Piece(chess.KING, not colour)
+    chances: dict[chess.PieceType, float] = {}
+    for index, card in enumerate(line):
+        if card_piece(card) != enemy_king:
+            continue
+        for other in (index - 1, index + 1):
+            piece = card_piece(line[other]) if 0 <= other < len(line) else None
+            if piece is not None and piece.color == colour:
+                chances[piece.piece_type] = 1.0
+        if index == len(line) - 1 and cards and unseen:
+            for piece_type in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+                kind = chess.Piece(piece_type, colour)
+                count = sum(1 for card in unseen if card_piece(card) == kind)
+                chance = min(1.0, cards * count / len(unseen))
+                if told and kind in told:
+                    chance = told[kind] if told[kind] >= 1.0 else chance * told[kind]
+                chances[piece_type] = max(chances.get(piece_type, 0.0), chance)
+    best = 0.0
+    for piece_type, chance in sorted(chances.items(), key=lambda item: -item[1]):
+        if chance <= best:
+            break
+        if any(_attacks_within_a_move(board, square, king, colour) for square in board.pieces(piece_type, colour)):
+            best = chance
+    return best
+
+
+def _attacks_within_a_move(board: chess.Board, square: int, king: int, colour: chess.Color) -> bool:
+    """Whether the piece on ``square`` attacks ``king``'s square, or would after one non-capturing legal move."""
+    target = chess.BB_SQUARES[king]
+    if board.attacks_mask(square) & target:
+        return True
+    probe = board.copy(stack=False)
+    probe.turn, probe.ep_square = colour, None
+    for move in probe.generate_legal_moves(from_mask=chess.BB_SQUARES[square], to_mask=~probe.occupied):
+        probe.push(move)
+        hit = bool(probe.attacks_mask(move.to_square) & target)
+        probe.pop()
+        if hit:
+            return True
+    return False
 
 
 def _captures(state: _State) -> list[CoopMove]:
@@ -206,15 +270,19 @@ def unseen_cards(view: CoopView) -> list[str]:
     return [card for card in piece_cards() if card not in known]
 
 
-def plan_turn(view: CoopView, rng: Any = None) -> list[Action]:
-    """The rest of this seat's turn, best first: the card to play (in the card step), then the moves."""
+def plan_turn(view: CoopView, rng: Any = None, two_turns: bool = True) -> list[Action]:
+    """The rest of this seat's turn, best first: the card to play (in the card step), then the moves. The
+    :data:`CANDIDATES` best plans by where this turn ends are then weighed by what the partner's next turn would
+    likely make of them (:func:`partner_turn_value`), unless ``two_turns`` is False."""
     unseen = unseen_cards(view)
-    partner = 0 if view.solitaire else view.hand_counts[1 - (view.seat or 0)]
+    # The cards the colour moving next will play: the partner's hand, or in the solitaire the card turned.
+    partner = 1 if view.solitaire else view.hand_counts[1 - (view.seat or 0)]
     told = partner_told(view)
     cards_left = view.pile + sum(view.hand_counts)
     state = _State(view.board.copy(stack=False), list(view.line), list(view.discard), view.captures)
     budget = [NODES]
     best: tuple[float, list[Action]] = (float("-inf"), [EndTurn()])
+    plans: list[tuple[float, list[Action], _State]] = []
     cards: list[str | None] = list(dict.fromkeys(view.hand)) if view.phase == "card" else [None]
     for card in cards:
         start = state if card is None else _State(state.board, [*state.line, card], state.discard, state.captures)
@@ -228,9 +296,87 @@ def plan_turn(view: CoopView, rng: Any = None) -> list[Action]:
             after = start if first is None else start.after(first)
             value, chain = _best_captures(after, unseen, partner, cards_left, [budget[0] // max(1, len(firsts))],
                                           told)
+            plan = head + ([first] if first is not None else []) + list(chain)
             if value > best[0]:
-                best = (value, head + ([first] if first is not None else []) + list(chain))
+                best = (value, plan)
+            if two_turns:
+                end = after
+                for capture in chain:
+                    end = end.after(capture)
+                plans.append((value, plan, end))
+    if two_turns and len(plans) > 1 and not any(end.king for _, _, end in plans):
+        plans.sort(key=lambda item: -item[0])
+        kept = view.hand[:]
+        weighed = []
+        for value, plan, end in plans[:CANDIDATES]:
+            played = next((action.card for action in plan if isinstance(action, PlayCard)), None)
+            left = [card for card in kept if card != played] if played else kept
+            weighed.append((partner_turn_value(end, unseen, partner, cards_left - 1, told, left), value, plan))
+        best = max(weighed, key=lambda item: (item[0], item[1]))[1:]
     return best[1] + [EndTurn()]
+
+
+def partner_turn_value(state: _State, unseen: Sequence[str], cards: int, cards_left: int,
+                       told: dict[chess.Piece, float], own_left: Sequence[str]) -> float:
+    """What the team may expect once the colour moving next has played its turn from ``state`` (the position
+    where this turn ends): for each kind of card it may play (its ``cards`` cards are drawn from ``unseen``, as
+    far as ``told`` says nothing else), its best chain of captures after playing it (a king capture it could set
+    up with one move counted as made), and the expectation of the best kind its hand holds."""
+    colour = not state.board.turn
+    board = state.board.copy(stack=False)
+    board.turn, board.ep_square = colour, None
+    pool = [card for card in unseen if (card_piece(card) or chess.Piece(chess.KING, True)).piece_type != chess.KING]
+    mine = {piece: 1.0 for piece in map(card_piece, own_left) if piece is not None}
+    # Seen from the colour moving next, this seat is the partner: the card it keeps is known, one more unknown.
+    own_cards = len(own_left) + (1 if cards_left > len(own_left) else 0)
+
+    def turn_value(card: str | None) -> float:
+        line = [*state.line, card] if card else list(state.line)
+        start = _State(board, line, list(state.discard), state.captures)
+        value, chain = _best_captures(start, pool, own_cards, cards_left, [40], mine)
+        end = start
+        for capture in chain:
+            end = end.after(capture)
+        if not end.king and score_of(end.board, end.captures)[0] >= WIN_SCORE:
+            probe = end.board.copy(stack=False)
+            probe.turn = colour
+            if king_ready(probe, end.line, colour) >= 1.0:
+                value = max(value, score_of(end.board, end.captures)[0] + WIN_BONUS)
+        return value
+
+    if not cards or not pool:
+        return turn_value(None)
+    kinds: dict[chess.Piece, list[str]] = {}
+    for card in pool:
+        piece = card_piece(card)
+        assert piece is not None
+        kinds.setdefault(piece, []).append(card)
+    values = {kind: turn_value(codes[0]) for kind, codes in kinds.items()}
+    held = [kind for kind, chance in told.items() if chance >= 1.0 and kind in values]
+    left_out = {kind for kind, chance in told.items() if chance < 1.0}
+    floor = max((values[kind] for kind in held), default=float("-inf"))
+    draws = max(0, min(cards, 2) - len(held))
+    ranked = sorted((kind for kind in values if kind not in left_out or not draws), key=lambda kind: -values[kind])
+    if not draws:
+        return floor if held else values[ranked[0]]
+    total = sum(len(kinds[kind]) for kind in ranked)
+    expected, gone = 0.0, 0
+    none_before = 1.0
+    for kind in ranked:
+        gone += len(kinds[kind])
+        none_now = _none_of(total, gone, draws)
+        expected += max(values[kind], floor) * (none_before - none_now)
+        none_before = none_now
+    return expected
+
+
+def _none_of(total: int, marked: int, draws: int) -> float:
+    """The chance that ``draws`` cards taken from ``total`` include none of ``marked`` of them."""
+    if draws <= 0:
+        return 1.0
+    if total - marked < draws:
+        return 0.0
+    return math.comb(total - marked, draws) / math.comb(total, draws)
 
 
 def partner_told(view: CoopView) -> dict[chess.Piece, float]:
@@ -341,6 +487,9 @@ class CoopPartnerBot(_CoopBot):
     """Plans its turn for the team's score (see the module's words)."""
 
     name: ClassVar[str] = "partner"
+    _plan: list[Action] = []
+    """The rest of the turn planned (kept while the turn goes as planned)."""
+    _plan_turn = 0
 
     def act(self, request: ActionRequest) -> Action:
         choices = request.choices
@@ -351,9 +500,18 @@ class CoopPartnerBot(_CoopBot):
             if kind is not None:  # a question whose answer would change its next plan
                 return Ask("hold", piece=kind.symbol())
         allowed = [*choices.get("cards", ()), *choices.get("moves", ()), *choices.get("end", ())]
-        plan = plan_turn(self.view, self.rng)
+        plan = self._plan if self._plan_turn == self.view.number else []
+        if not plan or plan[0] not in allowed:  # a new turn (or the turn went otherwise): plan it
+            plan = plan_turn(self.view, self.rng)
+            self._plan_turn = self.view.number
+        self._plan = plan[1:]
         if plan and plan[0] in allowed:
             return plan[0]
         return next((a for a in allowed if isinstance(a, EndTurn)), allowed[0] if allowed else EndTurn())
+
+    def start(self, seat: int, options: dict[str, Any]) -> None:
+        super().start(seat, options)
+        self._plan = []
+        self._plan_turn = 0
 
 

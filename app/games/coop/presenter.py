@@ -33,7 +33,7 @@ from app.games.chess_kit import chess_targets, from_sq8, sq8
 from app.games.coop import DEFINITION
 from app.games.coop.rules import (GREAT_SCORE, WIN_SCORE, Answer, Answered, Ask, Asked, CoopMove, CoopView,
                                   Dealt, Drew, Ended, EndTurn, Moved, PlayCard, Played, Turn, Turned,
-                                  capture_cards, captured_piece, pawn_cards, promotion_cards,
+                                  capture_cards, captured_piece, chess_moves, pawn_cards, promotion_cards,
                                   question_words)
 from app.games.kit_cards import card_face, card_piece, card_words
 from app.games.presenter import Command, InputError, MarksChange, PresenterBase
@@ -182,9 +182,31 @@ class CoopPresenter(PresenterBase):
         seat = view.seat if view.seat is not None else 0
         scene.zones.extend(self._zones(view, seat, view.line, view.hand, view.hand_counts, view.pile, view.discard,
                                        raised=_capture_cards_now(view), pending=pending))
+        if view.my_turn and view.phase == "card" and view.hand:
+            scene.queue_zones = frozenset({"hand"})  # a card queued ahead is played now
         if asking == "hold":
             scene.zones.append(CardRowZone(id="ask", place="below", label="Ask your partner: do you hold a card of "
                                            "this kind? Click one", cards=tuple(map(Card.parse, ASK_CARDS))))
+        return scene
+
+    def premove_scene(self, view: Any) -> BoardScene | None:
+        """While the partner (a bot) plays its turn: the seat's board as its own turn will begin, with a card of
+        its hand to queue (played first at the turn's start) and every chess move of its colour to queue after it
+        (a capture needs the line's cards then, so whether it stands is known only once the card is played)."""
+        if view.seat is None or view.solitaire or view.outcome is not None or view.my_turn:
+            return None
+        colour = chess.WHITE if view.seat == 0 else chess.BLACK
+        board = view.board.copy(stack=False)
+        board.turn, board.ep_square = colour, None
+        scene = BoardScene(pieces={sq8(square): piece.symbol() for square, piece in board.piece_map().items()})
+        if view.last_move is not None:
+            move = chess.Move.from_uci(view.last_move.uci)
+            scene.last_move = (sq8(move.from_square), sq8(move.to_square))
+        scene.targets = chess_targets(chess_moves(board))
+        scene.zones.extend(self._zones(view, view.seat, view.line, view.hand, view.hand_counts, view.pile,
+                                       view.discard, raised=set(), pending=None))
+        if view.hand:
+            scene.queue_zones = frozenset({"hand"})
         return scene
 
     def _zones(self, view: Any, seat: Seat, line: list[str], hand: list[str], counts: list[int], pile: int,

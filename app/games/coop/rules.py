@@ -125,13 +125,20 @@ def chess_moves_to_king(board: chess.Board) -> list[chess.Move]:
     return [move for move in board.generate_pseudo_legal_moves(to_mask=chess.BB_SQUARES[king]) if move not in legal]
 
 
-def _capturing_pairs(line: Sequence[str], colour: chess.Color) -> bool:
-    """Whether the line holds a card of ``colour`` right beside a card of the other colour."""
+def _capture_masks(board: chess.Board, line: Sequence[str], colour: chess.Color) -> tuple[int, int]:
+    """The squares of ``colour``'s pieces whose card lies beside a card of a piece of the other colour in the
+    line, and the squares of those other pieces (with the en passant square when a pawn's card is one): where
+    a capture may start and land; 0 and 0 when the line allows none."""
+    capturers = victims = 0
     for left, right in zip(line, line[1:]):
-        a, b = card_piece(left), card_piece(right)
-        if a is not None and b is not None and a.color != b.color:
-            return True
-    return False
+        for mine, theirs in ((card_piece(left), card_piece(right)), (card_piece(right), card_piece(left))):
+            if mine is None or theirs is None or mine.color != colour or theirs.color == colour:
+                continue
+            capturers |= board.pieces_mask(mine.piece_type, colour)
+            victims |= board.pieces_mask(theirs.piece_type, not colour)
+            if theirs.piece_type == chess.PAWN and board.ep_square is not None:
+                victims |= chess.BB_SQUARES[board.ep_square]
+    return capturers, victims
 
 
 def captured_piece(board: chess.Board, move: chess.Move) -> chess.Piece | None:
@@ -147,13 +154,18 @@ def turn_moves(board: chess.Board, line: Sequence[str], discard: Sequence[str],
     discard pile): non-capturing moves unless ``captures_only``, and the captures the line allows; a move to the
     last rank only with a pawn card of the colour in the line, as a type the discard pile holds."""
     colour = board.turn
-    if captures_only and not _capturing_pairs(line, colour):
-        return []  # no card of the colour beside a card of the other: no capture at all (most positions)
+    if captures_only:
+        capturers, victims = _capture_masks(board, line, colour)
+        if not capturers or not victims:
+            return []  # no card of the colour beside a card of the other on the board: no capture at all
+        moves = list(board.generate_legal_captures(capturers, victims))
+        if victims & board.kings:
+            moves += [move for move in chess_moves_to_king(board) if chess.BB_SQUARES[move.from_square] & capturers]
+    else:
+        moves = chess_moves(board)
     promotions = promotion_cards(discard, colour)
     has_pawn_card = bool(pawn_cards(line, colour))
     found = []
-    moves = chess_moves(board) if not captures_only else [
-        *board.generate_legal_captures(), *(move for move in chess_moves_to_king(board))]
     for move in moves:
         if move.promotion is not None and (not has_pawn_card or move.promotion not in promotions):
             continue
