@@ -153,7 +153,7 @@ def _reach(piece_type: int, square: int, occupied: int) -> int:
 def board_moves(board: str) -> list[tuple[int, int]]:
     """Every move on ``board`` as (from, to), the same set as :func:`app.games.neighbour.state.all_moves`, faster."""
     occupied = _occupied(board)
-    found = []
+    found: list[tuple[int, int]] = []
     for square in chess.scan_forward(occupied):
         letter = board[square]
         white = letter.isupper()
@@ -402,9 +402,7 @@ def solve_state(state: State, time_limit: float | None = 10.0, progress: Callabl
         problem.floor, problem.complete, problem.best = floor, True, None
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
         found = solve(problem, state, time_limit=left, should_stop=should_stop, every=64,
-                      progress=None if progress is None else
-                      (lambda step, base=nodes: progress(Progress(base + step.nodes, known[0] if known else None,
-                                                                  time.perf_counter() - began))))
+                      progress=None if progress is None else _offset(progress, nodes, known, began))
         nodes += found.nodes
         if found.stopped or not problem.complete:
             stopped = found.stopped or ("cancelled" if should_stop is not None and should_stop() else "time")
@@ -414,6 +412,15 @@ def solve_state(state: State, time_limit: float | None = 10.0, progress: Callabl
         if found.score is not None:
             return answer(found.score, found.line, True)
     return answer(known[0], known[1], True) if known else answer(None, (), True)
+
+
+def _offset(progress: Callable[[Progress], None], base: int, known: tuple[int, list[Action]] | None,
+            began: float) -> Callable[[Progress], None]:
+    """``progress`` told of one floor's search as part of the whole: nodes counted on from ``base``."""
+    def told(step: Progress) -> None:
+        best = step.best if step.best is not None else (known[0] if known else None)
+        progress(Progress(base + step.nodes, best, time.perf_counter() - began))
+    return told
 
 
 def sample_for_hint(state: State) -> Callable[[random.Random], tuple[Problem[State, Action], State]]:

@@ -297,7 +297,7 @@ class State:
         """The score of a won game (the cards left in both decks), else ``None``."""
         return self.cards_left if self.stage == "won" else None
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         """Equal for states with the same future: once adding has stopped, only the board and the number of cards
         left matter."""
         if self.stage == "move":
