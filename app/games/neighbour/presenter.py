@@ -1,7 +1,7 @@
 """Neighbour Chess Solitaire as a person meets it.
 
-Beside the board stand the two decks, face down with their counts (the piece deck and the position deck), and
-after each the card last turned from it. The square of the last piece added is outlined: the next add starts
+Beside the board stand the two decks, face down with their counts (the piece deck, and the position deck
+labelled "Place"), and under each the card last turned from it. The square of the last piece added is outlined: the next add starts
 there. Buttons add a piece and stop adding; when an add's square is taken, the nearest empty squares are offered
 on the board and a click picks one. Once adding has stopped the board offers every move (a piece moves as one of
 its same-colour neighbours would), each paid with a card. Undo and redo are buttons too (Ctrl+Z and Ctrl+Y where
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import chess
 
-from app.games.chess_kit import chess_targets, from_sq8, outcome_sentence, sq8
+from app.games.chess_kit import chess_targets, from_sq8, sq8
 from app.games.kit_cards import card_face, card_piece, card_words
 from app.games.neighbour import DEFINITION
 from app.games.neighbour.rules import Added, Dealt, Ended, Moved, Placed, Restored, Stopped
@@ -107,7 +107,9 @@ def _restored(o: Restored, seat: Seat) -> str | None:
 
 @describe.register(Ended)
 def _ended(o: Ended, seat: Seat) -> str | None:
-    return outcome_sentence(o.outcome, seat)
+    if o.outcome.winner == seat:
+        return f"Game over: you won, {o.outcome.detail}."
+    return f"Game over: you lost, {o.outcome.detail} (no score)."
 
 
 # ---- the scene --------------------------------------------------------------------------------------------------
@@ -118,7 +120,7 @@ def _turned_zones(pieces: int, positions: int, turned: list[tuple[str, str]]) ->
     return [PileZone(id="pieces", place="right", label="Pieces", count=pieces),
             PileZone(id="pieces-turned", place="right", label="Turned", count=len(turned), top=piece_top,
                      beside=True),
-            PileZone(id="positions", place="right", label="Positions", count=positions),
+            PileZone(id="positions", place="right", label="Place", count=positions),
             PileZone(id="positions-turned", place="right", label="Turned", count=len(turned), top=position_top,
                      beside=True)]
 
@@ -130,8 +132,8 @@ def _score_zone(added: int, moves: int, left: int, stage: str, score: int | None
         label = "Adding pieces"
     else:
         label = "Moving: each move costs a card"
-    return GridZone(id="score", place="below", label=label, rows=("",),
-                    columns=("pieces", "moves", "cards left"), marks=((str(added), str(moves), str(left)),))
+    return GridZone(id="score", place="below", label=label, rows=("Pieces", "Moves", "Left"), columns=("",),
+                    marks=((str(added),), (str(moves),), (str(left),)))
 
 
 def _board_scene(board: str) -> BoardScene:
@@ -182,7 +184,7 @@ class NeighbourPresenter(PresenterBase):
         if not isinstance(truth, State):
             return BoardScene()
         scene = _board_scene(truth.board)
-        scene.zones.extend(_turned_zones(len(truth.pieces), len(truth.positions), []))
+        scene.zones.extend(_turned_zones(len(truth.pieces), len(truth.positions), list(truth.turned)))
         scene.zones.append(_score_zone(truth.added, truth.moves, truth.cards_left, truth.stage, truth.score,
                                        truth.over))
         if isinstance(last_move, chess.Move):
@@ -257,8 +259,10 @@ class NeighbourPresenter(PresenterBase):
         if view.stage in ("add", "place"):
             found.append(Command("add", "Add a piece", view.stage == "add"))
             found.append(Command("stop", "Stop adding", view.stage == "add" and view.added > 0))
-        found.append(Command("undo", "Undo", view.can_undo))
-        found.append(Command("redo", "Redo", view.can_redo))
+        if view.can_undo:
+            found.append(Command("undo", "Undo", True))
+        if view.can_redo:
+            found.append(Command("redo", "Redo", True))
         return found
 
     def command(self, view: Any, command_id: str) -> Action:

@@ -411,7 +411,7 @@ class NeighbourView(View):
             positions = (positions + list(POSITION_CARDS))[:self.positions_left]
         stage = self.stage if self.outcome is None else ("won" if self.score is not None else "lost")
         return State(self.board, tuple(pieces), tuple(positions), stage=stage, last=self.last, pending=self.pending,
-                     candidates=self.candidates, added=self.added, moves=self.moves)
+                     candidates=self.candidates, added=self.added, moves=self.moves, turned=tuple(self.turned))
 
 
 NeighbourChess.view_type = NeighbourView

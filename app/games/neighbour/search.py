@@ -431,6 +431,7 @@ def sample_for_hint(state: State) -> Callable[[random.Random], tuple[Problem[Sta
         rng.shuffle(pieces)
         rng.shuffle(positions)
         return NeighbourProblem(), State(state.board, tuple(pieces), tuple(positions), state.stage, state.last,
-                                         state.pending, state.candidates, state.added, state.moves, state.ended)
+                                         state.pending, state.candidates, state.added, state.moves, state.ended,
+                                         state.turned)
     return sample
 

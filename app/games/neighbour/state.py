@@ -266,7 +266,8 @@ class State:
     """Everything about a game at one moment. ``pieces`` and ``positions`` are the decks, top card first.
     ``stage``: ``add`` (add a piece, or stop once one is on the board), ``place`` (the piece of ``pending`` waits
     for one of ``candidates``), ``move``, ``won`` or ``lost``. ``last`` is the square of the last piece added.
-    ``added`` and ``moves`` count adds and moves; ``ended`` says why a ``lost`` game ended."""
+    ``added`` and ``moves`` count adds and moves; ``ended`` says why a ``lost`` game ended. :meth:`key` leaves
+    ``turned`` out: what was seen does not change what can still be done."""
 
     board: str
     pieces: tuple[str, ...]
@@ -278,6 +279,8 @@ class State:
     added: int = 0
     moves: int = 0
     ended: str = ""
+    turned: tuple[tuple[str, str], ...] = ()
+    """The cards turned by the adds so far (piece card, position card), oldest first: seen by the player."""
 
     @classmethod
     def start(cls, pieces: Sequence[str], positions: Sequence[str]) -> State:
@@ -368,7 +371,8 @@ def _add(state: State) -> State:
     target = add_target(state.last, position_card)
     candidates = nearest_empty(state.board, target)
     turned = dataclasses.replace(state, pieces=state.pieces[1:], positions=state.positions[1:], pending=piece_card,
-                                 candidates=candidates, stage="place")
+                                 candidates=candidates, stage="place",
+                                 turned=state.turned + ((piece_card, position_card),))
     if len(candidates) == 1:
         return _placed(turned, candidates[0])
     return turned
