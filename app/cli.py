@@ -481,7 +481,62 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument("--position", help="a starting position in the game's own notation (a FEN for the "
                        "8x8 chess games; see each game's rules page for the others)")
     perft.set_defaults(func=_perft)
+
+    numbered = _numbered_deal_games()
+    solve = commands.add_parser("solve", help="the best score of a solitaire's deal, knowing every card",
+                                description="Search a numbered deal of a solitaire knowing every card: the best "
+                                            "score and a line of play that reaches it, said to be proven best "
+                                            "only when the search ran to its end within the time given.")
+    solve.add_argument("--variant", default=numbered[0] if numbered else None, choices=numbered,
+                       help=f"the solitaire: {', '.join(numbered)}")
+    solve.add_argument("--deal", required=True, help="the deal number (1 to 1000000)")
+    solve.add_argument("--time", type=_seconds, default=10.0, metavar="SECONDS",
+                       help="stop searching after this long (default 10)")
+    solve.add_argument("--out", help="write the line found as a record, to step through with sightline replay")
+    solve.add_argument("--quiet", action="store_true", help="no progress lines")
+    solve.set_defaults(func=_solve)
     return parser
+
+
+def _numbered_deal_games() -> list[str]:
+    """The games whose deals are numbered (their definition takes a ``deal`` option): the solitaires."""
+    return [game.key for game in games.all() if any(option.key == "deal" for option in game.options)]
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from app.games.presenter import presenter_for  # deferred: see _match's imports
+    name = "sightline solve"
+    door = getattr(presenter_for(args.variant), "solitaire", None) if args.variant else None
+    if door is None:
+        _say(name, f"{args.variant} has no solver")
+        return 2
+    last = [0.0]
+
+    def progress(state: object) -> None:
+        seconds = getattr(state, "seconds", 0.0)
+        if not args.quiet and seconds - last[0] >= 1.0:
+            last[0] = seconds
+            best = getattr(state, "best", None)
+            print(f"  {seconds:4.0f} s: {getattr(state, 'nodes', 0)} positions searched, best score so far "
+                  f"{'none' if best is None else best}", file=sys.stderr, flush=True)
+    try:
+        solution, record = door.solve({door.deal_option: args.deal}, args.time, progress)
+    except ValueError as error:
+        _say(name, str(error))
+        return 2
+    title = games.get(args.variant).title
+    print(f"{title}, deal {args.deal.strip()}: {solution.words()} ({solution.nodes} positions, "
+          f"{solution.seconds:.1f} s)")
+    if record is not None:
+        print("Line: " + " ".join(door.action_words(action) for action in solution.line))
+        if args.out:
+            try:
+                record.save(args.out)
+            except OSError as error:
+                _say(name, f"cannot write {args.out}: {error.strerror or error}")
+                return 1
+            print(f"Wrote {args.out} (sightline replay {args.out} steps through it)")
+    return 0
 
 
 def _perft(args: argparse.Namespace) -> int:

@@ -106,7 +106,8 @@ def test_the_solver_proves_the_best_line() -> None:
     assert solution.words() == "best score 2, proven best"
 
 
-def test_the_solver_says_when_it_ran_out_of_time() -> None:
+def test_the_solver_says_when_it_ran_out_of_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "CHECK_EVERY", 1)  # the walk is too small to reach the usual first look at the clock
     solution = solver.solve(Walk(), (), time_limit=0.0, every=1)
     assert not solution.proven and solution.stopped == "time"
     assert "not proven" in solution.words()
@@ -118,3 +119,10 @@ def test_the_hint_weighs_the_orders_the_player_cannot_tell_apart() -> None:
         return Walk(trap=0 if rng.random() < 0.5 else -1), ()
     hint = best_by_expectation(sample, samples=8, time_limit=1.0, rng=random.Random(3))
     assert hint.action in (2, 1) and hint.expected is not None and hint.wins == 8
+
+
+def test_a_line_known_beforehand_is_kept_unless_the_search_beats_it() -> None:
+    worse = solver.solve(Walk(), (), known=(1, (1, 2, 2, 2)))
+    assert (worse.score, worse.line, worse.proven) == (2, (3, 3, 1), True)
+    best = solver.solve(Walk(), (), known=(2, (3, 3, 1)))
+    assert best.score == 2 and best.proven

@@ -32,6 +32,7 @@ from app.ui.window_files import GameFiles
 from app.ui.window_menus import WindowMenus
 from app.ui.window_place import WindowNumber, cascaded, fitted
 from app.ui.window_resume import describe_unfinished, offer_unfinished
+from app.ui.window_solitaire import SolitaireTools
 from app.ui.window_view import END_OF_TURN, END_OF_TURN_DEFAULT, SENSE_CONFIRM_DEFAULT, ViewChoices
 
 if TYPE_CHECKING:
@@ -133,6 +134,9 @@ class MainWindow(QMainWindow):
         self.belief.view_menu = self.menus.view_menu
         self.help_pages = self.menus.help
         self.game_actions, self.recent_menu = self.menus.game_actions, self.menus.recent_menu
+        # The solitaires' deal numbers, undo and redo keys, hints, solver and statistics (a menu of its own).
+        self.solitaire = SolitaireTools(self, lambda: self.controller, self._start_solitaire, self.open_replay,
+                                        self._command, self.statusBar().showMessage, panel.thinking.setVisible)
         self._window_number = WindowNumber()  # a second window opens beside the first (see _restore_geometry)
         self.destroyed.connect(self._window_number.release)
         self.private.add("board", self._show_board)
@@ -328,6 +332,20 @@ class MainWindow(QMainWindow):
         self._install(GameController(choice.variant, seats, choice.control, options, parent=self, extra=extra))
         self.files.save_path = None
 
+    def _start_solitaire(self, variant: str, options: dict[str, Any]) -> None:
+        """Solitaire > New deal and Deal number...: the same solitaire, the person in its one seat, untimed."""
+        from app.engine.clock import TimeControl
+        from app.ui.game_controller import GameController, SeatConfig
+        if not self._may_leave_game():
+            return
+        try:
+            controller = GameController(variant, [SeatConfig("You")], TimeControl(None, 0.0), options, parent=self)
+        except ValueError as error:
+            self.statusBar().showMessage(bounded(str(error), 300))
+            return
+        self._install(controller)
+        self.files.save_path = None
+
     def _seat_flipped(self, seat: int) -> bool:
         """Whether ``seat`` sees the board turned half round (its definition says so)."""
         controller = self.controller
@@ -337,6 +355,7 @@ class MainWindow(QMainWindow):
     def _install(self, controller: GameController) -> None:
         """Make ``controller`` the game of the window (a new one or a resumed one) and start it."""
         self.files.close_reviews()
+        self.solitaire.stop()  # a hint or a solve of the last game is dropped
         if self.controller is not None:
             self.private.show(self.controller.nobody_screen())  # the last game's seat leaves the screen first
             self.controller.stop()
@@ -397,6 +416,7 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()  # not exec(): the window keeps running (and tests are not stopped by a modal loop)
         self.game_over_box = box
+        self.solitaire.game_over(controller, outcome)
 
     # -- what the seat at the screen sees: the board, its marks, the panel (the belief board: window_belief) --
     def _show_notes(self, screen: SeatScreen) -> None:
@@ -487,8 +507,9 @@ class MainWindow(QMainWindow):
             self.resign_button.setEnabled(False)
             self.entry.setEnabled(False)
             self.menus.refresh_actions(self.controller)
+            self.solitaire.refresh()
             return
-        self.title.setText(games.get(controller.variant).title)
+        self.title.setText(self.solitaire.deal_title() or games.get(controller.variant).title)
         if controller.outcome is not None:
             panel.entry_error.hide()
         truth = None
@@ -511,6 +532,7 @@ class MainWindow(QMainWindow):
         self.resign_button.setEnabled(controller.can("resign"))
         self.entry.setEnabled(controller.screen_seat is not None and controller.outcome is None)
         self.menus.refresh_actions(self.controller)
+        self.solitaire.refresh()
 
     @staticmethod
     def _lines(widget: QPlainTextEdit) -> list[str]:
@@ -648,6 +670,7 @@ class MainWindow(QMainWindow):
             self.controller.stop()
         self.autosaver.close(self.controller is None or self.controller.outcome is not None, self._rescued_to)
         self.belief.shutdown()
+        self.solitaire.shutdown()
         self.files.close_reviews()
         self.help_pages.close_all()
         for child in self.findChildren(QWidget):

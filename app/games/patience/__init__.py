@@ -9,7 +9,8 @@ and none of it Qt:
   folder, written whole or not at all;
 - :mod:`.solver`: a best-score search knowing every card (a game supplies its states, actions and scores through
   :class:`~app.games.patience.solver.Problem`), which says whether its score is proven best;
-- :mod:`.hints`: the best next action by expectation over the orders of the cards the player has not seen.
+- :mod:`.hints`: the best next action by expectation over the orders of the cards the player has not seen;
+- :mod:`.door`: what a solitaire offers the window and ``sightline solve`` (its presenter's ``solitaire``).
 
 This package is not a game (no registry entry names it): a solitaire's package imports it, and so may the window.
 """

@@ -7,6 +7,10 @@ game, and for the hints, which run it on orders the player cannot tell apart). I
 the best score found with a line of actions that reaches it, and whether that score is **proven best** (the
 whole search ran to the end) or only the **best found within the time limit**.
 
+A problem may also offer ``successors(state)`` (each action with the bound of the state it leads to, without
+building it) and ``position(state)`` (the key of what is on the table, whatever it cost: the first dive never
+comes back to a position it passed through).
+
 The search tries the actions in the order the problem lists them (best first makes good lines come early), cuts
 every state whose bound cannot beat the best score found, and remembers the keys of states it has searched
 through (they cannot give more later, since the best score only grows), forgetting them all when the table grows
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Hashable, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Generic, Hashable, Iterable, Protocol, Sequence, TypeVar
 
 __all__ = ["Problem", "Progress", "Solution", "solve"]
 
@@ -57,6 +61,17 @@ class Problem(Protocol[S, A]):
         """A key equal for states with the same future (the same actions and scores from here on)."""
 
 
+def _successors(problem: Problem[S, A], state: S) -> Iterable[tuple[A, int | None]]:
+    """Each action of ``state`` with the bound of the state it leads to. A problem that can tell the bound
+    without building the state offers ``successors(state)`` itself (the search then builds only the states it
+    enters)."""
+    own = getattr(problem, "successors", None)
+    if own is not None:
+        found: Iterable[tuple[A, int | None]] = own(state)
+        return found
+    return [(action, problem.bound(problem.apply(state, action))) for action in problem.actions(state)]
+
+
 @dataclass(frozen=True)
 class Progress:
     """How far a search has got: nodes visited, the best score so far (``None``: no win yet), seconds spent."""
@@ -79,6 +94,8 @@ class Solution(Generic[A]):
     seconds: float
     time_limit: float | None = None
     stopped: str = ""
+    ceiling: int | None = None
+    """No line scores more than this (the search has ruled out every higher score); ``None``: nothing ruled out."""
 
     def words(self) -> str:
         """The answer in a few words, honest about what was shown."""
@@ -86,9 +103,14 @@ class Solution(Generic[A]):
             return "this deal cannot be won" if self.score is None else f"best score {self.score}, proven best"
         limit = f"{self.time_limit:g} s" if self.time_limit is not None else "the time given"
         why = "when it was stopped" if self.stopped == "cancelled" else f"within {limit}"
+        ceiling = f"; no line scores more than {self.ceiling}" if self.ceiling is not None else ""
         if self.score is None:
-            return f"no win found {why} (not proven impossible)"
-        return f"best score found {why}: {self.score} (not proven best)"
+            return f"no win found {why}{ceiling} (not proven impossible)"
+        return f"best score found {why}: {self.score}{ceiling} (not proven best)"
+
+
+CHECK_EVERY = 16
+"""Nodes between two looks at the clock and at ``should_stop``."""
 
 
 class _Stop(Exception):
@@ -97,58 +119,126 @@ class _Stop(Exception):
 
 def solve(problem: Problem[S, A], start: S, time_limit: float | None = 10.0,
           progress: Callable[[Progress], None] | None = None, should_stop: Callable[[], bool] | None = None,
-          every: int = 4096, max_table: int = 2_000_000, known: tuple[int, Sequence[A]] | None = None) -> Solution[A]:
+          every: int = 2048, max_table: int = 2_000_000, known: tuple[int, Sequence[A]] | None = None,
+          dive_share: float = 0.15) -> Solution[A]:
     """The best score from ``start`` and a line reaching it (see the module's words). ``progress`` is called every
     ``every`` nodes and at the end; ``should_stop`` (asked as often) ends the search early; ``known`` is a score
-    and line already found (the search then looks only for better)."""
+    and a line already found (the search then looks only for better, and answers it if it finds none).
+
+    Two passes: a dive (at most ``dive_share`` of the time) takes the first good line it meets, so that a search
+    stopped early still has one; then targets from the start's bound downwards, each searched through (iterative
+    deepening: only lines that can still reach the target are followed), until a target is reached, which is then
+    the best score, or the target falls to the dive's score, which is then proven best."""
     began = time.perf_counter()
     deadline = None if time_limit is None else began + time_limit
     best: list[Any] = [None, ()]
     if known is not None:
         best[0], best[1] = known[0], tuple(known[1])
-    searched: set[Hashable] = set()
     nodes = [0]
     line: list[A] = []
+    dive_until = [None if deadline is None else began + (time_limit or 0) * dive_share]
 
     def report() -> None:
         if progress is not None:
             progress(Progress(nodes[0], best[0], time.perf_counter() - began))
 
-    def visit(state: S) -> None:
+    def tick() -> None:
         nodes[0] += 1
-        if nodes[0] % every == 0:
-            if deadline is not None and time.perf_counter() > deadline:
+        if nodes[0] % CHECK_EVERY == 0:  # the clock is read often: a node can take a millisecond
+            now = time.perf_counter()
+            if deadline is not None and now > deadline:
                 raise _Stop("time")
             if should_stop is not None and should_stop():
                 raise _Stop("cancelled")
-            report()
+            if dive_until[0] is not None and now > dive_until[0]:
+                raise _Stop("dive")
+            if nodes[0] % every == 0:
+                report()
+
+    dead: set[Hashable] = set()
+    position = getattr(problem, "position", problem.key)
+    path: set[Hashable] = set()
+
+    def dive(state: S) -> None:
+        tick()
         value = problem.value(state)
         if value is not None:
             if best[0] is None or value > best[0]:
                 best[0], best[1] = value, tuple(line)
             return
         key = problem.key(state)
-        if key in searched:
+        here = position(state)
+        if key in dead or here in path:
             return
-        for action in problem.actions(state):
-            after = problem.apply(state, action)
-            bound = problem.bound(after)
+        path.add(here)
+        for action, bound in _successors(problem, state):
             if bound is None or (best[0] is not None and bound <= best[0]):
                 continue
             line.append(action)
-            visit(after)
+            dive(problem.apply(state, action))
             line.pop()
-        if len(searched) >= max_table:
-            searched.clear()
-        searched.add(key)
+        path.discard(here)
+        if len(dead) >= max_table:
+            dead.clear()
+        dead.add(key)
+
+    below: list[int | None] = [None]
+    """The highest bound cut for falling short of the target in this pass: the next target (iterative deepening)."""
+    failed: dict[Hashable, int] = {}
+    """A state's key -> the lowest target a search through it failed to reach (no line from it gets there)."""
+
+    def reach(state: S, target: int) -> bool:
+        tick()
+        value = problem.value(state)
+        if value is not None:
+            if value >= target:
+                best[0], best[1] = value, tuple(line)
+                return True
+            return False
+        key = problem.key(state)
+        known = failed.get(key)
+        if known is not None and known <= target:
+            return False
+        for action, bound in _successors(problem, state):
+            if bound is None:
+                continue
+            if bound < target:
+                if below[0] is None or bound > below[0]:
+                    below[0] = bound
+                continue
+            line.append(action)
+            if reach(problem.apply(state, action), target):
+                line.pop()
+                return True
+            line.pop()
+        if len(failed) >= max_table:
+            failed.clear()
+        failed[key] = target
+        return False
 
     stopped = ""
+    top = problem.bound(start)
+    target: int | None = None
     try:
-        if problem.bound(start) is not None:
-            visit(start)
+        if top is not None:
+            try:
+                dive(start)
+            except _Stop as stop:
+                if str(stop) != "dive":
+                    raise
+            dive_until[0] = None
+            line.clear()
+            target = top
+            while target is not None and (best[0] is None or target > best[0]):
+                below[0] = None
+                if reach(start, target):
+                    break
+                target = below[0]
     except _Stop as stop:
         stopped = str(stop)
     except RecursionError:
         stopped = "depth"
     report()
-    return Solution(best[0], best[1], not stopped, nodes[0], time.perf_counter() - began, time_limit, stopped)
+    return Solution(best[0], best[1], not stopped, nodes[0], time.perf_counter() - began, time_limit, stopped,
+                    target if stopped else best[0])
+

@@ -106,6 +106,14 @@ def decline_draws(game: Any, step: int) -> tuple[int, dict[str, Any]] | None:
     return (game.to_move, {"type": "answer_draw", "accept": False}) if game.phase == "answer_draw" else None
 
 
+def undo_redo(game: Any, step: int) -> tuple[int, dict[str, Any]] | None:
+    """A solitaire's undo at the third action and redo at the fourth, where they may be used."""
+    kind = {2: "undo", 3: "redo"}.get(step)
+    if kind is not None and kind in game.choices():
+        return 0, {"type": kind}
+    return None
+
+
 def chain(*scripts: Script) -> Script:
     def script(game: Any, step: int) -> tuple[int, dict[str, Any]] | None:
         for part in scripts:
@@ -254,6 +262,10 @@ CASES = [
     # Gravity Chess: a dealt game (its chance seed), passes, a last turn without a card, the score.
     Case("gravity", "score", 71, humans=(0,), clock=(None, 0.0), want=has("pass")),
     Case("gravity", "unfinished-autosave", 72, steps=23, ending="unfinished", humans=(0, 1), written_by="autosave"),
+    Case("parade", "undo-redo-played-out", 81, {"deal": 77}, humans=(0,), clock=(None, 0.0), script=undo_redo,
+         want=both(has("undo"), has("redo"), has("add"))),
+    Case("parade", "unfinished-autosave", 82, steps=5, ending="unfinished", humans=(0,), clock=(None, 0.0),
+         written_by="autosave"),
 ]
 
 
