@@ -350,7 +350,7 @@ def test_a_group_formed_by_an_add_wins_at_once() -> None:
 def test_no_cards_left_without_a_group_loses() -> None:
     game = NeighbourChess.arranged(board_of({"a1": "R", "b2": "R", "h8": "N", "h6": "N"}), (), ("2H",))
     game.play(0, NeighbourMove("a1a2"))
-    assert game.outcome.winner is None and game.outcome.score == 0.0
+    assert game.outcome.winner is None and game.outcome.score is None
     assert "no card is left" in game.outcome.detail
 
 
@@ -480,3 +480,25 @@ def test_the_solver_line_is_a_real_game_reaching_its_score() -> None:
         for action in solution.line:
             game.play(0, action)
         assert game.outcome.score == solution.score
+
+
+def test_the_solitaire_door_solves_a_deal_into_a_record_and_refuses_a_bad_number() -> None:
+    from app.games.neighbour.solitaire import SOLITAIRE
+    solution, record = SOLITAIRE.solve({"deal": 6}, 20)
+    assert solution.words() == "best score 30, proven best" and record.result.score == 30
+    assert [SOLITAIRE.action_words(action) for action in solution.line] == ["add", "add", "add", "@b4"]
+    with pytest.raises(ValueError, match="a deal number"):
+        SOLITAIRE.solve({"deal": 0}, 1)
+
+
+def test_a_hint_after_adding_is_the_first_move_of_a_sure_line_and_plays_within_its_time() -> None:
+    from app.games.neighbour.solitaire import SOLITAIRE, hint
+    game = NeighbourChess.arranged(board_of({"a1": "R", "b2": "R", "a4": "n", "b5": "q"}), ("9S",), ("3H", "2H"),
+                                   stage="move")
+    view = NeighbourView.from_observations(game.observations(0))
+    found = hint(view, time_limit=1.0)
+    assert found.expected == 1.0  # two moves: a rook up beside the others, and the other to join it
+    game.play(0, found.action)
+    action, words = SOLITAIRE.hint(NeighbourView.from_observations(NeighbourChess.from_options({"deal": 6})
+                                                                   .observations(0)), 1.0)
+    assert action == NeighbourAdd() and words

@@ -1,21 +1,22 @@
-"""Neighbour Chess Solitaire in the window: a game by buttons and clicks (add, a square picked for a piece whose
-square was taken, stop, a move on the board, undo), the one-seat clock showing the time taken, no curtain."""
+"""Neighbour Chess Solitaire in the window: the deal in the title, a game by buttons and clicks (add, a square picked
+for a piece whose square was taken, stop, a move on the board), undo and redo from the keys, a hint off the
+window's thread, the win counted in the statistics, the solver after the game with its line in the replay viewer.
+``NEIGHBOUR_SHOTS=/some/folder`` saves screenshots on the way (to look at the window as a player would)."""
 
 from __future__ import annotations
 
 import os
 from typing import Any
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+import chess
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 
-import chess  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
-
-from app.engine.clock import TimeControl  # noqa: E402
-from app.games.neighbour.state import State  # noqa: E402
+from app.games.neighbour.search import board_moves
+from app.games.neighbour.state import NeighbourAdd, NeighbourPlace
+from app.games.patience.statistics import load
 
 SHOTS = os.environ.get("NEIGHBOUR_SHOTS", "")
-"""A folder to save screenshots in while the test runs (to look at the window as a player would); empty: none."""
 
 
 def shot(window: Any, name: str) -> None:
@@ -29,12 +30,25 @@ def click_square(window: Any, qtbot: Any, name: str) -> None:
     qtbot.mouseClick(window.board, Qt.MouseButton.LeftButton, pos=window.board.square_rect(cell).center())
 
 
-def test_a_game_by_buttons_and_clicks(window: Any, qtbot: Any) -> None:
-    from app.ui.game_controller import GameController, SeatConfig
-    controller = GameController("neighbour", [SeatConfig("Player")], TimeControl(None, 0), {"deal": "2"},
-                                parent=window)
-    window._install(controller)
+def key(window: Any, sequence: str) -> None:
+    wanted = QKeySequence(sequence)
+    for action in window.solitaire.actions.values():
+        if wanted in action.shortcuts():
+            action.trigger()
+            return
+    raise AssertionError(f"no action on {sequence}")
+
+
+def deal(window: Any, number: int) -> Any:
+    window._start_solitaire("neighbour", {"deal": number})
+    assert window.controller is not None
+    return window.controller
+
+
+def test_a_game_by_buttons_clicks_and_keys(window: Any, qtbot: Any) -> None:
+    controller = deal(window, 5)
     game = controller.game
+    assert window.windowTitle().startswith("Neighbour Chess Solitaire, deal 5")
     assert controller.curtain_for is None
     shot(window, "start")
     while game.state.stage in ("add", "place") and game.state.added < 4:
@@ -44,24 +58,58 @@ def test_a_game_by_buttons_and_clicks(window: Any, qtbot: Any) -> None:
         else:
             controller.act_on_command("add")
         qtbot.waitUntil(lambda: game.ply > before, timeout=5000)
+    assert game.state.added == 4 and any("which is taken" in line for line in controller.log())
     shot(window, "added")
-    if game.outcome is None:
-        before = game.ply
-        controller.act_on_command("stop")
-        qtbot.waitUntil(lambda: game.ply > before, timeout=5000)
-    if game.outcome is None:
-        frm, to = next((f, t) for f, t in __import__("app.games.neighbour.search", fromlist=["board_moves"])
-                       .board_moves(game.state.board))
-        before = game.ply
-        click_square(window, qtbot, chess.square_name(frm))
-        click_square(window, qtbot, chess.square_name(to))
-        qtbot.waitUntil(lambda: game.ply > before, timeout=5000)
-        assert game.state.moves == 1
-        shot(window, "moved")
-    if game.outcome is None:
-        before = game.ply
-        controller.act_on_command("undo")
-        qtbot.waitUntil(lambda: game.ply > before, timeout=5000)
-        assert game.state.moves == 0
-    assert any("Turned the" in line for line in controller.log())
-    assert isinstance(game.truth(), State)
+    controller.act_on_command("stop")
+    qtbot.waitUntil(lambda: game.state.stage != "add", timeout=5000)
+    assert game.outcome is None
+    board = game.state.board
+
+    def after(frm: int, to: int) -> str:
+        cells = list(board)
+        cells[to], cells[frm] = cells[frm], "."
+        return "".join(cells)
+    frm, to = next((f, t) for f, t in board_moves(board) if board_moves(after(f, t)))  # one that ends nothing
+    click_square(window, qtbot, chess.square_name(frm))
+    click_square(window, qtbot, chess.square_name(to))
+    qtbot.waitUntil(lambda: game.state.moves == 1, timeout=5000)
+    shot(window, "moved")
+    assert window.solitaire.actions["undo"].isEnabled()
+    key(window, "Ctrl+Z")
+    qtbot.waitUntil(lambda: game.state.moves == 0, timeout=5000)
+    key(window, "Ctrl+Z")
+    qtbot.waitUntil(lambda: game.state.stage == "add", timeout=5000)
+    assert not window.solitaire.actions["undo"].isEnabled()  # back to the last card turned
+    key(window, "Ctrl+Y")
+    qtbot.waitUntil(lambda: game.state.stage == "move", timeout=5000)
+    kinds = [entry.action["type"] for entry in controller.session.record.entries]
+    assert kinds[-5:] == ["stop", "move", "undo", "undo", "redo"]
+
+
+def test_a_hint_comes_from_a_worker_and_plays_nothing(window: Any, qtbot: Any) -> None:
+    controller = deal(window, 6)
+    controller.act(NeighbourAdd())
+    key(window, "H")
+    assert window.solitaire.busy()
+    qtbot.waitUntil(lambda: not window.solitaire.busy(), timeout=15000)
+    assert window.solitaire.last_hint.startswith("Hint:")
+    assert controller.game.ply == 1
+
+
+def test_a_won_game_counts_once_and_the_solver_opens_its_line(window: Any, qtbot: Any) -> None:
+    controller = deal(window, 6)
+    for action in (NeighbourAdd(), NeighbourAdd(), NeighbourAdd(), NeighbourPlace("b4")):  # the best line, 30
+        controller.act(action)
+    qtbot.waitUntil(lambda: controller.outcome is not None, timeout=5000)
+    shot(window, "won")
+    assert controller.outcome.score == 30
+    stats = load()["neighbour"]
+    assert (stats.played, stats.won, stats.best) == (1, 1, 30)
+    window._game_over(controller.outcome)
+    assert load()["neighbour"].played == 1
+    window.solitaire.solve(20)
+    qtbot.waitUntil(lambda: window.solitaire.last_solution is not None, timeout=30000)
+    assert window.solitaire.last_solution.words() == "best score 30, proven best"
+    record = window.solitaire.solution_record
+    assert record is not None and record.result.score == 30
+    assert window.open_replay(record) is not None

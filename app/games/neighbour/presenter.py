@@ -32,6 +32,7 @@ from app.games.kit_cards import card_face, card_piece, card_words
 from app.games.neighbour import DEFINITION
 from app.games.neighbour.rules import Added, Dealt, Ended, Moved, Placed, Restored, Stopped
 from app.games.neighbour.search import board_moves
+from app.games.neighbour.solitaire import SOLITAIRE
 from app.games.neighbour.state import (NeighbourAdd, NeighbourMove, NeighbourPlace, NeighbourStop, State, is_red,
                                        position_value)
 from app.games.patience.undo import Redo, Undo
@@ -145,6 +146,8 @@ class NeighbourPresenter(PresenterBase):
 
     key = DEFINITION.key
     entry_text = "Type add, stop, undo, redo, a square (e4) or a move (c3e4)"
+    solitaire = SOLITAIRE
+    """The door the window and ``sightline solve`` use for deal numbers, hints and the solver."""
 
     def scene(self, view: Any) -> BoardScene:
         scene = _board_scene(view.board)

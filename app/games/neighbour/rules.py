@@ -259,13 +259,13 @@ class NeighbourChess(Game):
         s = self.state
         if s.stage == "won":
             score = s.cards_left
-            moves = f"{s.moves} move{'s' if s.moves != 1 else ''}"
-            detail = (f"all {s.added} pieces form one group after {moves}: {score} card{'s' if score != 1 else ''} "
+            moves = "with no move" if not s.moves else f"after {s.moves} move{'s' if s.moves != 1 else ''}"
+            detail = (f"all {s.added} pieces form one group {moves}: {score} card{'s' if score != 1 else ''} "
                       f"left, {score} point{'s' if score != 1 else ''}")
             self._finish(Outcome(0, Reason.SCORE, detail, score=float(score)))
         else:
             reason = Reason.SCORE if not s.cards_left else Reason.NO_MOVES
-            self._finish(Outcome(None, reason, s.ended, score=0.0))
+            self._finish(Outcome(None, reason, s.ended))  # lost: no score (NE4's "score 0")
 
     def _game_over_observation(self, outcome: Outcome) -> Ended:
         return Ended(outcome, self.state.score if self.state.stage == "won" else None)
