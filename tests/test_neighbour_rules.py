@@ -502,3 +502,27 @@ def test_a_hint_after_adding_is_the_first_move_of_a_sure_line_and_plays_within_i
     action, words = SOLITAIRE.hint(NeighbourView.from_observations(NeighbourChess.from_options({"deal": 6})
                                                                    .observations(0)), 1.0)
     assert action == NeighbourAdd() and words
+
+
+def test_the_planner_never_reads_the_deal_number_and_answers_within_the_rules() -> None:
+    from app.bots.base import ActionRequest
+    from app.games.neighbour.bots import NeighbourPlannerBot, NeighbourRandomBot
+    for bot_class in (NeighbourPlannerBot, NeighbourRandomBot):
+        for deal in (2, 5):
+            played = []
+            for options in ({"deal": deal}, {}):
+                game = NeighbourChess.from_options({"deal": deal})
+                bot = bot_class(seed=deal, level="easy")
+                bot.start(0, options)
+                seen = 0
+                while game.outcome is None:
+                    told = game.observations(0)
+                    for observation in told[seen:]:
+                        bot.observe(observation)
+                    seen = len(told)
+                    choices = game.choices()
+                    action = bot.act(ActionRequest(0, game.phase, choices))
+                    assert action in [a for key in ("adds", "stop", "places", "moves") for a in choices.get(key, [])]
+                    game.play(0, action)
+                played.append(game.truth())
+            assert played[0] == played[1]
