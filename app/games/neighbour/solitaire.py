@@ -89,9 +89,9 @@ def hint(view: NeighbourView, time_limit: float = 1.5, samples: int = 8, rng: ra
             after = apply(state, action)
             if after.stage == "won":
                 return Hint(action, float(after.cards_left), 0, 1, spent())
-            found = fewest_moves(after.board, after.cards_left, time_limit=share, max_nodes=3000,
-                                 should_stop=should_stop) if after.stage == "move" else None
-            score = after.cards_left - found.moves if found is not None and found.moves is not None else None
+            fewest = fewest_moves(after.board, after.cards_left, time_limit=share, max_nodes=3000,
+                                  should_stop=should_stop) if not after.over else None
+            score = after.cards_left - fewest.moves if fewest is not None and fewest.moves is not None else None
             ranked.append((-(score if score is not None else -99), moves_needed_at_least(after.board), action,
                            score))
         ranked.sort(key=lambda entry: entry[:2])
