@@ -526,3 +526,67 @@ def test_the_planner_never_reads_the_deal_number_and_answers_within_the_rules() 
                     game.play(0, action)
                 played.append(game.truth())
             assert played[0] == played[1]
+
+
+def bfs_fewest(board: str, limit: int) -> int | None:
+    """The fewest moves joining the pieces, by plain breadth-first search over the plain generator."""
+    frontier, seen = [board], {board}
+    for depth in range(limit + 1):
+        if any(plain_joined(position) for position in frontier):
+            return depth
+        following = []
+        for position in frontier:
+            for frm, to in plain_moves(position):
+                cells = list(position)
+                cells[to], cells[frm] = cells[frm], "."
+                after = "".join(cells)
+                if after not in seen:
+                    seen.add(after)
+                    following.append(after)
+        frontier = following
+    return None
+
+
+def test_the_fewest_moves_agree_with_a_plain_breadth_first_search() -> None:
+    rng = random.Random(8)
+    found = []
+    for _ in range(60):
+        cells = list(BOARD_EMPTY)
+        letters = rng.sample("KQRRBBNN" if rng.random() < 0.7 else "KQRBNkqrbn", k=rng.randint(2, 4))
+        for letter, square in zip(letters, rng.sample(range(20), k=len(letters))):
+            cells[square] = letter
+        board = "".join(cells)
+        fewest = bfs_fewest(board, 3)
+        assert fewest_moves(board, 3).moves == fewest, board
+        found.append(fewest)
+    assert sum(fewest is not None for fewest in found) >= 20
+
+
+def exhaustive_best(state: State) -> int | None:
+    """The best score from ``state`` by trying every action (small states only)."""
+    if state.stage == "won":
+        return state.cards_left
+    if state.stage == "lost":
+        return None
+    scores = [exhaustive_best(apply(state, action)) for action in legal_actions(state)]
+    found = [score for score in scores if score is not None]
+    return max(found) if found else None
+
+
+def test_the_solver_agrees_with_trying_everything_on_small_deals() -> None:
+    # small decks of one colour's pieces (so that pieces can move) and six position cards: a few can be won
+    rng = random.Random(12)
+    white = [card for card in PIECE_CARDS if card[-1] in "HD"]
+    scores = []
+    for _ in range(40):
+        state = State.start(rng.sample(white, 3), rng.sample(POSITION_CARDS, 6))
+        solution = solve_state(state, time_limit=30)
+        assert solution.proven
+        assert solution.score == exhaustive_best(state), state
+        if solution.score is not None:
+            game_state = state
+            for action in solution.line:
+                game_state = apply(game_state, action)
+            assert game_state.score == solution.score
+        scores.append(solution.score)
+    assert sorted(score for score in scores if score is not None) == [0, 0, 1, 1, 3]
