@@ -61,8 +61,9 @@ def summary(name: str, results: list[tuple[bool, int]]) -> str:
     scores = [score for won, score in results if won]
     mean_won = statistics.mean(scores) if scores else 0.0
     mean_all = statistics.mean(score for _, score in results)
-    return (f"{name}: won {wins}/{len(results)} ({wins * 100 / len(results):.1f}%, 95% {low * 100:.1f}-{high * 100:.1f}%), "
-            f"mean score of wins {mean_won:.2f}, mean score per deal (a loss 0) {mean_all:.2f}")
+    return (f"{name}: won {wins}/{len(results)} ({wins * 100 / len(results):.1f}%, "
+            f"95% {low * 100:.1f}-{high * 100:.1f}%), mean score of wins {mean_won:.2f}, "
+            f"mean score per deal (a loss 0) {mean_all:.2f}")
 
 
 def run_play(deals: int, solver_seconds: float, out: Path | None) -> None:
@@ -122,7 +123,8 @@ def run_solve(deals: int, seconds: float, out: Path | None) -> None:
     solve_state(State.start(pieces, positions), time_limit=seconds)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    print(f"{deals} deals, {seconds:g} s each: proven {proven_win + proven_none} ({(proven_win + proven_none) * 100 / deals:.1f}%: "
+    proven = proven_win + proven_none
+    print(f"{deals} deals, {seconds:g} s each: proven {proven} ({proven * 100 / deals:.1f}%: "
           f"{proven_win} best score proven, {proven_none} no win proven), {unproven} not proven")
     print(f"wins found on {len(scores)} deals, mean best score {statistics.mean(scores) if scores else 0:.2f}; "
           f"time per deal median {statistics.median(times):.2f} s, max {max(times):.2f} s")

@@ -1,11 +1,11 @@
 """Neighbour Chess Solitaire as a person meets it.
 
 Beside the board stand the two decks, face down with their counts (the piece deck, and the position deck
-labelled "Place"), and under each the card last turned from it. The square of the last piece added is outlined: the next add starts
-there. Buttons add a piece and stop adding; when an add's square is taken, the nearest empty squares are offered
-on the board and a click picks one. Once adding has stopped the board offers every move (a piece moves as one of
-its same-colour neighbours would), each paid with a card. Undo and redo are buttons too (Ctrl+Z and Ctrl+Y where
-the window binds them): back to the last card turned.
+labelled "Place"), and under each the card last turned from it. The square of the last piece added is outlined:
+the next add starts there. Buttons add a piece and stop adding; when an add's square is taken, the nearest empty
+squares are offered on the board and a click picks one. Once adding has stopped the board offers every move (a
+piece moves as one of its same-colour neighbours would), each paid with a card. Undo and redo are buttons while
+they can act (and Ctrl+Z, Ctrl+Y in the Solitaire menu): back to the last card turned.
 
 Typed: ``add``, ``stop``, ``undo``, ``redo``, a square (``e4``) for a piece waiting for one, a move (``c3e4``).
 

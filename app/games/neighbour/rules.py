@@ -160,8 +160,8 @@ class NeighbourChess(Game):
         ``move``) and the square of the last piece added."""
         if "/" in board:
             placed = chess.Board(f"{board} w - - 0 1")
-            board = "".join(placed.piece_at(square).symbol() if placed.piece_at(square) else "."  # type: ignore[union-attr]
-                            for square in range(64))
+            found = [placed.piece_at(square) for square in range(64)]
+            board = "".join(piece.symbol() if piece is not None else "." for piece in found)
         game = cls(deal=deal, seed=1)
         added = sum(letter != "." for letter in board)
         game.state = State(board, tuple(pieces), tuple(positions), stage=stage,
