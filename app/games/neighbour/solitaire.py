@@ -149,10 +149,13 @@ class NeighbourSolitaire:
             return None, "the game is over"
         found = hint(view, time_limit=time_limit, should_stop=should_stop)
         if found.action is None:
+            if view.stage == "move" and moves_needed_at_least(view.board) > view.cards_left:
+                return None, "no line of moves can join the pieces with the cards left"
             return None, "no line to one group was found in the time"
         if isinstance(found.action, NeighbourAdd):
-            if found.expected is None:
-                return found.action, "adding a piece gives more to work with (no line found yet)"
+            if found.expected is None or not found.wins:
+                return found.action, ("no line to one group was found, now or after one more add in any order tried: "
+                                      "adding gives more to work with")
             return found.action, (f"adding scores {found.expected:.1f} on average over {found.samples} orders of the "
                                   f"unseen cards (a win found in {found.wins}); stopping now does not do as well")
         if not found.samples:
