@@ -260,3 +260,27 @@ def test_sightline_solve_says_the_best_score_and_writes_the_line(tmp_path: Path,
     assert load_record(out).game.outcome.score == 5
     assert main(["solve", "--variant", "parade", "--deal", "0"]) == 2
     assert "a deal number" in capsys.readouterr().err
+
+
+def test_the_true_position_marks_the_last_move() -> None:
+    game = example()
+    game.play(0, ParadeMove("f3", "g2"))
+    assert PRESENTER.truth_scene(game.truth()).last_move == ((5, 2), (6, 1))
+    game.play(0, Undo())
+    assert PRESENTER.truth_scene(game.truth()).last_move is None
+
+
+def test_an_unfinished_game_resumes_with_its_undo_and_redo(tmp_path: Path) -> None:
+    from app import storage
+    from app.engine.record import GameSession as Session
+    session = Session(ParadeChess(deal=2, seed=0))
+    session.play(0, ParadeMove("h4", "e3"))
+    session.play(0, ParadeMove("a2", "c2"))
+    session.play(0, Undo())
+    path = storage.autosave(session)  # what the window writes after every action (a kill loses nothing)
+    resumed = Session.from_snapshot(storage.load_autosave() or load_record(path).record)
+    game = resumed.game
+    assert game.cards_left == 7 and "undo" in game.choices() and "redo" in game.choices()
+    resumed.play(0, Redo())
+    resumed.play(0, ParadeMove("g1", "d2"))
+    assert game.outcome is not None and game.outcome.score == 5.0

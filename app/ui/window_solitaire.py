@@ -176,7 +176,6 @@ class SolitaireTools(QObject):
 
     # -- background jobs ----------------------------------------------------------------------------------------
     def _run(self, kind: str, job: Callable[[], Any], context: Any) -> None:
-        self._stop.clear()
         self._job = (kind, self._pool.submit(job), context)
         self._thinking(True)
         self._poll.start()
@@ -235,6 +234,7 @@ class SolitaireTools(QObject):
         if seat is None:
             return
         view = copy.deepcopy(controller.views[seat])  # the window goes on changing its own while the hint thinks
+        self._stop = threading.Event()  # each job its own: a job dropped keeps its stop set while the next one runs
         stop = self._stop.is_set
         self.last_hint = ""
         self._say("Thinking of a hint…")
@@ -264,6 +264,7 @@ class SolitaireTools(QObject):
         from PySide6.QtWidgets import QMessageBox  # not before the first frame
         options = dict(controller.game.options())
         latest: list[Any] = [None]  # the search's last progress, written by the worker, read by the poll
+        self._stop = threading.Event()  # each job its own (see hint)
         stop = self._stop.is_set
         box = QMessageBox(QMessageBox.Icon.Information, "Solving the deal", "Starting…",
                           QMessageBox.StandardButton.Cancel, self._window)

@@ -141,8 +141,8 @@ class ParadePresenter(PresenterBase):
         if not isinstance(truth, ParadeTruth):
             return BoardScene()
         scene = _scene(dict(truth.placed), list(truth.seen), len(truth.pile) - truth.used)
-        if isinstance(last_move, tuple) and len(last_move) == 2:
-            scene.last_move = last_move
+        if truth.last is not None:
+            scene.last_move = (sq8(truth.last[0]), sq8(truth.last[1]))
         return scene
 
     # -- words --------------------------------------------------------------------------------------------------

@@ -275,6 +275,8 @@ class ParadeTruth:
     deal: int
     seen: tuple[str, ...] = ()
     over: bool = False
+    last: tuple[int, int] | None = None
+    """The squares of the last move (from, to) or of the last piece added (twice); ``None`` after an undo."""
 
 
 Snapshot = tuple[tuple[tuple[int, str], ...], int, int]
@@ -309,6 +311,7 @@ class ParadeChess(Game):
         self.overtime = 0
         self.seen: list[str] = cards[:DEALT]
         self._ply = 0
+        self._last: tuple[int, int] | None = None
         self.history: UndoHistory[Snapshot] = UndoHistory()
         self._tell(0, Dealt(self.deal, tuple(self.placed.items()), len(self.pile)))
         self._check_end()
@@ -337,7 +340,7 @@ class ParadeChess(Game):
 
     def truth(self) -> ParadeTruth:
         return ParadeTruth(tuple(sorted(self.placed.items())), tuple(self.pile), self.used, self.overtime, self.deal,
-                           tuple(self.seen), self.outcome is not None)
+                           tuple(self.seen), self.outcome is not None, self._last)
 
     @property
     def to_move(self) -> Seat | None:
@@ -380,6 +383,7 @@ class ParadeChess(Game):
             if not undoing and not self.history.can_redo:
                 raise IllegalAction("there is nothing to redo")
             self._restore(self.history.undo() if undoing else self.history.redo())
+            self._last = None
             self._ply += 1
             self._tell(0, Rewound(undoing, tuple(sorted(self.placed.items())), self.cards_left, self.overtime,
                                   self.history.can_undo, self.history.can_redo))
@@ -397,6 +401,7 @@ class ParadeChess(Game):
             self.used += 1
             self.placed[square] = card
             self.seen.append(card)
+            self._last = (square, square)
             self._ply += 1
             self.history.done(before, self._snapshot(), reveals=True)
             self._tell(0, Added(card, square, self.cards_left))
@@ -416,6 +421,7 @@ class ParadeChess(Game):
             raise IllegalAction(self._why_not(frm, to))
         card = self.placed.pop(frm)
         self.placed[to] = card
+        self._last = (frm, to)
         if self.cards_left:
             self.used += 1
         else:
