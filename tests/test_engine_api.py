@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_every_variant_is_registered_with_a_title() -> None:
     assert set(VARIANTS) == {"rbc", "blind", "minit", "cloak", "telepathy", "splitbrain", "coop", "coop_solitaire",
-                             "booster", "gravity", "parade"} == set(TITLES)
+                             "booster", "gravity", "parade", "neighbour"} == set(TITLES)
     with pytest.raises(ValueError, match="unknown game 'go'"):
         game_type("go")
 

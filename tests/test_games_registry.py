@@ -44,7 +44,7 @@ def test_names_are_the_engines_variants() -> None:
                 "cloak": "Cloak and Dagger", "telepathy": "Telepathy Chess",
                 "splitbrain": "Split-Brain Chess", "coop": "Cooperative Chess 2",
                 "coop_solitaire": "Cooperative Chess 2 Solitaire", "booster": "Booster Chess", "gravity": "Gravity Chess",
-                "parade": "Parade Chess Solitaire"}
+                "parade": "Parade Chess Solitaire", "neighbour": "Neighbour Chess Solitaire"}
     assert list(TITLES.items()) == list(expected.items())
     assert list(games.names()) == list(expected) and set(VARIANTS) == set(expected)
     assert games.default() is games.all()[0]

@@ -28,7 +28,7 @@ from app.hosting.runner import run_game
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_GAMES = ("rbc", "blind", "minit", "cloak", "telepathy", "splitbrain", "coop", "coop_solitaire", "booster",
-              "gravity", "parade")
+              "gravity", "parade", "neighbour")
 TEST_GAMES = "tests.games.lights,tests.games.scouts"
 
 

@@ -9,13 +9,13 @@ be named, for experiments and tests, in the environment variable ``SIGHTLINE_GAM
 >>> [definition.title for definition in games.all()]  # doctest: +NORMALIZE_WHITESPACE
 ['Reconnaissance Blind Chess', 'Blind Chess', 'MinitChess', 'Cloak and Dagger', 'Telepathy Chess', 'Split-Brain Chess',
  'Cooperative Chess 2', 'Cooperative Chess 2 Solitaire', 'Booster Chess', 'Gravity Chess',
- 'Parade Chess Solitaire']
+ 'Parade Chess Solitaire', 'Neighbour Chess Solitaire']
 >>> games.get(games.default().key) is games.default()
 True
 >>> games.get("go")
 Traceback (most recent call last):
 ...
-KeyError: "unknown game 'go' (known: blind, booster, cloak, coop, coop_solitaire, gravity, minit, parade, rbc, splitbrain, telepathy)"
+KeyError: "unknown game 'go' (known: blind, booster, cloak, coop, coop_solitaire, gravity, minit, neighbour, parade, rbc, splitbrain, telepathy)"
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ __all__ = ["ENTRIES", "EXTRA_GAMES_VARIABLE", "ClipboardFormat", "ExportFormat",
 
 ENTRIES: tuple[str, ...] = ("app.games.rbc", "app.games.blind", "app.games.minit", "app.games.cloak",
                            "app.games.telepathy", "app.games.splitbrain", "app.games.coop", "app.games.coop.solitaire",
-                           "app.games.booster", "app.games.gravity", "app.games.parade")
+                           "app.games.booster", "app.games.gravity", "app.games.parade", "app.games.neighbour")
 """The packages that define a game, in the order the app offers them (the first is the default)."""
 
 EXTRA_GAMES_VARIABLE = "SIGHTLINE_GAMES"

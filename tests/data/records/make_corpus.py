@@ -114,6 +114,18 @@ def undo_redo(game: Any, step: int) -> tuple[int, dict[str, Any]] | None:
     return None
 
 
+def adds_stop_undo_redo(game: Any, step: int) -> tuple[int, dict[str, Any]] | None:
+    """A solitaire with adds (Neighbour): four adds (a waiting piece to the first square offered), a stop, then the
+    stop undone and done again, where each may be."""
+    choices = game.choices()
+    if step < 6 and "places" in choices:
+        return 0, choices["places"][0].to_json()
+    kind = {0: "adds", 1: "adds", 2: "adds", 3: "adds", 4: "stop", 5: "undo", 6: "redo"}.get(step)
+    if kind is not None and kind in choices:
+        return 0, choices[kind][0].to_json()
+    return None
+
+
 def chain(*scripts: Script) -> Script:
     def script(game: Any, step: int) -> tuple[int, dict[str, Any]] | None:
         for part in scripts:
@@ -265,6 +277,11 @@ CASES = [
     Case("parade", "undo-redo-played-out", 81, {"deal": 77}, humans=(0,), clock=(None, 0.0), script=undo_redo,
          want=both(has("undo"), has("redo"), has("add"))),
     Case("parade", "unfinished-autosave", 82, steps=5, ending="unfinished", humans=(0,), clock=(None, 0.0),
+         written_by="autosave"),
+    # Neighbour Chess Solitaire: a numbered deal, adds, undo and redo, the end by its rules; an unfinished autosave.
+    Case("neighbour", "undo-redo-played-out", 91, humans=(0,), clock=(None, 0.0), script=adds_stop_undo_redo,
+         want=both(has("undo"), has("add"))),
+    Case("neighbour", "unfinished-autosave", 92, steps=3, ending="unfinished", humans=(0,), clock=(None, 0.0),
          written_by="autosave"),
 ]
 
