@@ -119,6 +119,7 @@ def test_a_solitaire_shows_the_time_taken_and_an_untimed_two_seat_game_none(wind
         window._install(controller)
         controller.screen_seat = 0
         controller.session.start_clock()
-        controller.session.clock.charge(0, 75.0)  # as if the player had thought for 75 s
+        started = controller.session.clock.now()
+        controller.session.clock._now = lambda: started + 75.0  # as if the player had thought for 75 s
         shown[key] = [time for _, time, _ in controller.clock_text()]
     assert shown["coop_solitaire"][0].startswith("1:1") and shown["coop"] == ["--:--"]

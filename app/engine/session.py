@@ -176,6 +176,33 @@ class GameSession:
     def seconds_left(self, seat: Seat) -> float:
         return self.clock.remaining(seat)
 
+    def seconds_used(self, seat: Seat) -> float:
+        """Seconds ``seat``'s clock (its team's, G5) has used so far: the clock's count in a timed game; in an
+        untimed one, where no clock runs, the seconds recorded with its team's steps and those of the step being
+        thought over now (what a solitaire shows as the time taken).
+
+        >>> from app.games.rbc.rules import ReconChess, Sense
+        >>> now = [0.0]
+        >>> session = GameSession(ReconChess(), time_source=lambda: now[0])  # untimed
+        >>> now[0] = 4.0
+        >>> session.play(0, Sense.parse("e7"))  # 4 s on the sense; White thinks on over its move
+        >>> now[0] = 6.5
+        >>> session.seconds_used(0), session.seconds_used(1)
+        (6.5, 0.0)
+        """
+        if self._timed:
+            return self.clock.used(seat)
+        teams = self.game.teams()
+        team = teams[seat]
+        used = 0.0 + sum(entry.elapsed for entry in self.record.entries
+                   if entry.seat is not None and 0 <= entry.seat < len(teams) and teams[entry.seat] == team)
+        mover = self.game.to_move
+        if mover is not None and teams[mover] == team and self.game.outcome is None:
+            used += self._pending
+            if self._paused_at is None:
+                used += max(0.0, self.clock.now() - self._mark)
+        return used
+
     # -- a seat's private notes ------------------------------------------------------------
     def notes(self, seat: Seat) -> Notes:
         """``seat``'s current annotations, hypotheses, switches and marks."""

@@ -104,7 +104,7 @@ class GameClocks(QObject):
             if timed:
                 text = format_seconds(left)
             elif solitaire:  # G5: a solitaire is untimed, and shows the time it has taken
-                text = format_seconds(self.session.clock.used(group[0]))
+                text = format_seconds(self.session.seconds_used(group[0]))
             else:
                 text = "--:--"
             lines.append((" & ".join(names[seat] for seat in group), text, timed and left < LOW_TIME))
