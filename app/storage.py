@@ -56,16 +56,18 @@ import logging
 import os
 import sys
 import tempfile
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO, Callable, Iterator
 
 import platformdirs
 
 from app.engine.record import (FORMAT, VERSION, GameRecord, GameSession, RecordError, parse_record, read_limited,
                                replay)
 
-__all__ = ["AUTOSAVE_NAME", "DATA_DIR_ENV", "PREVIOUS_NAME", "SLOTS_NAME", "AutosaveSlot", "UnfinishedGame",
+__all__ = ["AUTOSAVE_NAME", "locked_while", "DATA_DIR_ENV", "PREVIOUS_NAME", "SLOTS_NAME", "AutosaveSlot", "UnfinishedGame",
            "autosave", "autosave_path", "claim_slot", "data_dir", "discard_autosave", "load_autosave",
            "release_all", "slots_dir", "unfinished_games"]
 
@@ -290,6 +292,31 @@ def _try_lock(path: Path) -> IO[bytes] | None:
         handle.close()
         return None
     return handle
+
+
+@contextmanager
+def locked_while(path: Path, wait: float = 5.0) -> Iterator[bool]:
+    """Hold the lock file ``path`` while the block runs (a read, change and write of a file that several windows
+    or processes may change at once), waiting up to ``wait`` seconds for whoever holds it; yields whether the lock
+    was had (the block runs either way: a lock that cannot be had must not stop the caller's work).
+
+    >>> import tempfile
+    >>> lock = Path(tempfile.mkdtemp()) / "x.lock"
+    >>> with locked_while(lock) as had:
+    ...     with locked_while(lock, wait=0.05) as again:
+    ...         (had, again)
+    (True, False)
+    """
+    deadline = time.monotonic() + wait
+    handle = _try_lock(path)
+    while handle is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+        handle = _try_lock(path)
+    try:
+        yield handle is not None
+    finally:
+        if handle is not None:
+            _unlock(handle)
 
 
 def _unlock(handle: IO[bytes]) -> None:

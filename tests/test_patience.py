@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,18 @@ def test_a_line_known_beforehand_is_kept_unless_the_search_beats_it() -> None:
     assert (worse.score, worse.line, worse.proven) == (2, (3, 3, 1), True)
     best = solver.solve(Walk(), (), known=(2, (3, 3, 1)))
     assert best.score == 2 and best.proven
+
+
+def test_two_windows_finishing_games_together_lose_no_count(tmp_path: Path) -> None:
+    path = tmp_path / "stats.json"
+
+    def finish(window: str) -> None:
+        for game in range(40):
+            statistics.record_game("parade", won=True, score=1, game_id=f"{window}-{game}", path=path)
+
+    threads = [threading.Thread(target=finish, args=(name,)) for name in ("left", "right")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statistics.load(path)["parade"].played == 80

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from app.engine.atomic_files import atomic_write_text
+from app.storage import locked_while
 
 __all__ = ["FILE_NAME", "GameStatistics", "load", "record_game", "statistics_path"]
 
@@ -159,15 +160,22 @@ def record_game(key: str, won: bool, score: int | None, game_id: str, path: Path
     """Count a finished game of ``key`` (once per ``game_id``) and return the game's statistics now. A file that
     cannot be written is said to ``report``; the game goes on."""
     path = statistics_path() if path is None else Path(path)
-    games = load(path, report)
-    stats = games.setdefault(key, GameStatistics())
-    if game_id in stats.counted:
-        return stats
-    stats.add(won, score)
-    stats.counted = (stats.counted + [game_id])[-REMEMBERED:]
     try:
-        _save(games, path)
-    except OSError as error:
-        if report:
-            report(f"the solitaire statistics could not be saved ({error.strerror or error})")
-    return stats
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass  # said below, when the file cannot be written
+    # Two windows may finish games at the same moment: each reads, adds and writes under the lock, or one count
+    # would be lost.
+    with locked_while(path.with_name(path.name + ".lock")):
+        games = load(path, report)
+        stats = games.setdefault(key, GameStatistics())
+        if game_id in stats.counted:
+            return stats
+        stats.add(won, score)
+        stats.counted = (stats.counted + [game_id])[-REMEMBERED:]
+        try:
+            _save(games, path)
+        except OSError as error:
+            if report:
+                report(f"the solitaire statistics could not be saved ({error.strerror or error})")
+        return stats
