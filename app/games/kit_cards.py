@@ -54,8 +54,9 @@ def cards_of(piece: chess.Piece) -> tuple[str, ...]:
 
 
 def piece_cards(types: Iterable[chess.PieceType] = chess.PIECE_TYPES) -> tuple[str, ...]:
-    """The cards of the pieces of ``types`` of both colours in a fixed order (White's first): the 32 piece cards
-    by default; ``(KNIGHT, BISHOP, ROOK, QUEEN, KING)`` gives the 16 non-pawn cards."""
+    """The cards of the pieces of ``types`` of both colours in a fixed order, Black's first (deals are shuffled
+    from this order, so it never changes): the 32 piece cards by default; ``(KNIGHT, BISHOP, ROOK, QUEEN, KING)``
+    gives the 16 non-pawn cards."""
     wanted = tuple(types)
     return tuple(card for colour in chess.COLORS[::-1] for piece_type in wanted
                  for card in cards_of(chess.Piece(piece_type, colour)))
