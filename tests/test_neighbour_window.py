@@ -40,7 +40,7 @@ def key(window: Any, sequence: str) -> None:
 
 
 def deal(window: Any, number: int) -> Any:
-    window._start_solitaire("neighbour", {"deal": number})
+    window.solitaire.start_deal("neighbour", {"deal": number})
     assert window.controller is not None
     return window.controller
 

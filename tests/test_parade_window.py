@@ -26,7 +26,7 @@ def _click(window: Any, qtbot: Any, name: str) -> None:
 
 def _deal(window: Any, number: int) -> Any:
     """A person's game of deal ``number`` (what the new-game dialog starts, or Solitaire > Deal number...)."""
-    window._start_solitaire("parade", {"deal": number})
+    window.solitaire.start_deal("parade", {"deal": number})
     assert window.controller is not None
     return window.controller
 

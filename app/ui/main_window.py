@@ -135,8 +135,9 @@ class MainWindow(QMainWindow):
         self.help_pages = self.menus.help
         self.game_actions, self.recent_menu = self.menus.game_actions, self.menus.recent_menu
         # The solitaires' deal numbers, undo and redo keys, hints, solver and statistics (a menu of its own).
-        self.solitaire = SolitaireTools(self, lambda: self.controller, self._start_solitaire, self.open_replay,
-                                        self._command, self.statusBar().showMessage, panel.thinking.setVisible)
+        self.solitaire = SolitaireTools(self, lambda: self.controller, self._may_leave_game, self._install_new,
+                                        self.open_replay, self._command, self.statusBar().showMessage,
+                                        panel.thinking.setVisible)
         self._window_number = WindowNumber()  # a second window opens beside the first (see _restore_geometry)
         self.destroyed.connect(self._window_number.release)
         self.private.add("board", self._show_board)
@@ -329,20 +330,10 @@ class MainWindow(QMainWindow):
                 seats.append(SeatConfig("You" if people == 1 else spec.name))
         options: dict[str, Any] = choice.game_options()
         extra = {"inference": choice.inference} if definition.inference is not None else {}
-        self._install(GameController(choice.variant, seats, choice.control, options, parent=self, extra=extra))
-        self.files.save_path = None
+        self._install_new(GameController(choice.variant, seats, choice.control, options, parent=self, extra=extra))
 
-    def _start_solitaire(self, variant: str, options: dict[str, Any]) -> None:
-        """Solitaire > New deal and Deal number...: the same solitaire, the person in its one seat, untimed."""
-        from app.engine.clock import TimeControl
-        from app.ui.game_controller import GameController, SeatConfig
-        if not self._may_leave_game():
-            return
-        try:
-            controller = GameController(variant, [SeatConfig("You")], TimeControl(None, 0.0), options, parent=self)
-        except ValueError as error:
-            self.statusBar().showMessage(bounded(str(error), 300))
-            return
+    def _install_new(self, controller: GameController) -> None:
+        """Make a new game, never saved yet, the game of the window."""
         self._install(controller)
         self.files.save_path = None
 

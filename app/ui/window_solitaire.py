@@ -24,6 +24,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from app import games
+from app.ui.window_common import bounded
 
 if TYPE_CHECKING:
     from app.engine.core import Outcome
@@ -48,12 +49,13 @@ class SolitaireTools(QObject):
     """The Solitaire menu and what it runs (see the module)."""
 
     def __init__(self, window: QMainWindow, controller: Callable[[], GameController | None],
-                 start: Callable[[str, dict[str, Any]], None], open_replay: Callable[[Any], Any],
-                 command: Callable[[str], None], say: Callable[[str], None],
+                 may_leave: Callable[[], bool], install: Callable[[GameController], None],
+                 open_replay: Callable[[Any], Any], command: Callable[[str], None], say: Callable[[str], None],
                  thinking: Callable[[bool], None] = lambda _on: None) -> None:
         super().__init__(window)
         self._thinking = thinking
-        self._window, self._controller, self._start, self._open_replay = window, controller, start, open_replay
+        self._window, self._controller, self._open_replay = window, controller, open_replay
+        self._may_leave, self._install = may_leave, install
         self._command, self._say = command, say
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solitaire")
         self._stop = threading.Event()
@@ -156,7 +158,21 @@ class SolitaireTools(QObject):
         door = solitaire_door(controller)
         if door is None or controller is None:
             return
-        self._start(controller.variant, {} if deal is None else {door.deal_option: deal})
+        self.start_deal(controller.variant, {} if deal is None else {door.deal_option: deal})
+
+    def start_deal(self, variant: str, options: dict[str, Any]) -> None:
+        """The same solitaire with ``options``, the person in its one seat, untimed; a refused deal is said."""
+        from app.engine.clock import TimeControl  # deferred as in MainWindow.start: loaded with the first game
+        from app.ui.game_controller import GameController, SeatConfig
+        if not self._may_leave():
+            return
+        try:
+            controller = GameController(variant, [SeatConfig("You")], TimeControl(None, 0.0), options,
+                                        parent=self._window)
+        except ValueError as error:
+            self._say(bounded(str(error), 300))
+            return
+        self._install(controller)
 
     def choose_deal(self) -> None:
         from PySide6.QtWidgets import QInputDialog  # not before the first frame
