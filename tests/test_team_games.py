@@ -139,12 +139,14 @@ def test_a_team_game_survives_sigkill_in_the_middle_of_a_turn(tmp_path: Path, ke
     _same_but_the_clocks(before, after)
 
 
-@pytest.mark.parametrize("key", ["coop", "coop_solitaire", "booster", "gravity"])
-def test_a_card_game_survives_sigkill_in_the_middle_of_a_turn(tmp_path: Path, key: str) -> None:
+@pytest.mark.parametrize("key, steps", [("coop", 5), ("coop_solitaire", 5), ("booster", 5), ("gravity", 5),
+                                        ("parade", 5), ("neighbour", 2)])
+def test_a_card_game_survives_sigkill_in_the_middle_of_a_turn(tmp_path: Path, key: str, steps: int) -> None:
     """The kit games dealt from a deck: killed after a few actions (a card played, a piece moved part of a turn),
-    resumed from the autosave with the same deal, hands, piles and every seat's view."""
-    before, after = _kill_and_resume(tmp_path, key, 5)
-    assert before["actions"] == 5 and after.pop("resumed") is True
+    resumed from the autosave with the same deal, hands, piles and every seat's view. (The seeded random actions
+    end a Neighbour game at its third: two pieces side by side are a group.)"""
+    before, after = _kill_and_resume(tmp_path, key, steps)
+    assert before["actions"] == steps and after.pop("resumed") is True
     assert after.pop("remaining") == pytest.approx(before.pop("remaining"), abs=1.0)  # the seconds the restart took
     assert after == before
 
