@@ -946,7 +946,9 @@ class Inference(ABC):
         cached = self._cache.get("count")
         if cached is None:
             low, high = self.count_range()
-            paths = int(Fraction(float(self._weights.sum())) * 2 ** self._weight_exponent)
+            total = float(self._weights.sum())
+            # Rounded as before while unscaled (a sum of ones may come out as 299.99999); scaled, in whole numbers.
+            paths = round(total) if not self._weight_exponent else int(Fraction(total) * 2 ** self._weight_exponent)
             cached = max(low, min(paths, self.placements(), high))
             self._cache["count"] = cached
         return int(cached)

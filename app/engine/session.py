@@ -195,7 +195,7 @@ class GameSession:
         teams = self.game.teams()
         team = teams[seat]
         used = 0.0 + sum(entry.elapsed for entry in self.record.entries
-                   if entry.seat is not None and 0 <= entry.seat < len(teams) and teams[entry.seat] == team)
+                         if entry.seat is not None and 0 <= entry.seat < len(teams) and teams[entry.seat] == team)
         mover = self.game.to_move
         if mover is not None and teams[mover] == team and self.game.outcome is None:
             used += self._pending
