@@ -36,7 +36,8 @@ from typing import Callable, Hashable, Sequence
 import chess
 
 from app.engine.core import Action
-from app.games.neighbour.state import NeighbourAdd, NeighbourMove, NeighbourStop, State, apply, legal_actions
+from app.games.neighbour.state import (NeighbourAdd, NeighbourMove, NeighbourStop, State, apply, legal_actions,
+                                       reach)
 from app.games.patience.solver import Problem, Progress, Solution, solve
 
 __all__ = ["Fewest", "NeighbourProblem", "board_moves", "fewest_moves", "joined", "moves_needed_at_least", "quick_line",
@@ -135,21 +136,6 @@ def moves_needed_at_least(board: str) -> int:
     return max(1, by_groups, count - max(held))
 
 
-def _reach(piece_type: int, square: int, occupied: int) -> int:
-    if piece_type == chess.KNIGHT:
-        found = chess.BB_KNIGHT_ATTACKS[square]
-    elif piece_type == chess.KING:
-        found = chess.BB_KING_ATTACKS[square]
-    else:
-        found = 0
-        if piece_type in (chess.BISHOP, chess.QUEEN):
-            found |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-        if piece_type in (chess.ROOK, chess.QUEEN):
-            found |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-            found |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
-    return found & ~occupied
-
-
 def board_moves(board: str) -> list[tuple[int, int]]:
     """Every move on ``board`` as (from, to), the same set as :func:`app.games.neighbour.state.all_moves`, faster."""
     occupied = _occupied(board)
@@ -164,7 +150,7 @@ def board_moves(board: str) -> list[tuple[int, int]]:
                 kinds.add(_TYPE[near])
         targets = 0
         for kind in kinds:
-            targets |= _reach(kind, square, occupied)
+            targets |= reach(kind, square, occupied)
         found.extend((square, target) for target in chess.scan_forward(targets))
     return found
 

@@ -140,9 +140,6 @@ class NeighbourSolitaire:
 
     deal_option: str = "deal"
 
-    def deal_of(self, view: Any) -> int | None:
-        return getattr(view, "deal", None) or None
-
     def hint(self, view: Any, time_limit: float, should_stop: Callable[[], bool] | None = None) -> tuple[Any, str]:
         """The action advised and a sentence about it."""
         if view.outcome is not None:
