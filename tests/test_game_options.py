@@ -146,6 +146,19 @@ def test_a_form_of_another_game_is_offered_under_that_game_and_rebuilds_the_seat
     assert not dialog._form.isRowVisible(dialog.form) and dialog.chosen_key() == plain.key
 
 
+def test_a_solitaire_is_offered_no_clock_and_starts_untimed(dialog: Any) -> None:
+    """G5: solitaires are untimed (they show the time taken). The dialog used to offer its remembered 15+5, so a
+    Parade deal counted down from 15 minutes and could be lost on time."""
+    solitaires = [definition.key for definition in games.all() if len(definition.seats) == 1]
+    assert {"parade", "neighbour", "coop_solitaire"} <= set(solitaires)
+    for key in solitaires:
+        _choose_game(dialog, key)
+        assert not dialog._form.isRowVisible(dialog.time)
+        assert dialog.choice().control.untimed
+    _choose_game(dialog, "rbc")
+    assert dialog._form.isRowVisible(dialog.time) and not dialog.choice().control.untimed  # 15+5 by default
+
+
 def test_a_form_chosen_last_time_is_chosen_again(qtbot: Any) -> None:
     from PySide6.QtCore import QCoreApplication, QSettings
     from app.ui.new_game_dialog import NewGameDialog

@@ -375,10 +375,11 @@ class NewGameDialog(QDialog):
             else [SeatChoice(), bot]
 
     def _refresh(self) -> None:
-        custom = self.time.currentData() == "custom"
         definition = self.definition
+        timed = not self._solitaire()
+        custom = timed and self.time.currentData() == "custom"
         people = sum(row.choice().is_person for row in self.seat_rows)
-        for widget, visible in ((self.minutes, custom), (self.increment, custom),
+        for widget, visible in ((self.time, timed), (self.minutes, custom), (self.increment, custom),
                                 (self.shuffle, len(self.seat_rows) > 1),
                                 (self.no_person, people == 0),
                                 (self.inference, definition.inference is not None)):
@@ -389,8 +390,12 @@ class NewGameDialog(QDialog):
         self.adjustSize()
 
     # -- the choice --------------------------------------------------------------------------------------------
+    def _solitaire(self) -> bool:
+        """Whether the chosen game has one seat: a solitaire, untimed (G5; its window shows the time taken)."""
+        return len(self.definition.seats) == 1
+
     def choice(self) -> NewGame:
-        value = self.time.currentData()
+        value = None if self._solitaire() else self.time.currentData()
         if value is None:
             control = TimeControl(None, 0.0)
         elif value == "custom":
