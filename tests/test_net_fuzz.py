@@ -83,9 +83,9 @@ def poke(server, token: str, case: tuple[str, object]) -> None:  # type: ignore[
             client.messages()
             return
         elif kind == "bad_action":
-            client.send("act", {"request": 1, "action": value})
+            client.send("act", {"request": 1, "action": value, "thought": 0.0})
         elif kind == "wrong_request":
-            client.send("act", {"request": value, "action": {"type": "sense", "square": "e4"}})
+            client.send("act", {"request": value, "action": {"type": "sense", "square": "e4"}, "thought": None})
         received = client.messages()
         if kind == "message" and value[0] in ("ping", "bye") and (not received or received[-1]["type"] != "error"):
             # a well-formed ping or bye is no violation: the server answers or lets the guest go
@@ -146,7 +146,7 @@ def test_thousands_of_bad_messages_change_no_game_and_stop_no_server() -> None:
         late = RawClient(server)
         late.hello(token=token)
         late.until("act")
-        late.send("act", {"request": 1, "action": {"type": "sense", "square": "e7"}})
+        late.send("act", {"request": 1, "action": {"type": "sense", "square": "e7"}, "thought": None})
         wait_for(lambda: target.game.phase == "move" or target.game.ply > 0, what="the answer to be played")
         late.close()
         json.dumps([violation.message for violation in server.violations[:5]])
