@@ -231,6 +231,9 @@ class RemoteSeat(Agent):
         program thought over it."""
         self._clock: dict[str, Any] | None = None
         """The last clock update sent (what changes in it decides whether a new one is due)."""
+        self._moot = 0
+        """The last request the seat's own resignation or draw message answered: its program's answer to it may
+        still be on the way, and is dropped."""
         self._end: dict[str, Any] | None = None
         self._shut = False
         self._ready = False
@@ -409,6 +412,8 @@ class RemoteSeat(Agent):
             if connection is not self._connection:
                 raise wire.ProtocolError("this connection no longer holds its seat")
             pending = self._pending
+            if number == self._moot:
+                return  # answered already by the seat's own resignation or draw: crossed on the way
             if pending is None or self._answer is not None:
                 raise wire.ProtocolError(f"an answer to request {number}, but no request is open")
             if number != pending["request"]:
@@ -661,6 +666,7 @@ class HostedGame:
                     agent._send("refused", {"message": why})
                 else:
                     agent._answer = ("action", action)
+                    agent._moot = pending["request"]
                     agent._send("closed", {"request": pending["request"]})
                 continue
             if kind == "resign":
