@@ -231,7 +231,7 @@ class RemoteSeat(Agent):
         program thought over it."""
         self._clock: dict[str, Any] | None = None
         """The last clock update sent (what changes in it decides whether a new one is due)."""
-        self._moot = 0
+        self._moot: int | None = None
         """The last request the seat's own resignation or draw message answered: its program's answer to it may
         still be on the way, and is dropped."""
         self._end: dict[str, Any] | None = None
