@@ -638,9 +638,10 @@ class HostedGame:
         for action_type in type(self.game).actions:
             if getattr(action_type, "kind", None) == kind:
                 try:
-                    return action_type(**fields)
+                    action: Action = action_type(**fields)
                 except TypeError:
                     return None
+                return action
         return None
 
     def _take_side(self, current: RemoteSeat | None) -> None:
