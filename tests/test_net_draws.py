@@ -44,9 +44,9 @@ def test_a_seat_resigns_out_of_turn_and_the_record_says_so() -> None:
         white.resign()
         record = hosted.wait(30)
         outcome = threads[1].join(30)  # Black's program still thinks over its request: its guest hears the end
-        assert outcome == record.result and black_agent.ended == []  # told once its program is done thinking
+        assert outcome == record.result and black_agent.ended == [outcome]  # and so does the program, at once
+        assert black_agent.asked.empty()
         _finish(threads, [black_agent])
-        wait_for(lambda: black_agent.ended == [outcome], 30, "Black's program to hear the end")
     assert record.result.reason == Reason.RESIGN and record.result.winner == 1
     last = record.entries[-1]
     assert last.seat == 0 and last.action == Resign().to_json()

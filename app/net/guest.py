@@ -316,9 +316,9 @@ class Guest:
         return reader.message(self._exactly(connection, length))
 
     # -- the agent's thread -----------------------------------------------------------------------------------
-    def _work(self) -> None:
+    def _work(self, jobs: "queue.Queue[Callable[[], None] | None]") -> None:
         while True:
-            job = self._jobs.get()
+            job = jobs.get()
             if job is None:
                 return
             job()
@@ -326,9 +326,23 @@ class Guest:
     def _later(self, job: Callable[[], None]) -> None:
         """Hand ``job`` (a call of the agent) to the agent's thread, after the calls handed to it before."""
         if self._worker is None:
-            self._worker = threading.Thread(target=self._work, daemon=True, name="guest-agent")
+            self._worker = threading.Thread(target=self._work, args=(self._jobs,), daemon=True, name="guest-agent")
             self._worker.start()
         self._jobs.put(job)
+
+    def _moot(self, number: int) -> None:
+        """Request ``number`` no longer wants the agent's answer (the seat's own words answered it, or the game
+        ended). If the agent still thinks over it, what comes next is not held up behind it: the calls after it
+        go to a new thread, and the old one ends once the agent returns (its answer dropped)."""
+        with self._send_lock:
+            self._closed.add(number)
+            if self._acting != number:
+                return
+            self._acting = None
+            old = self._jobs
+            self._jobs = queue.Queue()
+            self._worker = None
+        old.put(None)
 
     def _call(self, job: Callable[[], Any], doing: str) -> None:
         """Hand one call of the agent to its thread; its failure ends the guest (the seat waits for it, then is
@@ -363,11 +377,11 @@ class Guest:
         except Exception as error:  # noqa: BLE001 - the agent's failure is the seat's, told to the host
             reply = ("fail", {"request": number, "message": error_text(error)[:1500]})
         with self._send_lock:
+            if number in self._closed:
+                return  # moot: dropped
             self._answered = (number, reply)
             self._acting = None
             self._progress = True
-            if number in self._closed:
-                return
             try:
                 self._send(*reply)
             except _Dropped:
@@ -444,8 +458,7 @@ class Guest:
             if self.on_clock is not None:
                 self.on_clock(update)
         elif kind == "closed":
-            with self._send_lock:
-                self._closed.add(message["request"])
+            self._moot(message["request"])
         elif kind == "refused":
             text = "".join(ch for ch in message["message"] if ch.isprintable())
             self.refusals.append(text)
@@ -457,7 +470,9 @@ class Guest:
             except codec.CodecError as error:
                 raise wire.ProtocolError(f"an outcome that cannot be read: {error}") from None
             self.outcome = outcome
-            thinking = self._acting is not None
+            acting = self._acting
+            if acting is not None:  # the end made the request moot: the agent hears the rest without waiting on it
+                self._moot(acting)
 
             def end() -> None:
                 try:
@@ -465,8 +480,7 @@ class Guest:
                 except Exception:  # noqa: BLE001 - the game is over; a failing clean-up changes nothing
                     pass
             self._later(end)
-            if not thinking:  # an agent still thinking over a request the end made moot is not waited for
-                self._drain(END_WAIT)
+            self._drain(END_WAIT)
             return outcome
         elif kind == "error":
             raise GuestError(f"the host closed the connection: {message['message']}")
