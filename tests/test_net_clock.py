@@ -143,3 +143,28 @@ def test_a_guest_that_lies_about_its_thinking_gains_no_more_than_the_bound() -> 
     assert all(elapsed >= THINK + LAG - bound.per_answer for elapsed in white)
     assert sum(white) == THINK * len(white) + LAG * len(white) - sum(seat.lag_credits)
     assert sum(seat.lag_credits) < (THINK + LAG) * len(white) / 2  # far from the whole time it claimed
+
+
+def test_a_guest_coming_back_is_sent_the_clocks_as_they_stand() -> None:
+    from app.engine.clock import TimeControl as Control
+    from tests.test_net_support import RawClient, wait_for
+
+    fake = FakeTime()
+    with served(time_source=fake) as server:
+        hosted = server.host_game("rbc", [None, "random"], control=Control(60, 0), max_plies=20)
+        first = RawClient(server)
+        first.hello(code=hosted.codes[0])
+        token = first.until("start")[0]["token"]
+        first.send("ready", {})
+        told = first.until("act")
+        clocks = [message for message in told if message["type"] == "clock"]
+        assert clocks[-1]["running"] == 0 and clocks[-1]["seconds_left"] == [[0, 60.0]]
+        first.close()
+        wait_for(lambda: not hosted.agents[0].connected, 30, "the drop")
+        fake.advance(7.5)  # White's clock runs while it is away
+        again = RawClient(server)
+        again.hello(token=token)
+        told = again.until("act")
+        clock = [message for message in told if message["type"] == "clock"]
+        assert len(clock) == 1 and clock[0]["running"] == 0 and clock[0]["seconds_left"] == [[0, 52.5]]
+        again.close()
