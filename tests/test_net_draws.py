@@ -81,8 +81,7 @@ def _blind_offer(accept: bool) -> tuple[Any, list[Guest], list[Puppet]]:
         if accept:
             record = hosted.wait(30)
         else:
-            white.answers.put(None)  # the moot answer to the request the offer answered: dropped
-            again = white.next_request()
+            again = white.next_request()  # White's program still thinks over the request the offer answered
             assert again.phase == "move" and not again.choices["offer_draw"]
             guests[0].offer_draw()  # once a turn
             wait_for(lambda: guests[0].refusals, 30, "the refusal")
@@ -97,7 +96,7 @@ def _blind_offer(accept: bool) -> tuple[Any, list[Guest], list[Puppet]]:
 def test_a_draw_offered_over_the_network_and_accepted() -> None:
     record, guests, puppets = _blind_offer(True)
     assert record.result.reason == Reason.DRAW_AGREED and len(record.entries) == 2
-    assert "to act" in guests[1].refusals[0]
+    assert "not your seat's turn" in guests[1].refusals[0]
     Timeline(record)
 
 
@@ -116,8 +115,7 @@ def test_a_team_draw_over_the_network(answers: tuple[bool, ...], reason: Reason)
     with served() as server:
         hosted, guests, puppets, threads = _puppets(server, "telepathy", 4)
         puppets[0].next_request()
-        guests[0].offer_draw()
-        puppets[0].answers.put(None)  # dropped: the offer answered that request
+        guests[0].offer_draw()  # W1's program still thinks over the request the offer answered: no matter
         for seat, accept in zip((1, 2, 3), answers):
             request = puppets[seat].next_request()
             assert request.phase == ("agree_draw" if seat == 1 else "answer_draw")
@@ -139,9 +137,11 @@ def test_a_team_draw_over_the_network(answers: tuple[bool, ...], reason: Reason)
 
 @pytest.mark.parametrize("kind, fields, words", [
     ("resign", {"seat": 1}, "unknown field 'seat'"),
-    ("offer_draw", {"to": 1}, "unknown field 'to'"),
-    ("answer_draw", {}, "without its field 'accept'"),
-    ("answer_draw", {"accept": "yes"}, "whose accept is 'yes'"),
+    ("offer_draw", {"request": None, "to": 1}, "unknown field 'to'"),
+    ("offer_draw", {}, "without its field 'request'"),
+    ("answer_draw", {"request": 1}, "without its field 'accept'"),
+    ("answer_draw", {"accept": "yes", "request": 1}, "whose accept is 'yes'"),
+    ("answer_draw", {"accept": True, "request": -1}, "whose request is -1"),
 ])
 def test_a_malformed_resign_or_draw_message_closes_the_connection(kind: str, fields: dict[str, Any],
                                                                   words: str) -> None:
@@ -156,4 +156,34 @@ def test_a_malformed_resign_or_draw_message_closes_the_connection(kind: str, fie
         closing = client.messages()
         assert closing[-1]["type"] == "error" and words in closing[-1]["message"]
         assert hosted.game.ply == 0 and hosted.game.outcome is None  # the game untouched
+        client.close()
+
+
+@pytest.mark.parametrize("first", ["offer", "answer"])
+def test_a_draw_offer_and_the_programs_answer_crossing_on_the_way(first: str) -> None:
+    """Whichever the referee reads first answers the request; the other is dropped (a late answer) or refused (a
+    late offer), and the connection stays."""
+    with served() as server:
+        hosted = server.host_game("blind", [None, "random"], max_plies=20)
+        client = RawClient(server)
+        client.hello(code=hosted.codes[0])
+        client.until("start")
+        client.send("ready", {})
+        asked = client.until("act")[-1]
+        move = {"type": "attempt", "move": "e2e4"}
+        if first == "offer":
+            client.send("offer_draw", {"request": asked["request"]})
+            client.until("closed")
+            client.send("act", {"request": asked["request"], "action": move, "thought": 0.0})
+            again = client.until("act")[-1]  # Black (the referee's bot) declined: White is asked again
+            assert again["request"] == asked["request"] + 1 and hosted.game.ply == 0
+            entries = hosted.session.record.entries
+            assert [entry.action["type"] for entry in entries[:2]] == ["offer_draw", "answer_draw"]
+        else:
+            client.send("act", {"request": asked["request"], "action": move, "thought": 0.0})
+            client.send("offer_draw", {"request": asked["request"]})  # crossed: the answer was read first
+            refused = client.until("refused")[-1]
+            assert refused["message"].startswith("a draw may be offered or answered only in place of")
+            assert hosted.game.ply >= 1  # the move was played
+        assert not server.violations
         client.close()

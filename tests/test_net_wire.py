@@ -41,10 +41,12 @@ def body(**fields: object) -> bytes:
     (body(type="act", request=1, action={}, thought=-1), "whose thought is -1"),
     (body(type="act", request=1, action={}, thought="1"), "whose thought is '1'"),
     (body(type="resign", seat=1), "unknown field 'seat'"),  # a guest resigns for its own seat only
-    (body(type="offer_draw", to=2), "unknown field 'to'"),
-    (body(type="answer_draw"), "without its field 'accept'"),
-    (body(type="answer_draw", accept=1), "whose accept is 1"),
-    (body(type="answer_draw", accept=None), "whose accept is None"),
+    (body(type="offer_draw", request=None, to=2), "unknown field 'to'"),
+    (body(type="offer_draw"), "without its field 'request'"),
+    (body(type="answer_draw", request=1), "without its field 'accept'"),
+    (body(type="answer_draw", accept=1, request=1), "whose accept is 1"),
+    (body(type="answer_draw", accept=None, request=1), "whose accept is None"),
+    (body(type="answer_draw", accept=True, request="1"), "whose request is '1'"),
 ])
 def test_every_kind_of_bad_message_is_one_error_with_a_sentence(data: bytes, words: str) -> None:
     with pytest.raises(wire.ProtocolError, match=words):

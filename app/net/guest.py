@@ -159,6 +159,8 @@ class Guest:
         self._failure: GuestError | None = None
         self._welcomed = False
         """Whether this connection's welcome has come (the seat's own words wait for it)."""
+        self._said: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._sayer: threading.Thread | None = None
 
     # -- the whole game --------------------------------------------------------------------------------------
     def play(self) -> Outcome:
@@ -167,6 +169,7 @@ class Guest:
             return self._play()
         finally:
             self._jobs.put(None)  # the agent's thread ends once it is done (at once unless it is still thinking)
+            self._said.put(None)
 
     def _play(self) -> Outcome:
         dropped_at: float | None = None
@@ -212,16 +215,27 @@ class Guest:
     def offer_draw(self) -> None:
         """Offer a draw (from any thread, at any moment): the host plays it when the seat's game allows one (on
         the seat's turn, once a turn, in the games that have draw offers; a team game asks the partner first);
-        otherwise it is refused (``on_refused``, :attr:`refusals`). Played on the seat's open request, it answers
-        that request: the agent's own answer to it is then dropped."""
-        self._say("offer_draw", {})
+        otherwise it is refused (``on_refused``, :attr:`refusals`). It takes the place of the agent's answer to
+        the request the seat has open now (the agent's own answer is then dropped), and is refused if the seat
+        has none, or if the agent's answer reaches the host first."""
+        self._say("offer_draw", {"request": self._acting})
 
     def answer_draw(self, accept: bool) -> None:
-        """Accept or decline the draw offer that waits for this seat's answer (from any thread, at any moment); it
-        answers the seat's open request in the game's answer phase, and is refused when no offer waits for it."""
-        self._say("answer_draw", {"accept": bool(accept)})
+        """Accept or decline the draw offer that waits for this seat's answer (from any thread, at any moment): it
+        takes the place of the agent's answer to the seat's open request in the game's answer phase, and is
+        refused when no offer waits for it (or the agent's answer reached the host first)."""
+        self._say("answer_draw", {"accept": bool(accept), "request": self._acting})
 
     def _say(self, kind: str, fields: dict[str, Any]) -> None:
+        """Hand the seat's words to a thread of their own, which sends them in order: the caller (a window's
+        thread) never waits on the network."""
+        with self._send_lock:
+            if self._sayer is None:
+                self._sayer = threading.Thread(target=self._work, args=(self._said,), daemon=True, name="guest-say")
+                self._sayer.start()
+        self._said.put(lambda: self._say_now(kind, fields))
+
+    def _say_now(self, kind: str, fields: dict[str, Any]) -> None:
         with self._send_lock:
             if not self._welcomed:
                 self._unsent.append((kind, fields))
@@ -456,14 +470,20 @@ class Guest:
                                  self.time_source(), frozenset(message["sharing"]))
             self.clock = update
             if self.on_clock is not None:
-                self.on_clock(update)
+                try:
+                    self.on_clock(update)
+                except Exception:  # noqa: BLE001 - a listener's failure stops no game
+                    pass
         elif kind == "closed":
             self._moot(message["request"])
         elif kind == "refused":
             text = "".join(ch for ch in message["message"] if ch.isprintable())
             self.refusals.append(text)
             if self.on_refused is not None:
-                self.on_refused(text)
+                try:
+                    self.on_refused(text)
+                except Exception:  # noqa: BLE001 - a listener's failure stops no game
+                    pass
         elif kind == "end":
             try:
                 outcome = codec.from_json(Outcome, message["outcome"])

@@ -64,6 +64,8 @@ MAX_CONNECTIONS = 2000
 """Connections a server holds at once at most; one more is closed at once (a flood costs it no more)."""
 MAX_SIDE = 16
 """Resignations and draw offers or answers of one seat waiting to be taken up at most: more closes the connection."""
+NOT_ASKED = ("a draw may be offered or answered only in place of the answer to your seat's open request (it is not "
+             "your seat's turn, or its answer came first)")
 OFFER, ANSWER = "offer_draw", "answer_draw"
 """The kinds (as records write them) of a game's draw offer and draw answer actions, and the key of a seat's
 choices that says whether it may offer a draw now."""
@@ -432,16 +434,20 @@ class RemoteSeat(Agent):
                     self._answer_lag = (arrived, None if thought is None else float(thought))
                 self._cond.notify_all()
 
-    def receive_side(self, connection: _Connection, kind: str, accept: bool | None) -> None:
-        """A ``resign``, ``offer_draw`` or ``answer_draw`` message of ``connection``: handed to the game, which
-        plays it when the rules allow it (now, or on the seat's turn) and refuses it otherwise."""
+    def receive_side(self, connection: _Connection, kind: str, accept: bool | None, request: int | None) -> None:
+        """A ``resign``, ``offer_draw`` or ``answer_draw`` message of ``connection`` (a draw's for the seat's
+        ``request``): handed to the game, which plays it when the rules allow it and refuses it otherwise."""
         with self._cond:
             if connection is not self._connection:
                 raise wire.ProtocolError("this connection no longer holds its seat")
             if self._end is not None:
                 connection.send("refused", {"message": "the game is over"})
                 return
-        self.hosted._side(self, kind, accept)
+            open_request = self._pending["request"] if self._pending is not None and self._answer is None else None
+            if kind != "resign" and (request is None or request != open_request):
+                connection.send("refused", {"message": NOT_ASKED})
+                return
+        self.hosted._side(self, kind, accept, request)
 
     def receive_ready(self, connection: _Connection) -> None:
         """The guest's program has started (said again after each start message; only the first one counts)."""
@@ -481,7 +487,7 @@ class HostedGame:
         """The clocks' time: the referee's, less the lag credited to the seats."""
         self._visible: dict[Seat, tuple[Seat, ...]] = {}
         self._side_lock = threading.Lock()
-        self._side_queue: list[tuple[RemoteSeat, str, bool | None]] = []
+        self._side_queue: list[tuple[RemoteSeat, str, bool | None, int | None]] = []
         self.title = definition.title
         self.seat_names = definition.seat_names
         self.options = dict(options)
@@ -622,13 +628,13 @@ class HostedGame:
                 self._send_clock(agent)
 
     # -- resigning and draws, said at any moment ------------------------------------------------------------
-    def _side(self, agent: RemoteSeat, kind: str, accept: bool | None) -> None:
-        """Keep a seat's resignation, draw offer or draw answer (from the network's thread) for the game's thread,
-        and wake it wherever it waits for a guest."""
+    def _side(self, agent: RemoteSeat, kind: str, accept: bool | None, request: int | None) -> None:
+        """Keep a seat's resignation, draw offer or draw answer (from the network's thread; ``request``: the seat's
+        request open when it was read) for the game's thread, and wake it wherever it waits for a guest."""
         with self._side_lock:
             if sum(1 for item in self._side_queue if item[0] is agent) >= MAX_SIDE:
                 raise wire.ProtocolError("too many resignations and draw messages at once")
-            self._side_queue.append((agent, kind, accept))
+            self._side_queue.append((agent, kind, accept, request))
         for other in self.remote_seats.values():
             with other._cond:
                 other._cond.notify_all()
@@ -646,22 +652,20 @@ class HostedGame:
 
     def _take_side(self, current: RemoteSeat | None) -> None:
         """On the game's thread, where it waits for ``current`` (None: between steps): play what the seats said
-        out of turn, through the same path as a local game. A seat's own open request is answered by its
-        resignation, draw offer or answer when its rules allow that now (the runner plays it, charged as any
-        answer); another seat's resignation is played at once (as the window plays one); a draw offer or answer
-        waits for the seat's turn if it is the seat to act, and is refused otherwise."""
+        at any moment, through the same path as a local game. A resignation answers the seat's open request if it
+        has one (the runner plays it, charged as any answer); otherwise it is played at once, out of turn, as the
+        window plays one. A draw offer or answer answers the request that was open when it was read, if it is
+        still open and the game's rules allow it now; otherwise it is refused, with the reason."""
         if not self._side_queue:
             return
         with self._side_lock:
             queue, self._side_queue = self._side_queue, []
         session, game = self.session, self.game
-        keep: list[tuple[RemoteSeat, str, bool | None]] = []
-        for agent, kind, accept in queue:
-            pending = agent._pending if agent is current else None
+        for agent, kind, accept, request in queue:
+            pending = agent._pending if agent is current and agent._answer is None else None
             if session is None or game.is_over:
                 agent._send("refused", {"message": "the game is not under way"})
-                continue
-            if pending is not None and agent._answer is None:
+            elif pending is not None and (kind == "resign" or pending["request"] == request):
                 action, why = self._side_answer(kind, accept, pending)
                 if action is None:
                     agent._send("refused", {"message": why})
@@ -669,21 +673,13 @@ class HostedGame:
                     agent._answer = ("action", action)
                     agent._moot = pending["request"]
                     agent._send("closed", {"request": pending["request"]})
-                continue
-            if kind == "resign":
+            elif kind == "resign":
                 try:
                     session.play(agent.seat, Resign())
                 except IllegalAction as error:  # cannot be: any seat may resign while the game runs
                     agent._send("refused", {"message": str(error)[:2000]})
-                continue
-            if game.to_move == agent.seat:
-                keep.append((agent, kind, accept))  # its request is on its way: answered by this then
             else:
-                agent._send("refused", {"message": "a draw may be offered or answered only when your seat is to act"
-                                        if kind == OFFER else "no draw offer waits for your seat's answer"})
-        if keep:
-            with self._side_lock:
-                self._side_queue[:0] = keep
+                agent._send("refused", {"message": NOT_ASKED})
 
     def _side_answer(self, kind: str, accept: bool | None, pending: dict[str, Any]) -> tuple[Action | None, str]:
         """The action answering the open request ``pending`` for a resignation, draw offer or draw answer, or
@@ -927,7 +923,7 @@ class RefereeServer:
                 elif kind == "ping":
                     connection.send("pong", {"n": message["n"]})
                 elif kind in ("resign", "offer_draw", "answer_draw"):
-                    seat.receive_side(connection, kind, message.get("accept"))
+                    seat.receive_side(connection, kind, message.get("accept"), message.get("request"))
                 elif kind == "bye":
                     break
                 else:

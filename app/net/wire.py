@@ -122,6 +122,7 @@ SEAT_OR_NULL = _kind(_seat_or_null, "null or a seat number")
 SEATS = _kind(_seats, "a list of at most 64 seat numbers")
 CLOCKS = _kind(_clocks, "a list of [seat, seconds or null] pairs, each seat once")
 BOOL = _kind(lambda value: isinstance(value, bool), "true or false")
+OPTIONAL_WHOLE = _kind(lambda value: value is None or _whole(value), "null or a whole number from 0")
 ANY = _kind(_anything, "JSON")
 
 TO_HOST: Mapping[str, Mapping[str, Check]] = {
@@ -131,14 +132,15 @@ TO_HOST: Mapping[str, Mapping[str, Check]] = {
     "fail": {"request": WHOLE, "message": LONG_TEXT},
     "ping": {"n": WHOLE},
     "resign": {},
-    "offer_draw": {},
-    "answer_draw": {"accept": BOOL},
+    "offer_draw": {"request": OPTIONAL_WHOLE},
+    "answer_draw": {"accept": BOOL, "request": OPTIONAL_WHOLE},
     "bye": {},
 }
 """What a guest may send: its greeting (a join code the first time, its seat token after), that its program
 has started (after each start message), its answer to a request with the seconds its program thought over it
 (null: not measured), the news that its program failed on a request, a ping (answered by a pong), and, at any
-moment, that its seat resigns, offers a draw or answers one (played when the game allows it, else refused)."""
+moment, that its seat resigns, or offers a draw or answers one in place of its program's answer to the request it
+names (its open one: null when it has none); played when the game allows it, else refused."""
 
 TO_GUEST: Mapping[str, Mapping[str, Check]] = {
     "welcome": {"game": TEXT, "variant": TEXT, "seat": WHOLE, "seat_names": TEXTS, "token": TEXT,
