@@ -8,7 +8,10 @@
 2. Concurrency: ``--concurrent N`` games at once on one server (the host's ``random`` against a remote ``random``,
    every guest in one other process, one thread each); the server process's memory and processor time per game.
 
-Usage: nice -n 10 .venv/bin/python benchmarks/net_roundtrip.py [--games 20] [--concurrent 100]
+The network games are timed (``--time``, default 900+5), so the clock updates and the lag credit are in what is
+measured; ``--time untimed`` measures without them.
+
+Usage: nice -n 10 .venv/bin/python benchmarks/net_roundtrip.py [--games 20] [--concurrent 100] [--time 900+5]
 """
 
 from __future__ import annotations
@@ -41,13 +44,13 @@ def percentiles(samples: list[float]) -> str:
             f"max {ordered[-1] * 1000:6.2f} ms")
 
 
-def roundtrip(count: int) -> None:
+def roundtrip(count: int, control: TimeControl) -> None:
     from app.net.server import RefereeServer
     samples: list[float] = []
     firsts: list[float] = []
     with RefereeServer() as server:
         for number in range(count):
-            hosted = server.host_game("rbc", [None, "random"], seed=number, max_plies=300)
+            hosted = server.host_game("rbc", [None, "random"], seed=number, max_plies=300, control=control)
             guest = subprocess.Popen([sys.executable, "-m", "app.cli", "join", hosted.invitations()[0].text(),
                                       "--bot", "random", "--seed", str(number)], cwd=ROOT,
                                      env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.DEVNULL)
@@ -111,12 +114,13 @@ def rss_kib() -> int:
     return 0
 
 
-def concurrent(count: int) -> None:
+def concurrent(count: int, control: TimeControl) -> None:
     from app.net.server import RefereeServer
     with RefereeServer() as server:
         before_rss, before_cpu = rss_kib(), resource.getrusage(resource.RUSAGE_SELF)
         begun = time.perf_counter()
-        hosted = [server.host_game("rbc", [None, "random"], seed=number, max_plies=300, reconnect_limit=120)
+        hosted = [server.host_game("rbc", [None, "random"], seed=number, max_plies=300, reconnect_limit=120,
+                                   control=control)
                   for number in range(count)]
         guests = subprocess.Popen([sys.executable, "-c", GUESTS], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -158,11 +162,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games for the round trip (default 20)")
     parser.add_argument("--concurrent", type=int, default=100, help="games at once (default 100; 0: skip)")
+    parser.add_argument("--time", default="900+5", help="the network games' clock (default 900+5; untimed)")
     args = parser.parse_args()
+    control = TimeControl.parse(args.time)
+    print(f"network games' clock: {control}")
     if args.games:
-        roundtrip(args.games)
+        roundtrip(args.games, control)
     if args.concurrent:
-        concurrent(args.concurrent)
+        concurrent(args.concurrent, control)
 
 
 if __name__ == "__main__":

@@ -23,14 +23,15 @@ from tests.test_net_support import GuestThread, RawClient, bot_guest, served, wa
 scalars = st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30)
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
                            | st.dictionaries(st.text(max_size=10), inner, max_size=4), max_leaves=10)
-fields = st.dictionaries(st.sampled_from(["request", "action", "n", "message", "code", "token", "name", "x"]),
-                         json_values, max_size=4)
+fields = st.dictionaries(st.sampled_from(["request", "action", "n", "message", "code", "token", "name", "thought",
+                                          "accept", "x"]), json_values, max_size=4)
 
 # Each case is what one connection sends after greeting with the seat's token (``after_hello``) or instead of a
 # greeting; ``closes_with_error``: the server must answer with an error message before it closes.
 cases = st.one_of(
     st.binary(min_size=1, max_size=200).map(lambda data: ("body", data)),  # any bytes as a message
-    st.tuples(st.sampled_from(["hello", "act", "fail", "ping", "bye", "start", "welcome", "observe", "zap"]),
+    st.tuples(st.sampled_from(["hello", "act", "fail", "ping", "bye", "resign", "offer_draw", "answer_draw", "start",
+                               "welcome", "observe", "clock", "zap"]),
               fields).map(lambda item: ("message", item)),  # wrong fields of known and unknown types
     st.sampled_from([0, 1, 3, 4, 9, 2 ** 40]).map(lambda seq: ("out_of_order", seq)),  # 2 is due after the hello
     st.just(("replay", None)),
@@ -69,6 +70,8 @@ def poke(server, token: str, case: tuple[str, object]) -> None:  # type: ignore[
             client.send_body(value)  # type: ignore[arg-type]
         elif kind == "message":
             message_type, message_fields = value  # type: ignore[misc]
+            if message_type == "resign" and not message_fields:
+                return  # a well-formed resignation is the seat's right: it would end the game under attack
             client.send(message_type, message_fields)
         elif kind == "out_of_order":
             client.send("ping", {"n": 1}, seq=int(value))  # type: ignore[call-overload]
@@ -83,12 +86,14 @@ def poke(server, token: str, case: tuple[str, object]) -> None:  # type: ignore[
             client.messages()
             return
         elif kind == "bad_action":
-            client.send("act", {"request": 1, "action": value})
+            client.send("act", {"request": 1, "action": value, "thought": 0.0})
         elif kind == "wrong_request":
-            client.send("act", {"request": value, "action": {"type": "sense", "square": "e4"}})
+            client.send("act", {"request": value, "action": {"type": "sense", "square": "e4"}, "thought": None})
         received = client.messages()
-        if kind == "message" and value[0] in ("ping", "bye") and (not received or received[-1]["type"] != "error"):
-            # a well-formed ping or bye is no violation: the server answers or lets the guest go
+        if kind == "message" and value[0] in ("ping", "bye", "offer_draw", "answer_draw") and \
+                (not received or received[-1]["type"] != "error"):
+            # a well-formed ping, bye or draw message is no violation: the server answers (RBC has no draws: the
+            # draw is refused with a sentence) or lets the guest go
             return
         assert received and received[-1]["type"] == "error", (case, received)
     finally:
@@ -146,17 +151,19 @@ def test_thousands_of_bad_messages_change_no_game_and_stop_no_server() -> None:
         late = RawClient(server)
         late.hello(token=token)
         late.until("act")
-        late.send("act", {"request": 1, "action": {"type": "sense", "square": "e7"}})
+        late.send("act", {"request": 1, "action": {"type": "sense", "square": "e7"}, "thought": None})
         wait_for(lambda: target.game.phase == "move" or target.game.ply > 0, what="the answer to be played")
         late.close()
         json.dumps([violation.message for violation in server.violations[:5]])
 
 
 def _hostile_cases():  # type: ignore[no-untyped-def]
-    guest_types = st.sampled_from(["welcome", "start", "observe", "act", "end", "pong", "error", "hello", "zap"])
+    guest_types = st.sampled_from(["welcome", "start", "observe", "act", "clock", "closed", "refused", "end", "pong",
+                                   "error", "hello", "zap"])
     message = st.tuples(guest_types, st.dictionaries(
         st.sampled_from(["game", "variant", "seat", "seat_names", "token", "resumed", "options", "opponent", "index",
-                         "observation", "request", "phase", "choices", "seconds_left", "outcome", "n", "message"]),
+                         "observation", "request", "phase", "choices", "seconds_left", "outcome", "n", "message",
+                         "running", "sharing"]),
         json_values, max_size=5))
     step = st.one_of(
         message.map(lambda item: ("message", item)),

@@ -36,6 +36,7 @@ def test_two_processes_play_a_whole_rbc_game(tmp_path) -> None:  # type: ignore[
         code, out, err = finish(host)
         assert code == 0, err
         assert "result: " in out and "record written to" in out
+        assert "Black: network lag " in out and " given back over " in out  # timed: the guest's lag, measured
     finally:
         stop_all(processes)
     records = list(tmp_path.glob("rbc-*.json"))

@@ -1,6 +1,8 @@
 """A guest receives only what its seat is told: every byte it receives is recorded; two games that differ only in
 the other seat's hidden moves give it byte-identical traffic, and that traffic decodes to exactly the
-observations (and choices) its seat gets in the same game played locally."""
+observations (and choices) its seat gets in the same game played locally. The games are timed, on a clock that
+stands still (a fake time source): the clock updates are in the traffic, and name only the clocks the seat may
+see."""
 
 from __future__ import annotations
 
@@ -21,6 +23,12 @@ from app.net.guest import Guest
 from tests.test_net_support import GuestThread, served
 
 PLIES = 14
+CLOCK = TimeControl(600, 5)
+
+
+def still() -> float:
+    """A time source that stands still: the clocks' figures depend on the game alone."""
+    return 1000.0
 
 
 class Script(Agent):
@@ -60,8 +68,8 @@ def traffic(monkeypatch: pytest.MonkeyPatch, black: list[str]) -> tuple[bytes, G
     monkeypatch.setattr(server_module, "new_token", lambda: "the-seat-token")  # the secrets are random by design,
     monkeypatch.setattr(server_module.secrets, "token_hex", lambda size: "game")  # not by the game: fixed here
     received: list[bytes] = []
-    with served() as server:
-        hosted = server.host_game("rbc", [None, None], max_plies=PLIES)
+    with served(time_source=still) as server:
+        hosted = server.host_game("rbc", [None, None], max_plies=PLIES, control=CLOCK)
         black_guest = Guest(hosted.invitations()[1], lambda variant, seat: Script(black, chess.E2, "black"))
         white_guest = Guest(hosted.invitations()[0], lambda variant, seat: Script(WHITE, chess.A1, "white"),
                             on_bytes=received.append)
@@ -118,7 +126,10 @@ def test_what_a_guest_receives_is_what_its_seat_is_told_locally(monkeypatch: pyt
         for key in local_choices:
             assert list(remote_choices[key]) == list(local_choices[key])
     kinds = {message["type"] for message in received}
-    assert kinds == {"welcome", "start", "observe", "act", "end"}
+    assert kinds == {"welcome", "start", "observe", "act", "clock", "end"}
+    clocks = [message for message in received if message["type"] == "clock"]
+    assert all([seat for seat, _ in message["seconds_left"]] == [0] and message["running"] in (0, None)
+               for message in clocks)  # ruling R4: White is never told Black's time, nor when Black's clock runs
 
 
 @pytest.mark.parametrize("variant", sorted(games.names()))
@@ -131,9 +142,11 @@ def test_every_game_tells_each_guest_exactly_its_seats_observations(variant: str
     definition = games.get(variant)
     bots = list(definition.bot_classes())
     bot = "random" if "random" in bots else bots[-1]
-    with served() as server:
-        hosted = server.host_game(variant, [None] * len(definition.seat_names), max_plies=40)
-        guests = [bot_guest(invitation, bot, seed=seat) for seat, invitation in sorted(hosted.invitations().items())]
+    updates: dict[int, list[Any]] = {seat: [] for seat in range(len(definition.seat_names))}
+    with served(time_source=still) as server:
+        hosted = server.host_game(variant, [None] * len(definition.seat_names), max_plies=40, control=CLOCK)
+        guests = [bot_guest(invitation, bot, seed=seat, on_clock=updates[seat].append)
+                  for seat, invitation in sorted(hosted.invitations().items())]
         threads = [GuestThread(guest) for guest in guests]
         for thread in threads:
             thread.join(120)
@@ -143,4 +156,7 @@ def test_every_game_tells_each_guest_exactly_its_seats_observations(variant: str
         assert guest.seat == seat
         assert guest.observations == list(hosted.game.observations(seat))
         assert guest.outcome == record.result
+        visible = set(definition.presenter().visible_clocks(seat, len(definition.seat_names)))
+        assert updates[seat] and all(set(update.seconds_left) == visible for update in updates[seat])
+        assert all(update.running is None or update.running in visible for update in updates[seat])
     Timeline(record)

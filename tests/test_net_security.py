@@ -83,7 +83,7 @@ def test_a_connection_answers_only_its_own_seats_requests() -> None:
         intruder.send("ready", {})
         wait_for(lambda: white.waiting, 30, "White's first request")
         # Black's connection answers White's open request 1 with a sense of Black's side
-        intruder.send("act", {"request": 1, "action": {"type": "sense", "square": "e7"}})
+        intruder.send("act", {"request": 1, "action": {"type": "sense", "square": "e7"}, "thought": 0.1})
         closing = intruder.messages()
         assert closing[-1] == {**closing[-1], "type": "error",
                                "message": "an answer to request 1, but no request is open"}

@@ -26,10 +26,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @contextlib.contextmanager
-def served(throttle: Throttle | None = None) -> Iterator[RefereeServer]:
-    """A referee server on 127.0.0.1 that is closed afterwards, leaving none of its threads behind."""
+def served(throttle: Throttle | None = None, **options: Any) -> Iterator[RefereeServer]:
+    """A referee server on 127.0.0.1 (``options`` for RefereeServer) that is closed afterwards, leaving none of its
+    threads behind."""
     before = set(threading.enumerate())
-    server = RefereeServer("127.0.0.1", 0, throttle=throttle)
+    server = RefereeServer("127.0.0.1", 0, throttle=throttle, **options)
     try:
         yield server
     finally:
@@ -286,3 +287,53 @@ class FlakyProxy:
         self._accepting.join(5)
         for pump in self._threads:
             pump.join(5)
+
+
+class FakeTime:
+    """A time source that moves only when told (:meth:`advance`): the clocks and the lag of a test are exact."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self.now += seconds
+
+
+class Puppet:
+    """An agent the test plays by hand: each request it is asked goes to :attr:`asked`, and it answers what the
+    test puts in :attr:`answers` (an action; ``None`` for the first of its choices that is no draw offer)."""
+
+    observes = True
+    name = "puppet"
+
+    def __init__(self) -> None:
+        import queue
+        self.asked: "queue.Queue[Any]" = queue.Queue()
+        self.answers: "queue.Queue[Any]" = queue.Queue()
+        self.observed: list[Any] = []
+        self.ended: list[Any] = []
+
+    def start(self, seat: int, options: dict[str, Any], opponent: str) -> None:
+        pass
+
+    def observe(self, observation: Any) -> None:
+        self.observed.append(observation)
+
+    def act(self, request: Any) -> Any:
+        self.asked.put(request)
+        answer = self.answers.get(timeout=60)
+        if answer is None:
+            from app.games.team_draw import playable
+            return playable(request)[0]
+        return answer
+
+    def end(self, outcome: Any, record: Any) -> None:
+        self.ended.append(outcome)
+
+    def next_request(self, timeout: float = 30.0) -> Any:
+        return self.asked.get(timeout=timeout)

@@ -17,7 +17,7 @@ from app.net.invitation import Invitation, InvitationError, Throttle, make_certi
 
 
 def body(**fields: object) -> bytes:
-    return json.dumps({"v": 1, "seq": 1, **fields}).encode()
+    return json.dumps({"v": wire.VERSION, "seq": 1, **fields}).encode()
 
 
 @pytest.mark.parametrize("data, words", [
@@ -25,10 +25,10 @@ def body(**fields: object) -> bytes:
     (b"{", "not JSON"),
     (b"[1, 2]", "must be a JSON object"),
     (b"[" * 100_000, "nested too deeply"),
-    (b'{"v": 1, "v": 1}', "appears twice"),
-    (b'{"v": 1, "seq": 1, "type": "ping", "n": NaN}', "not a number JSON allows"),
-    (b'{"v": 1, "seq": 1, "type": "ping", "n": 1e999}', "too large"),
-    (body(type="ping", n=1) .replace(b'"v": 1', b'"v": 2'), "format version 2"),
+    (b'{"v": 2, "v": 2}', "appears twice"),
+    (b'{"v": 2, "seq": 1, "type": "ping", "n": NaN}', "not a number JSON allows"),
+    (b'{"v": 2, "seq": 1, "type": "ping", "n": 1e999}', "too large"),
+    (body(type="ping", n=1).replace(b'"v": 2', b'"v": 1'), "format version 1"),  # the first, never released
     (body(type="ping", n=1).replace(b'"seq": 1', b'"seq": "1"'), "sequence number"),
     (body(type="launch"), "unknown message type 'launch'"),
     (body(type="ping", n=1, extra=2), "unknown field 'extra'"),
@@ -36,7 +36,17 @@ def body(**fields: object) -> bytes:
     (body(type="ping", n=True), "whose n is True"),
     (body(type="ping", n=-1), "whose n is -1"),
     (body(type="hello", protocol="sightline-net", version=1, code="x" * 201, token=None, name="a"), "whose code"),
-    (body(type="act", request=1, action=[1]), r"an act message whose action is \[1\]"),
+    (body(type="act", request=1, action=[1], thought=0), r"an act message whose action is \[1\]"),
+    (body(type="act", request=1, action={}), "without its field 'thought'"),
+    (body(type="act", request=1, action={}, thought=-1), "whose thought is -1"),
+    (body(type="act", request=1, action={}, thought="1"), "whose thought is '1'"),
+    (body(type="resign", seat=1), "unknown field 'seat'"),  # a guest resigns for its own seat only
+    (body(type="offer_draw", request=None, to=2), "unknown field 'to'"),
+    (body(type="offer_draw"), "without its field 'request'"),
+    (body(type="answer_draw", request=1), "without its field 'accept'"),
+    (body(type="answer_draw", accept=1, request=1), "whose accept is 1"),
+    (body(type="answer_draw", accept=None, request=1), "whose accept is None"),
+    (body(type="answer_draw", accept=True, request="1"), "whose request is '1'"),
 ])
 def test_every_kind_of_bad_message_is_one_error_with_a_sentence(data: bytes, words: str) -> None:
     with pytest.raises(wire.ProtocolError, match=words):

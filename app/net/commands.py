@@ -100,6 +100,11 @@ def serve_game(variant: str, seats: Sequence[str | None], *, host: str, port: in
         _say(out, f"no game was played ({hosted.failure or 'stopped before every seat joined'})")
         return 1
     _say(out, f"result: {record.result.detail or record.result.reason.value}")
+    if not hosted.control.untimed:
+        for seat, agent in hosted.remote_seats.items():
+            if agent.lag_credits:
+                _say(out, f"{definition.seat_names[seat]}: network lag {agent.lag.lag:.2f} s measured, "
+                          f"{agent.lag.credited:.2f} s given back over {len(agent.lag_credits)} answers")
     if hosted.record_path is not None:
         _say(out, f"record written to {hosted.record_path}")
     return 0

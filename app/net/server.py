@@ -37,9 +37,10 @@ from app.bots.base import ActionRequest
 from app.bots.contract import Agent, AgentFailed, AgentTimeout, HostFailure
 from app.engine import codec
 from app.engine.clock import TimeControl
-from app.engine.core import Action, Outcome, Seat
+from app.engine.core import Action, IllegalAction, Outcome, Resign, Seat
 from app.engine.atomic_files import atomic_write_text
 from app.engine.record import GameRecord, GameSession, PlayerInfo, RecordError
+from app.games.team_draw import DRAW_PHASES
 from app.hosting.agents import BotSpec
 from app.hosting.runner import run_game
 
@@ -61,6 +62,68 @@ MAX_BUFFER = 8 << 20
 ABANDON = ("claim", "abort")
 MAX_CONNECTIONS = 2000
 """Connections a server holds at once at most; one more is closed at once (a flood costs it no more)."""
+MAX_SIDE = 16
+"""Resignations and draw offers or answers of one seat waiting to be taken up at most: more closes the connection."""
+NOT_ASKED = ("a draw may be offered or answered only in place of the answer to your seat's open request (it is not "
+             "your seat's turn, or its answer came first)")
+OFFER, ANSWER = "offer_draw", "answer_draw"
+"""The kinds (as records write them) of a game's draw offer and draw answer actions, and the key of a seat's
+choices that says whether it may offer a draw now."""
+
+
+@dataclass
+class LagAllowance:
+    """How much of a seat's measured network lag its clock is given back, as the big chess servers do it.
+
+    For each answer the referee measures the seconds from sending the request to reading the answer; the guest
+    says how long its own program thought over it. The difference is the network's part (the lag). The seat is
+    credited that lag, but at most :attr:`per_answer` seconds for one answer and at most its :attr:`quota`; the
+    quota grows by :attr:`gain` with each answer, up to :attr:`most`, and shrinks by what was credited. A guest
+    that says it thought less than it did gains at most that bound: on average :attr:`gain` seconds an answer.
+
+    >>> lag = LagAllowance()
+    >>> lag.credit(2.3, 2.0), [lag.credit(9.0, 0.0) for _ in range(5)]  # the third lie in a row empties the quota
+    (0.3, [1.0, 1.0, 1.0, 0.7, 0.5])
+    >>> lag.credit(1.0, None), lag.credit(1.0, 4.0), round(lag.credited, 6)  # not measured; no lag at all
+    (0.0, 0.0, 4.5)
+    """
+
+    per_answer: float = 1.0
+    gain: float = 0.5
+    most: float = 5.0
+    quota: float = 2.0
+    credited: float = 0.0
+    """Seconds credited so far in all."""
+    lag: float = 0.0
+    """Seconds of lag measured so far in all."""
+
+    def credit(self, measured: float, thought: float | None) -> float:
+        """The seconds to give back for one answer: ``measured`` by the referee, ``thought`` as the guest says
+        (None: it did not say, nothing is given back)."""
+        if thought is None or not math.isfinite(measured):
+            return 0.0
+        lag = max(0.0, measured - thought)
+        credit = round(min(lag, self.per_answer, max(0.0, self.quota)), 6)
+        self.quota = min(self.quota + self.gain - credit, self.most)
+        self.credited += credit
+        self.lag += lag
+        return credit
+
+
+class _GameTime:
+    """A game's clock time: the server's time source less the lag credited so far. Crediting a seat while its clock
+    runs makes its turn that much shorter: the seconds charged (and recorded) are those of a local game."""
+
+    def __init__(self, source: Callable[[], float]) -> None:
+        self.source = source
+        self.credited = 0.0
+
+    def __call__(self) -> float:
+        return self.source() - self.credited
+
+
+class _GameEnded(HostFailure):
+    """The game ended meanwhile (a seat resigned out of turn): the call in progress has nothing left to do."""
 
 
 def _clean_name(text: str) -> str:
@@ -152,6 +215,10 @@ class RemoteSeat(Agent):
         self.drops = 0
         self.answer_seconds: list[float] = []
         """Seconds from each request sent to its answer read (the round trip, with the guest's thinking)."""
+        self.lag = LagAllowance()
+        """The lag measured and credited to this seat (a timed game's)."""
+        self.lag_credits: list[float] = []
+        """The seconds credited for each answer of a timed game, in order."""
         self._cond = threading.Condition()
         self._connection: _Connection | None = None
         self._start: dict[str, Any] | None = None
@@ -159,7 +226,16 @@ class RemoteSeat(Agent):
         self._request = 0
         self._pending: dict[str, Any] | None = None
         self._asked_at = 0.0
+        self._asked_time = 0.0
         self._answer: tuple[str, Any] | None = None
+        self._answer_lag: tuple[float, float | None] | None = None
+        """When the open request's answer was read (the server's time source) and how long the guest says its
+        program thought over it."""
+        self._clock: dict[str, Any] | None = None
+        """The last clock update sent (what changes in it decides whether a new one is due)."""
+        self._moot: int | None = None
+        """The last request the seat's own resignation or draw message answered: its program's answer to it may
+        still be on the way, and is dropped."""
         self._end: dict[str, Any] | None = None
         self._shut = False
         self._ready = False
@@ -191,6 +267,9 @@ class RemoteSeat(Agent):
                 # as in _wait, and a guest connected for READY_LIMIT without saying it is ready took too long
                 if self._shut:
                     raise HostFailure("the referee server was shut down")
+                self.hosted._take_side(self)
+                if self.hosted.game.is_over:
+                    raise _GameEnded("the game is over")
                 now = time.monotonic()
                 if deadline is not None and now >= deadline:
                     raise AgentTimeout()
@@ -224,21 +303,31 @@ class RemoteSeat(Agent):
             self._request += 1
             self._pending = {"request": self._request, **fields}
             self._answer = None
+            self._answer_lag = None
             self._asked_at = time.perf_counter()
+            self._asked_time = self.hosted.time_source()
             self._send("act", self._pending)
             try:
                 self._wait(lambda: self._answer is not None, deadline)
                 assert self._answer is not None
                 kind, value = self._answer
+                answered = self._answer_lag
             finally:
                 self._pending = None
                 self._answer = None
+                self._answer_lag = None
         if kind == "fail":
             raise AgentFailed(f"failed on its guest's computer: {value}")
+        if kind == "action" and answered is not None and not self.hosted.control.untimed:
+            arrived, thought = answered
+            credit = self.lag.credit(arrived - self._asked_time, thought)
+            self.lag_credits.append(credit)
+            self.hosted.game_time.credited += credit  # the clock still runs on this seat: its turn is that shorter
         return value
 
     def end(self, outcome: Outcome, record: GameRecord) -> None:
         with self._cond:
+            self.hosted._send_clock(self)  # the clocks as they stopped, if the seat may see that they did
             self._end = {"outcome": codec.to_json(outcome)}
             self._send("end", self._end)
             connection = self._connection
@@ -248,9 +337,14 @@ class RemoteSeat(Agent):
     def _wait(self, done: Callable[[], bool], deadline: float | None) -> None:
         """Wait (holding the condition) until ``done()``: AgentTimeout at ``deadline``, HostFailure when the server
         shuts down, and the abandonment error once the guest has been away longer than the reconnect limit."""
-        while not done():
+        while True:
             if self._shut:
                 raise HostFailure("the referee server was shut down")
+            self.hosted._take_side(self)
+            if done():
+                return
+            if self.hosted.game.is_over:
+                raise _GameEnded("the game is over")
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 raise AgentTimeout()
@@ -291,6 +385,11 @@ class RemoteSeat(Agent):
                 connection.send("start", self._start)
             for index, data in enumerate(self._history):
                 connection.send("observe", {"index": index, "observation": data})
+            if self._end is None and self._clock is not None:
+                clock = self.hosted._clock_fields(self.seat)  # as they stand now
+                if clock is not None:
+                    self._clock = clock
+                    connection.send("clock", clock)
             if self._end is not None:
                 connection.send("end", self._end)
                 connection.close_soon()
@@ -315,6 +414,8 @@ class RemoteSeat(Agent):
             if connection is not self._connection:
                 raise wire.ProtocolError("this connection no longer holds its seat")
             pending = self._pending
+            if number == self._moot:
+                return  # answered already by the seat's own resignation or draw: crossed on the way
             if pending is None or self._answer is not None:
                 raise wire.ProtocolError(f"an answer to request {number}, but no request is open")
             if number != pending["request"]:
@@ -323,11 +424,30 @@ class RemoteSeat(Agent):
             answer: tuple[str, Any] = ("action", values.action_from_json(self.hosted.variant, message["action"]))
         else:
             answer = ("fail", "".join(ch for ch in message["message"] if ch.isprintable())[:500])
+        arrived = self.hosted.time_source()
         with self._cond:
             if self._pending is pending and self._answer is None and connection is self._connection:
                 self.answer_seconds.append(time.perf_counter() - self._asked_at)
                 self._answer = answer
+                if message["type"] == "act":
+                    thought = message["thought"]
+                    self._answer_lag = (arrived, None if thought is None else float(thought))
                 self._cond.notify_all()
+
+    def receive_side(self, connection: _Connection, kind: str, accept: bool | None, request: int | None) -> None:
+        """A ``resign``, ``offer_draw`` or ``answer_draw`` message of ``connection`` (a draw's for the seat's
+        ``request``): handed to the game, which plays it when the rules allow it and refuses it otherwise."""
+        with self._cond:
+            if connection is not self._connection:
+                raise wire.ProtocolError("this connection no longer holds its seat")
+            if self._end is not None:
+                connection.send("refused", {"message": "the game is over"})
+                return
+            open_request = self._pending["request"] if self._pending is not None and self._answer is None else None
+            if kind != "resign" and (request is None or request != open_request):
+                connection.send("refused", {"message": NOT_ASKED})
+                return
+        self.hosted._side(self, kind, accept, request)
 
     def receive_ready(self, connection: _Connection) -> None:
         """The guest's program has started (said again after each start message; only the first one counts)."""
@@ -352,7 +472,7 @@ class HostedGame:
                  seats: Sequence[str | None], seed: int | None, reconnect_limit: float, on_abandon: str,
                  move_limit: float | None, max_plies: int | None, out_dir: str | Path | None,
                  on_finished: Callable[["HostedGame"], None] | None, autosave: Path | None = None,
-                 saved: dict[str, Any] | None = None) -> None:
+                 saved: dict[str, Any] | None = None, time_source: Callable[[], float] | None = None) -> None:
         definition = games.get(variant)
         if len(seats) != len(definition.seat_names):
             raise ValueError(f"{definition.title} has {len(definition.seat_names)} seats, not {len(seats)}")
@@ -360,6 +480,14 @@ class HostedGame:
             raise ValueError(f"on_abandon is claim or abort, not {on_abandon!r}")
         self.server = server
         self.variant = variant
+        self.definition = definition
+        self.time_source: Callable[[], float] = time_source or server.time_source
+        """The referee's time: the clocks and the lag measured run on it (tests pass their own)."""
+        self.game_time = _GameTime(self.time_source)
+        """The clocks' time: the referee's, less the lag credited to the seats."""
+        self._visible: dict[Seat, tuple[Seat, ...]] = {}
+        self._side_lock = threading.Lock()
+        self._side_queue: list[tuple[RemoteSeat, str, bool | None, int | None]] = []
         self.title = definition.title
         self.seat_names = definition.seat_names
         self.options = dict(options)
@@ -422,13 +550,16 @@ class HostedGame:
                             self.failure = "the server was shut down before every seat had joined"
                             return
                 players = [PlayerInfo(agent.name, "bot", getattr(agent, "spec", None)) for agent in self.agents]
-                self.session = GameSession(self.game, self.control, players, self.seed, start_clock=False)
+                self.session = GameSession(self.game, self.control, players, self.seed, start_clock=False,
+                                           time_source=self.game_time)
             else:
-                self.session = GameSession.from_snapshot(GameRecord.from_json(self._saved_record), start_clock=False)
+                self.session = GameSession.from_snapshot(GameRecord.from_json(self._saved_record), start_clock=False,
+                                                         time_source=self.game_time)
                 self.game = self.session.game
             self._step(self.session)
             self.record = run_game(self.game, self.agents, self.control, self.seed, move_limit=self.move_limit,
-                                   max_plies=self.max_plies, on_step=self._step, session=self.session)
+                                   max_plies=self.max_plies, on_step=self._step, session=self.session,
+                                   on_clock=self._clocks_changed)
             if self.out_dir is not None:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
                 path = self.out_dir / f"{self.variant}-{self.id}.json"
@@ -447,9 +578,133 @@ class HostedGame:
                 except Exception:  # noqa: BLE001
                     pass
 
+    # -- clocks: what each seat may see of them, when it may know they changed ----------------------------------
+    def visible_clocks(self, seat: Seat) -> tuple[Seat, ...]:
+        """The seats whose clocks ``seat`` may see: the game's presenter says (as it does for the window)."""
+        found = self._visible.get(seat)
+        if found is None:
+            presenter = self.definition.presenter() if self.definition.presenter is not None else None
+            count = len(self.seat_names)
+            found = tuple(presenter.visible_clocks(seat, count)) if presenter is not None else tuple(range(count))
+            self._visible[seat] = found
+        return found
+
+    def _clock_fields(self, seat: Seat) -> dict[str, Any] | None:
+        """A ``clock`` message for ``seat``, with only the clocks it may see (None: an untimed game, or one not
+        started). A clock it may not see is not named even as the running one."""
+        session = self.session
+        if session is None or self.control.untimed:
+            return None
+        clock = session.clock
+        visible = self.visible_clocks(seat)
+        running = None if session.game.is_over or session.paused else clock.running
+        sharing = [other for other in visible if running is not None and clock.shares_clock(other, running)]
+        return {"running": running if running in visible else None,
+                "seconds_left": [[other, round(max(0.0, clock.remaining(other)), 3)] for other in visible],
+                "sharing": sharing}
+
+    def _send_clock(self, agent: RemoteSeat) -> None:
+        """Send ``agent``'s guest the clocks if what its seat may see of them changed since the last update: which
+        of them runs, or the time of one that stands still (an increment). The time of a running clock changes
+        by itself: the guest counts it down. A change the seat may not see sends nothing, so the moment an update
+        arrives tells it nothing it is not told anyway."""
+        fields = self._clock_fields(agent.seat)
+        if fields is None:
+            return
+        last = agent._clock
+
+        def shape(update: dict[str, Any]) -> tuple[Any, ...]:
+            still = [pair for pair in update["seconds_left"] if pair[0] not in update["sharing"]]
+            return update["running"], tuple(update["sharing"]), tuple(map(tuple, still))
+        if last is not None and shape(last) == shape(fields):
+            return
+        agent._clock = fields
+        agent._send("clock", fields)
+
+    def _clocks_changed(self) -> None:
+        """On the game's thread, after a step or once the clocks start: each remote seat's update, if due."""
+        for agent in self.remote_seats.values():
+            with agent._cond:
+                self._send_clock(agent)
+
+    # -- resigning and draws, said at any moment ------------------------------------------------------------
+    def _side(self, agent: RemoteSeat, kind: str, accept: bool | None, request: int | None) -> None:
+        """Keep a seat's resignation, draw offer or draw answer (from the network's thread; ``request``: the seat's
+        request open when it was read) for the game's thread, and wake it wherever it waits for a guest."""
+        with self._side_lock:
+            if sum(1 for item in self._side_queue if item[0] is agent) >= MAX_SIDE:
+                raise wire.ProtocolError("too many resignations and draw messages at once")
+            self._side_queue.append((agent, kind, accept, request))
+        for other in self.remote_seats.values():
+            with other._cond:
+                other._cond.notify_all()
+
+    def _action_of(self, kind: str, **fields: Any) -> Action | None:
+        """The game's own action of ``kind`` (its draw offer or answer), None when the game has none."""
+        for action_type in type(self.game).actions:
+            if getattr(action_type, "kind", None) == kind:
+                try:
+                    action: Action = action_type(**fields)
+                except TypeError:
+                    return None
+                return action
+        return None
+
+    def _take_side(self, current: RemoteSeat | None) -> None:
+        """On the game's thread, where it waits for ``current`` (None: between steps): play what the seats said
+        at any moment, through the same path as a local game. A resignation answers the seat's open request if it
+        has one (the runner plays it, charged as any answer); otherwise it is played at once, out of turn, as the
+        window plays one. A draw offer or answer answers the request that was open when it was read, if it is
+        still open and the game's rules allow it now; otherwise it is refused, with the reason."""
+        if not self._side_queue:
+            return
+        with self._side_lock:
+            queue, self._side_queue = self._side_queue, []
+        session, game = self.session, self.game
+        for agent, kind, accept, request in queue:
+            pending = agent._pending if agent is current and agent._answer is None else None
+            if session is None or game.is_over:
+                agent._send("refused", {"message": "the game is not under way"})
+            elif pending is not None and (kind == "resign" or pending["request"] == request):
+                action, why = self._side_answer(kind, accept, pending)
+                if action is None:
+                    agent._send("refused", {"message": why})
+                else:
+                    agent._answer = ("action", action)
+                    agent._moot = pending["request"]
+                    agent._send("closed", {"request": pending["request"]})
+            elif kind == "resign":
+                try:
+                    session.play(agent.seat, Resign())
+                except IllegalAction as error:  # cannot be: any seat may resign while the game runs
+                    agent._send("refused", {"message": str(error)[:2000]})
+            else:
+                agent._send("refused", {"message": NOT_ASKED})
+
+    def _side_answer(self, kind: str, accept: bool | None, pending: dict[str, Any]) -> tuple[Action | None, str]:
+        """The action answering the open request ``pending`` for a resignation, draw offer or draw answer, or
+        None and why the rules do not allow it now."""
+        if kind == "resign":
+            return Resign(), ""
+        choices = values.choices_from_json(self.variant, pending["choices"])
+        if kind == OFFER:
+            action = self._action_of(OFFER)
+            if action is None:
+                return None, f"{self.title} has no draw offers"
+            if pending["phase"] in DRAW_PHASES or not (isinstance(choices, dict) and choices.get(OFFER)):
+                return None, "a draw may not be offered now (once a turn, on your seat's turn)"
+            return action, ""
+        action = self._action_of(ANSWER, accept=bool(accept))
+        if action is None or pending["phase"] not in DRAW_PHASES:
+            return None, "no draw offer waits for your seat's answer"
+        return action, ""
+
     # -- the autosave: what a restarted server needs to carry on ------------------------------------------------
     def _step(self, session: GameSession) -> None:
-        """After each step (on the game's thread): keep the record so far, and save."""
+        """After each step (on the game's thread): take up what seats said out of turn, tell each seat the clocks
+        if what it may see of them changed, keep the record so far, and save."""
+        self._take_side(None)
+        self._clocks_changed()
         if self.autosave is None or session.game.is_over:
             return
         self._saved_record = session.snapshot().to_json()
@@ -538,7 +793,10 @@ class RefereeServer:
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, address: str | None = None,
                  throttle: Throttle | None = None, certificate: tuple[bytes, bytes] | None = None,
-                 state_dir: str | Path | None = None, hold: bool = False) -> None:
+                 state_dir: str | Path | None = None, hold: bool = False,
+                 time_source: Callable[[], float] = time.monotonic) -> None:
+        self.time_source = time_source
+        """The referee's time for its games' clocks and the lag it measures (tests pass their own)."""
         self.state_dir = None if state_dir is None else Path(state_dir)
         cert, key = certificate or (_kept_certificate(self.state_dir) if self.state_dir else make_certificate())
         self.fingerprint = pem_fingerprint(cert)
@@ -664,6 +922,8 @@ class RefereeServer:
                     seat.receive_ready(connection)
                 elif kind == "ping":
                     connection.send("pong", {"n": message["n"]})
+                elif kind in ("resign", "offer_draw", "answer_draw"):
+                    seat.receive_side(connection, kind, message.get("accept"), message.get("request"))
                 elif kind == "bye":
                     break
                 else:

@@ -2,7 +2,7 @@
 
 A frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON: one object, the message::
 
-    {"v": 1, "seq": 7, "type": "act", "request": 3, "action": {"type": "sense", "square": "e7"}}
+    {"v": 2, "seq": 7, "type": "act", "request": 3, "action": {"type": "sense", "square": "e7"}, "thought": 1.5}
 
 ``v`` is :data:`VERSION`; ``seq`` counts the messages one side has sent on this connection, from 1, so a
 message repeated (replayed) or out of its order is seen at once; ``type`` names the message, and the other
@@ -16,10 +16,10 @@ else: the receiver then closes that connection.
 
 >>> frame = encode(1, "ping", {"n": 9})
 >>> len(frame), frame[4:]
-(39, b'{"v":1,"seq":1,"type":"ping","n":9}')
+(39, b'{"v":2,"seq":1,"type":"ping","n":9}')
 >>> Reader(TO_HOST).message(frame[4:])
 {'type': 'ping', 'n': 9}
->>> Reader(TO_HOST).message(b'{"v":1,"seq":5,"type":"ping","n":9}')
+>>> Reader(TO_HOST).message(b'{"v":2,"seq":5,"type":"ping","n":9}')
 Traceback (most recent call last):
 ...
 app.net.wire.ProtocolError: message 5 arrived where message 1 was due (repeated or out of order)
@@ -36,8 +36,10 @@ __all__ = ["MAX_FRAME", "PROTOCOL", "TO_GUEST", "TO_HOST", "VERSION", "ProtocolE
            "frame_length"]
 
 PROTOCOL = "sightline-net"
-VERSION = 1
-"""The version of this format; a peer that speaks another is refused with a sentence saying so."""
+VERSION = 2
+"""The version of this format; a peer that speaks another is refused with a sentence saying so. Nothing has been
+released, so a change of the format is a new version and no older one is spoken: 2 added the clock updates, the
+guest's reported thinking time (lag compensation), resigning and draws out of the request/answer turn."""
 MAX_FRAME = 1 << 20
 """Bytes of one message at most (1 MiB): a long game's observations go one message each, far below it."""
 HEADER = struct.Struct(">I")
@@ -62,6 +64,26 @@ def _whole(value: Any) -> bool:
 
 def _number_or_null(value: Any) -> bool:
     return value is None or isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _seconds_or_null(value: Any) -> bool:
+    return value is None or isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1e9
+
+
+def _seat_or_null(value: Any) -> bool:
+    return value is None or _whole(value) and value < 64
+
+
+def _seats(value: Any) -> bool:
+    return isinstance(value, list) and len(value) <= 64 and all(_whole(item) and item < 64 for item in value)
+
+
+def _clocks(value: Any) -> bool:
+    """A list of at most 64 ``[seat, seconds or null]`` pairs, each seat once."""
+    return (isinstance(value, list) and len(value) <= 64
+            and all(isinstance(item, list) and len(item) == 2 and _whole(item[0]) and item[0] < 64
+                    and _seconds_or_null(item[1]) for item in value)
+            and len({item[0] for item in value}) == len(value))
 
 
 def _object(value: Any) -> bool:
@@ -95,33 +117,49 @@ WHOLE = _kind(_whole, "a whole number from 0")
 NUMBER_OR_NULL = _kind(_number_or_null, "a number or null")
 OBJECT = _kind(_object, "a JSON object")
 TEXTS = _kind(_texts, "a list of at most 64 short texts")
+SECONDS_OR_NULL = _kind(_seconds_or_null, "null or a number of seconds from 0")
+SEAT_OR_NULL = _kind(_seat_or_null, "null or a seat number")
+SEATS = _kind(_seats, "a list of at most 64 seat numbers")
+CLOCKS = _kind(_clocks, "a list of [seat, seconds or null] pairs, each seat once")
+BOOL = _kind(lambda value: isinstance(value, bool), "true or false")
+OPTIONAL_WHOLE = _kind(lambda value: value is None or _whole(value), "null or a whole number from 0")
 ANY = _kind(_anything, "JSON")
 
 TO_HOST: Mapping[str, Mapping[str, Check]] = {
     "hello": {"protocol": TEXT, "version": WHOLE, "code": OPTIONAL_TEXT, "token": OPTIONAL_TEXT, "name": TEXT},
     "ready": {},
-    "act": {"request": WHOLE, "action": OBJECT},
+    "act": {"request": WHOLE, "action": OBJECT, "thought": SECONDS_OR_NULL},
     "fail": {"request": WHOLE, "message": LONG_TEXT},
     "ping": {"n": WHOLE},
+    "resign": {},
+    "offer_draw": {"request": OPTIONAL_WHOLE},
+    "answer_draw": {"accept": BOOL, "request": OPTIONAL_WHOLE},
     "bye": {},
 }
 """What a guest may send: its greeting (a join code the first time, its seat token after), that its program
-has started (after each start message), its answer to a
-request, the news that its program failed on a request, and a ping (answered by a pong)."""
+has started (after each start message), its answer to a request with the seconds its program thought over it
+(null: not measured), the news that its program failed on a request, a ping (answered by a pong), and, at any
+moment, that its seat resigns, or offers a draw or answers one in place of its program's answer to the request it
+names (its open one: null when it has none); played when the game allows it, else refused."""
 
 TO_GUEST: Mapping[str, Mapping[str, Check]] = {
     "welcome": {"game": TEXT, "variant": TEXT, "seat": WHOLE, "seat_names": TEXTS, "token": TEXT,
-                "resumed": _kind(lambda value: isinstance(value, bool), "true or false")},
+                "resumed": BOOL},
     "start": {"options": OBJECT, "opponent": LONG_TEXT},
     "observe": {"index": WHOLE, "observation": OBJECT},
     "act": {"request": WHOLE, "phase": TEXT, "choices": ANY, "seconds_left": NUMBER_OR_NULL},
+    "clock": {"running": SEAT_OR_NULL, "seconds_left": CLOCKS, "sharing": SEATS},
+    "closed": {"request": WHOLE},
+    "refused": {"message": LONG_TEXT},
     "end": {"outcome": OBJECT},
     "pong": {"n": WHOLE},
     "error": {"message": LONG_TEXT},
 }
 """What the host sends a guest: its seat and token, the game's start, each observation of its seat (numbered
-from 0 within the game), a request to act (numbered from 1), the outcome, a pong, and why it closes the
-connection."""
+from 0 within the game), a request to act (numbered from 1), the clocks its seat may see (the seat whose clock
+runs, if the seat may see it; the seconds left of each clock it may see, null when untimed; the seats it sees on
+the running clock), that a request no longer waits for the program's answer (the seat's resignation or draw
+answered it), why a resignation or draw was not played, the outcome, a pong, and why it closes the connection."""
 
 _ENVELOPE = ("v", "seq", "type")
 
