@@ -1,0 +1,248 @@
+"""The window's network play: Game > Host a network game and Game > Join a network game.
+
+Hosting runs a :class:`~app.net.server.RefereeServer` in this process (its own threads: the window never waits
+on it), with its state folder under the data folder, as ``sightline serve --state`` does, so a host window that
+crashed carries the game on when it starts again and the guests come back. The host's own person plays through
+the same :class:`~app.ui.guest_link.GuestLink` as a guest on another computer, over loopback: this window holds
+only its seat's observations, like theirs (whoever runs the referee can still read the game: its process holds
+the truth, and the record is written here).
+
+:class:`NetworkPlay` belongs to the main window, which hands it what it needs; it never imports the window.
+"""
+
+from __future__ import annotations
+
+import getpass
+import secrets
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow
+
+if TYPE_CHECKING:
+    from app.engine.record import GameRecord
+    from app.net.server import HostedGame, RefereeServer
+    from app.ui.game_controller import GameController
+    from app.ui.guest_link import GuestLink
+    from app.ui.invitation_panel import InvitationPanel
+    from app.ui.remote_controller import RemoteController
+
+__all__ = ["LISTEN", "NetworkPlay", "rejoin"]
+
+LISTEN = "0.0.0.0"
+"""Where a hosting window listens: every network of this computer (tests set 127.0.0.1: loopback only)."""
+ANNOUNCE = True
+"""Whether a hosted game is announced on the local network (zeroconf; tests turn it off: it binds port 5353)."""
+LOOPBACK = "127.0.0.1"
+
+
+def player_name() -> str:
+    """The name a guest gives the host (the login name: the host's record names its players)."""
+    try:
+        return getpass.getuser()[:40] or "guest"
+    except (OSError, KeyError, ImportError):
+        return "guest"
+
+
+def network_folder() -> Path:
+    from app.storage import data_dir  # not before the first frame
+    return data_dir() / "network"
+
+
+def start_server(state_dir: Path, port: int = 0) -> "RefereeServer":
+    """A referee in this process, its certificate and autosaves in ``state_dir``. OSError when it cannot
+    listen."""
+    from app.net.commands import outward_address
+    from app.net.server import RefereeServer
+    address = outward_address() if LISTEN in ("0.0.0.0", "::") else LISTEN
+    return RefereeServer(LISTEN, port, address=address, state_dir=state_dir, hold=True)
+
+
+def _close_quietly(announcer: Any) -> None:
+    """Withdraw an announcement (closed twice, or on a network gone meanwhile, it says nothing)."""
+    try:
+        announcer.close()
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _stopper(server: "RefereeServer", announcer: Any) -> Callable[[], None]:
+    """What stops a hosted game when its window leaves it: off the window's thread (a bot thinking, a goodbye on
+    the network would hold it); the game is aborted and its guests are told."""
+    def stop() -> None:
+        def work() -> None:
+            if announcer is not None:
+                _close_quietly(announcer)
+            server.close()
+        threading.Thread(target=work, daemon=True, name="sightline-host-stop").start()
+    return stop
+
+
+def rejoin(record: "GameRecord", parent: QObject | None = None) -> "RemoteController":
+    """The controller that comes back to the network seat ``record`` was autosaved from: a guest returns with its
+    token; a host first starts its referee again from its state folder, on the same port, carrying the game on
+    (the guests come back by themselves). ValueError (a sentence) when that cannot be."""
+    from app.net.remote_session import network_link
+    from app.ui.remote_controller import RemoteController
+    link = network_link(record) or {}
+    state = link.get("state_dir")
+    stop = None
+    if isinstance(state, str):
+        try:
+            server = start_server(Path(state), int(link.get("port", 0)))
+        except OSError as error:
+            raise ValueError(f"the game's referee cannot listen again on port {link.get('port')}: "
+                             f"{error.strerror or error}") from None
+        saved = server.saved_games()
+        if not saved:
+            server.close()
+            raise ValueError("the referee of this game kept nothing to carry on (it ended when its window closed)")
+        try:
+            server.resume_game(saved[0])
+        except ValueError as error:
+            server.close()
+            raise ValueError(str(error)) from None
+        server.open()
+        stop = _stopper(server, None)
+    controller = RemoteController.rejoin(record, parent, player_name())
+    controller.on_stop = stop
+    controller.link.start()
+    return controller
+
+
+class NetworkPlay:
+    """The two menu items' work for ``window``: ``may_leave`` asks before an unfinished game is left,
+    ``install`` makes a controller the window's game, ``warn`` tells the player a problem."""
+
+    def __init__(self, window: QMainWindow, may_leave: Callable[[], bool],
+                 install: Callable[["GameController"], None], warn: Callable[[str, str], None]) -> None:
+        self._window = window
+        self._may_leave = may_leave
+        self._install = install
+        self._warn = warn
+        self.browse: Callable[[], list[Any]] | None = None
+        """The games announced nearby (None: :func:`app.net.announce.browse`; tests give their own)."""
+        self.panel: InvitationPanel | None = None
+        self.dock: QDockWidget | None = None
+        self.hosted: HostedGame | None = None
+        self.server: RefereeServer | None = None
+        self.join_dialog: QDialog | None = None
+        self.host_dialog: QDialog | None = None
+        self._pending: GuestLink | None = None  # the host's own seat, joining its referee
+
+    # -- Join -----------------------------------------------------------------------------------------------------
+    def join(self) -> None:
+        from app.ui.join_dialog import JoinDialog  # not before the first frame
+        if not self._may_leave():
+            return
+        dialog = JoinDialog(self.browse, player_name(), self._window)
+        self.join_dialog = dialog
+        dialog.joined.connect(self._joined)
+        dialog.open()  # not exec(): the window (and the guest's thread) go on meanwhile
+
+    def _joined(self, link: "GuestLink", variant: str, seat: int) -> None:
+        from app.ui.remote_controller import RemoteController
+        self._install(RemoteController(link, variant, seat, self._window))
+
+    # -- Host -----------------------------------------------------------------------------------------------------
+    def host(self) -> None:
+        from app.ui.host_dialog import HostDialog  # not before the first frame
+        if not self._may_leave():
+            return
+        dialog = HostDialog(self._window)
+        self.host_dialog = dialog
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.start_hosting(dialog.hosting())
+
+    def start_hosting(self, hosting: Any) -> bool:
+        """Host the game ``hosting`` (a :class:`~app.ui.host_dialog.Hosting`) and join it from this window."""
+        from app.bots.contract import BotError
+        from app.net.invitation import Invitation
+        from app.ui.guest_link import GuestLink
+        state = network_folder() / f"host-{secrets.token_hex(4)}"
+        try:
+            server = start_server(state)
+        except OSError as error:
+            self._warn("Cannot host the game", f"No port could be opened for it: {error.strerror or error}.")
+            return False
+        try:
+            hosted = server.host_game(hosting.variant, hosting.referee_seats(), options=hosting.options,
+                                      control=hosting.control, out_dir=network_folder() / "records")
+        except (ValueError, BotError) as error:
+            server.close()
+            self._warn("Cannot host the game", str(error))
+            return False
+        server.open()
+        announcer = None
+        if ANNOUNCE:
+            try:
+                from app.net.announce import Announcer
+                announcer = Announcer(server, hosted)
+            except Exception as error:  # noqa: BLE001 - the game is hosted all the same; the invitation works
+                self._window.statusBar().showMessage(f"The game is not announced on the local network ({error}).")
+        self.server, self.hosted = server, hosted
+        seat = hosting.person_seat
+        mine = Invitation(LOOPBACK, server.port, hosted.codes[seat], server.fingerprint)
+        link = GuestLink(mine, name=player_name())
+        self._pending = link
+        stop = _stopper(server, announcer)
+        extra = {"state_dir": str(state)}
+        link.welcomed.connect(lambda variant, number: self._hosted_seat(link, variant, number, stop, extra))
+        link.failed.connect(lambda message: self._host_failed(link, message, stop))
+        link.start()
+        self._show_invitations(hosted, seat, announcer)
+        return True
+
+    def _hosted_seat(self, link: "GuestLink", variant: str, seat: int, stop: Callable[[], None],
+                     extra: dict[str, Any]) -> None:
+        from app.ui.remote_controller import RemoteController
+        if link is not self._pending:
+            return
+        self._pending = None
+        controller = RemoteController(link, variant, seat, self._window, extra_link=extra)
+        controller.on_stop = lambda: (self._forget(controller), stop())
+        self._install(controller)
+
+    def _host_failed(self, link: "GuestLink", message: str, stop: Callable[[], None]) -> None:
+        if link is self._pending:  # (a failure later in the game is the controller's to tell)
+            self._pending = None
+            stop()
+            self._hide_invitations()
+            self._warn("Cannot host the game", f"This window could not join its own game: {message}.")
+
+    def _forget(self, controller: Any) -> None:
+        self._hide_invitations()
+        self.server = self.hosted = None
+
+    # -- the invitations ------------------------------------------------------------------------------------------
+    def _show_invitations(self, hosted: "HostedGame", own_seat: int, announcer: Any) -> None:
+        from app.ui.invitation_panel import InvitationPanel
+        invitations = {seat: invitation for seat, invitation in hosted.invitations().items() if seat != own_seat}
+        panel = InvitationPanel(hosted.title, {hosted.seat_names[seat]: invitation
+                                               for seat, invitation in invitations.items()},
+                                lambda: [hosted.seat_names[seat] for seat, agent in hosted.remote_seats.items()
+                                         if seat != own_seat and agent.joined.is_set()],
+                                announced=announcer is not None)
+        if self.dock is None:
+            self.dock = QDockWidget("Invitations", self._window)
+            self.dock.setObjectName("invitationDock")
+            self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                                  | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+            self._window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
+        old = self.dock.widget()
+        self.dock.setWidget(panel)
+        if old is not None:
+            old.deleteLater()
+        self.panel = panel
+        panel.everyoneJoined.connect(self._hide_invitations)
+        if announcer is not None:  # the game is full: it is no longer announced
+            panel.everyoneJoined.connect(lambda: threading.Thread(target=_close_quietly, args=(announcer,), daemon=True).start())
+        self.dock.show()
+
+    def _hide_invitations(self) -> None:
+        if self.dock is not None:
+            self.dock.hide()
+        if self.panel is not None:
+            self.panel.stop()

@@ -1,0 +1,168 @@
+"""The window's network play (issue 31): Game > Host a network game and Join a network game, a host window and a
+guest window in one process over loopback, each holding only its own seat's observations.
+
+Loopback only (127.0.0.1); the games announced nearby come from a fake browse (real mDNS is opt-in, in
+tests/test_net_announce.py)."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from app.engine.clock import TimeControl
+
+
+@pytest.fixture
+def loopback(monkeypatch):
+    """Host windows listen on 127.0.0.1 only and announce nothing (zeroconf binds port 5353)."""
+    import app.ui.window_network as network
+    monkeypatch.setattr(network, "LISTEN", "127.0.0.1")
+    monkeypatch.setattr(network, "ANNOUNCE", False)
+    return network
+
+
+def _second_window(qtbot):
+    from app.ui.main_window import MainWindow
+    other = MainWindow()
+    qtbot.addWidget(other)
+    other.resize(1000, 700)
+    other.show()
+    return other
+
+
+def _host_rbc(window, qtbot):
+    from app.ui.host_dialog import Hosting
+    from app.ui.remote_controller import RemoteController
+    hosting = Hosting("rbc", {}, TimeControl(600, 5), ("person", "another computer"))
+    assert window.network.start_hosting(hosting)
+    qtbot.waitUntil(lambda: isinstance(window.controller, RemoteController), timeout=10000)
+    return window.network.panel.lines["Black"].text()
+
+
+def _join(guest, qtbot, text: str):
+    from app.ui.remote_controller import RemoteController
+    guest.network.browse = lambda: []
+    guest.network.join()
+    dialog = guest.network.join_dialog
+    dialog.invitation.setText(text)
+    dialog.join()
+    qtbot.waitUntil(lambda: isinstance(guest.controller, RemoteController), timeout=10000)
+    return dialog
+
+
+def _stop(*windows) -> None:
+    for window in windows:
+        window.close()
+
+
+def _turn(window, qtbot) -> None:
+    """The window's seat senses and passes when its turn comes."""
+    controller = window.controller
+    qtbot.waitUntil(lambda: controller.game.to_move == controller.remote_game.seat
+                    and controller.game.phase == "sense", timeout=10000)
+    controller.sense((4, 4))
+    qtbot.waitUntil(lambda: controller.game.phase == "move", timeout=10000)
+    controller.act_on_command("pass")
+
+
+def test_a_host_window_and_a_guest_window_play_rbc_over_loopback_each_seeing_only_its_seat(
+        window, qtbot, loopback) -> None:
+    from app.games.rbc.rules import ReconChessView
+    text = _host_rbc(window, qtbot)
+    host = window.controller
+    assert "127.0.0.1" in text and host.status() == "Waiting for every player to join"
+    guest_window = _second_window(qtbot)
+    try:
+        _join(guest_window, qtbot, text)
+        guest = guest_window.controller
+        qtbot.waitUntil(lambda: host.started and guest.started, timeout=10000)
+        qtbot.waitUntil(lambda: not window.network.dock.isVisible(), timeout=5000)  # everyone joined
+        for _ in range(2):
+            _turn(window, qtbot)
+            _turn(guest_window, qtbot)
+        qtbot.waitUntil(lambda: host.game.to_move == 0 and host.game.phase == "sense", timeout=10000)
+        hosted = window.network.hosted
+        truth = hosted.session.game
+        # Each window holds its own seat's observations, exactly as the referee told them, and nothing else.
+        assert list(host.game.observations(0)) == list(truth.observations(0))
+        qtbot.waitUntil(lambda: len(guest.game.observations(1)) == len(truth.observations(1)), timeout=5000)
+        assert list(guest.game.observations(1)) == list(truth.observations(1))
+        assert not host.game.observations(1) and not guest.game.observations(0)
+        assert isinstance(guest.views[1], ReconChessView) and guest.seen(0) == 0 and host.seen(1) == 0
+        assert guest_window.board.is_flipped()  # Black at the bottom, as in a local game
+        window.controller.resign()  # White resigns on its turn
+        qtbot.waitUntil(lambda: guest.outcome is not None and host.outcome is not None, timeout=10000)
+        assert guest.outcome.winner == 1 and host.outcome.winner == 1
+        assert guest.truth_scene() is None  # the true position stays with the referee
+        assert "true final position" not in guest_window.game_over_box.text()
+        qtbot.waitUntil(lambda: hosted.record is not None, timeout=10000)
+        assert hosted.record_path is not None and hosted.record_path.is_file()  # the host keeps the record
+    finally:
+        _stop(guest_window, window)
+
+
+@pytest.mark.parametrize("what", ["garbage", "wrong code", "dead port", "wrong certificate"])
+def test_a_bad_invitation_is_told_in_the_join_dialog(window, qtbot, loopback, what) -> None:
+    from app.net.invitation import Invitation
+    if what == "garbage":
+        text = "sightline://nowhere"
+    else:
+        host_text = _host_rbc(window, qtbot)
+        good = Invitation.parse(host_text)
+        if what == "wrong code":
+            text = Invitation(good.host, good.port, "ABCD-EFGH", good.fingerprint).text()
+        elif what == "wrong certificate":
+            text = Invitation(good.host, good.port, good.code, "ab" * 32).text()
+        else:
+            probe = socket.socket()
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+            probe.close()  # nobody listens there now
+            text = Invitation("127.0.0.1", port, good.code, good.fingerprint).text()
+    guest_window = _second_window(qtbot)
+    try:
+        guest_window.network.browse = lambda: []
+        guest_window.network.join()
+        dialog = guest_window.network.join_dialog
+        dialog.invitation.setText(text)
+        dialog.join()
+        qtbot.waitUntil(lambda: dialog.message.text().startswith(("Could not join", "The invitation",
+                                                                  "An invitation")), timeout=10000)
+        words = dialog.message.text().lower()
+        assert {"garbage": "address", "wrong code": "wrong join code", "dead port": "cannot reach",
+                "wrong certificate": "certificate"}[what] in words, words
+        assert dialog.isVisible() and guest_window.controller is None and dialog.join_button.isEnabled()
+        dialog.reject()
+    finally:
+        _stop(guest_window)
+
+
+def test_the_join_dialog_lists_the_games_nearby_from_its_browse(qtbot) -> None:
+    from app.net.announce import Listing
+    from app.ui.join_dialog import JoinDialog
+    listing = Listing("Sightline Reconnaissance Blind Chess 1a2b3c4d._sightline._tcp.local.", "127.0.0.1", 40123,
+                      "rbc", "Reconnaissance Blind Chess", ("Black",), "ab" * 32)
+    dialog = JoinDialog(lambda: [listing], "tester")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.games.count() == 1, timeout=5000)
+    assert "open for Black" in dialog.games.item(0).text()
+    dialog.games.setCurrentRow(0)
+    dialog.code.setText("k7q4m2xd")
+    invitation = dialog.chosen_invitation()
+    assert (invitation.host, invitation.port, invitation.code, invitation.fingerprint) == \
+        ("127.0.0.1", 40123, "K7Q4M2XD", "ab" * 32)
+    dialog.reject()
+
+
+def test_the_join_dialog_survives_a_browse_that_fails(qtbot) -> None:
+    from app.ui.join_dialog import JoinDialog
+
+    def broken() -> list:
+        raise OSError("no multicast here")
+    dialog = JoinDialog(broken, "tester")
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: "cannot be listed" in dialog.searching.text(), timeout=5000)
+    assert "no multicast here" in dialog.searching.text()
+    dialog.reject()
