@@ -166,3 +166,109 @@ def test_the_join_dialog_survives_a_browse_that_fails(qtbot) -> None:
     qtbot.waitUntil(lambda: "cannot be listed" in dialog.searching.text(), timeout=5000)
     assert "no multicast here" in dialog.searching.text()
     dialog.reject()
+
+
+def test_a_guest_window_closed_mid_game_comes_back_to_its_seat_when_opened_again(window, qtbot, loopback) -> None:
+    from app.net.remote_session import network_link
+    from app.ui.remote_controller import RemoteController
+    text = _host_rbc(window, qtbot)
+    host = window.controller
+    guest_window = _second_window(qtbot)
+    again = None
+    try:
+        _join(guest_window, qtbot, text)
+        guest = guest_window.controller
+        qtbot.waitUntil(lambda: guest.started, timeout=10000)
+        _turn(window, qtbot)
+        _turn(guest_window, qtbot)
+        guest.annotations[1] = ([], [(4, 4)])  # a circle of the guest's, kept with its seat
+        guest.annotations_changed(1)
+        _turn(window, qtbot)
+        qtbot.waitUntil(lambda: guest.game.to_move == 1 and guest.game.phase == "sense", timeout=10000)
+        token = guest.session.record.extra["network"]["token"]
+        assert token and guest.session.record.extra["network"]["seat"] == 1
+        guest_window.close()  # mid-turn: the host keeps the seat for its reconnect limit
+        again = _second_window(qtbot)
+        again._pick_unfinished = lambda found: next(game for game in found
+                                                    if (network_link(game.record) or {}).get("seat") == 1)
+        assert again.offer_resume()
+        back = again.controller
+        assert isinstance(back, RemoteController) and back.remote_game.seat == 1
+        truth = window.network.hosted.session.game
+        qtbot.waitUntil(lambda: back.game.to_move == 1 and back.game.phase == "sense"
+                        and len(back.game.observations(1)) == len(truth.observations(1)), timeout=10000)
+        assert list(back.game.observations(1)) == list(truth.observations(1))  # told again all it was told
+        assert back.annotations.get(1) == ([], [(4, 4)])
+        _turn(again, qtbot)  # and it plays on
+        qtbot.waitUntil(lambda: host.game.to_move == 0, timeout=10000)
+    finally:
+        _stop(*(w for w in (again, guest_window, window) if w is not None))
+
+
+class _FakeGuest:
+    """A guest that never connects: the tests hand its link the referee's words themselves."""
+
+    def __init__(self, invitation, make_agent, *, name, token=None, on_token=None, on_clock=None) -> None:
+        self.invitation, self.token, self.on_clock = invitation, token, on_clock
+
+    def play(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def _fake_link(guest_class=_FakeGuest):
+    from app.net.invitation import Invitation
+    from app.ui.guest_link import GuestLink, make_guest
+    import app.ui.guest_link as guest_link
+    original = guest_link.Guest
+    guest_link.Guest = guest_class
+    try:
+        return GuestLink(Invitation("127.0.0.1", 9, "ABCDEFGH", "ab" * 32), build=make_guest)
+    finally:
+        guest_link.Guest = original
+
+
+def test_the_guest_window_shows_the_clocks_the_referee_tells_it_counting_down_between_words(qtbot) -> None:
+    import time
+    from types import SimpleNamespace
+    from app.bots.base import ActionRequest
+    from app.ui.remote_controller import RemoteController
+    link = _fake_link()
+    assert link.guest.on_clock is not None  # a Guest that takes clock words is given them
+    controller = RemoteController(link, "rbc", 0)
+    controller.start()
+    try:
+        assert controller.clock_text() == [("White", "--:--", False)]  # nothing told yet
+        link.clockUpdate.emit(SimpleNamespace(running=0, seconds_left={0: 125.0}, received=time.monotonic() - 5))
+        ((label, shown, low),) = controller.clock_text()  # RBC: a seat sees its own clock only
+        assert label == "White" and shown in ("2:00", "1:59") and not low
+        link.clockUpdate.emit(SimpleNamespace(running=1, seconds_left={0: 20.0}, received=time.monotonic() - 9))
+        assert controller.clock_text() == [("White", "0:20", True)]  # not running: as told, and low
+        link.clockUpdate.emit("nonsense")  # a word the window cannot read changes nothing
+        assert controller.clock_text() == [("White", "0:20", True)]
+        # Without clock words, a request's own time left is shown and counts down while the seat thinks.
+        link.asked.emit(ActionRequest(0, "sense", {}, 300.0))
+        assert controller.clock_text()[0][1] in ("5:00", "4:59")
+        assert not controller.can("resign") or controller.game.to_move == 0
+    finally:
+        controller.stop()
+
+
+def test_a_guest_without_clock_words_or_resigning_between_turns_is_built_without_them(qtbot) -> None:
+    class OlderGuest:
+        def __init__(self, invitation, make_agent, *, name, token=None, on_token=None) -> None:
+            self.token = token
+
+        def play(self) -> None: ...
+
+        def close(self) -> None: ...
+
+    from app.ui.remote_controller import RemoteController
+    link = _fake_link(OlderGuest)
+    controller = RemoteController(link, "rbc", 0)
+    controller.start()
+    try:
+        assert not link.can_resign_any_time
+        assert not controller.can("resign")  # not its turn, and no way to say it between turns
+    finally:
+        controller.stop()

@@ -186,8 +186,10 @@ class RemoteSession(GameSession):
                                 else "you can resign on your own turn")
         if self.send is None:
             raise IllegalAction("the connection to the host is not ready")
+        if self._running == seat:  # the clock stops where it stood (the referee's next word corrects it)
+            self._left[seat] = self.seconds_left(seat)
+            self._running = None
         game.request = None
-        self._running = None if self._running == seat else self._running  # the referee takes over the count
         self.send(action)
 
     def take_request(self, request: ActionRequest) -> None:

@@ -28,6 +28,7 @@ class InvitationPanel(QWidget):
                  announced: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("invitationPanel")
+        self.setMinimumWidth(330)  # the address and the code whole, and most of the invitation line
         self._joined = joined
         self._seats = list(invitations)
         layout = QVBoxLayout(self)

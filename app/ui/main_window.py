@@ -134,7 +134,7 @@ class MainWindow(QMainWindow):
         self.menus = WindowMenus(self, self, self.board, self.panel_dock, self.files, self.exports,
                                  self.view_choices, self.sounds, (SENSE_CONFIRM_DEFAULT, END_OF_TURN_DEFAULT))
         self.belief.view_menu = self.menus.view_menu
-        self.network = NetworkPlay(self, self._may_leave_game, self._install_new, self._warn)  # Host, Join
+        self.network = NetworkPlay(self, self._may_leave_game, self._install_new, lambda *said: self._warn(*said))
         self.menus.add_network(self.network.host, self.network.join)
         self.help_pages = self.menus.help
         self.game_actions, self.recent_menu = self.menus.game_actions, self.menus.recent_menu
