@@ -272,3 +272,51 @@ def test_a_guest_without_clock_words_or_resigning_between_turns_is_built_without
         assert not controller.can("resign")  # not its turn, and no way to say it between turns
     finally:
         controller.stop()
+
+
+@pytest.mark.slow
+def test_a_host_window_that_crashed_carries_the_game_on_and_its_guest_comes_back(window, qtbot, loopback) -> None:
+    import asyncio
+    from pathlib import Path
+    from app.net.remote_session import network_link
+    from app.ui.remote_controller import RemoteController
+    text = _host_rbc(window, qtbot)
+    host = window.controller
+    guest_window = _second_window(qtbot)
+    again = None
+    try:
+        _join(guest_window, qtbot, text)
+        guest = guest_window.controller
+        qtbot.waitUntil(lambda: guest.started, timeout=10000)
+        _turn(window, qtbot)
+        _turn(guest_window, qtbot)
+        qtbot.waitUntil(lambda: host.game.to_move == 0 and host.game.phase == "sense", timeout=10000)
+        told = len(guest.game.observations(1))
+        old = window.network.server
+        state = Path(old.state_dir)
+        # The host's process dies: its connections are cut without a word, nothing of it is cleaned up.
+        kept = {path.name: path.read_bytes() for path in state.iterdir() if path.is_file()}
+
+        async def cut() -> None:
+            old._server.close()
+            for connection in list(old._connections):
+                connection.writer.transport.abort()
+        asyncio.run_coroutine_threadsafe(cut(), old._loop).result(5)
+        host.on_stop = None
+        window.close()
+        old.close()  # (the dead process's threads: the files are put back as the crash left them)
+        for name, data in kept.items():
+            (state / name).write_bytes(data)
+        assert guest.outcome is None  # the guest heard nothing: it keeps trying to come back
+        again = _second_window(qtbot)
+        again._pick_unfinished = lambda found: next(game for game in found
+                                                    if (network_link(game.record) or {}).get("seat") == 0)
+        assert again.offer_resume(), getattr(again, "last_warning", "")
+        back = again.controller
+        assert isinstance(back, RemoteController) and back.remote_game.seat == 0
+        qtbot.waitUntil(lambda: back.game.to_move == 0 and back.game.phase == "sense", timeout=15000)
+        _turn(again, qtbot)
+        qtbot.waitUntil(lambda: len(guest.game.observations(1)) > told and guest.game.to_move == 1, timeout=15000)
+        assert guest.outcome is None and back.outcome is None
+    finally:
+        _stop(*(w for w in (again, guest_window, window) if w is not None))
