@@ -320,3 +320,50 @@ def test_a_host_window_that_crashed_carries_the_game_on_and_its_guest_comes_back
         assert guest.outcome is None and back.outcome is None
     finally:
         _stop(*(w for w in (again, guest_window, window) if w is not None))
+
+
+def _guest_window_after_white_sensed(window, qtbot, sense_at) -> "object":
+    """A host window (White) and a guest window (Black), untimed; White senses at ``sense_at`` and passes; the
+    guest window as Black's person sees it then, painted whole (every page of its tabbed panels)."""
+    from PySide6.QtWidgets import QTabWidget
+    from app.ui.host_dialog import Hosting
+    from app.ui.remote_controller import RemoteController
+    assert window.network.start_hosting(Hosting("rbc", {}, TimeControl(None, 0.0), ("person", "another computer")))
+    qtbot.waitUntil(lambda: isinstance(window.controller, RemoteController), timeout=10000)
+    host = window.controller
+    guest_window = _second_window(qtbot)
+    try:
+        _join(guest_window, qtbot, window.network.panel.lines["Black"].text())
+        guest = guest_window.controller
+        qtbot.waitUntil(lambda: host.game.to_move == 0 and host.game.phase == "sense", timeout=10000)
+        host.sense(sense_at)
+        qtbot.waitUntil(lambda: host.game.phase == "move", timeout=10000)
+        host.annotations[0] = ([((4, 1), (4, 3))], [sense_at])  # White's own marks stay on White's screen
+        host.annotations_changed(0)
+        host.act_on_command("pass")
+        qtbot.waitUntil(lambda: guest.game.to_move == 1 and guest.game.phase == "sense", timeout=10000)
+        qtbot.wait(50)
+        pictures = [guest_window.grab().toImage()]
+        for tabs in guest_window.findChildren(QTabWidget):
+            for index in range(tabs.count()):
+                tabs.setCurrentIndex(index)
+                pictures.append(guest_window.grab().toImage())
+        return pictures
+    finally:
+        _stop(guest_window, window)
+
+
+def test_what_the_host_seat_did_privately_never_reaches_the_guest_window(qtbot, loopback) -> None:
+    """Two games that differ only in White's sense (and White's own marks): Black's window paints the same."""
+    from PySide6.QtCore import QSettings
+    from app.ui.main_window import MainWindow
+    pictures = []
+    for sense_at in ((4, 4), (1, 1)):
+        QSettings().remove("window")  # both rounds start from the same layout (a closing window keeps its own)
+        host_window = MainWindow()
+        qtbot.addWidget(host_window)
+        host_window.resize(1000, 700)
+        host_window.show()
+        pictures.append(_guest_window_after_white_sensed(host_window, qtbot, sense_at))
+    assert len(pictures[0]) == len(pictures[1]) > 1
+    assert all(first == second for first, second in zip(*pictures))
