@@ -48,13 +48,6 @@ class _NoBots(QObject):
 
     def finish(self, _outcome: Outcome | None) -> None: ...
 
-    def can(self, what: str) -> bool:
-        """As in a local game; resigning while another seat acts only with a guest that can say so between turns
-        (until fix/netclock is merged, a guest resigns by answering its own request)."""
-        if what == "resign" and self.remote_game.request is None and self.remote_session.resign_now is None:
-            return False
-        return super().can(what)
-
     def stop(self) -> None: ...
 
 

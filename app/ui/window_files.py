@@ -125,6 +125,7 @@ class GameFiles:
         from app.net.remote_session import network_link
         from app.ui.game_controller import GameController
         from app.ui.window_network import rejoin
+        controller: GameController
         try:
             if network_link(record) is not None:  # a seat of a network game: back to it, with its token
                 controller = rejoin(record, parent=self._window)

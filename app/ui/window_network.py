@@ -202,7 +202,11 @@ class NetworkPlay:
             return
         self._pending = None
         controller = RemoteController(link, variant, seat, self._window, extra_link=extra)
-        controller.on_stop = lambda: (self._forget(controller), stop())
+
+        def stopped() -> None:
+            self._forget()
+            stop()
+        controller.on_stop = stopped
         self._install(controller)
 
     def _host_failed(self, link: "GuestLink", message: str, stop: Callable[[], None]) -> None:
@@ -212,7 +216,7 @@ class NetworkPlay:
             self._hide_invitations()
             self._warn("Cannot host the game", f"This window could not join its own game: {message}.")
 
-    def _forget(self, controller: Any) -> None:
+    def _forget(self) -> None:
         self._hide_invitations()
         self.server = self.hosted = None
 
