@@ -367,3 +367,54 @@ def test_what_the_host_seat_did_privately_never_reaches_the_guest_window(qtbot, 
         pictures.append(_guest_window_after_white_sensed(host_window, qtbot, sense_at))
     assert len(pictures[0]) == len(pictures[1]) > 1
     assert all(first == second for first, second in zip(*pictures))
+
+
+def _act_at_random(window, rng) -> None:
+    """The window's seat makes some legal move, pick, card or command from what its own screen offers."""
+    controller = window.controller
+    scene = controller.scene()
+    if scene.targets:
+        origin = rng.choice(sorted(scene.targets))
+        window.board.moveRequested.emit(origin, rng.choice(sorted(scene.targets[origin])), None)
+        return
+    if scene.sense_window is not None:
+        controller.sense((rng.randrange(scene.files), rng.randrange(scene.ranks)))
+        return
+    for zone in scene.zones:  # a card of the hand (the first the game takes now)
+        for index in range(len(getattr(zone, "cards", ()))):
+            controller.zone(zone.id, index)
+            if controller.remote_game.request is None:
+                return
+    commands = [command.id for command in controller.commands() if command.enabled]
+    controller.act_on_command(rng.choice(commands))
+
+
+def test_a_four_seat_game_with_bots_on_the_host_and_one_guest_plays_on(window, qtbot, loopback) -> None:
+    import random
+    from app.ui.host_dialog import Hosting
+    from app.ui.remote_controller import RemoteController
+    hosting = Hosting("telepathy", {}, TimeControl(None, 0.0), ("person", "random:easy", "another computer",
+                                                                "random:easy"))
+    assert window.network.start_hosting(hosting)
+    qtbot.waitUntil(lambda: isinstance(window.controller, RemoteController), timeout=10000)
+    assert list(window.network.panel.lines) == ["B1"]
+    guest_window = _second_window(qtbot)
+    rng = random.Random(5)
+    try:
+        _join(guest_window, qtbot, window.network.panel.lines["B1"].text())
+        host, guest = window.controller, guest_window.controller
+        acted = {0: 0, 2: 0}
+        while min(acted.values()) < 3 and host.outcome is None:
+            qtbot.waitUntil(lambda: host.outcome is not None or host.remote_game.request is not None
+                            or guest.remote_game.request is not None, timeout=15000)
+            for seat, (side, controller) in {0: (window, host), 2: (guest_window, guest)}.items():
+                if controller.outcome is None and controller.remote_game.request is not None:
+                    _act_at_random(side, rng)
+                    acted[seat] += 1
+        truth = window.network.hosted.session.game
+        qtbot.waitUntil(lambda: len(guest.game.observations(2)) == len(truth.observations(2)), timeout=5000)
+        assert list(guest.game.observations(2)) == list(truth.observations(2))
+        assert all(not guest.game.observations(seat) for seat in (0, 1, 3))
+        assert guest.status().startswith(("Waiting for the other players", "Game over"))
+    finally:
+        _stop(guest_window, window)
