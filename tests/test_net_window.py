@@ -418,3 +418,32 @@ def test_a_four_seat_game_with_bots_on_the_host_and_one_guest_plays_on(window, q
         assert guest.status().startswith(("Waiting for the other players", "Game over"))
     finally:
         _stop(guest_window, window)
+
+
+def test_a_hosted_game_is_announced_with_only_the_other_seats_open_and_withdrawn_once_full(
+        window, qtbot, loopback, monkeypatch) -> None:
+    import app.net.announce as announce
+    made = []
+
+    class FakeAnnouncer:  # the real one binds port 5353 (tests/test_net_announce.py, opt-in)
+        def __init__(self, server, hosted) -> None:
+            self.open = [hosted.seat_names[seat] for seat, agent in hosted.remote_seats.items()
+                         if not agent.joined.is_set()]
+            self.closed = 0
+            made.append(self)
+
+        def close(self) -> None:
+            self.closed += 1
+    monkeypatch.setattr(announce, "Announcer", FakeAnnouncer)
+    monkeypatch.setattr(loopback, "ANNOUNCE", True)
+    text = _host_rbc(window, qtbot)
+    qtbot.waitUntil(lambda: len(made) == 1 and window.network.panel.nearby.isVisible(), timeout=5000)
+    assert made[0].open == ["Black"] and made[0].closed == 0  # the host's own seat is not offered
+    guest_window = _second_window(qtbot)
+    try:
+        _join(guest_window, qtbot, text)
+        qtbot.waitUntil(lambda: made[0].closed == 1, timeout=5000)
+    finally:
+        _stop(guest_window, window)
+    qtbot.wait(200)
+    assert made[0].closed == 1  # withdrawn once, however the game ends

@@ -82,6 +82,8 @@ class HostDialog(NewGameDialog):
         fine = whos.count(PERSON) == 1 and ELSEWHERE in whos
         self._form.setRowVisible(self.no_person, not fine)
         self._form.setRowVisible(self.shuffle, False)
+        # The guests' windows cannot be told to hide the belief board's inference: it is offered to everyone.
+        self._form.setRowVisible(self.inference, False)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(fine)
         self.adjustSize()
 

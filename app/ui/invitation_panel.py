@@ -25,7 +25,7 @@ class InvitationPanel(QWidget):
     everyoneJoined = Signal()
 
     def __init__(self, title: str, invitations: Mapping[str, Invitation], joined: Callable[[], list[str]],
-                 announced: bool = False, parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("invitationPanel")
         self.setMinimumWidth(330)  # the address and the code whole, and most of the invitation line
@@ -36,11 +36,11 @@ class InvitationPanel(QWidget):
                          "game starts when everyone has joined.")
         heading.setWordWrap(True)
         layout.addWidget(heading)
-        if announced:
-            nearby = QLabel("It is also listed in Join a network game on computers of this network (without "
-                            "its code).")
-            nearby.setWordWrap(True)
-            layout.addWidget(nearby)
+        self.nearby = QLabel("It is also listed in Join a network game on the computers of this network "
+                             "(without its code).")
+        self.nearby.setWordWrap(True)
+        self.nearby.hide()  # until the game is announced (see say_announced)
+        layout.addWidget(self.nearby)
         self.states: dict[str, QLabel] = {}
         self.copy_buttons: dict[str, QPushButton] = {}
         self.lines: dict[str, QLineEdit] = {}
@@ -74,6 +74,9 @@ class InvitationPanel(QWidget):
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.poll)
         self._timer.start()
+
+    def say_announced(self) -> None:
+        self.nearby.show()
 
     def _copy(self, text: str) -> None:
         clipboard = QGuiApplication.clipboard()

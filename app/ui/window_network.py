@@ -60,21 +60,57 @@ def start_server(state_dir: Path, port: int = 0) -> "RefereeServer":
     return RefereeServer(LISTEN, port, address=address, state_dir=state_dir, hold=True)
 
 
+class Announcement:
+    """A hosted game's announcement on the local network, made and withdrawn on threads of their own: zeroconf
+    waits while it announces and says goodbye, and the window must not. ``problem`` says why it could not be
+    made (the game is hosted all the same: the invitations work without it)."""
+
+    def __init__(self, server: "RefereeServer", hosted: "HostedGame") -> None:
+        self.problem: str | None = None
+        self._announcer: Any = None
+        self._closed = False
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._make, args=(server, hosted), daemon=True,
+                                        name="sightline-announce")
+        self._thread.start()
+
+    def _make(self, server: "RefereeServer", hosted: "HostedGame") -> None:
+        try:
+            from app.net.announce import Announcer
+            announcer = Announcer(server, hosted)
+        except Exception as error:  # noqa: BLE001 - no network, no multicast, no zeroconf
+            self.problem = str(error) or type(error).__name__
+            return
+        with self._lock:
+            self._announcer = announcer
+            late = self._closed
+        if late:
+            _close_quietly(announcer)
+
+    def close(self) -> None:
+        """Withdraw it (from any thread; once, however often called)."""
+        with self._lock:
+            announcer, self._announcer, self._closed = self._announcer, None, True
+        if announcer is not None:
+            threading.Thread(target=_close_quietly, args=(announcer,), daemon=True,
+                             name="sightline-announce").start()
+
+
 def _close_quietly(announcer: Any) -> None:
-    """Withdraw an announcement (closed twice, or on a network gone meanwhile, it says nothing)."""
+    """Withdraw an announcement (on a network gone meanwhile, it says nothing)."""
     try:
         announcer.close()
     except Exception:  # noqa: BLE001
         pass
 
 
-def _stopper(server: "RefereeServer", announcer: Any) -> Callable[[], None]:
+def _stopper(server: "RefereeServer", announced: "list[Announcement]") -> Callable[[], None]:
     """What stops a hosted game when its window leaves it: off the window's thread (a bot thinking, a goodbye on
     the network would hold it); the game is aborted and its guests are told."""
     def stop() -> None:
         def work() -> None:
-            if announcer is not None:
-                _close_quietly(announcer)
+            for announcement in announced:
+                announcement.close()
             server.close()
         threading.Thread(target=work, daemon=True, name="sightline-host-stop").start()
     return stop
@@ -105,7 +141,7 @@ def rejoin(record: "GameRecord", parent: QObject | None = None) -> "RemoteContro
             server.close()
             raise ValueError(str(error)) from None
         server.open()
-        stop = _stopper(server, None)
+        stop = _stopper(server, [])
     controller = RemoteController.rejoin(record, parent, player_name())
     controller.on_stop = stop
     controller.link.start()
@@ -175,32 +211,33 @@ class NetworkPlay:
             self._warn("Cannot host the game", str(error))
             return False
         server.open()
-        announcer = None
-        if ANNOUNCE:
-            try:
-                from app.net.announce import Announcer
-                announcer = Announcer(server, hosted)
-            except Exception as error:  # noqa: BLE001 - the game is hosted all the same; the invitation works
-                self._window.statusBar().showMessage(f"The game is not announced on the local network ({error}).")
         self.server, self.hosted = server, hosted
         seat = hosting.person_seat
         mine = Invitation(LOOPBACK, server.port, hosted.codes[seat], server.fingerprint)
         link = GuestLink(mine, name=player_name())
         self._pending = link
-        stop = _stopper(server, announcer)
+        announced: list[Announcement] = []  # made once the host's own seat is in: only the others are open
+        stop = _stopper(server, announced)
         extra = {"state_dir": str(state)}
-        link.welcomed.connect(lambda variant, number: self._hosted_seat(link, variant, number, stop, extra))
+        link.welcomed.connect(lambda variant, number: self._hosted_seat(link, variant, number, stop, extra,
+                                                                        announced))
         link.failed.connect(lambda message: self._host_failed(link, message, stop))
         link.start()
-        self._show_invitations(hosted, seat, announcer)
+        self._show_invitations(hosted, seat)
         return True
 
     def _hosted_seat(self, link: "GuestLink", variant: str, seat: int, stop: Callable[[], None],
-                     extra: dict[str, Any]) -> None:
+                     extra: dict[str, Any], announced: list[Announcement]) -> None:
         from app.ui.remote_controller import RemoteController
         if link is not self._pending:
             return
         self._pending = None
+        if ANNOUNCE and self.server is not None and self.hosted is not None:
+            announcement = Announcement(self.server, self.hosted)
+            announced.append(announcement)
+            if self.panel is not None:
+                self.panel.everyoneJoined.connect(announcement.close)  # the game is full: no longer announced
+                self.panel.say_announced()
         controller = RemoteController(link, variant, seat, self._window, extra_link=extra)
 
         def stopped() -> None:
@@ -221,14 +258,13 @@ class NetworkPlay:
         self.server = self.hosted = None
 
     # -- the invitations ------------------------------------------------------------------------------------------
-    def _show_invitations(self, hosted: "HostedGame", own_seat: int, announcer: Any) -> None:
+    def _show_invitations(self, hosted: "HostedGame", own_seat: int) -> None:
         from app.ui.invitation_panel import InvitationPanel
         invitations = {seat: invitation for seat, invitation in hosted.invitations().items() if seat != own_seat}
         panel = InvitationPanel(hosted.title, {hosted.seat_names[seat]: invitation
                                                for seat, invitation in invitations.items()},
                                 lambda: [hosted.seat_names[seat] for seat, agent in hosted.remote_seats.items()
-                                         if seat != own_seat and agent.joined.is_set()],
-                                announced=announcer is not None)
+                                         if seat != own_seat and agent.joined.is_set()])
         if self.dock is None:
             self.dock = QDockWidget("Invitations", self._window)
             self.dock.setObjectName("invitationDock")
@@ -241,8 +277,6 @@ class NetworkPlay:
             old.deleteLater()
         self.panel = panel
         panel.everyoneJoined.connect(self._hide_invitations)
-        if announcer is not None:  # the game is full: it is no longer announced
-            panel.everyoneJoined.connect(lambda: threading.Thread(target=_close_quietly, args=(announcer,), daemon=True).start())
         self.dock.show()
 
     def _hide_invitations(self) -> None:
