@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMessageBox, QWidget
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QMessageBox, QWidget
 
 from app.engine.clock import TimeControl
 from app.ui.new_game_dialog import PERSON, NewGameDialog, SeatChoice, SeatRow
@@ -52,6 +52,7 @@ class HostDialog(NewGameDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Host a network game")
+        self.setMinimumWidth(500)  # the seat rows' longer choices ("You, at this computer") read whole
         self.no_person.setText("One seat is yours (played at this computer) and at least one is played from "
                                "another computer; the others may be bots.")
         self.shuffle.setChecked(False)
@@ -61,7 +62,9 @@ class HostDialog(NewGameDialog):
         super()._build_game_rows(seats)
         remembered = str(QSettings().value(f"hostgame/players/{self.chosen_key()}", "") or "").split(",")
         for index, row in enumerate(self.seat_rows):
+            row.who.setItemText(0, "You, at this computer")
             row.who.insertItem(1, "Another computer", ELSEWHERE)
+            row.who.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # the choices read whole
             row.who.currentIndexChanged.connect(lambda _index, r=row: r.level.setEnabled(
                 r.who.currentData() not in (PERSON, ELSEWHERE)))
             choice = remembered[index] if len(remembered) == len(self.seat_rows) else ""
