@@ -128,6 +128,7 @@ class WindowMenus:
         window = self._window
         self.network_actions = [make_action(window, "&Host a network game...", host),
                                 make_action(window, "&Join a network game...", join)]
+        self.game_menu.insertSeparator(self._network_at)
         self.game_menu.insertActions(self._network_at, self.network_actions)
 
     def _add_look_back_menu(self, menu: QMenu) -> list[QAction]:
