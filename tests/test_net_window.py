@@ -461,3 +461,25 @@ def test_a_hosted_game_is_announced_with_only_the_other_seats_open_and_withdrawn
         _stop(guest_window, window)
     qtbot.wait(200)
     assert made[0].closed == 1  # withdrawn once, however the game ends
+
+
+def test_quitting_the_host_window_asks_then_ends_the_game_for_its_guest(window, qtbot, loopback) -> None:
+    text = _host_rbc(window, qtbot)
+    guest_window = _second_window(qtbot)
+    try:
+        _join(guest_window, qtbot, text)
+        guest = guest_window.controller
+        qtbot.waitUntil(lambda: guest.started, timeout=10000)
+        asked = []
+        guest_window._ask = lambda title, words: asked.append(words) and False  # "No": the guest stays
+        guest_window.quit()
+        assert guest_window.isVisible() and "keeps your seat" in asked[-1]
+        window._ask = lambda title, words: asked.append(words) or True
+        window.quit()
+        assert "ends it for every player" in asked[-1] and not window.isVisible()
+        # The referee stops (the game is aborted in the host's record): the guest is told why it cannot go on.
+        qtbot.waitUntil(lambda: guest.problem is not None, timeout=10000)
+        assert "shutting down" in guest.status() and guest.status().startswith("Disconnected")
+        assert "shutting down" in guest.log()[-1] and not guest.can("resign")
+    finally:
+        _stop(guest_window, window)

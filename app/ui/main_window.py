@@ -630,8 +630,7 @@ class MainWindow(QMainWindow):
             return answer == "close"
         if controller.outcome is not None:
             return True
-        return self._ask("Leave this game?", "The game is not finished. Quit anyway? It is kept, and Sightline "
-                         "offers to continue it when it starts again.")
+        return self._ask("Leave this game?", controller.leave_words)
 
     def _ask_unsaved_close(self, problem: str) -> str:
         """Autosave is failing and the window is closing: "save" (elsewhere first), "close" (lose the newest

@@ -124,6 +124,8 @@ class RemoteController(GameController):
     def _failed(self, message: str) -> None:
         if self.remote_game.outcome is None:
             self.problem = message
+            self.remote_game.request = None  # nothing can be answered any more: no move is offered
+            self._premoves.clear()
             self.logs[self.remote_game.seat].append(f"The game cannot go on here: {message}.")
             self.connectionLost.emit(message)
             self.changed.emit()
@@ -157,6 +159,14 @@ class RemoteController(GameController):
                 return f"Waiting for {waiting}" + (f"; queued: {self._premoves.words()} (a right click or Esc "
                                                    "cancels)" if self._premoves.words() else "")
         return super().status()
+
+    @property
+    def leave_words(self) -> str:  # type: ignore[override]
+        if self.on_stop is not None and "state_dir" in self.session.record.extra["network"]:
+            return ("You host this game: closing the window ends it for every player (it is aborted). "
+                    "Quit anyway?")
+        return ("The game goes on without you: the host keeps your seat for a minute, then you lose it by leaving. "
+                "Quit anyway? Sightline offers to go back to your seat when it starts again.")
 
     def can(self, what: str) -> bool:
         """As in a local game; resigning while another seat acts only with a guest that can say so between turns
