@@ -84,6 +84,14 @@ def test_a_host_window_and_a_guest_window_play_rbc_over_loopback_each_seeing_onl
         for _ in range(2):
             _turn(window, qtbot)
             _turn(guest_window, qtbot)
+        # A premove: Black queues its sense while White thinks; it is played the moment Black is asked.
+        qtbot.waitUntil(lambda: guest.views[1].phase == "wait", timeout=10000)  # told its move's result
+        guest.sense((3, 3))
+        assert guest.premoves and guest.game.to_move != 1
+        _turn(window, qtbot)
+        qtbot.waitUntil(lambda: guest.game.to_move == 1 and guest.game.phase == "move", timeout=10000)
+        assert not guest.premoves and any("Sensed around d4" in line for line in guest.log())
+        guest.act_on_command("pass")
         qtbot.waitUntil(lambda: host.game.to_move == 0 and host.game.phase == "sense", timeout=10000)
         hosted = window.network.hosted
         truth = hosted.session.game
