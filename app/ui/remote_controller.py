@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from app import games
 from app.bots.base import ActionRequest
@@ -21,7 +21,7 @@ from app.engine.core import Outcome, Seat
 from app.engine.record import GameRecord, PlayerInfo
 from app.games.scene import BoardScene
 from app.net.invitation import Invitation
-from app.net.remote_session import RemoteGame, RemoteSession, network_link
+from app.net.remote_session import NETWORK, RemoteGame, RemoteSession, network_link
 from app.ui.controller_bots import SeatConfig
 from app.ui.game_controller import GameController
 from app.ui.guest_link import GuestLink
@@ -62,8 +62,6 @@ class RemoteController(GameController):
     """The game of ``link``'s seat (``variant``, ``seat``: from the host's welcome). ``on_stop`` is called when
     the window leaves the game (the host's window stops its referee there)."""
 
-    connectionLost = Signal(str)
-
     def __init__(self, link: GuestLink, variant: str, seat: Seat, parent: QObject | None = None,
                  notes_from: GameRecord | None = None, extra_link: dict[str, Any] | None = None) -> None:
         names = games.get(variant).seat_names
@@ -88,6 +86,8 @@ class RemoteController(GameController):
         self.started = False
         self.problem: str | None = None
         """Why the seat cannot play on (the host went away), said in the status."""
+        self._inbox: list[tuple[Callable[[Any], None], Any]] = []
+        """What the link brought since the last pass of the event loop, in order (see _news)."""
         link.setParent(self)
         link.started.connect(self._started)
         link.observed.connect(self._observed)
@@ -109,17 +109,31 @@ class RemoteController(GameController):
         self.changed.emit()
 
     def _observed(self, observation: Any) -> None:
-        self.remote_game.log.append(observation)
-        self._after()
+        self._news(self.remote_game.log.append, observation)
 
     def _asked(self, request: ActionRequest) -> None:
-        self.remote_session.take_request(request)
-        self._after()
+        self._news(self.remote_session.take_request, request)
 
     def _ended(self, outcome: Outcome) -> None:
-        if self.remote_game.outcome is None:
-            self.remote_session.take_outcome(outcome)
-            self._after()
+        self._news(self.remote_session.take_outcome, outcome)
+
+    def _news(self, take: Callable[[Any], None], what: Any) -> None:
+        """Take in what arrived as a local game takes in a step, once for all that arrived together (a seat
+        coming back is told everything again: one redraw and one autosave for all of it, not one each). The
+        seat's game changes only then, with its views: the window never sees a request its board does not
+        show yet."""
+        self._inbox.append((take, what))
+        if len(self._inbox) == 1:
+            QTimer.singleShot(0, self._take_news)
+
+    def _take_news(self) -> None:
+        inbox, self._inbox = self._inbox, []
+        if self.remote_game.outcome is not None or not inbox:
+            return  # (the end was taken in already: nothing comes after it)
+        for take, what in inbox:
+            if self.remote_game.outcome is None:
+                take(what)
+        self._after()
 
     def _failed(self, message: str) -> None:
         if self.remote_game.outcome is None:
@@ -127,11 +141,10 @@ class RemoteController(GameController):
             self.remote_game.request = None  # nothing can be answered any more: no move is offered
             self._premoves.clear()
             self.logs[self.remote_game.seat].append(f"The game cannot go on here: {message}.")
-            self.connectionLost.emit(message)
             self.changed.emit()
 
     def _token(self, token: str) -> None:
-        self.session.record.extra["network"]["token"] = token
+        self.session.record.extra[NETWORK]["token"] = token
         self._save()  # a window restarted from its autosave comes back to this seat with it
 
     def _clock_update(self, update: Any) -> None:
@@ -162,7 +175,7 @@ class RemoteController(GameController):
 
     @property
     def leave_words(self) -> str:  # type: ignore[override]
-        if self.on_stop is not None and "state_dir" in self.session.record.extra["network"]:
+        if self.on_stop is not None and "state_dir" in self.session.record.extra[NETWORK]:
             return ("You host this game: closing the window ends it for every player (it is aborted). "
                     "Quit anyway?")
         return ("The game goes on without you: the host keeps your seat for a minute, then you lose it by leaving. "
