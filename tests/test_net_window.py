@@ -296,10 +296,49 @@ def test_a_guest_without_clock_words_or_resigning_between_turns_is_built_without
         controller.stop()
 
 
-@pytest.mark.slow
-def test_a_host_window_that_crashed_carries_the_game_on_and_its_guest_comes_back(window, qtbot, loopback) -> None:
+def _crash_host(window) -> None:
+    """The host window's process dies: its connections are cut without a word, nothing of it is cleaned up (its
+    state folder stays as the crash left it)."""
     import asyncio
     from pathlib import Path
+    old = window.network.server
+    state = Path(old.state_dir)
+    kept = {path.name: path.read_bytes() for path in state.iterdir() if path.is_file()}
+
+    async def cut() -> None:
+        old._server.close()
+        for connection in list(old._connections):
+            connection.writer.transport.abort()
+    asyncio.run_coroutine_threadsafe(cut(), old._loop).result(5)
+    window.controller.on_stop = None
+    window.close()
+    old.close()  # (the dead process's threads: the files are put back as the crash left them)
+    for name, data in kept.items():
+        (state / name).write_bytes(data)
+
+
+def test_a_host_window_that_crashed_before_its_guest_joined_gives_the_invitation_again(
+        window, qtbot, loopback) -> None:
+    from app.net.remote_session import network_link
+    text = _host_rbc(window, qtbot)
+    _crash_host(window)
+    again = _second_window(qtbot)
+    guest_window = None
+    try:
+        again._pick_unfinished = lambda found: next(game for game in found
+                                                    if (network_link(game.record) or {}).get("seat") == 0)
+        assert again.offer_resume()
+        back = again.controller
+        assert any(line == f"Black has not joined yet: its invitation is {text}" for line in back.log())
+        guest_window = _second_window(qtbot)
+        _join(guest_window, qtbot, text)  # the same invitation still works: same port, certificate and code
+        qtbot.waitUntil(lambda: back.game.to_move == 0 and back.game.phase == "sense", timeout=10000)
+    finally:
+        _stop(*(w for w in (guest_window, again, window) if w is not None))
+
+
+@pytest.mark.slow
+def test_a_host_window_that_crashed_carries_the_game_on_and_its_guest_comes_back(window, qtbot, loopback) -> None:
     from app.net.remote_session import network_link
     from app.ui.remote_controller import RemoteController
     text = _host_rbc(window, qtbot)
@@ -314,21 +353,7 @@ def test_a_host_window_that_crashed_carries_the_game_on_and_its_guest_comes_back
         _turn(guest_window, qtbot)
         qtbot.waitUntil(lambda: host.game.to_move == 0 and host.game.phase == "sense", timeout=10000)
         told = len(guest.game.observations(1))
-        old = window.network.server
-        state = Path(old.state_dir)
-        # The host's process dies: its connections are cut without a word, nothing of it is cleaned up.
-        kept = {path.name: path.read_bytes() for path in state.iterdir() if path.is_file()}
-
-        async def cut() -> None:
-            old._server.close()
-            for connection in list(old._connections):
-                connection.writer.transport.abort()
-        asyncio.run_coroutine_threadsafe(cut(), old._loop).result(5)
-        host.on_stop = None
-        window.close()
-        old.close()  # (the dead process's threads: the files are put back as the crash left them)
-        for name, data in kept.items():
-            (state / name).write_bytes(data)
+        _crash_host(window)
         assert guest.outcome is None  # the guest heard nothing: it keeps trying to come back
         again = _second_window(qtbot)
         again._pick_unfinished = lambda found: next(game for game in found

@@ -125,6 +125,7 @@ def rejoin(record: "GameRecord", parent: QObject | None = None) -> "RemoteContro
     link = network_link(record) or {}
     state = link.get("state_dir")
     stop = None
+    waiting: list[str] = []  # the invitations of seats nobody had joined yet, for the host to give again
     if isinstance(state, str):
         try:
             server = start_server(Path(state), int(link.get("port", 0)))
@@ -136,14 +137,23 @@ def rejoin(record: "GameRecord", parent: QObject | None = None) -> "RemoteContro
             server.close()
             raise ValueError("the referee of this game kept nothing to carry on (it ended when its window closed)")
         try:
-            server.resume_game(saved[0])
+            hosted = server.resume_game(saved[0])
         except ValueError as error:
             server.close()
             raise ValueError(str(error)) from None
         server.open()
         stop = _stopper(server, [])
-    controller = RemoteController.rejoin(record, parent, player_name())
+        waiting = [f"{hosted.seat_names[seat]} has not joined yet: its invitation is {invitation.text()}"
+                   for seat, invitation in hosted.invitations().items() if seat != link.get("seat")]
+    try:
+        controller = RemoteController.rejoin(record, parent, player_name())
+    except ValueError:
+        if stop is not None:
+            stop()
+        raise
     controller.on_stop = stop
+    seat = controller.remote_game.seat
+    controller.logs[seat].extend(waiting)
     controller.link.start()
     return controller
 
