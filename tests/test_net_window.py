@@ -517,3 +517,17 @@ def test_quitting_the_host_window_asks_then_ends_the_game_for_its_guest(window, 
         assert "shutting down" in guest.log()[-1] and not guest.can("resign")
     finally:
         _stop(guest_window, window)
+
+
+def test_hosting_again_replaces_the_first_hosted_game_and_its_invitations(window, qtbot, loopback) -> None:
+    first_text = _host_rbc(window, qtbot)
+    first = window.network.server
+    window._ask = lambda title, words: True  # "Leave this game?": yes
+    second_text = _host_rbc(window, qtbot)
+    try:
+        qtbot.waitUntil(lambda: window.controller.link.invitation.port != first.port, timeout=10000)
+        assert window.network.server is not first and second_text != first_text
+        assert window.network.dock.isVisible() and window.network.panel.lines["Black"].text() == second_text
+        qtbot.waitUntil(lambda: first.closing, timeout=5000)  # the first game's referee was stopped
+    finally:
+        _stop(window)

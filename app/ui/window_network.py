@@ -249,9 +249,11 @@ class NetworkPlay:
                 self.panel.everyoneJoined.connect(announcement.close)  # the game is full: no longer announced
                 self.panel.say_announced()
         controller = RemoteController(link, variant, seat, self._window, extra_link=extra)
+        server = self.server
 
         def stopped() -> None:
-            self._forget()
+            if self.server is server:  # (not when a new hosted game replaced it: that one's panel stays)
+                self._forget()
             stop()
         controller.on_stop = stopped
         self._install(controller)
