@@ -45,6 +45,7 @@ def _join(guest, qtbot, text: str):
     guest.network.browse = lambda: []
     guest.network.join()
     dialog = guest.network.join_dialog
+    dialog.name.setText(" Ada ")
     dialog.invitation.setText(text)
     dialog.join()
     qtbot.waitUntil(lambda: isinstance(guest.controller, RemoteController), timeout=10000)
@@ -77,6 +78,8 @@ def test_a_host_window_and_a_guest_window_play_rbc_over_loopback_each_seeing_onl
         _join(guest_window, qtbot, text)
         guest = guest_window.controller
         qtbot.waitUntil(lambda: host.started and guest.started, timeout=10000)
+        hosted = window.network.hosted
+        assert hosted.remote_seats[1].name == "Ada"  # the name typed in the Join dialog, in the host's record
         qtbot.waitUntil(lambda: not window.network.dock.isVisible(), timeout=5000)  # everyone joined
         # The record is the host's: neither window saves or exports the game (each has one seat's view only).
         assert not any(guest_window.game_actions[name].isEnabled() for name in ("save", "save_as", "review", "image"))
@@ -107,7 +110,7 @@ def test_a_host_window_and_a_guest_window_play_rbc_over_loopback_each_seeing_onl
         assert guest.outcome.winner == 1 and host.outcome.winner == 1
         assert guest.truth_scene() is None  # the true position stays with the referee
         assert "true final position" not in guest_window.game_over_box.text()
-        qtbot.waitUntil(lambda: hosted.record is not None, timeout=10000)
+        qtbot.waitUntil(hosted.finished.is_set, timeout=10000)
         assert hosted.record_path is not None and hosted.record_path.is_file()  # the host keeps the record
     finally:
         _stop(guest_window, window)
@@ -169,6 +172,7 @@ def test_the_join_dialog_lists_the_games_nearby_from_its_browse(qtbot) -> None:
     dialog.show()
     qtbot.waitUntil(lambda: dialog.games.count() == 1, timeout=5000)
     assert "open for Black" in dialog.games.item(0).text()
+    assert dialog.name.text() == "tester"
     dialog.games.setCurrentRow(0)
     dialog.code.setText("k7q4m2xd")
     invitation = dialog.chosen_invitation()

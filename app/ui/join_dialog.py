@@ -8,13 +8,16 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QVBoxLayout, QWidget)
 
 from app.net.invitation import Invitation, InvitationError
 
-__all__ = ["BROWSE_PAUSE", "JoinDialog"]
+__all__ = ["BROWSE_PAUSE", "NAME_SETTING", "JoinDialog"]
+
+NAME_SETTING = "network/name"
+"""The name a player gives hosts (their records name the players), remembered once typed."""
 
 BROWSE_PAUSE = 3.0
 """Seconds between two looks for games nearby (each look itself listens for a couple of seconds)."""
@@ -51,7 +54,6 @@ class JoinDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Join a network game")
         self.setObjectName("joinDialog")
-        self._name = name
         self.link: Any = None
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Games on this network:"))
@@ -62,10 +64,14 @@ class JoinDialog(QDialog):
         self.searching.setWordWrap(True)
         layout.addWidget(self.searching)
         form = QFormLayout()
+        self.name = QLineEdit(name)
+        self.name.setMaxLength(40)
+        self.name.setToolTip("How the host's game record names you (remembered).")
         self.code = QLineEdit()
         self.code.setPlaceholderText("K7Q4-M2XD")
         self.code.setToolTip("The join code the host's window shows for your seat.")
         form.addRow("Join code", self.code)
+        form.addRow("Your name", self.name)
         layout.addLayout(form)
         layout.addWidget(QLabel("Or paste the invitation the host sent:"))
         self.invitation = QLineEdit()
@@ -130,7 +136,8 @@ class JoinDialog(QDialog):
             raise InvitationError("type the join code the host gives you")
         fingerprint = listing.fingerprint
         # Checked as a pasted one is: the same words for a code or a fingerprint that is not one.
-        return Invitation.parse(f"sightline://{listing.host}:{listing.port}/{code}?sha256={fingerprint}")
+        host = f"[{listing.host}]" if ":" in listing.host else listing.host  # an IPv6 address
+        return Invitation.parse(f"sightline://{host}:{listing.port}/{code}?sha256={fingerprint}")
 
     def join(self) -> None:
         from app.ui.guest_link import GuestLink  # the guest's code loads when someone joins
@@ -141,7 +148,9 @@ class JoinDialog(QDialog):
         except InvitationError as error:
             self._say(f"{str(error)[:1].upper()}{str(error)[1:]}.", problem=True)
             return
-        self.link = GuestLink(invitation, name=self._name)
+        name = " ".join(self.name.text().split()) or "guest"
+        QSettings().setValue(NAME_SETTING, name)
+        self.link = GuestLink(invitation, name=name)
         self.link.welcomed.connect(self._welcomed)
         self.link.failed.connect(self._failed)
         self.join_button.setEnabled(False)

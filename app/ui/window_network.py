@@ -39,7 +39,14 @@ LOOPBACK = "127.0.0.1"
 
 
 def player_name() -> str:
-    """The name a guest gives the host (the login name: the host's record names its players)."""
+    """The name this window's player gives a host (its record names the players): as typed last in the Join
+    dialog, else the login name."""
+    from PySide6.QtCore import QSettings
+
+    from app.ui.join_dialog import NAME_SETTING
+    remembered = QSettings().value(NAME_SETTING, "")
+    if isinstance(remembered, str) and remembered.strip():
+        return remembered.strip()[:40]
     try:
         return getpass.getuser()[:40] or "guest"
     except (OSError, KeyError, ImportError):
