@@ -112,6 +112,8 @@ def test_a_host_window_and_a_guest_window_play_rbc_over_loopback_each_seeing_onl
         assert "true final position" not in guest_window.game_over_box.text()
         qtbot.waitUntil(hosted.finished.is_set, timeout=10000)
         assert hosted.record_path is not None and hosted.record_path.is_file()  # the host keeps the record
+        qtbot.waitUntil(lambda: str(hosted.record_path) in host.log()[-1], timeout=5000)  # and its window says where
+        assert not any(str(hosted.record_path) in line for line in guest.log())
     finally:
         _stop(guest_window, window)
 

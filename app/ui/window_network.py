@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow
 
 if TYPE_CHECKING:
@@ -165,6 +165,13 @@ def rejoin(record: "GameRecord", parent: QObject | None = None) -> "RemoteContro
     return controller
 
 
+class _Finished(QObject):
+    """Carries a hosted game's end from its thread to the window's (a queued signal): the hosted game and where
+    its record was written ("" when it was not)."""
+
+    over = Signal(object, str)
+
+
 class NetworkPlay:
     """The two menu items' work for ``window``: ``may_leave`` asks before an unfinished game is left,
     ``install`` makes a controller the window's game, ``warn`` tells the player a problem."""
@@ -184,6 +191,9 @@ class NetworkPlay:
         self.join_dialog: QDialog | None = None
         self.host_dialog: QDialog | None = None
         self._pending: GuestLink | None = None  # the host's own seat, joining its referee
+        self._host_seat: RemoteController | None = None  # the seat this window plays of the game it hosts
+        self._finished = _Finished()
+        self._finished.over.connect(self._record_written)
 
     # -- Join -----------------------------------------------------------------------------------------------------
     def join(self) -> None:
@@ -222,7 +232,8 @@ class NetworkPlay:
             return False
         try:
             hosted = server.host_game(hosting.variant, hosting.referee_seats(), options=hosting.options,
-                                      control=hosting.control, out_dir=network_folder() / "records")
+                                      control=hosting.control, out_dir=network_folder() / "records",
+                                      on_finished=self._tell_finished)
         except (ValueError, BotError) as error:
             server.close()
             self._warn("Cannot host the game", str(error))
@@ -257,6 +268,7 @@ class NetworkPlay:
                 self.panel.say_announced()
         controller = RemoteController(link, variant, seat, self._window, extra_link=extra)
         server = self.server
+        self._host_seat = controller
 
         def stopped() -> None:
             if self.server is server:  # (not when a new hosted game replaced it: that one's panel stays)
@@ -271,6 +283,21 @@ class NetworkPlay:
             stop()
             self._hide_invitations()
             self._warn("Cannot host the game", f"This window could not join its own game: {message}.")
+
+    def _tell_finished(self, hosted: "HostedGame") -> None:
+        """(On the hosted game's thread, once its record is written.)"""
+        try:
+            self._finished.over.emit(hosted, str(hosted.record_path or ""))
+        except RuntimeError:  # the window is gone
+            pass
+
+    def _record_written(self, hosted: "HostedGame", path: str) -> None:
+        """Tell the host's person where the record is (the window's own seat has only its view of the game)."""
+        controller = self._host_seat
+        if path and hosted is self.hosted and controller is not None and controller.outcome is not None:
+            controller.logs[controller.remote_game.seat].append(
+                f"The game's record, with every seat's moves, is saved in {path} (Game > Open replays it).")
+            controller.changed.emit()
 
     def _forget(self) -> None:
         self._hide_invitations()
