@@ -121,6 +121,10 @@ class GameController(QObject):
         the event loop of its own (a bot answering at once would otherwise hold the loop for the referee's work
         and the whole redraw in one go)."""
 
+    leave_words = ("The game is not finished. Quit anyway? It is kept, and Sightline offers to continue it when it "
+                   "starts again.")
+    """What closing the window asks while the game goes on (a network game's seat says what leaving it does)."""
+
     @classmethod
     def from_record(cls, record: GameRecord, parent: QObject | None = None) -> "GameController":
         """Continue a saved, unfinished game: same step, phase, clocks, annotations and belief boards.

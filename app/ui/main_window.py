@@ -5,7 +5,8 @@ job has its own module: ``curtain`` (the hot-seat cover), ``window_menus`` (the 
 enabled), ``window_view`` (the remembered View choices), ``window_help`` (the guide, rules and About),
 ``window_files`` (save, open, recent files, replays and reviews), ``window_exports`` (exports, copied and pasted
 positions), ``window_autosave`` (autosave and its failures), ``window_resume`` (the offer of unfinished games at
-start) and ``window_belief`` (the belief board and inference)."""
+start), ``window_belief`` (the belief board and inference) and ``window_network`` (hosting and joining network
+games)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from app.ui.window_common import DOCK_WIDTH, bounded, short_name
 from app.ui.window_exports import GameExports
 from app.ui.window_files import GameFiles
 from app.ui.window_menus import WindowMenus
+from app.ui.window_network import NetworkPlay
 from app.ui.window_place import WindowNumber, cascaded, fitted
 from app.ui.window_resume import describe_unfinished, offer_unfinished
 from app.ui.window_solitaire import SolitaireTools
@@ -132,6 +134,8 @@ class MainWindow(QMainWindow):
         self.menus = WindowMenus(self, self, self.board, self.panel_dock, self.files, self.exports,
                                  self.view_choices, self.sounds, (SENSE_CONFIRM_DEFAULT, END_OF_TURN_DEFAULT))
         self.belief.view_menu = self.menus.view_menu
+        self.network = NetworkPlay(self, self._may_leave_game, self._install_new, lambda *said: self._warn(*said))
+        self.menus.add_network(self.network.host, self.network.join)
         self.help_pages = self.menus.help
         self.game_actions, self.recent_menu = self.menus.game_actions, self.menus.recent_menu
         # The solitaires' deal numbers, undo and redo keys, hints, solver and statistics (a menu of its own).
@@ -402,7 +406,8 @@ class MainWindow(QMainWindow):
         self.status.setText(f"Game over. {winner}: {detail}")
         from PySide6.QtWidgets import QMessageBox  # not before the first frame (see _LATER_QT_WIDGETS)
         box = QMessageBox(QMessageBox.Icon.Information, "Game over",
-                          f"{winner}: {detail}\n\nThe board now shows the true final position.",
+                          f"{winner}: {detail}" + ("\n\nThe board now shows the true final position."
+                                                   if controller.truth_scene() is not None else ""),
                           QMessageBox.StandardButton.Ok, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()  # not exec(): the window keeps running (and tests are not stopped by a modal loop)
@@ -625,8 +630,7 @@ class MainWindow(QMainWindow):
             return answer == "close"
         if controller.outcome is not None:
             return True
-        return self._ask("Leave this game?", "The game is not finished. Quit anyway? It is kept, and Sightline "
-                         "offers to continue it when it starts again.")
+        return self._ask("Leave this game?", controller.leave_words)
 
     def _ask_unsaved_close(self, problem: str) -> str:
         """Autosave is failing and the window is closing: "save" (elsewhere first), "close" (lose the newest

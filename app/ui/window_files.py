@@ -122,13 +122,22 @@ class GameFiles:
         whose slot becomes this window's); a record that cannot continue is reported."""
         # Not before the first frame: python-chess, the referees and the bot workers load with the first game.
         from app.engine.record import RecordError
+        from app.net.remote_session import network_link
         from app.ui.game_controller import GameController
+        from app.ui.window_network import rejoin
+        controller: GameController
         try:
-            controller = GameController.from_record(record, parent=self._window)
+            if network_link(record) is not None:  # a seat of a network game: back to it, with its token
+                controller = rejoin(record, parent=self._window)
+            else:
+                controller = GameController.from_record(record, parent=self._window)
         except RecordError as error:
             self._host._warn("Cannot continue this game", str(error))
             return False
         except ValueError as error:
+            if network_link(record) is not None:
+                self._host._warn("Cannot go back to this network game", str(error))
+                return False
             log.warning("cannot continue a game: %s", error)
             self._host._warn("Cannot continue this game", "The game's file holds something this version of "
                              "Sightline cannot continue. It can still be replayed.")

@@ -1,4 +1,4 @@
-"""The main window's menus: Game (new, open, save, export, review, resign, quit), View (the board, the remembered
+"""The main window's menus: Game (new, open, host or join a network game, save, export, review, resign, quit), View (the board, the remembered
 choices, sound, looking back at one's moves, the panels) and Help; and which of the game's actions may be used
 now."""
 
@@ -91,6 +91,8 @@ class WindowMenus:
         game.addAction(make_action(window, "&Open...", files.open_dialog, QKeySequence.StandardKey.Open))
         self.recent_menu = game.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(lambda: files.fill_recent(self.recent_menu))
+        self._network_at = game.addSeparator()  # Host and Join go here (add_network)
+        self.game_menu = game
         # The actions that depend on the game: enabled by refresh_actions as the game and the curtain change.
         actions: dict[str, QAction] = {
             "save": make_action(window, "&Save", files.save, QKeySequence.StandardKey.Save),
@@ -120,6 +122,14 @@ class WindowMenus:
         game.addSeparator()
         game.addAction(make_action(window, "&Quit", host.quit, QKeySequence.StandardKey.Quit))
         return actions
+
+    def add_network(self, host: Callable[[], None], join: Callable[[], None]) -> None:
+        """Game > Host a network game and Join a network game (the window's network part does the work)."""
+        window = self._window
+        self.network_actions = [make_action(window, "&Host a network game...", host),
+                                make_action(window, "&Join a network game...", join)]
+        self.game_menu.insertSeparator(self._network_at)
+        self.game_menu.insertActions(self._network_at, self.network_actions)
 
     def _add_look_back_menu(self, menu: QMenu) -> list[QAction]:
         """Stepping through the seat's own past moments (the move list): the keys of every chess GUI. The typing
@@ -185,6 +195,9 @@ class WindowMenus:
                            copy_position=at_screen and definition.clipboard is not None,
                            resign=controller.can("resign"), offer_draw=controller.can("offer_draw"))
             self.game_actions["copy_position"].setText(copy_label(definition))
+            if getattr(controller, "record_kept_elsewhere", False):
+                # A seat of a network game: the host keeps the record; this window has only its seat's view.
+                enabled.update({name: False for name in enabled if name not in ("resign", "offer_draw")})
         for name, action in self.game_actions.items():
             action.setEnabled(enabled[name])
 
