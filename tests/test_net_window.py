@@ -497,10 +497,10 @@ def test_quitting_the_host_window_asks_then_ends_the_game_for_its_guest(window, 
         window._ask = lambda title, words: asked.append(words) or True
         window.quit()
         assert "ends it for every player" in asked[-1] and not window.isVisible()
-        # The referee stops (the game is aborted in the host's record): the guest is told why it cannot go on.
-        qtbot.waitUntil(lambda: guest.problem is not None, timeout=10000)
-        assert "shutting down" in guest.status() and guest.status().startswith("Disconnected")
-        assert "shutting down" in guest.log()[-1] and not guest.can("resign")
+        # The referee stops: the game is aborted, in the host's record and for the guest, as any ending.
+        qtbot.waitUntil(lambda: guest.outcome is not None, timeout=10000)
+        assert guest.status().startswith("Game over: no result") and "shut down" in guest.status()
+        assert not guest.can("resign")
     finally:
         _stop(guest_window, window)
 

@@ -98,6 +98,8 @@ def outcome_headline(outcome: Outcome, players: Sequence[str], teams: Sequence[i
         return word(f"Score {outcome.score:g}")
     if outcome.scores is not None:
         return word("Scores: " + ", ".join(f"{name} {score:g}" for name, score in zip(players, outcome.scores)))
+    if outcome.reason is Reason.ABORTED:  # stopped from outside (a referee shut down): nobody drew anything
+        return word("No result")
     if len(set(teams)) == 1:  # no team won a game of one team: the table lost together, unless it was stopped short
         stopped = {Reason.ABORTED, Reason.DRAW_AGREED, Reason.MOVE_LIMIT, Reason.TURN_LIMIT,
                    Reason.INSUFFICIENT_MATERIAL}

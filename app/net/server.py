@@ -457,10 +457,16 @@ class RemoteSeat(Agent):
                 self._cond.notify_all()
 
     def shut(self) -> None:
+        """The server stops: a request waiting for the guest ends (the game is aborted and :meth:`end` tells the
+        guest so, as any ending); the connection stays open for that until :meth:`hang_up`."""
         with self._cond:
             self._shut = True
-            connection = self._connection
             self._cond.notify_all()
+
+    def hang_up(self) -> None:
+        """Close the connection with a sentence, if the game's end did not close it already."""
+        with self._cond:
+            connection = self._connection if self._end is None else None
         if connection is not None:
             connection.close_soon("the referee server is shutting down")
 
@@ -994,6 +1000,8 @@ class RefereeServer:
         for hosted in hosted_games:
             if hosted.thread.is_alive():
                 hosted.thread.join(max(0.0, deadline - time.monotonic()))
+            for seat in hosted.remote_seats.values():
+                seat.hang_up()
 
         async def stop() -> None:
             self._server.close()
