@@ -76,6 +76,14 @@ class MatchError(Exception):
     """The match cannot go on: no process could be started to play its games in."""
 
 
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl+C stopped the match: ``result`` holds the games finished before it (their records are written)."""
+
+    def __init__(self, result: MatchResult) -> None:
+        super().__init__(f"the match was stopped after {len(result.games)} games")
+        self.result = result
+
+
 @dataclass(frozen=True)
 class GameJob:
     """One game of a match, as a referee process is given it."""
@@ -319,7 +327,8 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
               swap_colors: bool = False, jobs: int = 1, out_dir: str | None = None,
               progress: Callable[[int, int, GameSummary], None] | None = None,
               max_plies: int | None = None, move_limit: float = DEFAULT_MOVE_LIMIT,
-              seats: Sequence[str] | None = None, deal_seed: int | None = None) -> MatchResult:
+              seats: Sequence[str] | None = None, deal_seed: int | None = None,
+              scheduler: str | None = None) -> MatchResult:
     """Play ``games`` games, ``jobs`` at a time, between ``white`` and ``black``, or between ``seats`` (one
     bot spec per seat of the game, in seat order, for any number of seats).
 
@@ -329,11 +338,22 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
     endless games; ``move_limit`` bounds each call into a bot of an untimed game (and the loading of an
     outside bot in an untimed match; a timed match allows the smaller of 60 s and the initial time).
     ``deal_seed`` makes a game of chance deal the same cards when the match is run again (see
-    :func:`_chance_seed`); without it every game deals afresh.
+    :func:`_chance_seed`); without it every game deals afresh. ``scheduler`` (``tcp://HOST:PORT`` or
+    ``local:N``) plays the games on a Dask cluster instead of ``jobs`` local referees: the same games, seeds and
+    records (:mod:`app.hosting.cluster`).
 
     Raises BotError before any game when a bot cannot be loaded, ValueError for bad options or a wrong number
-    of bots, OSError when ``out_dir`` cannot be made, MatchError when no process can be started to play in.
+    of bots, OSError when ``out_dir`` cannot be made, MatchError when no process can be started to play in
+    (ClusterUnavailable, one of them, when Dask is missing or its scheduler cannot be reached),
+    MatchInterrupted on Ctrl+C, with the games finished until then.
     """
+    if scheduler is not None:
+        from app.hosting import cluster as dask_cluster  # imports no Dask: only when the match plays
+        dask_cluster.parse_scheduler(scheduler)  # ValueError before anything else
+        try:
+            dask_cluster.require()
+        except dask_cluster.ClusterUnavailable as error:
+            raise MatchError(str(error)) from None
     forkable = _may_fork()  # asked before this match imports anything (see _may_fork)
     control = control or TimeControl()
     cls = registry.referee(variant)
@@ -364,6 +384,19 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
                           move_limit, deal_seed)
 
     result = MatchResult(seating, cls.seat_names, teams=cls.teams())
+    if scheduler is not None:
+        def record(summary: GameSummary) -> None:
+            result.games.append(summary)
+        try:
+            dask_cluster.play_on_cluster(scheduler, all_jobs(), games, names, cls.teams(), variant, out_dir,
+                                         load_limit, record, progress)
+        except dask_cluster.ClusterUnavailable as error:
+            raise MatchError(str(error)) from None
+        except KeyboardInterrupt:
+            result.games.sort(key=lambda game: game.index)
+            raise MatchInterrupted(result) from None
+        result.games.sort(key=lambda game: game.index)
+        return result
     setup = _Setup(variant, names, dict(os.environ), os.getcwd(), cls.teams())
     pool = _Pool(context, setup, max(1, min(jobs, games)))
     upcoming = all_jobs()
@@ -378,9 +411,14 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
             for summary in pool.wait():
                 result.games.append(summary)
                 done += 1
-                if progress is not None:
+                if isinstance(progress, ProgressBar):
+                    progress(done, games, summary, running=sum(1 for referee in pool.referees if referee.jobs))
+                elif progress is not None:
                     progress(done, games, summary)
         pool.close()
+    except KeyboardInterrupt:
+        result.games.sort(key=lambda game: game.index)
+        raise MatchInterrupted(result) from None
     finally:
         pool.kill()
     result.games.sort(key=lambda game: game.index)
@@ -841,23 +879,47 @@ def _should_retire(job: GameJob, summary: GameSummary) -> bool:
 
 
 class ProgressBar:
-    """A one-line progress bar on a terminal (plain lines when not a terminal)."""
+    """A one-line progress bar on a terminal (plain lines when not a terminal): games done, running and left,
+    the rate and an estimate of the time left."""
 
     def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
         self.stream = stream
         self.width = width
         self.start = time.monotonic()
         self.tty = stream.isatty()
+        self.shown = 0  # the length of the line on the terminal now
 
-    def __call__(self, done: int, total: int, summary: GameSummary) -> None:
+    def __call__(self, done: int, total: int, summary: GameSummary, running: int | None = None) -> None:
         filled = int(self.width * done / max(1, total))
-        rate = done / max(1e-9, time.monotonic() - self.start)
-        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games  {rate:.1f} games/s"
+        elapsed = max(1e-9, time.monotonic() - self.start)
+        rate = done / elapsed
+        left = total - done
+        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games"
+        if running is not None:
+            line += f", {running} running, {left} left"
+        line += f"  {rate:.1f} games/s"
+        if left and done:
+            line += f"  about {_duration(left / rate)} left"
         if self.tty:
-            self.stream.write("\r" + line + ("\n" if done == total else ""))
+            self.stream.write("\r" + line.ljust(self.shown) + ("\n" if done == total else ""))
+            self.shown = len(line)
         elif done == total or done % max(1, total // 10) == 0:
             self.stream.write(line + "\n")
         self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` in words a progress bar can show: ``"40 s"``, ``"12 min"``, ``"3 h 05 min"``.
+
+    >>> _duration(39.6), _duration(719), _duration(11100)
+    ('40 s', '12 min', '3 h 05 min')
+    """
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
 def format_table(result: MatchResult) -> str:
