@@ -24,6 +24,7 @@ and the records written stay (:class:`~app.hosting.match.MatchInterrupted` carri
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import logging
 import multiprocessing
 import os
@@ -80,6 +81,11 @@ def available() -> bool:
     return True
 
 
+def _module(name: str) -> Any:
+    """Dask's module ``name``, untyped (Dask has no type hints)."""
+    return importlib.import_module(name)
+
+
 def require() -> None:
     """Raise ClusterUnavailable (with how to install it) when Dask's distributed scheduler is missing."""
     if not available():
@@ -93,21 +99,21 @@ class _Cluster:
 
     def __init__(self, scheduler: str) -> None:
         require()
-        import dask
-        from distributed import Client, LocalCluster
+        dask, distributed = _module("dask"), _module("distributed")
         kind, where = parse_scheduler(scheduler)
         self.cluster: Any = None
+        self.client: Any = None
         try:
             if kind == "local":
                 # Workers that may start processes (referees): a daemonic process may not. They end with the
                 # worker all the same (app.lifetime), and the worker with the match.
                 with dask.config.set({"distributed.worker.daemon": False}), _sigint_ignored():
-                    self.cluster = LocalCluster(n_workers=int(where), threads_per_worker=1, processes=True,
+                    self.cluster = distributed.LocalCluster(n_workers=int(where), threads_per_worker=1, processes=True,
                                                 host="127.0.0.1", dashboard_address=None,
                                                 silence_logs=logging.ERROR)
-                self.client = Client(self.cluster)
+                self.client = distributed.Client(self.cluster)
             else:
-                self.client = Client(str(where), timeout=_CONNECT_TIMEOUT)
+                self.client = distributed.Client(str(where), timeout=_CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as error:
             self.close()
             raise ClusterUnavailable(f"cannot reach the Dask scheduler at {where}: {error_text(error)}") from None
@@ -115,12 +121,12 @@ class _Cluster:
     def threads(self) -> int:
         """The number of games the cluster plays at once now (its workers' threads)."""
         try:
-            return max(1, sum(self.client.nthreads().values()))
+            return max(1, int(sum(self.client.nthreads().values())))
         except Exception:  # noqa: BLE001 - the scheduler is busy or going: assume one
             return 1
 
     def close(self) -> None:
-        for part in (getattr(self, "client", None), self.cluster):
+        for part in (self.client, self.cluster):
             if part is not None:
                 try:
                     part.close()
@@ -149,7 +155,6 @@ def play_on_cluster(scheduler: str, jobs: Iterator[Any], total: int, names: dict
     """Play the games of ``jobs`` (``total`` of them) on ``scheduler``; ``record(summary)`` receives each
     finished game once, its record already written into ``out_dir``. Raises ClusterUnavailable, BotError (an
     outside bot that does not load on a worker), KeyboardInterrupt (Ctrl+C: finished games were recorded)."""
-    from distributed import as_completed
     from app.hosting.match import GameSummary, ProgressBar
     cluster = _Cluster(scheduler)
     match = uuid.uuid4().hex
@@ -158,7 +163,7 @@ def play_on_cluster(scheduler: str, jobs: Iterator[Any], total: int, names: dict
         _check_workers(cluster, match, [text for text in names if _outside(text, variant)], variant, load_limit)
         threads = cluster.threads()
         window = max(4, 2 * threads)  # games handed to the scheduler ahead of the workers, never all of them
-        queue = as_completed()
+        queue = _module("distributed").as_completed()
         upcoming = iter(jobs)
 
         def submit() -> bool:
@@ -174,26 +179,33 @@ def play_on_cluster(scheduler: str, jobs: Iterator[Any], total: int, names: dict
         while len(waiting) < window and submit():
             pass
         done, asked = 0, time.monotonic()
-        for future in queue:
-            job = waiting.pop(future)
-            summary, data = _summary(future, job, GameSummary)
-            future.release()  # a result kept on a worker would be computed again if that worker died
-            if data is not None and out_dir:
-                path = Path(out_dir) / f"game-{job.index + 1:04d}.json"
-                atomic_write_bytes(path, data)
-                summary.path = str(path)
-            record(summary)
-            done += 1
-            if time.monotonic() - asked > 10.0:  # the cluster may have grown or shrunk
-                threads, asked = cluster.threads(), time.monotonic()
-                window = max(4, 2 * threads)
-            while len(waiting) < window and submit():
-                pass
-            if progress is not None:
-                if isinstance(progress, ProgressBar):
-                    progress(done, total, summary, running=min(len(waiting), threads))
-                else:
-                    progress(done, total, summary)
+        pending: Any = None  # a game being recorded: Ctrl+C there still counts it if its record was written
+        try:
+            for future in queue:
+                job = waiting.pop(future)
+                summary, data = _summary(future, job, GameSummary)
+                future.release()  # a result kept on a worker would be computed again if that worker died
+                if data is not None and out_dir:
+                    path = Path(out_dir) / f"game-{job.index + 1:04d}.json"
+                    summary.path, pending = str(path), summary
+                    atomic_write_bytes(path, data)
+                record(summary)
+                pending = None
+                done += 1
+                if time.monotonic() - asked > 10.0:  # the cluster may have grown or shrunk
+                    threads, asked = cluster.threads(), time.monotonic()
+                    window = max(4, 2 * threads)
+                while len(waiting) < window and submit():
+                    pass
+                if progress is not None:
+                    if isinstance(progress, ProgressBar):
+                        progress(done, total, summary, running=min(len(waiting), threads))
+                    else:
+                        progress(done, total, summary)
+        except KeyboardInterrupt:
+            if pending is not None and Path(pending.path).exists():
+                record(pending)
+            raise
     finally:
         for future in list(waiting):
             future.cancel()
@@ -212,10 +224,10 @@ def _outside(text: str, variant: str) -> bool:
 def _summary(future: Any, job: Any, summary_class: Any) -> tuple[Any, bytes | None]:
     """The summary of ``job`` from its finished ``future`` and the bytes of its record; a game whose workers
     kept dying, or that failed on its worker, is counted on the aborted or error line (without a record)."""
-    from distributed import KilledWorker
+    killed = _module("distributed").KilledWorker
     try:
         summary, data = future.result()
-    except KilledWorker:
+    except killed:
         return summary_class(job.index, job.seats, None, Reason.ABORTED.value,
                              "the game was aborted: every Dask worker that played it died during the game "
                              "(Dask gave up on it)", 0, None), None
