@@ -106,8 +106,12 @@ class _Cluster:
         try:
             if kind == "local":
                 # Workers that may start processes (referees): a daemonic process may not. They end with the
-                # worker all the same (app.lifetime), and the worker with the match.
-                with dask.config.set({"distributed.worker.daemon": False}), _sigint_ignored():
+                # worker all the same (app.lifetime), and the worker with the match. A scheduler that hands each
+                # worker its next game at once (the match itself keeps only a few games ahead), as a referee
+                # at home holds its next game: about 10 ms less per game on 2 cores.
+                with dask.config.set({"distributed.worker.daemon": False,
+                                      "distributed.scheduler.worker-saturation": float("inf")}), \
+                        _sigint_ignored():
                     self.cluster = distributed.LocalCluster(n_workers=int(where), threads_per_worker=1, processes=True,
                                                 host="127.0.0.1", dashboard_address=None,
                                                 silence_logs=logging.ERROR)
