@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
 from app import games
 from app.engine.clock import TimeControl
@@ -187,11 +187,15 @@ def _match(args: argparse.Namespace) -> int:
     if max_plies is not None and max_plies < 1:
         max_plies = None
     try:
-        result = run_match(args.variant, seats=bots, games=args.games, seed=args.seed, deal_seed=args.deal_seed,
-                           control=control, options=options, swap_colors=args.swap_colors, jobs=args.jobs,
-                           out_dir=args.out, progress=None if args.quiet else ProgressBar(),
-                           max_plies=max_plies, scheduler=args.scheduler,
-                           **({} if args.move_limit is None else {"move_limit": args.move_limit}))
+        play: Any = run_match
+        where: dict[str, Any] = {"jobs": args.jobs}
+        if args.scheduler:  # the same match on a Dask cluster
+            from app.hosting.cluster import run_on_cluster
+            play, where = run_on_cluster, {"scheduler": args.scheduler}
+        result = play(args.variant, seats=bots, games=args.games, seed=args.seed, deal_seed=args.deal_seed,
+                      control=control, options=options, swap_colors=args.swap_colors, out_dir=args.out,
+                      progress=None if args.quiet else ProgressBar(), max_plies=max_plies, **where,
+                      **({} if args.move_limit is None else {"move_limit": args.move_limit}))
     except MatchInterrupted as stopped:  # Ctrl+C: the games finished so far, and their records, stay
         print(format_table(stopped.result))
         _say("sightline match", f"stopped after {len(stopped.result.games)} of {args.games} games"

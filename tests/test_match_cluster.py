@@ -20,6 +20,7 @@ from app.cli import main
 from app.engine.clock import TimeControl
 from app.engine.record import load_record
 from app.hosting import cluster
+from app.hosting.cluster import run_on_cluster
 from app.hosting.match import MatchError, run_match
 
 BOTS = Path(__file__).parent / "bots"
@@ -52,14 +53,14 @@ def _table(result: Any) -> list[tuple[Any, ...]]:
 def test_a_scheduler_that_is_neither_an_address_nor_local_n_is_refused() -> None:
     for text in ("local:0", "local:two", "8786", "tcp://"):
         with pytest.raises(ValueError, match="--scheduler"):
-            run_match("minit", "random", "random", scheduler=text)
+            run_on_cluster("minit", "random", "random", scheduler=text)
 
 
 def test_without_dask_the_scheduler_option_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(cluster, "available", lambda: False)
     with pytest.raises(MatchError, match=r"pip install 'sightline\[cluster\]'"):
-        run_match("minit", "random", "random", scheduler="local:2")
+        run_on_cluster("minit", "random", "random", scheduler="local:2")
     code = main(["match", "--variant", "minit", "--white", "random", "--black", "random", "--scheduler", "local:2"])
     assert code == 1
     assert "sightline[cluster]" in capsys.readouterr().err
@@ -73,8 +74,8 @@ def test_a_seeded_match_gives_the_same_results_and_records_on_a_cluster(tmp_path
     # A game that deals (from the deal seed) between bots seeded from the match's seed, changing seats.
     arguments: dict[str, Any] = dict(games=6, seed=21, deal_seed=77, swap_colors=True, control=TimeControl(None, 0))
     home = run_match("gravity", "random", "random", jobs=2, out_dir=str(tmp_path / "home"), **arguments)
-    away = run_match("gravity", "random", "random", scheduler="local:2", out_dir=str(tmp_path / "away"),
-                     **arguments)
+    away = run_on_cluster("gravity", "random", "random", scheduler="local:2", out_dir=str(tmp_path / "away"),
+                          **arguments)
     assert _table(away) == _table(home)
     assert [game.path for game in away.games] == [str(tmp_path / "away" / f"game-{index:04d}.json")
                                                   for index in range(1, 7)]
@@ -110,8 +111,8 @@ def test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice(tmp_path:
             os.kill(victims[0], signal.SIGKILL)
             killed.append(victims[0])
 
-    away = run_match("rbc", "attacker", "random", scheduler="local:2", out_dir=str(tmp_path / "away"),
-                     progress=kill_one, **arguments)
+    away = run_on_cluster("rbc", "attacker", "random", scheduler="local:2", out_dir=str(tmp_path / "away"),
+                          progress=kill_one, **arguments)
     assert killed
     assert [game.index for game in away.games] == list(range(10))  # every game once
     assert not away.unplayed()  # the killed worker's game was played again elsewhere
@@ -136,8 +137,8 @@ def test_hostile_outside_bots_on_a_worker_are_held_as_at_home(tmp_path: Path,
     log = tmp_path / "reports.jsonl"
     monkeypatch.setenv("SIGHTLINE_HOSTILE_REPORT", str(log))  # the local workers inherit it
     spy, escaper = f"{HOSTILE}:Spy", f"{HOSTILE}:Escaper"
-    result = run_match("rbc", spy, escaper, games=2, seed=3, control=TimeControl(None, 0), swap_colors=True,
-                       out_dir=str(tmp_path / "records"), max_plies=12, scheduler="local:2")
+    result = run_on_cluster("rbc", spy, escaper, games=2, seed=3, control=TimeControl(None, 0), swap_colors=True,
+                            out_dir=str(tmp_path / "records"), max_plies=12, scheduler="local:2")
     assert [game.reason for game in result.games] == ["turn_limit"] * 2, [game.detail for game in result.games]
     assert all(game.path is not None and Path(game.path).exists() for game in result.games)
     reports = [json.loads(line) for line in log.read_text().splitlines()]

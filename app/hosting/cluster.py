@@ -39,7 +39,9 @@ from typing import Any, Callable, Iterator
 
 from app.bots.contract import BotError, error_text
 from app.engine.atomic_files import atomic_write_bytes
+from app import games as registry
 from app.engine.core import Reason
+from app.hosting.match import DEFAULT_MOVE_LIMIT, MatchError, MatchInterrupted, plan_match
 
 MISSING = ("--scheduler needs Dask's distributed scheduler, which is not installed: "
            "pip install 'sightline[cluster]' (or: pip install 'dask[distributed]')")
@@ -51,7 +53,7 @@ _FORGOTTEN = 600.0
 """Seconds after which a worker closes the referees of a match it has not heard from (a client that died)."""
 
 
-class ClusterUnavailable(Exception):
+class ClusterUnavailable(MatchError):
     """No cluster to play on: Dask is not installed, or its scheduler cannot be reached."""
 
 
@@ -150,6 +152,31 @@ class _sigint_ignored:
     def __exit__(self, *exc: object) -> None:
         if self.before is not None:
             signal.signal(signal.SIGINT, self.before)
+
+
+def run_on_cluster(variant: str, white: str | None = None, black: str | None = None, games: int = 1,
+                   seed: int = 0, control: Any = None, options: dict[str, Any] | None = None,
+                   swap_colors: bool = False, scheduler: str = "local:1", out_dir: str | None = None,
+                   progress: Callable[..., None] | None = None, max_plies: int | None = None,
+                   move_limit: float | None = None, seats: Any = None, deal_seed: int | None = None) -> Any:
+    """:func:`~app.hosting.match.run_match` on the Dask cluster ``scheduler`` (``tcp://HOST:PORT``, or
+    ``local:N`` for N local workers) instead of local referees: the same games, seeds, results and records.
+
+    Raises as ``run_match`` does; ValueError for a ``scheduler`` of another form, before anything else;
+    ClusterUnavailable (a MatchError) when Dask is not installed or its scheduler cannot be reached."""
+    parse_scheduler(scheduler)
+    require()
+    plan = plan_match(variant, white, black, games, seed, control, options, swap_colors, out_dir, max_plies,
+                      DEFAULT_MOVE_LIMIT if move_limit is None else move_limit, seats, deal_seed)
+    result = plan.result
+    try:
+        play_on_cluster(scheduler, plan.jobs(), games, plan.names, registry.referee(variant).teams(), variant,
+                        out_dir, plan.load_limit, result.games.append, progress)
+    except KeyboardInterrupt:
+        result.games.sort(key=lambda game: game.index)
+        raise MatchInterrupted(result) from None
+    result.games.sort(key=lambda game: game.index)
+    return result
 
 
 def play_on_cluster(scheduler: str, jobs: Iterator[Any], total: int, names: dict[str, str],

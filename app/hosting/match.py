@@ -327,8 +327,7 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
               swap_colors: bool = False, jobs: int = 1, out_dir: str | None = None,
               progress: Callable[[int, int, GameSummary], None] | None = None,
               max_plies: int | None = None, move_limit: float = DEFAULT_MOVE_LIMIT,
-              seats: Sequence[str] | None = None, deal_seed: int | None = None,
-              scheduler: str | None = None) -> MatchResult:
+              seats: Sequence[str] | None = None, deal_seed: int | None = None) -> MatchResult:
     """Play ``games`` games, ``jobs`` at a time, between ``white`` and ``black``, or between ``seats`` (one
     bot spec per seat of the game, in seat order, for any number of seats).
 
@@ -338,65 +337,28 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
     endless games; ``move_limit`` bounds each call into a bot of an untimed game (and the loading of an
     outside bot in an untimed match; a timed match allows the smaller of 60 s and the initial time).
     ``deal_seed`` makes a game of chance deal the same cards when the match is run again (see
-    :func:`_chance_seed`); without it every game deals afresh. ``scheduler`` (``tcp://HOST:PORT`` or
-    ``local:N``) plays the games on a Dask cluster instead of ``jobs`` local referees: the same games, seeds and
-    records (:mod:`app.hosting.cluster`).
+    :func:`_chance_seed`); without it every game deals afresh. (:func:`app.hosting.cluster.run_on_cluster`
+    plays the same games on a Dask cluster.)
 
     Raises BotError before any game when a bot cannot be loaded, ValueError for bad options or a wrong number
-    of bots, OSError when ``out_dir`` cannot be made, MatchError when no process can be started to play in
-    (ClusterUnavailable, one of them, when Dask is missing or its scheduler cannot be reached),
+    of bots, OSError when ``out_dir`` cannot be made, MatchError when no process can be started to play in,
     MatchInterrupted on Ctrl+C, with the games finished until then.
     """
-    if scheduler is not None:
-        from app.hosting import cluster as dask_cluster  # imports no Dask: only when the match plays
-        dask_cluster.parse_scheduler(scheduler)  # ValueError before anything else
-        try:
-            dask_cluster.require()
-        except dask_cluster.ClusterUnavailable as error:
-            raise MatchError(str(error)) from None
     forkable = _may_fork()  # asked before this match imports anything (see _may_fork)
-    control = control or TimeControl()
-    cls = registry.referee(variant)
-    seating = _seating(cls.seat_names, white, black, seats)
-    game_options = cls.from_options(options or {}).options()
-    specs = [BotSpec(text, variant) for text in dict.fromkeys(seating)]
-    outside = any(spec.outside for spec in specs)
-    context = _context(outside)
-    if outside or not forkable:
-        _start_server(context)  # it loads its preloads while the bots are checked here
-    else:
-        context = multiprocessing.get_context("fork")  # see _may_fork
-    load_limit = move_limit if control.initial is None else min(60.0, control.initial)
-    names: dict[str, str] = {}
-    for spec in specs:
-        if spec.outside:
-            names[spec.text] = check_bot(spec.text, variant, load_limit)  # never imported here: see check_bot
+    chosen: list[Any] = []
+
+    def start_referees(outside: bool) -> None:  # while the bots are checked
+        context = _context(outside)
+        if outside or not forkable:
+            _start_server(context)  # it loads its preloads while the bots are checked here
         else:
-            spec.check()
-            names[spec.text] = spec.display_name
-    if out_dir:
-        os.makedirs(out_dir, exist_ok=True)  # OSError (e.g. FileExistsError for a file) goes to the caller
+            context = multiprocessing.get_context("fork")  # see _may_fork
+        chosen.append(context)
 
-    def all_jobs() -> Iterator[GameJob]:  # made one at a time: a match of a billion games needs no list of them
-        for index in range(games):
-            bots = seated(seating, index) if swap_colors else seating
-            yield GameJob(index, variant, game_options, bots, control, seed * 100003 + index, out_dir, max_plies,
-                          move_limit, deal_seed)
-
-    result = MatchResult(seating, cls.seat_names, teams=cls.teams())
-    if scheduler is not None:
-        def record(summary: GameSummary) -> None:
-            result.games.append(summary)
-        try:
-            dask_cluster.play_on_cluster(scheduler, all_jobs(), games, names, cls.teams(), variant, out_dir,
-                                         load_limit, record, progress)
-        except dask_cluster.ClusterUnavailable as error:
-            raise MatchError(str(error)) from None
-        except KeyboardInterrupt:
-            result.games.sort(key=lambda game: game.index)
-            raise MatchInterrupted(result) from None
-        result.games.sort(key=lambda game: game.index)
-        return result
+    plan = plan_match(variant, white, black, games, seed, control, options, swap_colors, out_dir, max_plies,
+                      move_limit, seats, deal_seed, start_referees)
+    context, names, result, all_jobs = chosen[0], plan.names, plan.result, plan.jobs
+    cls = registry.referee(variant)
     setup = _Setup(variant, names, dict(os.environ), os.getcwd(), cls.teams())
     pool = _Pool(context, setup, max(1, min(jobs, games)))
     upcoming = all_jobs()
@@ -423,6 +385,51 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
         pool.kill()
     result.games.sort(key=lambda game: game.index)
     return result
+
+
+@dataclass
+class MatchPlan:
+    """A match checked and ready to play (:func:`plan_match`): its empty result, each bot spec's player name, the
+    limit for loading an outside bot, and its games, made one at a time by ``jobs()``."""
+
+    result: MatchResult
+    names: dict[str, str]
+    load_limit: float
+    jobs: Callable[[], Iterator[GameJob]]
+
+
+def plan_match(variant: str, white: str | None, black: str | None, games: int, seed: int,
+               control: TimeControl | None, options: dict[str, Any] | None, swap_colors: bool,
+               out_dir: str | None, max_plies: int | None, move_limit: float, seats: Sequence[str] | None,
+               deal_seed: int | None, before_checks: Callable[[bool], None] | None = None) -> MatchPlan:
+    """Check a match's bots and options, make ``out_dir``, and say how to make its games (the seeds of each,
+    its seating, its deal seed), as :func:`run_match` plays them (raises as it does). ``before_checks(outside)``
+    runs before the bots are loaded (``outside``: some seat is an outside bot)."""
+    control = control or TimeControl()
+    cls = registry.referee(variant)
+    seating = _seating(cls.seat_names, white, black, seats)
+    game_options = cls.from_options(options or {}).options()
+    specs = [BotSpec(text, variant) for text in dict.fromkeys(seating)]
+    if before_checks is not None:
+        before_checks(any(spec.outside for spec in specs))
+    load_limit = move_limit if control.initial is None else min(60.0, control.initial)
+    names: dict[str, str] = {}
+    for spec in specs:
+        if spec.outside:
+            names[spec.text] = check_bot(spec.text, variant, load_limit)  # never imported here: see check_bot
+        else:
+            spec.check()
+            names[spec.text] = spec.display_name
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)  # OSError (e.g. FileExistsError for a file) goes to the caller
+
+    def all_jobs() -> Iterator[GameJob]:  # made one at a time: a match of a billion games needs no list of them
+        for index in range(games):
+            bots = seated(seating, index) if swap_colors else seating
+            yield GameJob(index, variant, game_options, bots, control, seed * 100003 + index, out_dir, max_plies,
+                          move_limit, deal_seed)
+
+    return MatchPlan(MatchResult(seating, cls.seat_names, teams=cls.teams()), names, load_limit, all_jobs)
 
 
 def seated(bots: tuple[str, ...], index: int) -> tuple[str, ...]:
