@@ -326,7 +326,7 @@ def _here(match: str, variant: str, names: dict[str, str], teams: tuple[int, ...
         here = _MATCHES.get(match)
         if here is None:
             setup = _Setup(variant, dict(names), dict(os.environ), os.getcwd(), tuple(teams))
-            here = _MATCHES[match] = _Here(setup, tempfile.mkdtemp(prefix="sightline-match-"))
+            here = _MATCHES[match] = _Here(setup, tempfile.mkdtemp(prefix="sightline-match-", dir=_scratch()))
         here.used = now
         if here.closed:
             raise RuntimeError("the match was stopped")
@@ -339,6 +339,15 @@ def _here(match: str, variant: str, names: dict[str, str], teams: tuple[int, ...
             pool = _Pool(context, here.setup, 1)
         here.busy.append(pool)
     return here, pool
+
+
+def _scratch() -> str | None:
+    """The worker's own scratch directory, which Dask removes when the worker closes (and, for a worker that was
+    killed, when the next worker starts beside it); ``None`` (the system's temporary directory) outside one."""
+    try:
+        return str(_module("distributed").get_worker().local_directory)
+    except Exception:  # noqa: BLE001 - not in a worker
+        return None
 
 
 def _play_here(match: str, job: Any, names: dict[str, str], teams: tuple[int, ...],
