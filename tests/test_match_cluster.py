@@ -121,6 +121,66 @@ def test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice(tmp_path:
     assert _records(tmp_path / "away") == _records(tmp_path / "home")
 
 
+WORKER_KILLER = """
+import os, signal
+from reconchess import Player
+
+
+def _worker():
+    # Up the tree (bot, its referee's fork server, the referee, the worker's fork server) to the Dask worker.
+    pid = os.getppid()
+    while pid > 1:
+        with open(f"/proc/{pid}/cmdline", "rb") as stream:
+            if b"spawn_main" in stream.read():
+                return pid
+        with open(f"/proc/{pid}/stat") as stream:
+            pid = int(stream.read().rsplit(")", 1)[1].split()[1])
+    return None
+
+
+class WorkerKiller(Player):
+    def handle_game_start(self, color, board, opponent_name):
+        pass
+
+    def handle_opponent_move_result(self, captured_my_piece, capture_square):
+        pass
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left):
+        worker = _worker()
+        if worker is not None:
+            os.kill(worker, signal.SIGKILL)
+        return sense_actions[0]
+
+    def handle_sense_result(self, sense_result):
+        pass
+
+    def choose_move(self, move_actions, seconds_left):
+        return None
+
+    def handle_move_result(self, requested_move, taken_move, captured_opponent_piece, capture_square):
+        pass
+
+    def handle_game_end(self, winner_color, win_reason, game_history):
+        pass
+"""
+
+
+@pytest.mark.slow
+@needs_dask
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_bot_that_kills_its_worker_gets_its_game_aborted_not_won(tmp_path: Path) -> None:
+    import dask
+    bot = tmp_path / "worker_killer.py"
+    bot.write_text(WORKER_KILLER)
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):  # given up after 2 deaths, not 4
+        result = run_on_cluster("rbc", str(bot), "random", games=1, control=TimeControl(None, 0),
+                                out_dir=str(tmp_path / "records"), scheduler="local:2")
+    [game] = result.games
+    assert (game.winner, game.reason) == (None, "aborted"), game
+    assert "every Dask worker that played it died" in game.detail
+    assert game.path is None and not list((tmp_path / "records").iterdir())  # nothing to replay
+    assert result.unplayed() == [game] and result.score(str(bot)) == (0, 0, 0)
+
 def _running(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
