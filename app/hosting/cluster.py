@@ -9,8 +9,8 @@ at home. A worker is only where the referees live.
 
 What travels: the :class:`~app.hosting.match.GameJob` (seeds and deal seed made by the client, as for ``--jobs``,
 so a seeded match gives the same games wherever it runs), the bots' player names, and back the game's summary
-with the bytes of its record, which the client writes into ``--out``: nothing is written on the workers but
-temporary files. What does not travel: an outside bot's file or module, and the packages it imports, which each
+with the bytes of its record, which the client writes into ``--out``: on a worker a record passes through its
+Dask scratch directory only. What does not travel: an outside bot's file or module, and the packages it imports, which each
 worker must find at the same path or name (``docs/bots.md``); the client loads every outside bot on every worker
 before the first game, so that a worker that lacks one stops the match at once with a clear message.
 
@@ -35,13 +35,14 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
+from app import games as registry
 from app.bots.contract import BotError, error_text
 from app.engine.atomic_files import atomic_write_bytes
-from app import games as registry
+from app.engine.clock import TimeControl
 from app.engine.core import Reason
-from app.hosting.match import DEFAULT_MOVE_LIMIT, MatchError, MatchInterrupted, plan_match
+from app.hosting.match import DEFAULT_MOVE_LIMIT, MatchError, MatchInterrupted, MatchResult, plan_match
 
 MISSING = ("--scheduler needs Dask's distributed scheduler, which is not installed: "
            "pip install 'sightline[cluster]' (or: pip install 'dask[distributed]')")
@@ -114,9 +115,9 @@ class _Cluster:
                 with dask.config.set({"distributed.worker.daemon": False,
                                       "distributed.scheduler.worker-saturation": float("inf")}), \
                         _sigint_ignored():
-                    self.cluster = distributed.LocalCluster(n_workers=int(where), threads_per_worker=1, processes=True,
-                                                host="127.0.0.1", dashboard_address=None,
-                                                silence_logs=logging.ERROR)
+                    self.cluster = distributed.LocalCluster(
+                        n_workers=int(where), threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, silence_logs=logging.ERROR)
                 self.client = distributed.Client(self.cluster)
             else:
                 self.client = distributed.Client(str(where), timeout=_CONNECT_TIMEOUT)
@@ -155,10 +156,11 @@ class _sigint_ignored:
 
 
 def run_on_cluster(variant: str, white: str | None = None, black: str | None = None, games: int = 1,
-                   seed: int = 0, control: Any = None, options: dict[str, Any] | None = None,
+                   seed: int = 0, control: TimeControl | None = None, options: dict[str, Any] | None = None,
                    swap_colors: bool = False, scheduler: str = "local:1", out_dir: str | None = None,
                    progress: Callable[..., None] | None = None, max_plies: int | None = None,
-                   move_limit: float | None = None, seats: Any = None, deal_seed: int | None = None) -> Any:
+                   move_limit: float | None = None, seats: Sequence[str] | None = None,
+                   deal_seed: int | None = None) -> MatchResult:
     """:func:`~app.hosting.match.run_match` on the Dask cluster ``scheduler`` (``tcp://HOST:PORT``, or
     ``local:N`` for N local workers) instead of local referees: the same games, seeds, results and records.
 
