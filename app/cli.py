@@ -9,7 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
 from app import games
 from app.engine.clock import TimeControl
@@ -163,7 +163,7 @@ def _max_plies_help() -> str:
 def _match(args: argparse.Namespace) -> int:
     # Each command imports its own code when it runs (0.1 to 0.3 s each): --help and the others stay quick
     from app.bots.contract import BotError
-    from app.hosting.match import MatchError, ProgressBar, format_table, run_match  # (as above)
+    from app.hosting.match import MatchError, MatchInterrupted, ProgressBar, format_table, run_match  # (as above)
     if args.games < 1 or args.jobs < 1:
         _say("sightline match", "--games and --jobs must be at least 1")
         return 2
@@ -187,11 +187,20 @@ def _match(args: argparse.Namespace) -> int:
     if max_plies is not None and max_plies < 1:
         max_plies = None
     try:
-        result = run_match(args.variant, seats=bots, games=args.games, seed=args.seed, deal_seed=args.deal_seed,
-                           control=control, options=options, swap_colors=args.swap_colors, jobs=args.jobs,
-                           out_dir=args.out, progress=None if args.quiet else ProgressBar(),
-                           max_plies=max_plies,
-                           **({} if args.move_limit is None else {"move_limit": args.move_limit}))
+        play: Any = run_match
+        where: dict[str, Any] = {"jobs": args.jobs}
+        if args.scheduler:  # the same match on a Dask cluster
+            from app.hosting.cluster import run_on_cluster
+            play, where = run_on_cluster, {"scheduler": args.scheduler}
+        result = play(args.variant, seats=bots, games=args.games, seed=args.seed, deal_seed=args.deal_seed,
+                      control=control, options=options, swap_colors=args.swap_colors, out_dir=args.out,
+                      progress=None if args.quiet else ProgressBar(), max_plies=max_plies, **where,
+                      **({} if args.move_limit is None else {"move_limit": args.move_limit}))
+    except MatchInterrupted as stopped:  # Ctrl+C: the games finished so far, and their records, stay
+        print(format_table(stopped.result))
+        _say("sightline match", f"stopped after {len(stopped.result.games)} of {args.games} games"
+                                + (f"; their records are in {args.out}" if args.out else ""))
+        return 130
     except (BotError, ValueError) as error:
         _say("sightline match", str(error))
         return 2
@@ -434,6 +443,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="alternate colours between games; with more than two seats, every bot moves one seat "
                             "on from one game to the next")
     match.add_argument("--jobs", type=_whole_number, default=1, help="games played at once (default 1)")
+    match.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="play the games on a Dask cluster instead (needs sightline[cluster]): tcp://HOST:PORT "
+                            "of its scheduler, or local:N for N local workers; --jobs is then ignored")
     match.add_argument("--out", help="directory for one record per game")
     match.add_argument("--max-plies", type=_whole_number, default=None, help=_max_plies_help())
     match.add_argument("--move-limit", type=_seconds, default=None, metavar="SECONDS",

@@ -76,6 +76,14 @@ class MatchError(Exception):
     """The match cannot go on: no process could be started to play its games in."""
 
 
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl+C stopped the match: ``result`` holds the games finished before it (their records are written)."""
+
+    def __init__(self, result: MatchResult) -> None:
+        super().__init__(f"the match was stopped after {len(result.games)} games")
+        self.result = result
+
+
 @dataclass(frozen=True)
 class GameJob:
     """One game of a match, as a referee process is given it."""
@@ -329,23 +337,81 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
     endless games; ``move_limit`` bounds each call into a bot of an untimed game (and the loading of an
     outside bot in an untimed match; a timed match allows the smaller of 60 s and the initial time).
     ``deal_seed`` makes a game of chance deal the same cards when the match is run again (see
-    :func:`_chance_seed`); without it every game deals afresh.
+    :func:`_chance_seed`); without it every game deals afresh. (:func:`app.hosting.cluster.run_on_cluster`
+    plays the same games on a Dask cluster.)
 
     Raises BotError before any game when a bot cannot be loaded, ValueError for bad options or a wrong number
-    of bots, OSError when ``out_dir`` cannot be made, MatchError when no process can be started to play in.
+    of bots, OSError when ``out_dir`` cannot be made, MatchError when no process can be started to play in,
+    MatchInterrupted on Ctrl+C, with the games finished until then.
     """
     forkable = _may_fork()  # asked before this match imports anything (see _may_fork)
+    chosen: list[Any] = []
+
+    def start_referees(outside: bool) -> None:  # while the bots are checked
+        context = _context(outside)
+        if outside or not forkable:
+            _start_server(context)  # it loads its preloads while the bots are checked here
+        else:
+            context = multiprocessing.get_context("fork")  # see _may_fork
+        chosen.append(context)
+
+    plan = plan_match(variant, white, black, games, seed, control, options, swap_colors, out_dir, max_plies,
+                      move_limit, seats, deal_seed, start_referees)
+    context, names, result, all_jobs = chosen[0], plan.names, plan.result, plan.jobs
+    cls = registry.referee(variant)
+    setup = _Setup(variant, names, dict(os.environ), os.getcwd(), cls.teams())
+    pool = _Pool(context, setup, max(1, min(jobs, games)))
+    upcoming = all_jobs()
+    next_job = next(upcoming, None)
+    done = 0
+    try:
+        while next_job is not None or pool.returned or pool.busy:
+            while pool.returned and pool.take(pool.returned[0]):
+                pool.returned.popleft()
+            while not pool.returned and next_job is not None and pool.take(next_job):
+                next_job = next(upcoming, None)
+            for summary in pool.wait():
+                result.games.append(summary)
+                done += 1
+                if isinstance(progress, ProgressBar):
+                    progress(done, games, summary, running=sum(1 for referee in pool.referees if referee.jobs))
+                elif progress is not None:
+                    progress(done, games, summary)
+        pool.close()
+    except KeyboardInterrupt:
+        result.games.sort(key=lambda game: game.index)
+        raise MatchInterrupted(result) from None
+    finally:
+        pool.kill()
+    result.games.sort(key=lambda game: game.index)
+    return result
+
+
+@dataclass
+class MatchPlan:
+    """A match checked and ready to play (:func:`plan_match`): its empty result, each bot spec's player name, the
+    limit for loading an outside bot, and its games, made one at a time by ``jobs()``."""
+
+    result: MatchResult
+    names: dict[str, str]
+    load_limit: float
+    jobs: Callable[[], Iterator[GameJob]]
+
+
+def plan_match(variant: str, white: str | None, black: str | None, games: int, seed: int,
+               control: TimeControl | None, options: dict[str, Any] | None, swap_colors: bool,
+               out_dir: str | None, max_plies: int | None, move_limit: float, seats: Sequence[str] | None,
+               deal_seed: int | None, before_checks: Callable[[bool], None] | None = None) -> MatchPlan:
+    """Check a match's bots and options, make ``out_dir``, and say how to make its games (the seeds of each,
+    its seating, its deal seed), as :func:`run_match` plays them (raises as it does). ``before_checks(outside)``
+    runs before the bots are loaded (``outside``: some seat is an outside bot)."""
     control = control or TimeControl()
     cls = registry.referee(variant)
     seating = _seating(cls.seat_names, white, black, seats)
     game_options = cls.from_options(options or {}).options()
     specs = [BotSpec(text, variant) for text in dict.fromkeys(seating)]
-    outside = any(spec.outside for spec in specs)
-    context = _context(outside)
-    if outside or not forkable:
-        _start_server(context)  # it loads its preloads while the bots are checked here
-    else:
-        context = multiprocessing.get_context("fork")  # see _may_fork
+    if before_checks is not None:
+        before_checks(any(spec.outside for spec in specs))
     load_limit = move_limit if control.initial is None else min(60.0, control.initial)
     names: dict[str, str] = {}
     for spec in specs:
@@ -363,28 +429,7 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
             yield GameJob(index, variant, game_options, bots, control, seed * 100003 + index, out_dir, max_plies,
                           move_limit, deal_seed)
 
-    result = MatchResult(seating, cls.seat_names, teams=cls.teams())
-    setup = _Setup(variant, names, dict(os.environ), os.getcwd(), cls.teams())
-    pool = _Pool(context, setup, max(1, min(jobs, games)))
-    upcoming = all_jobs()
-    next_job = next(upcoming, None)
-    done = 0
-    try:
-        while next_job is not None or pool.returned or pool.busy:
-            while pool.returned and pool.take(pool.returned[0]):
-                pool.returned.popleft()
-            while not pool.returned and next_job is not None and pool.take(next_job):
-                next_job = next(upcoming, None)
-            for summary in pool.wait():
-                result.games.append(summary)
-                done += 1
-                if progress is not None:
-                    progress(done, games, summary)
-        pool.close()
-    finally:
-        pool.kill()
-    result.games.sort(key=lambda game: game.index)
-    return result
+    return MatchPlan(MatchResult(seating, cls.seat_names, teams=cls.teams()), names, load_limit, all_jobs)
 
 
 def seated(bots: tuple[str, ...], index: int) -> tuple[str, ...]:
@@ -841,23 +886,47 @@ def _should_retire(job: GameJob, summary: GameSummary) -> bool:
 
 
 class ProgressBar:
-    """A one-line progress bar on a terminal (plain lines when not a terminal)."""
+    """A one-line progress bar on a terminal (plain lines when not a terminal): games done, running and left,
+    the rate and an estimate of the time left."""
 
     def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
         self.stream = stream
         self.width = width
         self.start = time.monotonic()
         self.tty = stream.isatty()
+        self.shown = 0  # the length of the line on the terminal now
 
-    def __call__(self, done: int, total: int, summary: GameSummary) -> None:
+    def __call__(self, done: int, total: int, summary: GameSummary, running: int | None = None) -> None:
         filled = int(self.width * done / max(1, total))
-        rate = done / max(1e-9, time.monotonic() - self.start)
-        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games  {rate:.1f} games/s"
+        elapsed = max(1e-9, time.monotonic() - self.start)
+        rate = done / elapsed
+        left = total - done
+        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games"
+        if running is not None:
+            line += f", {running} running, {left} left"
+        line += f"  {rate:.1f} games/s"
+        if left and done:
+            line += f"  about {_duration(left / rate)} left"
         if self.tty:
-            self.stream.write("\r" + line + ("\n" if done == total else ""))
+            self.stream.write("\r" + line.ljust(self.shown) + ("\n" if done == total else ""))
+            self.shown = len(line)
         elif done == total or done % max(1, total // 10) == 0:
             self.stream.write(line + "\n")
         self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` in words a progress bar can show: ``"40 s"``, ``"12 min"``, ``"3 h 05 min"``.
+
+    >>> _duration(39.6), _duration(719), _duration(11100)
+    ('40 s', '12 min', '3 h 05 min')
+    """
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
 def format_table(result: MatchResult) -> str:
