@@ -284,3 +284,19 @@ def test_an_unfinished_game_resumes_with_its_undo_and_redo(tmp_path: Path) -> No
     resumed.play(0, Redo())
     resumed.play(0, ParadeMove("g1", "d2"))
     assert game.outcome is not None and game.outcome.score == 5.0
+
+
+def test_a_match_deals_each_game_its_own_deal_again_from_its_deal_seed(tmp_path: Path) -> None:
+    """A match's options were checked by making a game from them, which drew one deal number: every game of the
+    match then played that deal, whatever the seeds."""
+    from app.hosting.match import run_match
+
+    def deals(out: Path, deal_seed: int) -> list[int]:
+        run_match("parade", seats=["random"], games=3, seed=5, out_dir=str(out), deal_seed=deal_seed, max_plies=4)
+        return [json.loads(path.read_text(encoding="utf-8"))["options"]["deal"] for path in sorted(out.glob("*.json"))]
+
+    first = deals(tmp_path / "a", 99)
+    assert len(set(first)) == 3 and deals(tmp_path / "b", 99) == first
+    chosen = tmp_path / "c"
+    run_match("parade", seats=["random"], games=2, seed=5, out_dir=str(chosen), options={"deal": 1234}, max_plies=4)
+    assert [json.loads(p.read_text(encoding="utf-8"))["options"]["deal"] for p in chosen.glob("*.json")] == [1234] * 2

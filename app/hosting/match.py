@@ -408,7 +408,10 @@ def plan_match(variant: str, white: str | None, black: str | None, games: int, s
     control = control or TimeControl()
     cls = registry.referee(variant)
     seating = _seating(cls.seat_names, white, black, seats)
-    game_options = cls.from_options(options or {}).options()
+    given = options or {}
+    # Checked (a bad option raises here, before any game) and normalised, but only the options given: one the
+    # game fills in by chance (a solitaire's deal number) is drawn by each game from its own chance seed.
+    game_options = {key: value for key, value in cls.from_options(given).options().items() if key in given}
     specs = [BotSpec(text, variant) for text in dict.fromkeys(seating)]
     if before_checks is not None:
         before_checks(any(spec.outside for spec in specs))
