@@ -136,6 +136,12 @@ HEAVY = {
     "tests/test_rbc_differential.py": 2,
     "tests/test_records_corpus.py": 1,
     "tests/test_match.py": 1,
+    # A local Dask cluster of two workers each (marked slow there too; listed for their place in the order).
+    "tests/test_match_cluster.py::test_a_seeded_match_gives_the_same_results_and_records_on_a_cluster": 4,
+    "tests/test_match_cluster.py::test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice": 4,
+    "tests/test_match_cluster.py::test_a_bot_that_kills_its_worker_gets_its_game_aborted_not_won": 4,
+    "tests/test_match_cluster.py::test_hostile_outside_bots_on_a_worker_are_held_as_at_home": 4,
+    "tests/test_match_cluster.py::test_ctrl_c_stops_a_cluster_match_and_keeps_every_finished_record": 4,
     "tests/test_autosave_slots.py": 1,
     "tests/test_cloak_presenter.py::test_a_seats_scene_shows_only_what_it_knows[": 1,
     "tests/test_inference_jit.py::test_memory_is_made_ready_in_a_few_steps_as_sets_grow": 3,
