@@ -235,7 +235,7 @@ def test_a_guest_window_closed_mid_game_comes_back_to_its_seat_when_opened_again
 class _FakeGuest:
     """A guest that never connects: the tests hand its link the referee's words themselves."""
 
-    def __init__(self, invitation, make_agent, *, name, token=None, on_token=None, on_clock=None) -> None:
+    def __init__(self, invitation, make_agent, *, name, token=None, on_token=None, on_clock=None, on_link=None) -> None:
         self.invitation, self.token, self.on_clock = invitation, token, on_clock
 
     def play(self) -> None: ...
@@ -340,7 +340,10 @@ def test_a_host_window_that_crashed_carries_the_game_on_and_its_guest_comes_back
         qtbot.waitUntil(lambda: host.game.to_move == 0 and host.game.phase == "sense", timeout=10000)
         told = len(guest.game.observations(1))
         _crash_host(window)
-        assert guest.outcome is None  # the guest heard nothing: it keeps trying to come back
+        assert guest.outcome is None  # the guest heard nothing: it keeps trying to come back, and says so
+        from app.ui.remote_controller import LOST
+        qtbot.waitUntil(lambda: guest.status() == LOST and guest.log()[-1] == LOST, timeout=10000)
+        qtbot.waitUntil(lambda: guest_window.status.text() == LOST, timeout=5000)  # the window's status line
         again = _second_window(qtbot)
         again._pick_unfinished = lambda found: next(game for game in found
                                                     if (network_link(game.record) or {}).get("seat") == 0)
@@ -350,6 +353,7 @@ def test_a_host_window_that_crashed_carries_the_game_on_and_its_guest_comes_back
         qtbot.waitUntil(lambda: back.game.to_move == 0 and back.game.phase == "sense", timeout=15000)
         _turn(again, qtbot)
         qtbot.waitUntil(lambda: len(guest.game.observations(1)) > told and guest.game.to_move == 1, timeout=15000)
+        assert "Reconnected." in guest.log() and guest.status() != LOST
         assert guest.outcome is None and back.outcome is None
     finally:
         _stop(*(w for w in (again, guest_window, window) if w is not None))
