@@ -316,9 +316,13 @@ def test_a_host_window_that_crashed_before_its_guest_joined_gives_the_invitation
         assert again.offer_resume()
         back = again.controller
         assert any(line == f"Black has not joined yet: its invitation is {text}" for line in back.log())
+        # The Invitations panel is back too, for the seat nobody joined yet.
+        assert again.network.dock is not None and again.network.dock.isVisible()
+        assert list(again.network.panel.lines) == ["Black"] and again.network.panel.lines["Black"].text() == text
         guest_window = _second_window(qtbot)
         _join(guest_window, qtbot, text)  # the same invitation still works: same port, certificate and code
         qtbot.waitUntil(lambda: back.game.to_move == 0 and back.game.phase == "sense", timeout=10000)
+        qtbot.waitUntil(lambda: not again.network.dock.isVisible(), timeout=5000)  # everyone joined: it goes
     finally:
         _stop(*(w for w in (guest_window, again, window) if w is not None))
 
