@@ -64,3 +64,60 @@ def test_the_guest_window_says_its_connection_is_lost_then_back(qtbot) -> None:
         assert controller.status().startswith("Disconnected: ")
     finally:
         controller.stop()
+
+
+def _free_port() -> int:
+    import socket
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    return port
+
+
+def test_the_host_picks_the_port_remembered_and_a_port_in_use_is_said_in_the_dialog(
+        window, qtbot, loopback, monkeypatch) -> None:
+    import socket
+
+    from PySide6.QtWidgets import QDialog
+
+    import app.ui.host_dialog as host_dialog
+    from app.ui.host_dialog import HostDialog
+    from app.ui.remote_controller import RemoteController
+    warned: list[str] = []
+    monkeypatch.setattr(host_dialog.QMessageBox, "warning", lambda _parent, _title, text: warned.append(text))
+    dialog = HostDialog(window)
+    qtbot.addWidget(dialog)
+    assert dialog.port.value() == 0 and dialog.port.text() == "any free port"
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        dialog.port.setValue(busy.getsockname()[1])
+        dialog.accept()  # another program listens there: the dialog says so and stays open
+        assert dialog.result() != QDialog.DialogCode.Accepted and len(warned) == 1
+        assert f"Port {busy.getsockname()[1]} is already in use" in warned[0]
+    finally:
+        busy.close()
+    port = _free_port()
+    dialog.port.setValue(port)
+    dialog.accept()
+    assert dialog.result() == QDialog.DialogCode.Accepted and len(warned) == 1
+    hosting = dialog.hosting()
+    assert hosting.port == port
+    again = HostDialog(window)  # remembered, like the dialog's other choices
+    qtbot.addWidget(again)
+    assert again.port.value() == port
+    assert window.network.start_hosting(hosting)
+    qtbot.waitUntil(lambda: isinstance(window.controller, RemoteController), timeout=10000)
+    assert window.network.server.port == port
+    assert f"127.0.0.1:{port}/" in window.network.panel.lines["Black"].text()  # the invitation names it
+    # A port taken between the dialog and the hosting: said, not a crash.
+    from app.ui.host_dialog import Hosting
+    said: list[tuple[str, str]] = []
+    monkeypatch.setattr(window, "_warn", lambda *words: said.append(words))
+    window.network._warn = lambda *words: said.append(words)
+    assert not window.network.start_hosting(Hosting(hosting.variant, hosting.options, hosting.control,
+                                                    hosting.seats, port))
+    assert said and said[0][0] == "Cannot host the game" and f"Port {port} could not be opened" in said[0][1]
+    assert window.network.server.port == port  # the game hosted first goes on

@@ -234,9 +234,10 @@ class NetworkPlay:
         from app.ui.guest_link import GuestLink
         state = network_folder() / f"host-{secrets.token_hex(4)}"
         try:
-            server = start_server(state)
+            server = start_server(state, hosting.port)
         except OSError as error:
-            self._warn("Cannot host the game", f"No port could be opened for it: {error.strerror or error}.")
+            where = f"Port {hosting.port} could not be opened" if hosting.port else "No port could be opened for it"
+            self._warn("Cannot host the game", f"{where}: {error.strerror or error}.")
             return False
         try:
             hosted = server.host_game(hosting.variant, hosting.referee_seats(), options=hosting.options,
