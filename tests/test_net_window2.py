@@ -10,6 +10,8 @@ import threading
 
 import pytest
 
+from app.engine.clock import TimeControl
+
 from tests.test_net_window import _fake_link, _host_rbc, _join, _second_window, _stop, loopback  # noqa: F401
 
 
@@ -121,3 +123,71 @@ def test_the_host_picks_the_port_remembered_and_a_port_in_use_is_said_in_the_dia
                                                     hosting.seats, port))
     assert said and said[0][0] == "Cannot host the game" and f"Port {port} could not be opened" in said[0][1]
     assert window.network.server.port == port  # the game hosted first goes on
+
+
+def _shown_draws(window) -> dict[str, tuple[str, bool]]:
+    """The draw buttons in sight in ``window``'s panel: id -> (label, enabled)."""
+    return {command_id: (button.text(), button.isEnabled())
+            for command_id, button in window.panel.command_buttons.items()
+            if command_id in ("offer_draw", "accept_draw", "decline_draw") and button.isVisible()}
+
+
+def _press(window, qtbot, command_id: str) -> None:
+    from PySide6.QtCore import Qt
+    button = window.panel.command_buttons[command_id]
+    assert button.isVisible() and button.isEnabled(), (command_id, _shown_draws(window))
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+ANSWER = {"offer_draw": ("Offer draw", False), "accept_draw": ("Accept draw", True),
+          "decline_draw": ("Decline draw", True)}
+"""The draw buttons of a seat asked to answer an offer (the local window shows the same)."""
+
+
+def _asked(window, qtbot, phase: str) -> None:
+    controller = window.controller
+    qtbot.waitUntil(lambda: controller.remote_game.request is not None
+                    and controller.remote_game.request.phase == phase, timeout=10000)
+    qtbot.wait(50)  # (the panel shows what the controller said)
+
+
+def test_draw_offers_between_a_host_window_and_a_guest_window_in_blind_chess(window, qtbot, loopback) -> None:
+    from app.engine.core import Reason
+    from app.ui.host_dialog import Hosting
+    from app.ui.remote_controller import RemoteController
+    hosting = Hosting("blind", {}, TimeControl(600, 5), ("person", "another computer"))
+    assert window.network.start_hosting(hosting)
+    qtbot.waitUntil(lambda: isinstance(window.controller, RemoteController), timeout=10000)
+    text = window.network.panel.lines["Black"].text()
+    guest_window = _second_window(qtbot)
+    try:
+        _join(guest_window, qtbot, text)
+        host, guest = window.controller, guest_window.controller
+        qtbot.waitUntil(lambda: host.started and guest.started, timeout=10000)
+        _asked(window, qtbot, "move")
+        host.move((4, 1), (4, 3), None)  # e4
+        # The guest offers a draw on its turn, once a turn.
+        _asked(guest_window, qtbot, "move")
+        assert _shown_draws(guest_window) == {"offer_draw": ("Offer draw", True)}
+        _press(guest_window, qtbot, "offer_draw")
+        # The host is asked to answer it, and declines.
+        _asked(window, qtbot, "answer_draw")
+        assert _shown_draws(window) == ANSWER  # as in a local game
+        assert any("draw was offered" in line for line in host.log())
+        _press(window, qtbot, "decline_draw")
+        # Back to the guest's move: no second offer this turn; it moves.
+        _asked(guest_window, qtbot, "move")
+        assert any("declined" in line for line in guest.log())
+        assert _shown_draws(guest_window) == {"offer_draw": ("Offer draw", False)}
+        guest.move((4, 6), (4, 4), None)  # e5
+        # The host offers; the guest window answers, and accepts: a draw for both.
+        _asked(window, qtbot, "move")
+        _press(window, qtbot, "offer_draw")
+        _asked(guest_window, qtbot, "answer_draw")
+        assert _shown_draws(guest_window) == ANSWER
+        _press(guest_window, qtbot, "accept_draw")
+        qtbot.waitUntil(lambda: host.outcome is not None and guest.outcome is not None, timeout=10000)
+        assert host.outcome.winner is None and guest.outcome.winner is None
+        assert host.outcome.reason == guest.outcome.reason == Reason.DRAW_AGREED
+    finally:
+        _stop(guest_window, window)
