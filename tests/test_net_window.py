@@ -114,6 +114,14 @@ def test_a_host_window_and_a_guest_window_play_rbc_over_loopback_each_seeing_onl
         assert hosted.record_path is not None and hosted.record_path.is_file()  # the host keeps the record
         qtbot.waitUntil(lambda: str(hosted.record_path) in host.log()[-1], timeout=5000)  # and its window says where
         assert not any(str(hosted.record_path) in line for line in guest.log())
+        # Game > Review replays the host's record, every seat's moves; the guest's window has none to review.
+        assert window.game_actions["review"].isEnabled() and not guest_window.game_actions["review"].isEnabled()
+        assert not window.game_actions["save"].isEnabled()
+        window.game_actions["review"].trigger()
+        replay = window.files.replay_window
+        assert replay is not None and replay.record.result is not None
+        assert {entry.seat for entry in replay.record.entries} == {0, 1}
+        replay.close()
     finally:
         _stop(guest_window, window)
 

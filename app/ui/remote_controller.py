@@ -89,6 +89,9 @@ class RemoteController(GameController):
         self.started = False
         self.problem: str | None = None
         """Why the seat cannot play on (the host went away), said in the status."""
+        self.record_path: str | None = None
+        """The host's record of the game, with every seat's moves, once written (the host's window only): Game >
+        Review replays it."""
         self.reconnecting = False
         """Whether the connection dropped and the guest is trying to come back (said in the status)."""
         self._inbox: list[tuple[Callable[[Any], None], Any]] = []

@@ -331,8 +331,9 @@ class NetworkPlay:
             return
 
         def tell(_outcome: object = None) -> None:
+            controller.record_path = path
             controller.logs[controller.remote_game.seat].append(
-                f"The game's record, with every seat's moves, is saved in {path} (Game > Open replays it).")
+                f"The game's record, with every seat's moves, is saved in {path} (Game > Review replays it).")
             controller.changed.emit()
 
         if controller.outcome is not None:
