@@ -243,7 +243,8 @@ def test_a_guest_window_closed_mid_game_comes_back_to_its_seat_when_opened_again
 class _FakeGuest:
     """A guest that never connects: the tests hand its link the referee's words themselves."""
 
-    def __init__(self, invitation, make_agent, *, name, token=None, on_token=None, on_clock=None, on_link=None) -> None:
+    def __init__(self, invitation, make_agent, *, name, token=None, on_token=None, on_clock=None,
+                 on_link=None) -> None:
         self.invitation, self.token, self.on_clock = invitation, token, on_clock
 
     def play(self) -> None: ...

@@ -11,10 +11,11 @@ The guest reads the host on its own thread (the one that calls :meth:`Guest.play
 agent, in order, on a second thread: a request the agent thinks over never stops the guest from hearing the host
 (the clocks, the end of the game). ``on_clock(update)`` is handed each :class:`ClockUpdate` the host sends, on
 the guest's thread; ``on_link("lost")`` says the connection dropped and the guest tries to come back,
-``on_link("back")`` that the host welcomed it again; :meth:`Guest.resign`, :meth:`Guest.offer_draw` and :meth:`Guest.answer_draw` may be called
-from any thread at any moment. A draw offered to the seat arrives as its game's observation and as a request in
-the game's answer phase (``answer_draw``; ``agree_draw`` for the offerer's partner in a team game), which the
-agent answers as any request or :meth:`Guest.answer_draw` answers in its place.
+``on_link("back")`` that the host welcomed it again; :meth:`Guest.resign`, :meth:`Guest.offer_draw` and
+:meth:`Guest.answer_draw` may be called from any thread at any moment. A draw offered to the seat arrives as its
+game's observation and as a request in the game's answer phase (``answer_draw``; ``agree_draw`` for the offerer's
+partner in a team game), which the agent answers as any request or :meth:`Guest.answer_draw` answers in its
+place.
 
 ``sightline join INVITATION --bot NAME`` plays a seat with a built-in bot this way; the window's Join will use
 the same class with the person at the board as the agent.
@@ -108,10 +109,11 @@ class Guest:
     welcome). ``token`` comes back to a seat joined before; ``on_token(token)`` is told the token as soon as the
     host gives it; ``on_bytes(data)`` is handed every byte received from the host after decryption (tests
     record the traffic with it); ``on_clock(update)`` each :class:`ClockUpdate` (on the guest's thread: keep it
-    short); ``on_link(state)`` ``"lost"`` when the connection dropped and the guest keeps trying to come back (once a
-    drop), ``"back"`` when the host has welcomed it again; ``on_refused(message)`` why a resignation or draw message was not played. ``time_source`` (default
-    :func:`time.monotonic`) times the updates' arrival and the agent's thinking, which the guest reports with its
-    answers so that the host can give the seat back the network's lag."""
+    short); ``on_link(state)`` ``"lost"`` when the connection dropped and the guest keeps trying to come back (once
+    a drop), ``"back"`` when the host has welcomed it again; ``on_refused(message)`` why a resignation or draw
+    message was not played. ``time_source`` (default :func:`time.monotonic`) times the updates' arrival and the
+    agent's thinking, which the guest reports with its answers so that the host can give the seat back the
+    network's lag."""
 
     def __init__(self, invitation: Invitation, make_agent: Callable[[str, int], Agent], *, name: str = "guest",
                  token: str | None = None, on_token: Callable[[str], None] | None = None,

@@ -35,8 +35,9 @@ class GuestLink(QObject):
     ``started(options, opponent)``, the game began (again, after a reconnect to a restarted window: each
     observation follows again); ``observed(observation)``; ``asked(request)``, the person must act;
     ``ended(outcome)``; ``failed(message)``, the guest cannot play on (the host refused it, or could not be
-    reached); ``tokenChanged(token)``; ``clockUpdate(update)``, the referee's word on the clocks; ``linkChanged(state)``, ``"lost"`` when the connection
-    dropped and the guest tries to come back, ``"back"`` once it is back.
+    reached); ``tokenChanged(token)``; ``clockUpdate(update)``, the referee's word on the clocks;
+    ``linkChanged(state)``, ``"lost"`` when the connection dropped and the guest tries to come back, ``"back"`` once
+    it is back.
     """
 
     welcomed = Signal(str, int)

@@ -70,7 +70,7 @@ class HostDialog(NewGameDialog):
         self.port.setToolTip("The port the game is hosted on: a port your firewall or router lets through, or "
                              "any free one (the invitation names it either way).")
         self.port.setValue(_remembered_port())
-        self._form.insertRow(self._form.getWidgetPosition(self.buttons)[0], "Port", self.port)
+        self._form.insertRow(self._form.rowCount() - 1, "Port", self.port)  # above the buttons, the last row
 
     def _build_game_rows(self, seats: list[SeatChoice]) -> None:
         super()._build_game_rows(seats)
@@ -128,7 +128,7 @@ class HostDialog(NewGameDialog):
 
 def _remembered_port() -> int:
     try:
-        port = int(QSettings().value(PORT_SETTING, 0) or 0)
+        port = int(str(QSettings().value(PORT_SETTING, 0) or 0))
     except (TypeError, ValueError):
         return 0
     return port if 0 <= port <= 65535 else 0
