@@ -114,6 +114,14 @@ def test_a_host_window_and_a_guest_window_play_rbc_over_loopback_each_seeing_onl
         assert hosted.record_path is not None and hosted.record_path.is_file()  # the host keeps the record
         qtbot.waitUntil(lambda: str(hosted.record_path) in host.log()[-1], timeout=5000)  # and its window says where
         assert not any(str(hosted.record_path) in line for line in guest.log())
+        # Game > Review replays the host's record, every seat's moves; the guest's window has none to review.
+        assert window.game_actions["review"].isEnabled() and not guest_window.game_actions["review"].isEnabled()
+        assert not window.game_actions["save"].isEnabled()
+        window.game_actions["review"].trigger()
+        replay = window.files.replay_window
+        assert replay is not None and replay.record.result is not None
+        assert {entry.seat for entry in replay.record.entries} == {0, 1}
+        replay.close()
     finally:
         _stop(guest_window, window)
 
@@ -235,7 +243,8 @@ def test_a_guest_window_closed_mid_game_comes_back_to_its_seat_when_opened_again
 class _FakeGuest:
     """A guest that never connects: the tests hand its link the referee's words themselves."""
 
-    def __init__(self, invitation, make_agent, *, name, token=None, on_token=None, on_clock=None) -> None:
+    def __init__(self, invitation, make_agent, *, name, token=None, on_token=None, on_clock=None,
+                 on_link=None) -> None:
         self.invitation, self.token, self.on_clock = invitation, token, on_clock
 
     def play(self) -> None: ...
@@ -316,9 +325,13 @@ def test_a_host_window_that_crashed_before_its_guest_joined_gives_the_invitation
         assert again.offer_resume()
         back = again.controller
         assert any(line == f"Black has not joined yet: its invitation is {text}" for line in back.log())
+        # The Invitations panel is back too, for the seat nobody joined yet.
+        assert again.network.dock is not None and again.network.dock.isVisible()
+        assert list(again.network.panel.lines) == ["Black"] and again.network.panel.lines["Black"].text() == text
         guest_window = _second_window(qtbot)
         _join(guest_window, qtbot, text)  # the same invitation still works: same port, certificate and code
         qtbot.waitUntil(lambda: back.game.to_move == 0 and back.game.phase == "sense", timeout=10000)
+        qtbot.waitUntil(lambda: not again.network.dock.isVisible(), timeout=5000)  # everyone joined: it goes
     finally:
         _stop(*(w for w in (guest_window, again, window) if w is not None))
 
@@ -340,7 +353,10 @@ def test_a_host_window_that_crashed_carries_the_game_on_and_its_guest_comes_back
         qtbot.waitUntil(lambda: host.game.to_move == 0 and host.game.phase == "sense", timeout=10000)
         told = len(guest.game.observations(1))
         _crash_host(window)
-        assert guest.outcome is None  # the guest heard nothing: it keeps trying to come back
+        assert guest.outcome is None  # the guest heard nothing: it keeps trying to come back, and says so
+        from app.ui.remote_controller import LOST
+        qtbot.waitUntil(lambda: guest.status() == LOST and guest.log().count(LOST) == 1, timeout=10000)
+        qtbot.waitUntil(lambda: guest_window.status.text() == LOST, timeout=5000)  # the window's status line
         again = _second_window(qtbot)
         again._pick_unfinished = lambda found: next(game for game in found
                                                     if (network_link(game.record) or {}).get("seat") == 0)
@@ -350,6 +366,7 @@ def test_a_host_window_that_crashed_carries_the_game_on_and_its_guest_comes_back
         qtbot.waitUntil(lambda: back.game.to_move == 0 and back.game.phase == "sense", timeout=15000)
         _turn(again, qtbot)
         qtbot.waitUntil(lambda: len(guest.game.observations(1)) > told and guest.game.to_move == 1, timeout=15000)
+        assert "Reconnected." in guest.log() and guest.status() != LOST
         assert guest.outcome is None and back.outcome is None
     finally:
         _stop(*(w for w in (again, guest_window, window) if w is not None))

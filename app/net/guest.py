@@ -10,10 +10,12 @@ told again everything the seat has been told.
 The guest reads the host on its own thread (the one that calls :meth:`Guest.play`) and makes every call into its
 agent, in order, on a second thread: a request the agent thinks over never stops the guest from hearing the host
 (the clocks, the end of the game). ``on_clock(update)`` is handed each :class:`ClockUpdate` the host sends, on
-the guest's thread; :meth:`Guest.resign`, :meth:`Guest.offer_draw` and :meth:`Guest.answer_draw` may be called
-from any thread at any moment. A draw offered to the seat arrives as its game's observation and as a request in
-the game's answer phase (``answer_draw``; ``agree_draw`` for the offerer's partner in a team game), which the
-agent answers as any request or :meth:`Guest.answer_draw` answers in its place.
+the guest's thread; ``on_link("lost")`` says the connection dropped and the guest tries to come back,
+``on_link("back")`` that the host welcomed it again; :meth:`Guest.resign`, :meth:`Guest.offer_draw` and
+:meth:`Guest.answer_draw` may be called from any thread at any moment. A draw offered to the seat arrives as its
+game's observation and as a request in the game's answer phase (``answer_draw``; ``agree_draw`` for the offerer's
+partner in a team game), which the agent answers as any request or :meth:`Guest.answer_draw` answers in its
+place.
 
 ``sightline join INVITATION --bot NAME`` plays a seat with a built-in bot this way; the window's Join will use
 the same class with the person at the board as the agent.
@@ -107,15 +109,18 @@ class Guest:
     welcome). ``token`` comes back to a seat joined before; ``on_token(token)`` is told the token as soon as the
     host gives it; ``on_bytes(data)`` is handed every byte received from the host after decryption (tests
     record the traffic with it); ``on_clock(update)`` each :class:`ClockUpdate` (on the guest's thread: keep it
-    short); ``on_refused(message)`` why a resignation or draw message was not played. ``time_source`` (default
-    :func:`time.monotonic`) times the updates' arrival and the agent's thinking, which the guest reports with its
-    answers so that the host can give the seat back the network's lag."""
+    short); ``on_link(state)`` ``"lost"`` when the connection dropped and the guest keeps trying to come back (once
+    a drop), ``"back"`` when the host has welcomed it again; ``on_refused(message)`` why a resignation or draw
+    message was not played. ``time_source`` (default :func:`time.monotonic`) times the updates' arrival and the
+    agent's thinking, which the guest reports with its answers so that the host can give the seat back the
+    network's lag."""
 
     def __init__(self, invitation: Invitation, make_agent: Callable[[str, int], Agent], *, name: str = "guest",
                  token: str | None = None, on_token: Callable[[str], None] | None = None,
                  on_bytes: Callable[[bytes], None] | None = None, reconnect_limit: float = 60.0,
                  connect_timeout: float = 10.0, on_clock: Callable[[ClockUpdate], None] | None = None,
                  on_refused: Callable[[str], None] | None = None,
+                 on_link: Callable[[str], None] | None = None,
                  time_source: Callable[[], float] = time.monotonic) -> None:
         self.invitation = invitation
         self.make_agent = make_agent
@@ -142,6 +147,9 @@ class Guest:
         """The last request answered and the answer, sent again if the host asks again after a drop."""
         self.on_clock = on_clock
         self.on_refused = on_refused
+        self.on_link = on_link
+        self._lost = False
+        """Whether the connection dropped and the guest has not been welcomed back since (see ``on_link``)."""
         self.time_source = time_source
         self.clock: ClockUpdate | None = None
         """The last clock update (None before the first, and always in an untimed game)."""
@@ -191,8 +199,18 @@ class Guest:
                 if now - dropped_at > self.reconnect_limit:
                     raise GuestError(f"the connection to the host was lost and could not be made again within "
                                      f"{self.reconnect_limit:g} s ({drop})") from None
+                if not self._lost:
+                    self._lost = True
+                    self._tell_link("lost")
                 time.sleep(pause)
                 pause = min(2.0, pause * 2)
+
+    def _tell_link(self, state: str) -> None:
+        if self.on_link is not None:
+            try:
+                self.on_link(state)
+            except Exception:  # noqa: BLE001 - a listener's failure stops no game
+                pass
 
     def close(self) -> None:
         """Stop (from another thread): the connection is closed and :meth:`play` ends with GuestError."""
@@ -419,6 +437,9 @@ class Guest:
                 self._welcomed = True
                 for said in unsent:
                     self._send(*said)
+            if self._lost:
+                self._lost = False
+                self._tell_link("back")
             return None
         agent, variant, seat = self.agent, self.variant, self.seat
         if agent is None or variant is None or seat is None:

@@ -21,9 +21,11 @@ __all__ = ["GuestLink", "make_guest"]
 
 
 def make_guest(invitation: Invitation, make_agent: Callable[[str, int], Any], *, name: str, token: str | None,
-               on_token: Callable[[str], None], on_clock: Callable[[Any], None]) -> Guest:
+               on_token: Callable[[str], None], on_clock: Callable[[Any], None],
+               on_link: Callable[[str], None]) -> Guest:
     """The guest for a window's seat (tests pass a stand-in to :class:`GuestLink`)."""
-    return Guest(invitation, make_agent, name=name, token=token, on_token=on_token, on_clock=on_clock)
+    return Guest(invitation, make_agent, name=name, token=token, on_token=on_token, on_clock=on_clock,
+                 on_link=on_link)
 
 
 class GuestLink(QObject):
@@ -33,7 +35,9 @@ class GuestLink(QObject):
     ``started(options, opponent)``, the game began (again, after a reconnect to a restarted window: each
     observation follows again); ``observed(observation)``; ``asked(request)``, the person must act;
     ``ended(outcome)``; ``failed(message)``, the guest cannot play on (the host refused it, or could not be
-    reached); ``tokenChanged(token)``; ``clockUpdate(update)``, the referee's word on the clocks.
+    reached); ``tokenChanged(token)``; ``clockUpdate(update)``, the referee's word on the clocks;
+    ``linkChanged(state)``, ``"lost"`` when the connection dropped and the guest tries to come back, ``"back"`` once
+    it is back.
     """
 
     welcomed = Signal(str, int)
@@ -44,6 +48,7 @@ class GuestLink(QObject):
     failed = Signal(str)
     tokenChanged = Signal(str)
     clockUpdate = Signal(object)
+    linkChanged = Signal(str)
 
     def __init__(self, invitation: Invitation, name: str = "guest", token: str | None = None,
                  build: Callable[..., Guest] = make_guest, parent: QObject | None = None) -> None:
@@ -55,7 +60,8 @@ class GuestLink(QObject):
                                lambda outcome: self._emit(self.ended, outcome))
         self.guest = build(invitation, self._make_agent, name=name, token=token,
                            on_token=lambda new: self._emit(self.tokenChanged, new),
-                           on_clock=lambda update: self._emit(self.clockUpdate, update))
+                           on_clock=lambda update: self._emit(self.clockUpdate, update),
+                           on_link=lambda state: self._emit(self.linkChanged, state))
         self.agent.disconnect = self.guest.close
         self.closed = False
         self._attached = threading.Event()

@@ -1,19 +1,25 @@
 """Game > Host a network game: the new-game dialog's choices (the game, its form and options, the clock), with one
 more choice for each seat: "Another computer". The person at this computer plays one seat; the others are the
-host's bots or people on other computers, one invitation each."""
+host's bots or people on other computers, one invitation each. The port the game is hosted on may be chosen (for
+a firewall's open port; "any free port" otherwise)."""
 
 from __future__ import annotations
 
+import errno
+import socket
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QMessageBox, QWidget
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QMessageBox, QSpinBox, QWidget
 
 from app.engine.clock import TimeControl
 from app.ui.new_game_dialog import PERSON, NewGameDialog, SeatChoice, SeatRow
 
-__all__ = ["ELSEWHERE", "HostDialog", "Hosting"]
+__all__ = ["ELSEWHERE", "HostDialog", "Hosting", "port_problem"]
+
+PORT_SETTING = "hostgame/port"
+"""The port last chosen in the dialog (0: any free one)."""
 
 ELSEWHERE = "another computer"
 """A seat row's choice (and what the settings remember) for a seat played from another computer."""
@@ -22,12 +28,13 @@ ELSEWHERE = "another computer"
 @dataclass(frozen=True)
 class Hosting:
     """What the host chose: the game, its options and clock, and who plays each seat (``"person"``, ``ELSEWHERE``
-    or ``"bot:level"``)."""
+    or ``"bot:level"``); ``port`` the port to host it on (0: any free one)."""
 
     variant: str
     options: dict[str, Any]
     control: TimeControl
     seats: tuple[str, ...]
+    port: int = 0
 
     @property
     def person_seat(self) -> int:
@@ -57,6 +64,13 @@ class HostDialog(NewGameDialog):
                                "another computer; the others may be bots.")
         self.shuffle.setChecked(False)
         self._form.setRowVisible(self.shuffle, False)
+        self.port = QSpinBox()
+        self.port.setRange(0, 65535)
+        self.port.setSpecialValueText("any free port")
+        self.port.setToolTip("The port the game is hosted on: a port your firewall or router lets through, or "
+                             "any free one (the invitation names it either way).")
+        self.port.setValue(_remembered_port())
+        self._form.insertRow(self._form.rowCount() - 1, "Port", self.port)  # above the buttons, the last row
 
     def _build_game_rows(self, seats: list[SeatChoice]) -> None:
         super()._build_game_rows(seats)
@@ -93,14 +107,50 @@ class HostDialog(NewGameDialog):
     def hosting(self) -> Hosting:
         choice = self.choice()
         return Hosting(choice.variant, choice.game_options(), choice.control,
-                       tuple(_who(row) for row in self.seat_rows))
+                       tuple(_who(row) for row in self.seat_rows), self.port.value())
 
     def accept(self) -> None:
         problem = self._option_problem()
         if problem is not None:
             QMessageBox.warning(self, "Host a network game", problem if len(problem) <= 300 else problem[:299] + "…")
             return
+        problem = port_problem(self.port.value())
+        if problem is not None:
+            QMessageBox.warning(self, "Host a network game", problem)
+            self.port.setFocus()
+            return
+        QSettings().setValue(PORT_SETTING, self.port.value())
         # Remembered apart from the new-game dialog's seats (a seat "from another computer" is no choice there).
         QSettings().setValue(f"hostgame/players/{self.chosen_key()}",
                              ",".join(_who(row) for row in self.seat_rows))
         QDialog.accept(self)
+
+
+def _remembered_port() -> int:
+    try:
+        port = int(str(QSettings().value(PORT_SETTING, 0) or 0))
+    except (TypeError, ValueError):
+        return 0
+    return port if 0 <= port <= 65535 else 0
+
+
+def port_problem(port: int) -> str | None:
+    """Why a game cannot be hosted on ``port`` (None: it can, as far as can be told now; 0 always can)."""
+    if not port:
+        return None
+    from app.ui import window_network
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the referee listens
+        probe.bind((window_network.LISTEN, port))
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            return (f"Port {port} is already in use on this computer (another program, or a game hosted "
+                    "already). Choose another port, or any free port.")
+        if error.errno == errno.EACCES:
+            return (f"This computer does not let Sightline use port {port} (ports under 1024 are kept for the "
+                    "system). Choose a port from 1024 up, or any free port.")
+        return f"Port {port} cannot be used: {error.strerror or error}."
+    finally:
+        probe.close()
+    return None

@@ -32,6 +32,10 @@ ELSEWHERE = "elsewhere"
 """The spec of a seat played on another computer (or by the host's bots): no program runs for it here."""
 
 
+LOST = "Connection lost: trying to reconnect…"
+"""What a seat's status and log say while its guest tries to come back (then the log says "Reconnected.")."""
+
+
 class _NoBots(QObject):
     """The other seats of a network game: played elsewhere, so nothing here is started, asked or told."""
 
@@ -85,6 +89,11 @@ class RemoteController(GameController):
         self.started = False
         self.problem: str | None = None
         """Why the seat cannot play on (the host went away), said in the status."""
+        self.record_path: str | None = None
+        """The host's record of the game, with every seat's moves, once written (the host's window only): Game >
+        Review replays it."""
+        self.reconnecting = False
+        """Whether the connection dropped and the guest is trying to come back (said in the status)."""
         self._inbox: list[tuple[Callable[[Any], None], Any]] = []
         """What the link brought since the last pass of the event loop, in order (see _news)."""
         link.setParent(self)
@@ -95,6 +104,7 @@ class RemoteController(GameController):
         link.failed.connect(self._failed)
         link.tokenChanged.connect(self._token)
         link.clockUpdate.connect(self._clock_update)
+        link.linkChanged.connect(self._link_changed)
         link.attach()
 
     record_kept_elsewhere = True
@@ -137,10 +147,22 @@ class RemoteController(GameController):
     def _failed(self, message: str) -> None:
         if self.remote_game.outcome is None:
             self.problem = message
+            self.reconnecting = False
             self.remote_game.request = None  # nothing can be answered any more: no move is offered
             self._premoves.clear()
             self.logs[self.remote_game.seat].append(f"The game cannot go on here: {message}.")
             self.changed.emit()
+
+    def _link_changed(self, state: str) -> None:
+        """The connection dropped (``"lost"``: the guest tries to come back by itself) or is back (``"back"``)."""
+        if self.remote_game.outcome is not None or self.problem is not None:
+            return
+        lost = state == "lost"
+        if lost == self.reconnecting:
+            return
+        self.reconnecting = lost
+        self.logs[self.remote_game.seat].append(LOST if lost else "Reconnected.")
+        self.changed.emit()
 
     def _token(self, token: str) -> None:
         self.session.record.extra[NETWORK]["token"] = token
@@ -163,6 +185,8 @@ class RemoteController(GameController):
         if game.outcome is None:
             if self.problem is not None:
                 return f"Disconnected: {self.problem}"
+            if self.reconnecting:
+                return LOST
             if not self.started:
                 return "Waiting for every player to join"
             if game.request is None:

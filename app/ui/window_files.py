@@ -174,6 +174,10 @@ class GameFiles:
         controller = self._host.controller
         if controller is None:
             return
+        path = getattr(controller, "record_path", None)
+        if path:  # a network game this window hosted: its record, every seat's moves (the window has one seat's)
+            self.open_file(path)
+            return
         if controller.outcome is None and controller.screen_seat is None:
             self._host._warn("Review", "Lift the curtain first: a game in progress is reviewed by the player at "
                              "the screen.")

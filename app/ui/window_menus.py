@@ -197,7 +197,9 @@ class WindowMenus:
             self.game_actions["copy_position"].setText(copy_label(definition))
             if getattr(controller, "record_kept_elsewhere", False):
                 # A seat of a network game: the host keeps the record; this window has only its seat's view.
-                enabled.update({name: False for name in enabled if name not in ("resign", "offer_draw")})
+                # Its host's window reviews the host's record, once written (every seat's moves).
+                kept = ("resign", "offer_draw") + (("review",) if getattr(controller, "record_path", None) else ())
+                enabled.update({name: False for name in enabled if name not in kept})
         for name, action in self.game_actions.items():
             action.setEnabled(enabled[name])
 

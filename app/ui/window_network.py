@@ -126,12 +126,18 @@ def _stopper(server: "RefereeServer", announced: "list[Announcement]") -> Callab
 def rejoin(record: "GameRecord", parent: QObject | None = None) -> "RemoteController":
     """The controller that comes back to the network seat ``record`` was autosaved from: a guest returns with its
     token; a host first starts its referee again from its state folder, on the same port, carrying the game on
-    (the guests come back by themselves). ValueError (a sentence) when that cannot be."""
+    (the guests come back by themselves), and its window (``parent``'s :class:`NetworkPlay`, if it has one)
+    shows the Invitations panel again for the seats nobody had joined yet. ValueError (a sentence) when that
+    cannot be."""
     from app.net.remote_session import network_link
     from app.ui.remote_controller import RemoteController
     link = network_link(record) or {}
     state = link.get("state_dir")
+    network = getattr(parent, "network", None)
+    network = network if isinstance(network, NetworkPlay) else None
     stop = None
+    server = hosted = None
+    announced: list[Announcement] = []
     waiting: list[str] = []  # the invitations of seats nobody had joined yet, for the host to give again
     if isinstance(state, str):
         try:
@@ -144,12 +150,12 @@ def rejoin(record: "GameRecord", parent: QObject | None = None) -> "RemoteContro
             server.close()
             raise ValueError("the referee of this game kept nothing to carry on (it ended when its window closed)")
         try:
-            hosted = server.resume_game(saved[0])
+            hosted = server.resume_game(saved[0], None if network is None else network._tell_finished)
         except ValueError as error:
             server.close()
             raise ValueError(str(error)) from None
         server.open()
-        stop = _stopper(server, [])
+        stop = _stopper(server, announced)
         waiting = [f"{hosted.seat_names[seat]} has not joined yet: its invitation is {invitation.text()}"
                    for seat, invitation in hosted.invitations().items() if seat != link.get("seat")]
     try:
@@ -161,6 +167,8 @@ def rejoin(record: "GameRecord", parent: QObject | None = None) -> "RemoteContro
     controller.on_stop = stop
     seat = controller.remote_game.seat
     controller.logs[seat].extend(waiting)
+    if network is not None and server is not None and hosted is not None and stop is not None:
+        network.hosting_again(server, hosted, controller, stop, announced)
     controller.link.start()
     return controller
 
@@ -226,9 +234,10 @@ class NetworkPlay:
         from app.ui.guest_link import GuestLink
         state = network_folder() / f"host-{secrets.token_hex(4)}"
         try:
-            server = start_server(state)
+            server = start_server(state, hosting.port)
         except OSError as error:
-            self._warn("Cannot host the game", f"No port could be opened for it: {error.strerror or error}.")
+            where = f"Port {hosting.port} could not be opened" if hosting.port else "No port could be opened for it"
+            self._warn("Cannot host the game", f"{where}: {error.strerror or error}.")
             return False
         try:
             hosted = server.host_game(hosting.variant, hosting.referee_seats(), options=hosting.options,
@@ -277,6 +286,29 @@ class NetworkPlay:
         controller.on_stop = stopped
         self._install(controller)
 
+    def hosting_again(self, server: "RefereeServer", hosted: "HostedGame", controller: "RemoteController",
+                      stop: Callable[[], None], announced: list[Announcement]) -> None:
+        """The game this window hosted before it crashed, carried on by ``server`` and played here by
+        ``controller`` (see :func:`rejoin`): its Invitations panel comes back for the seats nobody had joined yet
+        (announced again while they are open), and the record is named in the log at the end."""
+        self.server, self.hosted, self._host_seat = server, hosted, controller
+        seat = controller.remote_game.seat
+
+        def stopped() -> None:
+            if self.server is server:
+                self._forget()
+            stop()
+        controller.on_stop = stopped
+        if not any(other != seat for other in hosted.invitations()):
+            self._hide_invitations()  # (a panel of another game this window hosted before)
+            return
+        self._show_invitations(hosted, seat)
+        if ANNOUNCE and self.panel is not None:
+            announcement = Announcement(server, hosted)
+            announced.append(announcement)
+            self.panel.everyoneJoined.connect(announcement.close)
+            self.panel.say_announced()
+
     def _host_failed(self, link: "GuestLink", message: str, stop: Callable[[], None]) -> None:
         if link is self._pending:  # (a failure later in the game is the controller's to tell)
             self._pending = None
@@ -299,8 +331,9 @@ class NetworkPlay:
             return
 
         def tell(_outcome: object = None) -> None:
+            controller.record_path = path
             controller.logs[controller.remote_game.seat].append(
-                f"The game's record, with every seat's moves, is saved in {path} (Game > Open replays it).")
+                f"The game's record, with every seat's moves, is saved in {path} (Game > Review replays it).")
             controller.changed.emit()
 
         if controller.outcome is not None:
