@@ -88,7 +88,7 @@ def test_the_host_picks_the_port_remembered_and_a_port_in_use_is_said_in_the_dia
     from app.ui.remote_controller import RemoteController
     warned: list[str] = []
     monkeypatch.setattr(host_dialog.QMessageBox, "warning", lambda _parent, _title, text: warned.append(text))
-    dialog = HostDialog(window)
+    dialog = HostDialog(window, "127.0.0.1")  # as the window passes its listening address (loopback in tests)
     qtbot.addWidget(dialog)
     assert dialog.port.value() == 0 and dialog.port.text() == "any free port"
     busy = socket.socket()
@@ -107,7 +107,7 @@ def test_the_host_picks_the_port_remembered_and_a_port_in_use_is_said_in_the_dia
     assert dialog.result() == QDialog.DialogCode.Accepted and len(warned) == 1
     hosting = dialog.hosting()
     assert hosting.port == port
-    again = HostDialog(window)  # remembered, like the dialog's other choices
+    again = HostDialog(window, "127.0.0.1")  # remembered, like the dialog's other choices
     qtbot.addWidget(again)
     assert again.port.value() == port
     assert window.network.start_hosting(hosting)

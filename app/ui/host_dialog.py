@@ -56,8 +56,10 @@ def _who(row: SeatRow) -> str:
 class HostDialog(NewGameDialog):
     """The new-game dialog, for a game whose seats may be played from other computers."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, listen: str = "0.0.0.0") -> None:
+        """``listen``: the address the referee will listen on (where a chosen port is tried)."""
         super().__init__(parent)
+        self.listen = listen
         self.setWindowTitle("Host a network game")
         self.setMinimumWidth(500)  # the seat rows' longer choices ("You, at this computer") read whole
         self.no_person.setText("One seat is yours (played at this computer) and at least one is played from "
@@ -114,7 +116,7 @@ class HostDialog(NewGameDialog):
         if problem is not None:
             QMessageBox.warning(self, "Host a network game", problem if len(problem) <= 300 else problem[:299] + "…")
             return
-        problem = port_problem(self.port.value())
+        problem = port_problem(self.port.value(), self.listen)
         if problem is not None:
             QMessageBox.warning(self, "Host a network game", problem)
             self.port.setFocus()
@@ -134,15 +136,15 @@ def _remembered_port() -> int:
     return port if 0 <= port <= 65535 else 0
 
 
-def port_problem(port: int) -> str | None:
-    """Why a game cannot be hosted on ``port`` (None: it can, as far as can be told now; 0 always can)."""
+def port_problem(port: int, listen: str = "0.0.0.0") -> str | None:
+    """Why a game cannot be hosted on ``port`` of address ``listen`` (None: it can, as far as can be told now; 0
+    always can)."""
     if not port:
         return None
-    from app.ui import window_network
     probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the referee listens
-        probe.bind((window_network.LISTEN, port))
+        probe.bind((listen, port))
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             return (f"Port {port} is already in use on this computer (another program, or a game hosted "

@@ -222,7 +222,7 @@ class NetworkPlay:
         from app.ui.host_dialog import HostDialog  # not before the first frame
         if not self._may_leave():
             return
-        dialog = HostDialog(self._window)
+        dialog = HostDialog(self._window, LISTEN)
         self.host_dialog = dialog
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.start_hosting(dialog.hosting())
