@@ -136,6 +136,7 @@ HEAVY = {
     "tests/test_rbc_differential.py": 2,
     "tests/test_records_corpus.py": 1,
     "tests/test_match.py": 1,
+    "tests/test_net_window.py::test_a_guest_window_plays_a_whole_game_against_a_referee_in_another_process": 4,
     # A local Dask cluster of two workers each (marked slow there too; listed for their place in the order).
     "tests/test_match_cluster.py::test_a_seeded_match_gives_the_same_results_and_records_on_a_cluster": 4,
     "tests/test_match_cluster.py::test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice": 4,

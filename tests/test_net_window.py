@@ -534,3 +534,38 @@ def test_hosting_again_replaces_the_first_hosted_game_and_its_invitations(window
         qtbot.waitUntil(lambda: first.closing, timeout=5000)  # the first game's referee was stopped
     finally:
         _stop(window)
+
+
+@pytest.mark.slow
+def test_a_guest_window_plays_a_whole_game_against_a_referee_in_another_process(window, qtbot, tmp_path) -> None:
+    """The referee server on a computer neither player owns: here a `sightline serve` process of its own, with
+    its bot as White, and this window joining it as Black, playing (at random, from what its own screen offers)
+    until the game is over; the referee's record replays to the result the window was told."""
+    import random
+
+    from app.engine.record import read_record
+    from app.engine.timeline import Timeline
+    from tests.test_net_support import finish, read_invitations, sightline, stop_all
+    host = sightline("serve", "--variant", "rbc", "--white", "random", "--black", "remote", "--untimed",
+                     "--seed", "3", "--max-plies", "60", "--out", str(tmp_path))
+    try:
+        invitation = read_invitations(host, 1)["Black"]
+        _join(window, qtbot, invitation)
+        guest = window.controller
+        rng = random.Random(5)
+        for _ in range(200):
+            qtbot.waitUntil(lambda: guest.outcome is not None or guest.remote_game.request is not None, timeout=20000)
+            if guest.outcome is not None:
+                break
+            _act_at_random(window, rng)
+            qtbot.waitUntil(lambda: guest.outcome is not None or guest.remote_game.request is None, timeout=20000)
+        assert guest.outcome is not None and guest.status().startswith("Game over")
+        code, out, err = finish(host)
+        assert code == 0, err
+    finally:
+        stop_all([host])
+    (path,) = tmp_path.glob("rbc-*.json")
+    record = read_record(path)
+    assert record.players[1].name == "Ada" and record.result is not None
+    assert record.result.winner == guest.outcome.winner and record.result.reason == guest.outcome.reason
+    assert list(Timeline(record).game.observations(1)) == list(guest.game.observations(1))
