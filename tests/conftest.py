@@ -137,6 +137,16 @@ HEAVY = {
     "tests/test_records_corpus.py": 1,
     "tests/test_match.py": 1,
     "tests/test_net_window.py::test_a_guest_window_plays_a_whole_game_against_a_referee_in_another_process": 4,
+    # Added with the card games and network play (seconds from a run on a loaded machine, roughly halved).
+    "tests/test_booster_rules.py::test_the_game_agrees_with_a_plain_generator_on_random_positions": 12,
+    "tests/test_net_wire.py::test_whatever_arrives_is_a_message_or_a_protocol_error": 3,
+    "tests/test_net_faults.py::test_lag_and_cut_connections_lose_nothing": 3,
+    "tests/test_net_fuzz.py::test_a_hostile_host_stops_a_guest_with_a_sentence_and_nothing_else": 3,
+    "tests/test_net_faults.py::test_a_referee_killed_mid_game_carries_on_from_its_autosave": 3,
+    "tests/test_parade.py::test_the_solvers_line_is_a_record_that_replays_to_its_score": 2,
+    "tests/test_game_window.py::test_rendered_pixels_show_no_more_than_the_seat_was_told[": 2,
+    "tests/test_blind.py::test_b5_decides_a_flag_fall_even_when_the_referee_overran_and_was_stopped": 2,
+    "tests/test_team_games.py::test_the_script_resumes_the_secret_picks_test_game": 2,
     # A local Dask cluster of two workers each (marked slow there too; listed for their place in the order).
     "tests/test_match_cluster.py::test_a_seeded_match_gives_the_same_results_and_records_on_a_cluster": 4,
     "tests/test_match_cluster.py::test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice": 4,
