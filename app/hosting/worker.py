@@ -60,7 +60,7 @@ from app.engine.record import GameRecord
 from app.bots.base import ActionRequest
 from app.bots.contract import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text, short_repr
 from app.hosting.agents import BotSpec
-from app.lifetime import exit_with_parent
+from app.lifetime import ORPHANED_EXIT_CODE, exit_with_parent
 
 __all__ = ["BotProcess", "ProcessAgent", "WorkerEvent", "check_bot", "warm_up"]
 
@@ -789,7 +789,8 @@ def _settle(environment: dict[str, str], cwd: str) -> None:
     """Start of a worker: a process group of its own, the host's environment and folder, Ctrl-C ignored; it ends
     with its host, however the host ends."""
     make_undumpable()  # before the bot runs: the other seat's bot may not read this process
-    exit_with_parent()  # a host killed with SIGKILL cannot kill() its workers: they watch it instead
+    become_subreaper()  # what the bot starts and leaves behind stays below this process while it lives...
+    _end_with_host()  # ...and ends with it when its host ends, however (a bot may kill its referee)
     try:
         os.setsid()  # its own group: kill() stops what the bot starts, too
     except (OSError, AttributeError):
@@ -804,6 +805,30 @@ def _settle(environment: dict[str, str], cwd: str) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the app; it ends its workers itself
     except (ValueError, OSError, AttributeError):
         pass
+
+
+def _end_with_host() -> None:
+    """End this worker as soon as the process that started it (its host) ends, however it ends, and first every
+    process below it (see :func:`_leave`): a host killed with SIGKILL (a bot may kill its referee) can neither kill
+    the worker nor sweep what its bot started, out of its group and session too (the worker is their subreaper).
+    As :func:`app.lifetime.exit_with_parent` otherwise (the same exit code)."""
+    parent = multiprocessing.parent_process()
+    try:
+        sentinel = parent.sentinel if parent is not None else None
+    except ValueError:
+        sentinel = None
+    if sentinel is None:
+        exit_with_parent()  # nothing to watch here either; it says so
+        return
+
+    def watch() -> None:
+        try:
+            multiprocessing.connection.wait([sentinel])
+        except OSError:
+            pass  # the sentinel itself is gone: the host is no more either
+        _leave(ORPHANED_EXIT_CODE)  # not sys.exit: the bot's threads or loop must not hold it
+
+    threading.Thread(target=watch, name="sightline-end-with-host", daemon=True).start()
 
 
 def _send_loop(outbox: queue.Queue[bytes | None], connection: multiprocessing.connection.Connection) -> None:
@@ -955,9 +980,13 @@ def _worker_main(spec: str, variant: str, seat: Seat, options: dict[str, Any], o
 
 
 def _leave(code: int) -> None:
+    """End this worker, and first every process below it (whatever its bot started and left running)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except Exception:  # noqa: BLE001
             pass
-    os._exit(code)  # a bot may have left threads running: do not wait for them
+    try:
+        kill_descendants()
+    finally:
+        os._exit(code)  # a bot may have left threads running: do not wait for them

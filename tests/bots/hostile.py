@@ -154,6 +154,18 @@ def _parent_of(pid):
         return int(stream.read().rsplit(")", 1)[1].split()[1])
 
 
+class RefereeKiller(Escaper):
+    """Starts a long-lived child in a session of its own (as an Escaper), then kills its referee (its grandparent:
+    bot -> the referee's fork server -> referee), which can then sweep nothing, and waits."""
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left):
+        referee = _parent_of(os.getppid())
+        report(kind="killed", target=referee)
+        os.kill(referee, signal.SIGKILL)
+        time.sleep(30)
+        return sense_actions[0]
+
+
 def _thinking_mark():
     return os.environ["SIGHTLINE_HOSTILE_REPORT"] + ".thinking"
 
