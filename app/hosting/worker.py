@@ -60,7 +60,7 @@ from app.engine.record import GameRecord
 from app.bots.base import ActionRequest
 from app.bots.contract import Agent, AgentFailed, AgentTimeout, BotError, HostFailure, error_text, short_repr
 from app.hosting.agents import BotSpec
-from app.lifetime import exit_with_parent
+from app.lifetime import ORPHANED_EXIT_CODE, exit_with_parent
 
 __all__ = ["BotProcess", "ProcessAgent", "WorkerEvent", "check_bot", "warm_up"]
 
@@ -315,13 +315,16 @@ class BotProcess:
 
     def kill(self) -> None:
         """Stop the worker and every process it started in its group at once (SIGKILL), and free the pipes.
-        Safe to call more than once."""
+        Returns once the worker has wholly ended (or after about a second): what it started out of its group is
+        then its referee's to sweep (see :func:`kill_strays`). Safe to call more than once."""
         if not self._closed:
             self._closed = True
             self._pending = None
             # The group first, while the worker is not yet reaped: its pid (the group's id) cannot be reused.
             _kill_group(self._process.pid)
             pid = self._process.pid
+            if not self._orphaned:
+                self._exited()  # a fork server that died unseen: wait for the worker below, not on its sentinel
             if self._orphaned and pid is not None and pid_alive(pid):
                 os.kill(pid, signal.SIGKILL)  # (multiprocessing believes it has ended)
                 deadline = time.monotonic() + 1.0
@@ -434,10 +437,23 @@ def pid_alive(pid: int | None) -> bool:
         return False
     try:
         with open(f"/proc/{pid}/stat", "rb") as stream:
-            state = stream.read().rsplit(b")", 1)[1].split()[0]
+            fields = stream.read().rsplit(b")", 1)[1].split()
     except (OSError, IndexError):
         return True  # no /proc here: it exists, which is the best we know
-    return state not in (b"Z", b"X")
+    return _running(fields)
+
+
+def _running(fields: list[bytes]) -> bool:
+    """Whether a process runs, from the fields of its ``/proc/<pid>/stat`` after the name. A zombie has ended,
+    but only once every thread of it has: its first thread (whose state the file shows) can end first while the
+    others run on, killed or not, and until the last one ends the processes it started are still its children
+    (only then are they handed to a subreaper)."""
+    if not fields or fields[0] not in (b"Z", b"X"):
+        return bool(fields)
+    try:
+        return int(fields[17]) > 1  # num_threads: the ended first thread counts until the process is reaped
+    except (IndexError, ValueError):
+        return False
 
 
 def become_subreaper() -> bool:
@@ -469,85 +485,100 @@ def _prctl(option: int, value: int) -> bool:
 
 
 def kill_strays(keep: set[int]) -> list[int]:
-    """Kill and reap this process's children other than ``keep`` (Linux; elsewhere nothing); return their pids.
+    """Kill every process below this one but ``keep`` (Linux; elsewhere nothing), reap those that are its
+    children, and return their pids.
 
-    A match's referee calls it after each game with outside bots: as a subreaper it has inherited whatever their
-    bots left behind, and nothing else of its own runs as a child then but its fork server and resource tracker.
+    A match's referee calls it after each game with outside bots, with its own helpers (fork server, resource
+    tracker) as ``keep``: nothing else of its own runs below it then. As a subreaper it inherits what their bots
+    left behind, but only once the process that started it has wholly ended, which can be after a look at its
+    children (a bot's worker killed a moment ago can still be ending). So the whole tree below it is swept, down
+    through every process, dead or alive, and again until a look finds nothing: whatever a process started is
+    found under it, before or after it is handed over.
     """
-    me = os.getpid()
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    strays = []
-    for entry in entries:
-        if not entry.isdigit() or int(entry) in keep:
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stream:
-                parent = int(stream.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        if parent == me:
-            strays.append(int(entry))
-    for pid in strays:
-        _kill_group(pid)  # a stray that leads a group of its own takes it along
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-    deadline = time.monotonic() + 2.0
-    for pid in strays:  # reap them: they are this process's children now
-        while True:
-            try:
-                done, _status = os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if done or time.monotonic() > deadline:
-                break
-            time.sleep(0.002)
-    return strays
+    return _sweep(keep, reap=True)
 
 
 def kill_descendants() -> list[int]:
     """Kill every process descended from this one (Linux; elsewhere nothing), with the process groups they
     lead, and return their pids. A match's referee calls it when it is told to stop in the middle of a game: its
     bots' workers, what they started, and what it adopted as a subreaper end with it."""
+    return _sweep(set(), reap=False)
+
+
+_SWEEP_LIMIT = 2.0
+"""Seconds a sweep goes on killing what it finds below its process (a process stuck in the kernel can take a
+while to end; a bot that starts processes faster than they are killed is not followed further)."""
+
+
+def _sweep(keep: set[int], reap: bool) -> list[int]:
+    """Kill the processes below this one but ``keep`` (whose own children are swept all the same), look again
+    until none runs (and, with ``reap``, none of this process's children waits to be reaped), and return them."""
     me = os.getpid()
     killed: list[int] = []
-    for _ in range(3):  # again, for what was started while the first pass ran
-        children: dict[int, list[int]] = {}
-        try:
-            entries = os.listdir("/proc")
-        except OSError:
+    deadline = time.monotonic() + _SWEEP_LIMIT
+    while True:
+        table = _process_table()
+        if table is None:
             return killed
-        for entry in entries:
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as stream:
-                    fields = stream.read().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if fields and fields[0] not in (b"Z", b"X"):
-                children.setdefault(int(fields[1]), []).append(int(entry))
-        found: list[int] = []
-        todo = [me]
-        while todo:
-            for pid in children.get(todo.pop(), []):
-                if pid not in found:
-                    found.append(pid)
-                    todo.append(pid)
-        if not found:
-            break
-        for pid in found:
-            _kill_group(pid)
+        below = _below(table, me, keep)
+        running = [pid for pid in below if table[pid][1]]
+        ours = [pid for pid in below if reap and table[pid][0] == me]
+        if not running and not ours:
+            return killed
+        for pid in running:
+            _kill_group(pid)  # one that leads a group of its own takes it along
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
-        killed += found
-    return killed
+            if pid not in killed:
+                killed.append(pid)
+        for pid in ours:
+            try:
+                os.waitpid(pid, os.WNOHANG)  # an ended child of this process: gone for good once reaped
+            except ChildProcessError:
+                pass
+        if time.monotonic() > deadline:
+            return killed
+        time.sleep(0.002)  # the killed are ending: look again
+
+
+def _process_table() -> dict[int, tuple[int, bool]] | None:
+    """Every process as ``pid -> (parent's pid, runs)`` (from /proc; None where there is none). A zombie is
+    listed too (it does not run): its children, if any thread of it still runs, are still its own."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    table: dict[int, tuple[int, bool]] = {}
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stream:
+                fields = stream.read().rsplit(b")", 1)[1].split()
+            table[int(entry)] = (int(fields[1]), _running(fields))
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+    return table
+
+
+def _below(table: dict[int, tuple[int, bool]], root: int, keep: set[int]) -> list[int]:
+    """The processes under ``root`` in ``table`` (not ``root``), through every process, minus ``keep``."""
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _runs) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found: list[int] = []
+    seen = {root}
+    todo = [root]
+    while todo:
+        for pid in children.get(todo.pop(), []):
+            if pid not in seen:
+                seen.add(pid)
+                todo.append(pid)
+                if pid not in keep:
+                    found.append(pid)
+    return found
 
 
 def helper_processes() -> set[int]:
@@ -758,7 +789,8 @@ def _settle(environment: dict[str, str], cwd: str) -> None:
     """Start of a worker: a process group of its own, the host's environment and folder, Ctrl-C ignored; it ends
     with its host, however the host ends."""
     make_undumpable()  # before the bot runs: the other seat's bot may not read this process
-    exit_with_parent()  # a host killed with SIGKILL cannot kill() its workers: they watch it instead
+    become_subreaper()  # what the bot starts and leaves behind stays below this process while it lives...
+    _end_with_host()  # ...and ends with it when its host ends, however (a bot may kill its referee)
     try:
         os.setsid()  # its own group: kill() stops what the bot starts, too
     except (OSError, AttributeError):
@@ -773,6 +805,30 @@ def _settle(environment: dict[str, str], cwd: str) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the app; it ends its workers itself
     except (ValueError, OSError, AttributeError):
         pass
+
+
+def _end_with_host() -> None:
+    """End this worker as soon as the process that started it (its host) ends, however it ends, and first every
+    process below it (see :func:`_leave`): a host killed with SIGKILL (a bot may kill its referee) can neither kill
+    the worker nor sweep what its bot started, out of its group and session too (the worker is their subreaper).
+    As :func:`app.lifetime.exit_with_parent` otherwise (the same exit code)."""
+    parent = multiprocessing.parent_process()
+    try:
+        sentinel = parent.sentinel if parent is not None else None
+    except ValueError:
+        sentinel = None
+    if sentinel is None:
+        exit_with_parent()  # nothing to watch here either; it says so
+        return
+
+    def watch() -> None:
+        try:
+            multiprocessing.connection.wait([sentinel])
+        except OSError:
+            pass  # the sentinel itself is gone: the host is no more either
+        _leave(ORPHANED_EXIT_CODE)  # not sys.exit: the bot's threads or loop must not hold it
+
+    threading.Thread(target=watch, name="sightline-end-with-host", daemon=True).start()
 
 
 def _send_loop(outbox: queue.Queue[bytes | None], connection: multiprocessing.connection.Connection) -> None:
@@ -924,9 +980,13 @@ def _worker_main(spec: str, variant: str, seat: Seat, options: dict[str, Any], o
 
 
 def _leave(code: int) -> None:
+    """End this worker, and first every process below it (whatever its bot started and left running)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except Exception:  # noqa: BLE001
             pass
-    os._exit(code)  # a bot may have left threads running: do not wait for them
+    try:
+        kill_descendants()
+    finally:
+        os._exit(code)  # a bot may have left threads running: do not wait for them

@@ -133,9 +133,37 @@ class Escaper(_Base):
         report(kind="child", child=child.pid)
 
 
+class Burrower(_Base):
+    """Starts a long-lived child in a session of its own, which starts another in a session of its own: killing the
+    child hands the grandchild over only once the child has ended."""
+
+    def handle_game_start(self, color, board, opponent_name):
+        super().handle_game_start(color, board, opponent_name)
+        code = ("import subprocess, sys, time; grandchild = subprocess.Popen([sys.executable, '-c', "
+                "'import time; time.sleep(120)'], start_new_session=True, stdout=subprocess.DEVNULL); "
+                "print(grandchild.pid, flush=True); time.sleep(120)")
+        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                                 start_new_session=True)
+        grandchild = int(child.stdout.readline())
+        report(kind="child", child=child.pid)
+        report(kind="child", child=grandchild)
+
+
 def _parent_of(pid):
     with open(f"/proc/{pid}/stat") as stream:
         return int(stream.read().rsplit(")", 1)[1].split()[1])
+
+
+class RefereeKiller(Escaper):
+    """Starts a long-lived child in a session of its own (as an Escaper), then kills its referee (its grandparent:
+    bot -> the referee's fork server -> referee), which can then sweep nothing, and waits."""
+
+    def choose_sense(self, sense_actions, move_actions, seconds_left):
+        referee = _parent_of(os.getppid())
+        report(kind="killed", target=referee)
+        os.kill(referee, signal.SIGKILL)
+        time.sleep(30)
+        return sense_actions[0]
 
 
 def _thinking_mark():
