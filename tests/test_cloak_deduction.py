@@ -291,3 +291,32 @@ def test_time_per_deduction_on_a_long_game() -> None:
         Deduction.about(view, 1)
     per_call = (time.perf_counter() - started) / 20
     assert per_call < 0.05, f"{per_call * 1000:.1f} ms for {len(view.moves)} moves"
+
+
+def test_the_public_deduction_of_a_growing_view_reads_each_move_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee's legal moves and each seat's view ask what is public about a side at every step
+    (``public_knowledge``, ruling CD6b). Each ask made a new tracker that read the whole game again: a long
+    game's steps grew slower and slower. Now a view keeps its trackers, and each move is read once per side."""
+    reads = 0
+    original = Tracker._read_move
+
+    def counted(self: Tracker, entry: Any) -> None:
+        nonlocal reads
+        reads += 1
+        original(self, entry)
+
+    monkeypatch.setattr(Tracker, "_read_move", counted)
+    last: dict[int, Any] = {}  # each game's views, as they stand at its end
+    for game, _true, views in _random_games(6, max_steps=160):
+        for view in views:
+            for side in (0, 1):
+                Deduction.about(view, side)
+        last[id(game)] = [*views, game.public]  # (the referee asks about its public view for the legal moves)
+    moves = sum(len(view.moves) for views in last.values() for view in views)
+    # Each move of each view at most once per side (the referee's view is not asked again after the last move).
+    assert moves > 100 and reads <= 2 * moves
+    monkeypatch.setattr(Tracker, "_read_move", original)
+    for views in last.values():  # and what the kept trackers say is what a fresh read of the whole view says
+        for view in views:
+            for side in (0, 1):
+                assert Deduction.about(view, side).allowed == Tracker(side).update(view).allowed

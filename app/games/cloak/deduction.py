@@ -221,8 +221,43 @@ class Deduction:
 
     @staticmethod
     def about(view: Any, side: int) -> "Deduction":
-        """What the public part of a Cloak and Dagger view says about ``side``'s arrangement."""
-        return Tracker(side).update(view)
+        """What the public part of a Cloak and Dagger view says about ``side``'s arrangement.
+
+        A view object keeps the :class:`Tracker` of each side with it (outside its fields), so that asking again
+        as the game goes on reads only the moves added since: the legal moves ask this at every step, and
+        reading the whole game each time made a long game's steps slower and slower."""
+        cache = _trackers_of(view)
+        if cache is None:
+            return Tracker(side).update(view)
+        moves = _field(view, "moves", ()) or ()
+        kept = cache.get(side)
+        if kept is not None:
+            tracker, moves_read, last = kept
+            if moves is moves_read and len(moves) >= tracker.moves_seen and (
+                    tracker.moves_seen == 0 or moves[tracker.moves_seen - 1] is last):
+                deduction = tracker.update(view)
+                cache[side] = (tracker, moves, moves[-1] if moves else None)
+                return deduction
+        tracker = Tracker(side)
+        deduction = tracker.update(view)
+        cache[side] = (tracker, moves, moves[-1] if moves else None)
+        return deduction
+
+
+_TRACKERS = "_public_trackers"
+
+
+def _trackers_of(view: Any) -> dict[int, tuple["Tracker", Any, Any]] | None:
+    """The trackers a view object keeps (made on first use), or None for a view that cannot keep them (a mapping,
+    or an object without a ``__dict__``). Only the same list of moves, grown at its end, is read on from where
+    a tracker stopped; anything else starts again (a copy of a view carries copies of its trackers with it)."""
+    attributes = getattr(view, "__dict__", None)
+    if not isinstance(attributes, dict) or isinstance(view, Mapping):
+        return None
+    cache = attributes.get(_TRACKERS)
+    if cache is None:
+        cache = attributes[_TRACKERS] = {}
+    return cache
 
 
 class Evidence:
