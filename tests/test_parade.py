@@ -300,3 +300,19 @@ def test_a_match_deals_each_game_its_own_deal_again_from_its_deal_seed(tmp_path:
     chosen = tmp_path / "c"
     run_match("parade", seats=["random"], games=2, seed=5, out_dir=str(chosen), options={"deal": 1234}, max_plies=4)
     assert [json.loads(p.read_text(encoding="utf-8"))["options"]["deal"] for p in chosen.glob("*.json")] == [1234] * 2
+
+
+def test_the_replay_of_a_solitaire_counts_steps_not_turns(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The replay viewer numbered turns as if two sides alternated; a solitaire has one player and steps only."""
+    from app.ui.replay_window import ReplayWindow
+    game = ParadeChess(7, seed=0)
+    session = GameSession(game)
+    bot = ParadeRandomBot(seed=1)
+    bot.start(0, game.options())
+    for _ in range(6):
+        session.play(0, bot.act(ActionRequest(0, game.phase, game.choices(), float("inf"))))
+    session.play(0, Resign())  # the player gives the deal up: a finished record
+    replay = ReplayWindow(session.record)
+    qtbot.addWidget(replay)
+    replay.show_step(3)
+    assert replay.step_label.text().startswith("Step 3 of ") and "turn" not in replay.step_label.text()

@@ -194,10 +194,11 @@ class ReplayWindow(QMainWindow):
         self.board.set_flipped(perspective is not None and games.get(self.record.variant).seats[perspective].flipped)
         self.board.set_scene(scene)
         self._show_notes(frame, perspective)
-        turn = frame.ply // 2 + 1
         names = _seat_names(self.record)
+        # Two sides (or two teams) take turns; a solitaire's one player has steps only.
+        turn = f" · turn {frame.ply // 2 + 1}" if len(names) > 1 else ""
         showing = f" · {names[perspective]}'s board" if self.current_team and perspective is not None else ""
-        self.step_label.setText(f"Step {step} of {self.timeline.steps} · turn {turn}"
+        self.step_label.setText(f"Step {step} of {self.timeline.steps}{turn}"
                                 + (f" · {frame.phase}" if frame.phase not in ("over", "") else "") + showing)
         shown = (range(len(frame.remaining)) if perspective is None
                  else self.presenter.visible_clocks(perspective, len(frame.remaining)))
