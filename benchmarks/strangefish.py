@@ -244,6 +244,8 @@ def summarise(record: Any, index: int, bot_seat: int, names: tuple[str, str]) ->
     crashed = side[loser] if reason in ("forfeit",) and loser is not None else None
     timed_out = side[loser] if reason == "timeout" and loser is not None else None
     per_turn = turns[bot_seat]
+    clock = record.clock
+    available = (clock.initial or 0.0) + clock.increment * len(per_turn)  # its clock: the start and its increments
     return {
         "game": index, "sightline": names[0], "opponent": names[1],
         "sightline_color": "white" if bot_seat == 0 else "black",
@@ -257,6 +259,8 @@ def summarise(record: Any, index: int, bot_seat: int, names: tuple[str, str]) ->
             "median": round(statistics.median(per_turn), 3) if per_turn else None,
             "max": round(max(per_turn), 3) if per_turn else None,
         },
+        "sightline_turns": [round(seconds, 3) for seconds in per_turn],
+        "sightline_clock_share": round(used[bot_seat] / available, 3) if available else None,
         "opponent_turn_seconds_mean": round(statistics.fmean(turns[1 - bot_seat]), 3) if turns[1 - bot_seat]
         else None,
         "clock": record.clock.to_json(),
@@ -350,9 +354,16 @@ def table(lines: list[dict[str, Any]]) -> str:
         theirs = [line["seconds_used"]["opponent"] for line in lines if "seconds_used" in line]
         opp_turn = [line["opponent_turn_seconds_mean"] for line in lines if line.get("opponent_turn_seconds_mean")]
         turns = [line["turns"] for line in lines if line.get("turns")]
+        theirs_a_turn = f"; opponent's {statistics.fmean(opp_turn):.2f}" if opp_turn else ""
         out.append(f"  Sightline's seconds a turn: mean of games {statistics.fmean(per_turn):.2f} "
-                   f"(games from {min(per_turn):.2f} to {max(per_turn):.2f}), longest turn {worst:.2f}; "
-                   f"opponent's {statistics.fmean(opp_turn):.2f}" if opp_turn else "")
+                   f"(games from {min(per_turn):.2f} to {max(per_turn):.2f}), longest turn {worst:.2f}"
+                   + theirs_a_turn)
+        every = sorted(seconds for line in lines for seconds in line.get("sightline_turns", ()))
+        if every:
+            shares = [line["sightline_clock_share"] for line in lines if line.get("sightline_clock_share")]
+            out.append(f"  Sightline's turns ({len(every)}): median {every[len(every) // 2]:.2f} s, 90th percentile "
+                       f"{every[int(0.9 * len(every))]:.2f} s; share of its clock used (initial + increments): "
+                       f"mean {statistics.fmean(shares):.0%}, from {min(shares):.0%} to {max(shares):.0%}")
         out.append(f"  seconds used a game: Sightline {statistics.fmean(used):.0f}, opponent "
                    f"{statistics.fmean(theirs):.0f}; turns a game {statistics.fmean(turns):.0f}")
     return "\n".join(out)
