@@ -91,7 +91,7 @@ LEVELS: dict[str, BlindLevel] = {
     "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
-    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, fail_cost=40, forced=True,
+    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, fail_cost=0, forced=True,
                        hunt=12),
 }
 
