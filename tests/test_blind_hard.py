@@ -12,7 +12,7 @@ import chess
 import app.games.blind.belief_bot as blind_belief
 from app.bots.base import ActionRequest
 from app.games.blind.belief_bot import LEVELS, BlindBeliefBot
-from app.games.blind.rules import Attempt, BlindChess, attempt_succeeds
+from app.games.blind.rules import Attempt, BlindChess
 
 
 class FakeClock:
@@ -42,26 +42,9 @@ def decide(fen: str, level: str, seed: int = 1, **changes: object) -> chess.Move
     return action.move
 
 
-# The position is known (a given start): the black pawn on a3 blocks a2a4 and a2a3, and a2b3 has nothing to
-# take. Every move that succeeds costs a little placement (the king leaves g1, the pawn cannot move), so a bot
-# that counts a failed attempt as free prefers one that is certain to fail: a lost turn.
-LOCKED = "k7/8/8/8/8/p7/P7/6K1 w - - 0 1"
-
-
-def test_hard_does_not_waste_its_turn_on_an_attempt_certain_to_fail() -> None:
-    move = decide(LOCKED, "hard")
-    assert attempt_succeeds(BlindChess(LOCKED).board, move), move
-
-
-def test_without_the_cost_of_a_failed_attempt_the_same_bot_wastes_its_turn() -> None:
-    """The test above is about the cost of failing: without it the bot plays an attempt that fails."""
-    move = decide(LOCKED, "hard", fail_cost=0)
-    assert not attempt_succeeds(BlindChess(LOCKED).board, move), move
-
-
 def test_easy_and_medium_are_unchanged() -> None:
-    assert LEVELS["easy"].fail_cost == 0 and LEVELS["medium"].fail_cost == 0
-    assert LEVELS["hard"].fail_cost > 0
+    assert not (LEVELS["easy"].forced or LEVELS["medium"].forced) and LEVELS["hard"].forced
+    assert LEVELS["easy"].hunt == LEVELS["medium"].hunt == 0 < LEVELS["hard"].hunt
     assert blind_belief.LEVELS["medium"] == blind_belief.BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12)
 
 

@@ -16,6 +16,9 @@ Each turn, within a budget taken from its clock:
   anything else is scored by the built-in evaluator (:mod:`app.bots.chess_eval`);
   the best candidates are scored again with the opponent's forcing replies, and the
   best weighted average (with a share of the worst case) is played;
+- **hard only**: a board on which every answer of the opponent leaves its king where the bot
+  takes it next turn scores nearly as a capture (:func:`forced_king_capture`), and on boards
+  where the bot is a rook ahead, pressure on the enemy king counts (:func:`hunt_bonus`);
 - **material near a flag fall (ruling B5)**: when the bot's own clock runs low, a
   flag fall is decided on material, so material counts more in the evaluation and
   risky attacks on the king count less. The bot also answers draw offers by
@@ -74,7 +77,6 @@ class BlindLevel:
     refine: int = 10
     threat_prior: float = 6.0
     weights: Weights = field(default_factory=lambda: Weights(king_exposed=1500))
-    fail_cost: int = 0
     forced: bool = False
     """Look one reply further for a forced king capture: after the attempt, every answer the opponent has
     leaves its king where the bot can take it (the king-capture form of a mate in one). Medium and easy see
@@ -83,16 +85,13 @@ class BlindLevel:
     """Centipawns per attack on a square next to the opponent's king, and per step of that king away from the
     centre, on boards where the bot is a rook or more ahead: a won position is pressed towards a king capture
     instead of drifting to the turn limit."""
-    """Centipawns an attempt costs on a board where it fails: the turn is lost and the opponent moves again (a
-    level without it treats a failed probe as free, and repeats hopeless attempts instead of developing)."""
 
 
 LEVELS: dict[str, BlindLevel] = {
     "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
-    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, fail_cost=0, forced=True,
-                       hunt=12),
+    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12),
 }
 
 KING_CAPTURE = 3000.0
@@ -160,11 +159,6 @@ def hunt_bonus(board: chess.Board, me: chess.Color, weight: int) -> int:
     file, rank = chess.square_file(king), chess.square_rank(king)
     edge = max(3 - file, file - 4) + max(3 - rank, rank - 4)  # 0 in the centre, 6 in a corner
     return weight * (min(pressure, 10) + edge)
-
-
-def _failed(board: chess.Board, cost: int) -> int:
-    """``cost`` if the move just played on ``board`` is the null move that stands for a failed attempt, else 0."""
-    return cost if cost and board.move_stack and not board.move_stack[-1] else 0
 
 
 def _candidates(attempts: Any) -> list[chess.Move | None]:
@@ -305,10 +299,10 @@ class BlindBeliefBot(Bot):
         return move if move is not None and move in attempts else self.rng.choice(attempts)
 
     def _extra(self, me: chess.Color) -> Any:
-        """What the level adds to the evaluation of a board after its attempt (opponent to move): ``fail_cost``,
-        ``forced`` and ``hunt`` (see :class:`BlindLevel`); the plain evaluation when the level adds nothing."""
-        fail_cost, forced, hunt = self.settings.fail_cost, self.settings.forced, self.settings.hunt
-        if not (fail_cost or forced or hunt):
+        """What the level adds to the evaluation of a board after its attempt (opponent to move): ``forced`` and
+        ``hunt`` (see :class:`BlindLevel`); the plain evaluation when the level adds nothing."""
+        forced, hunt = self.settings.forced, self.settings.hunt
+        if not (forced or hunt):
             return lambda board, value: value
 
         def extra(board: chess.Board, value: float) -> float:
@@ -316,7 +310,7 @@ class BlindBeliefBot(Bot):
                 return value
             if forced and forced_king_capture(board, me):
                 return FORCED_CAPTURE
-            return value - _failed(board, fail_cost) + (hunt_bonus(board, me, hunt) if hunt else 0)
+            return value + hunt_bonus(board, me, hunt) if hunt else value
         return extra
 
     def _certain_king_capture(self, inference: Inference, attempts: list[chess.Move]) -> chess.Move | None:
