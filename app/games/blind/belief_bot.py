@@ -16,6 +16,9 @@ Each turn, within a budget taken from its clock:
   anything else is scored by the built-in evaluator (:mod:`app.bots.chess_eval`);
   the best candidates are scored again with the opponent's forcing replies, and the
   best weighted average (with a share of the worst case) is played;
+- **hard only**: a board on which every answer of the opponent leaves its king where the bot
+  takes it next turn scores nearly as a capture (:func:`forced_king_capture`), and on boards
+  where the bot is a rook ahead, pressure on the enemy king counts (:func:`hunt_bonus`);
 - **material near a flag fall (ruling B5)**: when the bot's own clock runs low, a
   flag fall is decided on material, so material counts more in the evaluation and
   risky attacks on the king count less. The bot also answers draw offers by
@@ -55,7 +58,7 @@ from app.bots.base import ActionRequest, Bot
 from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, keep_king,
                                     king_threat_prior, merge_armies, pick_board, refine, sample_boards, score_moves,
                                     teleport_capturer)
-from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies
+from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies, material_count
 from app.bots.timing import Deadline, TurnClock
 from app.games.blind import DEFINITION
 
@@ -74,17 +77,27 @@ class BlindLevel:
     refine: int = 10
     threat_prior: float = 6.0
     weights: Weights = field(default_factory=lambda: Weights(king_exposed=1500))
+    forced: bool = False
+    """Look one reply further for a forced king capture: after the attempt, every answer the opponent has
+    leaves its king where the bot can take it (the king-capture form of a mate in one). Medium and easy see
+    only that the king is attacked, which the opponent may well escape."""
+    hunt: int = 0
+    """Centipawns per attack on a square next to the opponent's king, and per step of that king away from the
+    centre, on boards where the bot is a rook or more ahead: a won position is pressed towards a king capture
+    instead of drifting to the turn limit."""
 
 
 LEVELS: dict[str, BlindLevel] = {
     "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
-    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48),
+    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12),
 }
 
 KING_CAPTURE = 3000.0
 CLIP = 3000.0
+FORCED_CAPTURE = 2700.0
+"""A forced king capture one reply away (level ``forced``): nearly a capture, short of one made now."""
 LOW_TIME = 20.0
 """Below this many seconds on its own clock the bot plays for material (ruling B5)."""
 KEEP = LOW_TIME + 5.0
@@ -95,6 +108,57 @@ _LOW_TIME_WEIGHTS = {"material_scale": 2.0, "king_zone": 0, "check_bonus": 40}
 def _resolve(board: chess.Board, move: chess.Move) -> chess.Move | None:
     move = with_default_promotion(board, move)
     return move if attempt_succeeds(board, move) else None
+
+
+def forced_king_capture(board: chess.Board, me: chess.Color) -> bool:
+    """Whether ``me`` takes the opponent's king next turn whatever the opponent (to move on ``board``) does.
+
+    Every pseudo-legal answer of the opponent is tried (an attempt that would fail is a lost turn and leaves
+    the king where it was); an answer that takes ``me``'s king, or castling (ruling B1 allows it out of an
+    attack, which python-chess does not generate), counts as an escape.
+
+    >>> forced_king_capture(chess.Board("3R3k/6pp/8/8/8/8/8/6K1 b - - 0 1"), chess.WHITE)
+    True
+    >>> forced_king_capture(chess.Board("3R3k/7p/8/8/8/8/8/6K1 b - - 0 1"), chess.WHITE)   # Kg7 escapes
+    False
+    """
+    them = not me
+    if board.turn != them:
+        return False
+    king = board.king(them)
+    if king is None or not board.attackers_mask(me, king):
+        return False
+    if board.castling_rights & board.occupied_co[them] & board.rooks & chess.BB_BACKRANKS:
+        return False
+    my_king = board.kings & board.occupied_co[me]
+    for reply in board.generate_pseudo_legal_moves():
+        if chess.BB_SQUARES[reply.to_square] & my_king:
+            return False
+        board.push(reply)
+        try:
+            square = board.king(them)
+            if square is None or not board.attackers_mask(me, square):
+                return False
+        finally:
+            board.pop()
+    return True
+
+
+def hunt_bonus(board: chess.Board, me: chess.Color, weight: int) -> int:
+    """``weight`` per attack of ``me`` on the squares next to the opponent's king and per step of that king
+    from the centre, when ``me`` is at least a rook ahead on ``board`` (else 0)."""
+    king = board.king(not me)
+    if king is None:
+        return 0
+    lead = material_count(board, me) - material_count(board, not me)
+    if lead < VALUES[chess.ROOK]:
+        return 0
+    pressure = 0
+    for square in chess.scan_forward(chess.BB_KING_ATTACKS[king]):
+        pressure += board.attackers_mask(me, square).bit_count()
+    file, rank = chess.square_file(king), chess.square_rank(king)
+    edge = max(3 - file, file - 4) + max(3 - rank, rank - 4)  # 0 in the centre, 6 in a corner
+    return weight * (min(pressure, 10) + edge)
 
 
 def _candidates(attempts: Any) -> list[chess.Move | None]:
@@ -215,14 +279,15 @@ class BlindBeliefBot(Bot):
         sample = sample_boards(inference, self.settings.boards, self.rng, prior)
         candidates = _candidates(attempts)
         me = self.color
+        extra = self._extra(me)
         table = score_moves(sample, candidates, me, _resolve, deadline.fraction(0.45), KING_CAPTURE, CLIP,
-                            lambda board: evaluate(board, me, weights))
+                            lambda board: extra(board, evaluate(board, me, weights)))
         self.last_table = table
         scores = [table.combined(i, self.settings.worst_share) for i in range(len(candidates))]
         if self.settings.refine and not low_time:
             shortlist = sorted(range(len(candidates)), key=lambda i: -scores[i])[:self.settings.refine]
             done = refine(table, sample, me, _resolve, shortlist, deadline, CLIP,
-                          lambda board: evaluate_replies(board, me, weights))
+                          lambda board: extra(board, evaluate_replies(board, me, weights)))
             if done:
                 kept = set(shortlist[:done])
                 scores = [table.combined(i, self.settings.worst_share) if i in kept else -math.inf
@@ -232,6 +297,21 @@ class BlindBeliefBot(Bot):
         best = max(range(len(candidates)), key=lambda i: (scores[i], table.capture_odds[i]))
         move = candidates[best]
         return move if move is not None and move in attempts else self.rng.choice(attempts)
+
+    def _extra(self, me: chess.Color) -> Any:
+        """What the level adds to the evaluation of a board after its attempt (opponent to move): ``forced`` and
+        ``hunt`` (see :class:`BlindLevel`); the plain evaluation when the level adds nothing."""
+        forced, hunt = self.settings.forced, self.settings.hunt
+        if not (forced or hunt):
+            return lambda board, value: value
+
+        def extra(board: chess.Board, value: float) -> float:
+            if abs(value) >= CLIP:
+                return value
+            if forced and forced_king_capture(board, me):
+                return FORCED_CAPTURE
+            return value + hunt_bonus(board, me, hunt) if hunt else value
+        return extra
 
     def _certain_king_capture(self, inference: Inference, attempts: list[chess.Move]) -> chess.Move | None:
         common: set[chess.Move] | None = None

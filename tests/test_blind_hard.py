@@ -1,0 +1,80 @@
+"""The Blind Chess ``belief`` bot's hard level: what it does that medium does not (issue 26, levels in order).
+
+The bots run on a fake clock (each read moves time on by a fixed step), so a decision is the same on every run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import chess
+
+import app.games.blind.belief_bot as blind_belief
+from app.bots.base import ActionRequest
+from app.games.blind.belief_bot import LEVELS, BlindBeliefBot
+from app.games.blind.rules import Attempt, BlindChess
+
+
+class FakeClock:
+    """Time that moves on by ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float = 0.001) -> None:
+        self.t = 1000.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+def decide(fen: str, level: str, seed: int = 1, **changes: object) -> chess.Move:
+    """The attempt a fresh bot of ``level`` (with ``changes`` to its settings) makes as White from ``fen``."""
+    game = BlindChess(fen)
+    bot = BlindBeliefBot(seed=seed, level=level)
+    if changes:
+        bot.settings = replace(bot.settings, **changes)  # type: ignore[arg-type]
+    bot.now = FakeClock()
+    bot.start(0, game.options())
+    for observation in game.observations(0):
+        bot.observe(observation)
+    action = bot.act(ActionRequest(0, game.phase, game.choices(), 60.0))
+    assert isinstance(action, Attempt)
+    return action.move
+
+
+def test_easy_and_medium_are_unchanged() -> None:
+    assert not (LEVELS["easy"].forced or LEVELS["medium"].forced) and LEVELS["hard"].forced
+    assert LEVELS["easy"].hunt == LEVELS["medium"].hunt == 0 < LEVELS["hard"].hunt
+    assert blind_belief.LEVELS["medium"] == blind_belief.BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12)
+
+
+# The position is known. Rd8 attacks the king on h8 and every answer leaves it attacked (its pawns hold it in):
+# the king is taken next turn. Rxb1 wins a knight at once, which a level that sees only the attack prefers.
+MATE = "7k/6pp/8/8/8/8/8/1n1R2K1 w - - 0 1"
+
+
+def test_hard_plays_the_forced_king_capture() -> None:
+    assert decide(MATE, "hard") == chess.Move.from_uci("d1d8")
+
+
+def test_medium_and_hard_without_the_look_ahead_take_the_knight_instead() -> None:
+    """The test above is about ``forced``: without it (and at medium) the knight is taken."""
+    assert decide(MATE, "medium") == chess.Move.from_uci("d1b1")
+    assert decide(MATE, "hard", forced=False) == chess.Move.from_uci("d1b1")
+
+
+def test_forced_king_capture_counts_an_answer_that_takes_the_king_as_an_escape() -> None:
+    # The black rook on a1 takes the white king on g1 instead of escaping.
+    board = chess.Board("3R3k/6pp/8/8/8/8/8/r5K1 b - - 0 1")
+    assert not blind_belief.forced_king_capture(board, chess.WHITE)
+    board.remove_piece_at(chess.A1)
+    assert blind_belief.forced_king_capture(board, chess.WHITE)
+
+
+# Known position, White a queen ahead: the hunt bonus pulls the queen towards the black king in its corner.
+def test_hunt_bonus_rewards_pressure_on_a_cornered_king_only_when_ahead() -> None:
+    near = chess.Board("7k/8/6Q1/8/8/8/8/K7 b - - 0 1")
+    far = chess.Board("7k/8/8/8/8/8/8/KQ6 b - - 0 1")
+    assert blind_belief.hunt_bonus(near, chess.WHITE, 12) > blind_belief.hunt_bonus(far, chess.WHITE, 12) > 0
+    level = chess.Board("7k/8/6Q1/8/8/8/8/K6q b - - 0 1")   # no lead: no bonus
+    assert blind_belief.hunt_bonus(level, chess.WHITE, 12) == 0
