@@ -548,10 +548,16 @@ class Plain:
             self.pieces[target] = saved
         return found
 
-    def walk(self, square, target, by_white):
-        """Booster steps from square (the piece there keeps stepping while it has checkers of its own)."""
+    def walk(self, square, target, by_white, seen=None):
+        """Booster steps from square (the piece there keeps stepping while it has checkers of its own). ``seen``:
+        the positions already walked from in this search (reached again by another path, they give the same)."""
         if self.mine(square) < 1:
             return False
+        seen = set() if seen is None else seen
+        state = (square, frozenset(self.pieces.items()), frozenset(self.stacks.items()))
+        if state in seen:
+            return False
+        seen.add(state)
         for df in (-1, 0, 1):
             for dr in (-1, 0, 1):
                 nxt = (square[0] + df, square[1] + dr)
@@ -564,7 +570,7 @@ class Plain:
                     continue
                 after = self.copy()
                 after.step((square, nxt, "q"))
-                if after.walk(nxt, target, by_white):
+                if after.walk(nxt, target, by_white, seen):
                     return True
         return False
 
