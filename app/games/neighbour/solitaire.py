@@ -33,7 +33,7 @@ from app.games.neighbour.state import (NeighbourAdd, NeighbourMove, NeighbourPla
                                        legal_actions)
 from app.games.patience.deals import check_deal
 from app.games.patience.hints import Hint
-from app.games.patience.solver import Progress, Solution
+from app.games.patience.solver import Progress, Solution, line_record
 
 __all__ = ["SOLITAIRE", "NeighbourSolitaire", "hint", "solution_record", "solve_deal"]
 
@@ -48,16 +48,7 @@ def solve_deal(deal: int, time_limit: float | None = 10.0, progress: Callable[[P
 def solution_record(deal: int, solution: Solution[Action]) -> Any:
     """The solver's line as a finished record of the deal (to step through in the replay viewer), or ``None`` when
     it found no win."""
-    from app.engine.record import GameSession, PlayerInfo
-    if solution.score is None:
-        return None
-    game = NeighbourChess(deal, seed=0)
-    session = GameSession(game, players=[PlayerInfo("Solver", "bot", "solver")])
-    for action in solution.line:
-        session.play(0, action)
-    session.record.extra["solver"] = {"score": solution.score, "proven": solution.proven,
-                                      "words": solution.words()}
-    return session.snapshot()
+    return line_record(NeighbourChess(deal, seed=0), solution)
 
 
 def _move(frm: int, to: int) -> NeighbourMove:

@@ -31,7 +31,7 @@ from app.games.parade.rules import (CARDS, HAND, ParadeAdd, ParadeChess, ParadeM
                                     add_square, groups_of, legal_moves)
 from app.games.patience.deals import check_deal, deal_order
 from app.games.patience.hints import Hint, best_by_expectation
-from app.games.patience.solver import Progress, Solution, solve
+from app.games.patience.solver import Progress, Solution, line_record, solve
 
 __all__ = ["FLOOR", "SOLITAIRE", "ParadeProblem", "ParadeSolitaire", "State", "hint", "plan", "solve_deal",
            "solution_record"]
@@ -157,16 +157,7 @@ def solve_deal(deal: int | None = None, order: Sequence[str] | None = None, time
 def solution_record(deal: int, solution: Solution[Action]) -> Any:
     """The solver's line as a finished record of the deal (to step through in the replay viewer), or ``None`` when
     it found no win."""
-    from app.engine.record import GameSession, PlayerInfo
-    if solution.score is None:
-        return None
-    game = ParadeChess(deal, seed=0)
-    session = GameSession(game, players=[PlayerInfo("Solver", "bot", "solver")])
-    for action in solution.line:
-        session.play(0, action)
-    session.record.extra["solver"] = {"score": solution.score, "proven": solution.proven,
-                                      "words": solution.words()}
-    return session.snapshot()
+    return line_record(ParadeChess(deal, seed=0), solution)
 
 
 def _sampler(view: ParadeView) -> Callable[[random.Random], tuple[ParadeProblem, State]]:

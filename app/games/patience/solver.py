@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Hashable, Iterable, Protocol, Sequence, TypeVar
 
-__all__ = ["Problem", "Progress", "Solution", "solve"]
+__all__ = ["Problem", "Progress", "Solution", "line_record", "solve"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -242,3 +242,16 @@ def solve(problem: Problem[S, A], start: S, time_limit: float | None = 10.0,
     return Solution(best[0], best[1], not stopped, nodes[0], time.perf_counter() - began, time_limit, stopped,
                     target if stopped else best[0])
 
+
+def line_record(game: Any, solution: Solution[Any]) -> Any:
+    """The solver's line played on ``game`` (the deal, fresh) as a finished record, to step through in the replay
+    viewer, or ``None`` when it found no win."""
+    from app.engine.record import GameSession, PlayerInfo  # (a floor above: only when a record is asked for)
+    if solution.score is None:
+        return None
+    session = GameSession(game, players=[PlayerInfo("Solver", "bot", "solver")])
+    for action in solution.line:
+        session.play(0, action)
+    session.record.extra["solver"] = {"score": solution.score, "proven": solution.proven,
+                                      "words": solution.words()}
+    return session.snapshot()
