@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -305,20 +304,6 @@ def _play(config: dict[str, Any], index: int, sender: Any) -> None:
         sender.close()
 
 
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's 95% score interval for a proportion.
-
-    >>> [round(x, 3) for x in wilson(20, 20)]
-    [0.839, 1.0]
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def table(lines: list[dict[str, Any]]) -> str:
     """The score on decided games with its interval, then the games listed apart, then time per turn."""
     decided = [line for line in lines if line.get("decided")]
@@ -328,6 +313,9 @@ def table(lines: list[dict[str, Any]]) -> str:
     losses = sum(line["result"] == "loss" for line in decided)
     n = len(decided)
     score = (wins + 0.5 * draws) / n if n else 0.0
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from benchmarks.strength import wilson  # the one interval every benchmark reports
     low, high = wilson(wins + 0.5 * draws, n)
     out = [f"{len(lines)} games; decided on the board: {n}: {wins} won, {draws} drawn, {losses} lost by "
            f"Sightline; score {score:.1%}, 95% interval [{low:.1%}, {high:.1%}]"]
