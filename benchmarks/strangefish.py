@@ -282,7 +282,12 @@ def _play(config: dict[str, Any], index: int, sender: Any) -> None:
         out = Path(config["out"])
         environment = dict(os.environ, SF2_LOG=str(out / f"{config['opponent']}-{index + 1:04d}.log"),
                            SF2_SEED=str(seed))
-        agents = [ProcessAgent(spec, "rbc", name, seed * 2 + seat, environment=environment, sole_outsider=False)
+        guard_log = out / f"guard-{index + 1:04d}.jsonl"
+        theirs_environment = dict(environment)
+        if config.get("guard"):  # TroutBot alone gets its Stockfish behind the guard (stockfish_guard.py)
+            theirs_environment.update(STOCKFISH_EXECUTABLE=config["guard"], STOCKFISH_GUARD_LOG=str(guard_log))
+        agents = [ProcessAgent(spec, "rbc", name, seed * 2 + seat, sole_outsider=False,
+                               environment=environment if seat == bot_seat else theirs_environment)
                   for seat, (spec, name) in enumerate(seats)]
         game = game_type("rbc").from_options({})
         for seat, agent in enumerate(agents):  # both load at once, before the clock starts
@@ -295,6 +300,12 @@ def _play(config: dict[str, Any], index: int, sender: Any) -> None:
                 agent.close()
         record.save(str(out / f"game-{index + 1:04d}.json"))
         line = summarise(record, index, bot_seat, (ours[1], theirs[1]))
+        if guard_log.exists():
+            counts: dict[str, int] = {}
+            for text in guard_log.read_text().splitlines():
+                for what, n in json.loads(text).items():
+                    counts[what] = counts.get(what, 0) + n
+            line["stockfish_guard"] = counts
         sender.send(line)
     except BaseException as error:  # noqa: BLE001 - the harness's own failure: listed apart
         sender.send({"game": index, "result": "error", "reason": "harness", "decided": False,
@@ -354,6 +365,12 @@ def table(lines: list[dict[str, Any]]) -> str:
                        f"mean {statistics.fmean(shares):.0%}, from {min(shares):.0%} to {max(shares):.0%}")
         out.append(f"  seconds used a game: Sightline {statistics.fmean(used):.0f}, opponent "
                    f"{statistics.fmean(theirs):.0f}; turns a game {statistics.fmean(turns):.0f}")
+    guarded: dict[str, int] = {}
+    for line in lines:
+        for what, n in line.get("stockfish_guard", {}).items():
+            guarded[what] = guarded.get(what, 0) + n
+    if guarded:
+        out.append("  TroutBot's Stockfish guard: " + ", ".join(f"{what} {n}" for what, n in sorted(guarded.items())))
     return "\n".join(out)
 
 
@@ -438,6 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sf2-source", default=os.environ.get("SF2_SOURCE", DEFAULT_SOURCE))
     parser.add_argument("--sf2-hash", type=int, default=int(os.environ.get("SF2_HASH", "512")))
     parser.add_argument("--stockfish", default=os.environ.get("STOCKFISH_EXECUTABLE", DEFAULT_STOCKFISH))
+    parser.add_argument("--no-guard", action="store_true",
+                        help="give TroutBot Stockfish itself, not behind stockfish_guard.py (it then dies on "
+                             "impossible boards)")
     args = parser.parse_args(argv)
     if args.serve:
         return serve(os.environ.get("SF2_SOURCE", DEFAULT_SOURCE))
@@ -459,7 +479,14 @@ def main(argv: list[str] | None = None) -> int:
     initial, _, increment = args.time.partition("+")
     config = {"opponent": args.opponent, "games": args.games, "first": args.first, "jobs": args.jobs,
               "level": args.level, "time": (float(initial), float(increment or 0)), "seed": args.seed,
-              "out": args.out, "minutes": args.minutes}
+              "out": args.out, "minutes": args.minutes, "guard": None}
+    if args.opponent == "trout" and not args.no_guard:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        launcher = Path(args.out) / "guarded-stockfish"
+        launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{HERE.parent / "stockfish_guard.py"}" '
+                            f'"{args.stockfish}" "$@"\n')
+        launcher.chmod(0o755)
+        config["guard"] = str(launcher)
     version = subprocess.run([args.stockfish], input="uci\nquit\n", capture_output=True, text=True,
                              timeout=30).stdout.splitlines()[0]
     print(f"strangefish: Sightline belief ({args.level}) against {OPPONENTS[args.opponent][1]}, {args.games} games "
