@@ -219,7 +219,8 @@ def test_a_seat_table_offers_what_the_colour_and_mode_did(dialog: Any) -> None:
     black.set_choice(SeatChoice("random", "hard"))  # White against a bot
     assert dialog.choice().seat_choices() == (SeatChoice(), SeatChoice("random", "hard"))
     assert (dialog.choice().vs_bot, dialog.choice().human_seat, dialog.choice().level) == (True, 0, "hard")
-    white.set_choice(SeatChoice("random", "easy"))
+    strongest = dialog.definition.bots[0][0]  # a bot whose level matters (random's is greyed: it changes nothing)
+    white.set_choice(SeatChoice(strongest, "easy"))
     black.set_choice(SeatChoice())  # Black against a bot
     assert dialog.choice().human_seat == 1 and not black.level.isEnabled() and white.level.isEnabled()
     white.set_choice(SeatChoice())  # hot-seat

@@ -282,13 +282,15 @@ class GameDefinition(_Plain):
     :class:`~app.games.presenter.Presenter` (what the window draws and how a person acts), imported when a game
     of this kind is first shown. ``variant_of`` names another game this one is a form of (its solitaire, say),
     and ``variant_label`` what that game's form choice calls it: the new-game dialog lists such a definition not
-    as a game but as a choice of the game it is a form of (empty: a game of its own).
+    as a game but as a choice of the game it is a form of (empty: a game of its own). ``bot_words`` says, in a
+    player's words, what each bot is like to play at each level (measured strength where there is a measure);
+    a bot whose level changes nothing has one entry, under ``""``. The new-game dialog shows them.
     """
 
     __slots__ = ("key", "title", "description", "seats", "referee", "view", "board", "hidden_information",
                  "options", "match_defaults", "rules_doc", "bots", "inference", "belief", "formats", "imports",
                  "clipboard", "perft", "perft_name", "preload", "presenter", "foreign_players", "variant_of",
-                 "variant_label")
+                 "variant_label", "bot_words")
     key: str
     title: str
     description: str
@@ -313,6 +315,7 @@ class GameDefinition(_Plain):
     foreign_players: Lazy | None
     variant_of: str
     variant_label: str
+    bot_words: Mapping[str, Mapping[str, str]]
 
     def __init__(self, *, key: str, title: str, description: str, seats: tuple[SeatSpec, ...], referee: Lazy,
                  view: Lazy, board: tuple[int, int] | None = (8, 8), hidden_information: bool = False,
@@ -322,14 +325,17 @@ class GameDefinition(_Plain):
                  imports: tuple[ImportFormat, ...] = (), clipboard: ClipboardFormat | None = None,
                  perft: Lazy | None = None,
                  perft_name: str = "", preload: tuple[str, ...] = (), presenter: Lazy | None = None,
-                 foreign_players: Lazy | None = None, variant_of: str = "", variant_label: str = "") -> None:
+                 foreign_players: Lazy | None = None, variant_of: str = "", variant_label: str = "",
+                 bot_words: Mapping[str, Mapping[str, str]] | None = None) -> None:
         self._fill(key=key, title=title, description=description, seats=seats, referee=referee, view=view,
                    board=board, hidden_information=hidden_information, options=options,
                    match_defaults=MappingProxyType(dict(match_defaults or {})), rules_doc=rules_doc, bots=bots,
                    inference=inference, belief=belief, formats=formats, imports=imports, clipboard=clipboard,
                    perft=perft,
                    perft_name=perft_name or key, preload=preload, presenter=presenter,
-                   foreign_players=foreign_players, variant_of=variant_of, variant_label=variant_label)
+                   foreign_players=foreign_players, variant_of=variant_of, variant_label=variant_label,
+                   bot_words=MappingProxyType({bot: MappingProxyType(dict(words))
+                                               for bot, words in (bot_words or {}).items()}))
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -376,6 +382,21 @@ class GameDefinition(_Plain):
             except ValueError as error:
                 raise ValueError(f"{self.title} option {option.key}: {error}") from None
         return checked
+
+    def words_for(self, bot: str, level: str) -> str:
+        """What playing ``bot`` at ``level`` is like, in a player's words ("" when the game does not say).
+
+        >>> from app import games
+        >>> games.get("minit").words_for("random", "hard") == games.get("minit").words_for("random", "easy")
+        True
+        """
+        words = self.bot_words.get(bot, {})
+        return words.get(level) or words.get("", "")
+
+    def bot_has_levels(self, bot: str) -> bool:
+        """Whether ``bot``'s level changes how it plays (True for a bot the game says nothing about)."""
+        words = self.bot_words.get(bot)
+        return words is None or any(level for level in words)
 
     def bot_classes(self) -> dict[str, Any]:
         """Name -> bot class, strongest first (imports the bots' modules)."""

@@ -81,8 +81,6 @@ class HostDialog(NewGameDialog):
             row.who.setItemText(0, "You, at this computer")
             row.who.insertItem(1, "Another computer", ELSEWHERE)
             row.who.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # the choices read whole
-            row.who.currentIndexChanged.connect(lambda _index, r=row: r.level.setEnabled(
-                r.who.currentData() not in (PERSON, ELSEWHERE)))
             choice = remembered[index] if len(remembered) == len(self.seat_rows) else ""
             if choice == ELSEWHERE or (not choice and index > 0):
                 row.who.setCurrentIndex(1)  # first time: the first seat here, the others from elsewhere

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Mapping
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
                                QGridLayout, QLabel, QLineEdit, QMessageBox, QSpinBox, QWidget)
 
@@ -97,14 +97,19 @@ def _text(value: object, default: str) -> str:
 
 class SeatRow:
     """One seat's row of the seat table: its name, who plays it (a person or one of the game's bots) and the
-    bot's level (greyed out for a person)."""
+    bot's level (greyed out for a person, and for a bot whose level changes nothing). Each bot and level says in
+    its tooltip what playing it is like (the game's ``bot_words``)."""
 
-    def __init__(self, name: str, bots: list[str]) -> None:
+    def __init__(self, name: str, definition: GameDefinition) -> None:
+        self.definition = definition
         self.name = QLabel(name)
         self.who = QComboBox()
         self.who.addItem("Person", PERSON)
-        for bot in bots:
+        self.who.setItemData(0, "Played at this computer.", Qt.ItemDataRole.ToolTipRole)
+        for bot, _ in definition.bots:
             self.who.addItem(f"Bot: {bot}", bot)
+            self.who.setItemData(self.who.count() - 1, definition.words_for(bot, "medium"),
+                                 Qt.ItemDataRole.ToolTipRole)
         self.level = QComboBox()
         for level in LEVELS:
             self.level.addItem(level.capitalize(), level)
@@ -112,7 +117,17 @@ class SeatRow:
         self._follow()
 
     def _follow(self) -> None:
-        self.level.setEnabled(self.who.currentData() != PERSON)
+        bot = self.who.currentData()
+        is_bot = any(bot == name for name, _ in self.definition.bots)  # not a person, here or elsewhere
+        self.level.setEnabled(is_bot and self.definition.bot_has_levels(bot))
+        for index, level in enumerate(LEVELS):
+            words = self.definition.words_for(bot, level) if is_bot else ""
+            self.level.setItemData(index, words, Qt.ItemDataRole.ToolTipRole)
+
+    def words(self) -> str:
+        """What the chosen bot is like at the chosen level ("" for a person)."""
+        choice = self.choice()
+        return "" if choice.bot is None else self.definition.words_for(choice.bot, choice.level)
 
     def set_choice(self, choice: SeatChoice) -> None:
         """Show ``choice`` (a bot the game does not have gives its strongest bot, listed first)."""
@@ -180,6 +195,10 @@ class NewGameDialog(QDialog):
         self._seat_grid.setHorizontalSpacing(10)  # the seat's name apart from its choice, as a form's label is
         self._seat_grid.setColumnStretch(1, 1)
         self.seat_rows: list[SeatRow] = []
+        self.bot_words = QLabel()
+        self.bot_words.setWordWrap(True)
+        self.bot_words.setTextFormat(Qt.TextFormat.PlainText)
+        self.bot_words.setToolTip("What each bot chosen above is like to play, at its level.")
         self.shuffle = QCheckBox("Seat the players in random order")
         self.shuffle.setToolTip("Who plays which seat is drawn by lot when the game starts.")
         self.time = QComboBox()
@@ -200,6 +219,7 @@ class NewGameDialog(QDialog):
         form.addRow("Game", self.game)
         form.addRow("Form", self.form)
         form.addRow("Seats", self.seat_table)
+        form.addRow("", self.bot_words)
         form.addRow("", self.shuffle)
         form.addRow("", self.no_person)
         form.addRow("Time control", self.time)
@@ -264,12 +284,12 @@ class NewGameDialog(QDialog):
                 self._seat_grid.removeWidget(widget)
                 widget.hide()  # at once: deleteLater waits for the event loop, and the new row takes its place now
                 widget.deleteLater()
-        bots = [name for name, _ in definition.bots]
         self.seat_rows = []
         for index, seat in enumerate(definition.seats):
-            row = SeatRow(seat.name, bots)
+            row = SeatRow(seat.name, definition)
             row.set_choice(seats[min(index, len(seats) - 1)] if seats else SeatChoice())
             row.who.currentIndexChanged.connect(self._refresh)
+            row.level.currentIndexChanged.connect(self._refresh)
             for column, widget in enumerate(row.widgets()):
                 self._seat_grid.addWidget(widget, index, column)
             self.seat_rows.append(row)
@@ -379,7 +399,9 @@ class NewGameDialog(QDialog):
         timed = not self._solitaire()
         custom = timed and self.time.currentData() == "custom"
         people = sum(row.choice().is_person for row in self.seat_rows)
-        for widget, visible in ((self.time, timed), (self.minutes, custom), (self.increment, custom),
+        self.bot_words.setText(self._bot_words())
+        for widget, visible in ((self.bot_words, bool(self.bot_words.text())),
+                                (self.time, timed), (self.minutes, custom), (self.increment, custom),
                                 (self.shuffle, len(self.seat_rows) > 1),
                                 (self.no_person, people == 0),
                                 (self.inference, definition.inference is not None)):
@@ -388,6 +410,20 @@ class NewGameDialog(QDialog):
         ok.setEnabled(people > 0)
         # Hidden rows leave no blank band under the buttons: the dialog takes the height of what it shows.
         self.adjustSize()
+
+    def _bot_words(self) -> str:
+        """One line for each bot chosen (once per bot and level), saying what it is like to play."""
+        lines: list[str] = []
+        seen: set[tuple[str | None, str]] = set()
+        for row in self.seat_rows:
+            choice = row.choice()
+            words = row.words()
+            if choice.bot is None or not words or (choice.bot, choice.level) in seen:
+                continue
+            seen.add((choice.bot, choice.level))
+            level = f", {choice.level}" if self.definition.bot_has_levels(choice.bot) else ""
+            lines.append(f"{choice.bot.capitalize()}{level}: {words}")
+        return "\n".join(lines)
 
     # -- the choice --------------------------------------------------------------------------------------------
     def _solitaire(self) -> bool:

@@ -29,6 +29,14 @@ DEFINITION = GameDefinition(
     rules_doc="booster.md",
     bots=(("engine", Lazy("app.games.booster.bots:BoosterEngineBot")),
           ("random", Lazy("app.games.booster.bots:BoosterRandomBot"))),
+    bot_words={
+        "engine": {
+            "easy": "Looks one move ahead. Beat random in 98 games of 100.",
+            "medium": "Looks two moves ahead, boosters included. Beat random in all 100 games.",
+            "hard": "Looks three moves ahead, up to four seconds a move.",
+        },
+        "random": {"": "Any allowed action at random: only for trying out the rules."},
+    },
     # A file ending of its own: "sightline export" tells formats by their endings.
     formats=(ExportFormat("booster", "&Booster Chess moves as text", ".booster",
                           Lazy("app.games.booster.formats:booster_moves"), text=True, shows_truth=False),),

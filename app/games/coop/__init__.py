@@ -34,4 +34,9 @@ DEFINITION = GameDefinition(
     variant_label="Two players",  # its solitaire is the other form (app.games.coop.solitaire)
     bots=(("partner", Lazy("app.games.coop.bots:CoopPartnerBot")),
           ("random", Lazy("app.games.coop.bots:CoopRandomBot"))),
+    bot_words={
+        "partner": {"": "Plans its turn for the team's score and keeps a king within reach. Two partner bots win "
+                        "half their deals."},
+        "random": {"": "Plays random cards and moves: only for trying out the rules."},
+    },
 )

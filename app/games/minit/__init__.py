@@ -28,6 +28,15 @@ DEFINITION = GameDefinition(
     rules_doc="minit.md",
     bots=(("search", Lazy("app.games.minit.bots:MinitSearchBot")),  # the strongest first (the new-game default)
           ("random", Lazy("app.games.minit.bots:MinitRandomBot"))),
+    bot_words={
+        "search": {
+            "easy": "Looks two moves ahead and plays with some randomness: fine for learning the small board.",
+            "medium": "Searches deeper and sees most tactics, about a second a move at most. Beat easy in 96 games of "
+                      "100 (3 drawn).",
+            "hard": "Searches as deep as four seconds a move allow. Beat medium in 73 games of 100, with 22 draws.",
+        },
+        "random": {"": "Plays random legal moves: only for trying out the rules."},
+    },
     formats=(ExportFormat("minit", "&MinitChess moves as text", ".txt",
                           Lazy("app.games.minit.formats:minit_move_list"), text=True),),
     clipboard=ClipboardFormat("&Copy MinitChess position", "New MinitChess game from the &pasted position",

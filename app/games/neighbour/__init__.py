@@ -33,6 +33,15 @@ DEFINITION = GameDefinition(
     rules_doc="neighbour.md",
     bots=(("planner", Lazy("app.games.neighbour.bots:NeighbourPlannerBot")),
           ("random", Lazy("app.games.neighbour.bots:NeighbourRandomBot"))),
+    bot_words={
+        "planner": {
+            "easy": "Plays the deal for you with a short search.",
+            "medium": "Plays the deal for you with a fuller search. Wins about 28 deals in 100, as a solver given a "
+                      "second a deal does.",
+            "hard": "Searches five times as far as medium before each step.",
+        },
+        "random": {"": "Any allowed action at random: it never won in 500 deals."},
+    },
     formats=(ExportFormat("neighbour-text", "The game as &text", ".txt",
                           Lazy("app.games.neighbour.formats:neighbour_text"), text=True, shows_truth=False),),
 )

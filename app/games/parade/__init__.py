@@ -32,6 +32,14 @@ DEFINITION = GameDefinition(
     rules_doc="parade.md",
     bots=(("planner", Lazy("app.games.parade.bots:ParadePlannerBot")),
           ("random", Lazy("app.games.parade.bots:ParadeRandomBot"))),
+    bot_words={
+        "planner": {
+            "easy": "Plays the deal for you, thinking a fifth of a second an action.",
+            "medium": "Plays the deal for you, following a sure line once it finds one. Wins 93 deals in 100.",
+            "hard": "Thinks longest (two seconds an action) before each step.",
+        },
+        "random": {"": "Random moves and adds: it almost never wins."},
+    },
     formats=(ExportFormat("parade-text", "The game as &text", ".txt", Lazy("app.games.parade.formats:parade_text"),
                           text=True, shows_truth=False),),
 )

@@ -32,6 +32,19 @@ DEFINITION = GameDefinition(
     bots=(("belief", Lazy("app.games.rbc.belief_bot:RBCBeliefBot")),
           ("random", Lazy("app.games.rbc.bots:RBCRandomBot")),
           ("attacker", Lazy("app.games.rbc.bots:RBCAttackerBot"))),
+    bot_words={
+        "belief": {
+            "easy": "Tracks where your pieces may be, but looks at few positions and errs on purpose: a gentle first "
+                    "opponent.",
+            "medium": "Keeps every position you could be in and plays sound moves, quickly. Beat easy in 97 games "
+                      "of 100.",
+            "hard": "Looks at many more positions and asks a chess engine when one is installed. Beat medium in 7 "
+                    "games of 10; wins about 3 in 10 against StrangeFish2, the 2022 competition winner.",
+        },
+        "random": {"": "Senses and moves at random: only for trying out the rules."},
+        "attacker": {"": "Rushes at your king with a few scripted attacks: it punishes a careless start, and is "
+                         "easy to stop once you sense it coming."},
+    },
     inference=Lazy("app.games.rbc.inference:RbcInference"),
     belief=Lazy("app.games.rbc.belief_kit:KIT"),
     formats=(ExportFormat("pgn", "Moves as &PGN", ".pgn", Lazy("app.games.rbc.formats:PGN"), text=True),

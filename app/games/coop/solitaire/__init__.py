@@ -28,6 +28,11 @@ DEFINITION = GameDefinition(
                           text=True, shows_truth=False),),
     bots=(("partner", Lazy("app.games.coop.solitaire.rules:CoopSolitairePartnerBot")),
           ("random", Lazy("app.games.coop.solitaire.rules:CoopSolitaireRandomBot"))),
+    bot_words={
+        "partner": {"": "Plays the solitaire as the partner bot plays with a partner: it wins about one deal in "
+                        "four."},
+        "random": {"": "Plays random cards and moves: only for trying out the rules."},
+    },
     variant_of="coop",
     variant_label="Solitaire",
 )
