@@ -7,16 +7,19 @@ already in check while TroutBot is to move. Stockfish assumes a legal chess posi
 move for the rest of the game, which flatters whoever plays it. This guard is what TroutBot is given as its
 ``STOCKFISH_EXECUTABLE``:
 
-- each position is first mended the way a player would read it: pawns on the first or last rank are dropped,
-  of several kings of one colour the one nearest the other pieces of its colour is kept (a FEN does not say
-  which was seen last), castling rights and an en passant square nothing backs are cleared (python-chess's FEN drops such rights
-  itself);
+- each position is first mended the way a player would read it: pawns on the first or last rank are dropped;
+  of two kings of one colour the one standing where the guard last saw it goes (the other is a newer sighting),
+  else the one nearest the other pieces of its colour stays; a king missing (taken off by a capture that did
+  not find it there) is put back where the guard last saw it; castling rights and an en passant square nothing
+  backs are cleared (python-chess's FEN drops such rights itself);
 - if the player to move can take the enemy king, that capture is the answer (in RBC it wins; Stockfish would
   refuse the position);
-- a mended position that python-chess calls valid goes to Stockfish; anything else is answered by the guard
-  itself with the best capture by value, or a quiet move, from python-chess's move generator;
+- a mended position with one king a side goes to Stockfish, even when python-chess calls it invalid for other
+  reasons (seventeen pieces of a side, a check no move could give: Stockfish 15.1 answers those); anything
+  else is answered by the guard itself with the best capture by value, or a quiet move, from python-chess's
+  move generator;
 - the answer is always a move python-chess accepts on the board TroutBot sent (TroutBot's python-chess refuses
-  any other and TroutBot passes): a Stockfish move that only the mended board allows is replaced;
+  any other and TroutBot then passes): a Stockfish move that only the mended board allows is replaced;
 - should Stockfish die anyway, it is started again (with the options it was given) and the guard answers the
   move itself.
 
@@ -49,13 +52,19 @@ import chess
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 100}
 
 
-def mend(board: chess.Board) -> chess.Board:
-    """A copy of ``board`` with what cannot be true taken away (see the module docstring)."""
+def mend(board: chess.Board, last_kings: dict[chess.Color, chess.Square] | None = None) -> chess.Board:
+    """A copy of ``board`` with what cannot be true taken away and a lost king put back (see the module
+    docstring); ``last_kings`` holds where each king stood in the last position the guard was asked about."""
     mended = board.copy(stack=False)
+    last_kings = last_kings or {}
     for square in chess.SquareSet(mended.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8)):
         mended.remove_piece_at(square)
     for color in chess.COLORS:
         kings = list(mended.pieces(chess.KING, color))
+        last = last_kings.get(color)
+        if len(kings) > 1 and last in kings:  # the king left where it was, beside a newer sighting
+            mended.remove_piece_at(last)
+            kings.remove(last)
         if len(kings) > 1:
             own = [square for square in chess.SquareSet(mended.occupied_co[color]) if square not in kings]
 
@@ -65,10 +74,23 @@ def mend(board: chess.Board) -> chess.Board:
             for square in kings:
                 if square != keep:
                     mended.remove_piece_at(square)
+        if not kings and last is not None:  # taken off by a capture that missed it: where it was last
+            empty = [square for square in chess.SQUARES if mended.piece_at(square) is None]
+            if empty:
+                mended.set_piece_at(min(empty, key=lambda square: chess.square_distance(square, last)),
+                                    chess.Piece(chess.KING, color))
     mended.castling_rights = mended.clean_castling_rights()
     if mended.ep_square is not None and not any(mended.generate_pseudo_legal_ep()):
         mended.ep_square = None
     return mended
+
+
+def engine_can_take(board: chess.Board) -> bool:
+    """Whether Stockfish may be asked about ``board``: one king a side and no pawn on its first or last rank.
+    Other boards python-chess calls invalid (seventeen pieces a side, a check no move could give, the enemy king
+    in check) it answers without harm, as tried with Stockfish 15.1."""
+    return (len(board.pieces(chess.KING, chess.WHITE)) == 1 and len(board.pieces(chess.KING, chess.BLACK)) == 1
+            and not board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8))
 
 
 def king_capture(board: chess.Board) -> chess.Move | None:
@@ -137,6 +159,7 @@ class Guard:
         self.rng = random.Random(seed)
         self.options: list[str] = []
         self.board: chess.Board | None = chess.Board()
+        self.last_kings: dict[chess.Color, chess.Square] = {}
         self.counts: collections.Counter[str] = collections.Counter()
         self.engine = self._start()
 
@@ -194,13 +217,19 @@ class Guard:
             self.counts["king taken by the guard"] += 1
             self._bestmove(capture)
             return
-        mended = mend(board)
+        mended = mend(board, self.last_kings)
         if mended.fen() != board.fen():
             self.counts["position mended"] += 1
-        if not mended.is_valid():
-            self.counts["answered by the guard (invalid position)"] += 1
+        for color in chess.COLORS:
+            kings = mended.pieces(chess.KING, color)
+            if len(kings) == 1:
+                self.last_kings[color] = next(iter(kings))
+        if not engine_can_take(mended):
+            self.counts["answered by the guard (no king of a side)"] += 1
             self._bestmove(own_move(board, self.rng))
             return
+        if not mended.is_valid():
+            self.counts["given to Stockfish though python-chess calls it invalid"] += 1
         answer = None
         if self._send(f"position fen {mended.fen()}") and self._send(line):
             answer = self._relay_until("bestmove", hold=True)

@@ -76,23 +76,35 @@ def test_mending_drops_what_cannot_be_true() -> None:
 def test_the_engine_never_sees_a_board_it_dies_on(tmp_path: Path) -> None:
     lines, counts = talk(tmp_path, [
         "uci", "isready",
+        "position fen 8/8/8/8/8/8/8/4K1R1 w - - 0 1", "go movetime 10",          # no black king ever: the guard
         "position fen 4k2P/8/8/8/8/8/8/4K3 w KQkq - 0 1", "go movetime 10",     # a pawn on h8: mended
-        "position fen 8/8/8/8/8/8/8/4K1R1 w - - 0 1", "go movetime 10",          # no black king: the guard moves
         "position fen 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "go movetime 10",        # the king can be taken: taken
         "position startpos moves e2e4", "go movetime 10",
         "quit"])
     moves = bestmoves(lines)
     assert len(moves) == 4
     assert moves[2] == "e1e8"
-    for fen, move in zip(("4k2P/8/8/8/8/8/8/4K3 w KQkq - 0 1", "8/8/8/8/8/8/8/4K1R1 w - - 0 1",
+    for fen, move in zip(("8/8/8/8/8/8/8/4K1R1 w - - 0 1", "4k2P/8/8/8/8/8/8/4K3 w KQkq - 0 1",
                           "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1"), moves):
         chess.Board(fen).parse_uci(move)                  # python-chess accepts each on the board that was sent
-    assert counts.get("engine restarted", 0) == 0
-    assert counts["position mended"] == 1
-    assert counts["answered by the guard (invalid position)"] == 1
-    assert counts["king taken by the guard"] == 1
-    assert counts["answered by Stockfish"] == 2
+    assert counts == {"answered by the guard (no king of a side)": 1, "position mended": 1,
+                      "king taken by the guard": 1, "answered by Stockfish": 2}   # and the engine never died
     assert "uciok" in lines and "readyok" in lines
+
+
+def test_a_king_taken_off_by_a_missed_capture_is_put_back_where_it_was_last(tmp_path: Path) -> None:
+    lines, counts = talk(tmp_path, [
+        "uci",
+        "position fen 4k3/8/8/8/8/8/8/4K1R1 w - - 0 1", "go movetime 10",
+        "position fen 8/8/8/8/8/8/8/4K1R1 w - - 0 1", "go movetime 10",          # the king is gone: e8 again
+        "position fen 4k3/8/8/8/8/8/8/R3K2k w - - 0 1", "go movetime 10",        # a newer sighting on h1
+        "quit"])
+    assert len(bestmoves(lines)) == 3
+    assert counts == {"answered by Stockfish": 3, "position mended": 2}      # the engine never died
+    assert guard.mend(chess.Board("8/8/8/8/8/8/8/4K1R1 w - - 0 1"), {chess.BLACK: chess.E8}).king(chess.BLACK) \
+        == chess.E8
+    kept = guard.mend(chess.Board("4k3/8/8/8/8/8/8/R3K2k w - - 0 1"), {chess.BLACK: chess.E8})
+    assert list(kept.pieces(chess.KING, chess.BLACK)) == [chess.H1]
 
 
 def test_an_engine_that_dies_is_started_again_and_the_move_still_comes(tmp_path: Path) -> None:
