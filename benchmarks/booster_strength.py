@@ -3,7 +3,10 @@
 Run by hand, never in the test suite (niced: the machine is shared):
 
     nice -n 10 .venv/bin/python benchmarks/booster_strength.py [--games 100] [--level medium] [--jobs 1]
-        [--max-plies 400] [--opponent random|engine]
+        [--max-plies 400] [--opponent random|engine] [--opponent-level easy|medium|hard]
+
+``--opponent engine --opponent-level L`` plays the engine at ``--level`` against the engine at level ``L`` (each
+level against the one below: issue 26's levels); the score counts a draw as half.
 
 Game ``i`` is dealt from chance seed ``i`` and gives the engine White when ``i`` is even, Black otherwise; both
 bots are seeded from ``i``. Bots are told their seat's observations only (as in ``sightline match``) and every
@@ -32,12 +35,13 @@ from app.games.booster.rules import BoosterChess  # noqa: E402
 from benchmarks.strength import wilson  # noqa: E402
 
 
-def play(job: tuple[int, str, str, int]) -> tuple[str, str, int, dict[str, list[float]]]:
+def play(job: tuple[int, str, str, int, str]) -> tuple[str, str, int, dict[str, list[float]]]:
     """One game: the engine's result (win/draw/loss), how it ended, its turns, the engine's decision times."""
-    index, level, opponent, max_plies = job
+    index, level, opponent, max_plies, opponent_level = job
     game = BoosterChess(seed=index)
     engine_seat = index % 2
-    other = BoosterEngineBot(seed=index + 1, level=level) if opponent == "engine" else BoosterRandomBot(seed=index)
+    other = (BoosterEngineBot(seed=index + 1, level=opponent_level) if opponent == "engine"
+             else BoosterRandomBot(seed=index))
     bots = {engine_seat: BoosterEngineBot(seed=index, level=level), 1 - engine_seat: other}
     for seat, bot in bots.items():
         bot.start(seat, game.options())
@@ -74,8 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="random", choices=("random", "engine"))
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--max-plies", type=int, default=400)
+    parser.add_argument("--opponent-level", choices=("easy", "medium", "hard"),
+                        help="the opposing engine's level (default: --level)")
     args = parser.parse_args(argv)
-    jobs = [(index, args.level, args.opponent, args.max_plies) for index in range(args.games)]
+    opponent_level = args.opponent_level or args.level
+    jobs = [(index, args.level, args.opponent, args.max_plies, opponent_level) for index in range(args.games)]
     started = time.perf_counter()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
@@ -92,9 +99,13 @@ def main(argv: list[str] | None = None) -> int:
         key = f"{result}: {detail.split(' (')[0]}"
         endings[key] = endings.get(key, 0) + 1
     turns = [plies for _, _, plies, _ in results]
-    print(f"engine ({args.level}) vs {args.opponent}: {len(results)} games in {elapsed:.0f} s")
+    against = f"engine ({opponent_level})" if args.opponent == "engine" else args.opponent
+    print(f"engine ({args.level}) vs {against}: {len(results)} games in {elapsed:.0f} s")
     print(f"wins {wins}, draws {draws}, losses {losses}: {100 * wins / len(results):.0f}% "
           f"(95% interval {100 * low:.0f}-{100 * high:.0f}%); mean turns {statistics.mean(turns):.1f}")
+    score_low, score_high = wilson(wins + 0.5 * draws, len(results))
+    print(f"score (a draw half): {100 * (wins + 0.5 * draws) / len(results):.1f}% "
+          f"(95% interval {100 * score_low:.1f}-{100 * score_high:.1f}%)")
     for key, count in sorted(endings.items(), key=lambda item: -item[1]):
         print(f"  {count:4d}  {key}")
     every: list[float] = []
