@@ -137,6 +137,7 @@ HEAVY = {
     "tests/test_records_corpus.py": 1,
     "tests/test_match.py": 1,
     "tests/test_net_window.py::test_a_guest_window_plays_a_whole_game_against_a_referee_in_another_process": 4,
+    "tests/test_net_window.py::test_a_host_program_that_quits_at_once_still_tells_its_guest_the_game_was_aborted": 3,
     # Added with the card games and network play (seconds from a run on a loaded machine, roughly halved).
     "tests/test_booster_rules.py::test_the_game_agrees_with_a_plain_generator_on_random_positions": 12,
     "tests/test_net_wire.py::test_whatever_arrives_is_a_message_or_a_protocol_error": 3,

@@ -6,7 +6,9 @@ tests/test_net_announce.py)."""
 
 from __future__ import annotations
 
+import os
 import socket
+import time
 
 import pytest
 
@@ -569,3 +571,45 @@ def test_a_guest_window_plays_a_whole_game_against_a_referee_in_another_process(
     assert record.players[1].name == "Ada" and record.result is not None
     assert record.result.winner == guest.outcome.winner and record.result.reason == guest.outcome.reason
     assert list(Timeline(record).game.observations(1)) == list(guest.game.observations(1))
+
+
+HOST_THAT_QUITS = """
+import sys
+from app import games
+from app.net.server import RefereeServer
+from app.ui import window_network
+server = RefereeServer("127.0.0.1", 0)
+hosted = server.host_game("rbc", [None, "random"], seed=4)
+print(hosted.invitations()[0].text(), flush=True)
+sys.stdin.readline()                       # the guest has started: quit as a window closing the app does
+window_network._stopper(server, [])()
+"""
+
+
+def test_a_host_program_that_quits_at_once_still_tells_its_guest_the_game_was_aborted(tmp_path) -> None:
+    """The stop of a hosted game runs in a thread of its own; the program quitting right after it (the last
+    window closed) used to end that thread before the guests were told, so they saw only a dropped connection."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from app.net.invitation import Invitation
+    from tests.test_net_support import GuestThread, bot_guest
+    root = Path(__file__).resolve().parent.parent
+    host = subprocess.Popen([sys.executable, "-c", HOST_THAT_QUITS], cwd=root, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    try:
+        assert host.stdout is not None and host.stdin is not None
+        invitation = Invitation.parse(host.stdout.readline().strip())
+        guest = bot_guest(invitation, seed=2, reconnect_limit=2.0)
+        playing = GuestThread(guest)
+        deadline = time.monotonic() + 30
+        while not guest.observations and time.monotonic() < deadline:
+            time.sleep(0.05)
+        host.stdin.write("quit\n")
+        host.stdin.flush()
+        outcome = playing.join(30)
+        assert outcome.reason.value == "aborted", outcome
+        assert host.wait(10) == 0
+    finally:
+        host.kill()

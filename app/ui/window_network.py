@@ -12,9 +12,11 @@ the truth, and the record is written here).
 
 from __future__ import annotations
 
+import atexit
 import getpass
 import secrets
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -111,16 +113,38 @@ def _close_quietly(announcer: Any) -> None:
         pass
 
 
+STOP_GRACE = 3.0
+"""Seconds the program waits at its end, at most, for hosted games still being stopped (their guests are being
+told the game was aborted)."""
+
+_stopping: list[threading.Thread] = []
+
+
 def _stopper(server: "RefereeServer", announced: "list[Announcement]") -> Callable[[], None]:
     """What stops a hosted game when its window leaves it: off the window's thread (a bot thinking, a goodbye on
-    the network would hold it); the game is aborted and its guests are told."""
+    the network would hold it); the game is aborted and its guests are told, even when the whole program is
+    quitting (:func:`finish_stopping` waits for it at exit)."""
     def stop() -> None:
         def work() -> None:
             for announcement in announced:
                 announcement.close()
             server.close()
-        threading.Thread(target=work, daemon=True, name="sightline-host-stop").start()
+        # A daemon, so that a network that never answers cannot keep the program alive; finish_stopping bounds
+        # the wait at exit instead.
+        thread = threading.Thread(target=work, daemon=True, name="sightline-host-stop")
+        _stopping[:] = [alive for alive in _stopping if alive.is_alive()] + [thread]
+        thread.start()
     return stop
+
+
+@atexit.register
+def finish_stopping(limit: float | None = None) -> None:
+    """Wait (``limit`` seconds in all, :data:`STOP_GRACE` by default) for the hosted games being stopped, so that
+    a program quitting at once still tells their guests the game was aborted (else they would only see the
+    connection drop, and try to reconnect until their limit)."""
+    end = time.monotonic() + (STOP_GRACE if limit is None else limit)
+    for thread in list(_stopping):
+        thread.join(max(0.0, end - time.monotonic()))
 
 
 def rejoin(record: "GameRecord", parent: QObject | None = None) -> "RemoteController":
