@@ -14,6 +14,7 @@ move for the rest of the game, which flatters whoever plays it. This guard is wh
   backs are cleared (python-chess's FEN drops such rights itself);
 - if the player to move can take the enemy king, that capture is the answer (in RBC it wins; Stockfish would
   refuse the position);
+- if a king put back is within reach, the move to where it was last seen is the answer;
 - a mended position with one king a side goes to Stockfish, even when python-chess calls it invalid for other
   reasons (seventeen pieces of a side, a check no move could give: Stockfish 15.1 answers those); anything
   else is answered by the guard itself with the best capture by value, or a quiet move, from python-chess's
@@ -86,11 +87,11 @@ def mend(board: chess.Board, last_kings: dict[chess.Color, chess.Square] | None 
 
 
 def engine_can_take(board: chess.Board) -> bool:
-    """Whether Stockfish may be asked about ``board``: one king a side and no pawn on its first or last rank.
-    Other boards python-chess calls invalid (seventeen pieces a side, a check no move could give, the enemy king
-    in check) it answers without harm, as tried with Stockfish 15.1."""
+    """Whether Stockfish may be asked about ``board``: one king a side, no pawn on its first or last rank, and
+    the enemy king out of reach (Stockfish 15.1 dies on such boards, as it did here). Other boards python-chess
+    calls invalid (seventeen pieces a side, a check no move could give) it answers without harm."""
     return (len(board.pieces(chess.KING, chess.WHITE)) == 1 and len(board.pieces(chess.KING, chess.BLACK)) == 1
-            and not board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8))
+            and not board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8) and king_capture(board) is None)
 
 
 def king_capture(board: chess.Board) -> chess.Move | None:
@@ -224,6 +225,11 @@ class Guard:
             kings = mended.pieces(chess.KING, color)
             if len(kings) == 1:
                 self.last_kings[color] = next(iter(kings))
+        capture = king_capture(mended)  # a king put back where it was last seen, within reach (Stockfish dies
+        if capture is not None:         # on a board whose player to move can take the enemy king)
+            self.counts["king sought where it was last seen"] += 1
+            self._bestmove(legal_on(board, capture.uci()) or own_move(board, self.rng))
+            return
         if not engine_can_take(mended):
             self.counts["answered by the guard (no king of a side)"] += 1
             self._bestmove(own_move(board, self.rng))
@@ -235,6 +241,8 @@ class Guard:
             answer = self._relay_until("bestmove", hold=True)
         if answer is None:
             self.counts["answered by the guard (Stockfish died)"] += 1
+            if os.environ.get("STOCKFISH_GUARD_DEBUG"):
+                print(f"stockfish_guard: died on {mended.fen()} (status {int(mended.status())})", file=sys.stderr)
             self._restart()
             self._bestmove(own_move(board, self.rng))
             return

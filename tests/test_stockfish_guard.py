@@ -37,8 +37,8 @@ FRAGILE_ENGINE = textwrap.dedent("""
             board = chess.Board(" ".join(words[2:8]))
             if board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
                 sys.exit(11)
-            if board.clean_castling_rights() != board.castling_rights:
-                sys.exit(11)
+            if board.clean_castling_rights() != board.castling_rights or board.was_into_check():
+                sys.exit(11)   # the last: the player to move could take the enemy king
         elif words[:1] == ["go"]:
             if "crash" in words:
                 sys.exit(11)
@@ -105,6 +105,17 @@ def test_a_king_taken_off_by_a_missed_capture_is_put_back_where_it_was_last(tmp_
         == chess.E8
     kept = guard.mend(chess.Board("4k3/8/8/8/8/8/8/R3K2k w - - 0 1"), {chess.BLACK: chess.E8})
     assert list(kept.pieces(chess.KING, chess.BLACK)) == [chess.H1]
+
+
+def test_a_king_put_back_within_reach_is_sought_there_without_asking_the_engine(tmp_path: Path) -> None:
+    lines, counts = talk(tmp_path, [
+        "uci",
+        "position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "go movetime 10",          # black's king seen on e8
+        "position fen 8/8/8/8/8/8/8/4RK2 w - - 0 1", "go movetime 10",           # gone, and a rook on its file
+        "quit"])
+    moves = bestmoves(lines)
+    assert moves[1] == "e1e8"                            # where the king was last seen (a move to an empty square)
+    assert counts == {"answered by Stockfish": 1, "position mended": 1, "king sought where it was last seen": 1}
 
 
 def test_an_engine_that_dies_is_started_again_and_the_move_still_comes(tmp_path: Path) -> None:
