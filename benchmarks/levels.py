@@ -5,6 +5,7 @@ Run by hand, never in the test suite:
     .venv/bin/python benchmarks/levels.py [--game rbc|blind|minit|cloak|telepathy|splitbrain|all]
         [--pair medium-easy|hard-medium|both] [--games 100] [--jobs 1] [--seed 0]
         [--time SECONDS+INC | --untimed] [--minutes M] [--max-plies N] [--first N] [--log FILE]
+        [--against FILE.py:Class --level hard]
     .venv/bin/python benchmarks/levels.py --merge FILE [FILE ...]
 
 Each game is played in its own forked process through ``app.hosting.runner.run_game`` (the function behind
@@ -76,6 +77,21 @@ LADDERS: dict[str, Ladder] = {
 WARM = ("rbc", "blind")
 """The games whose bots use the compiled belief kernels (see :func:`warm_up`)."""
 PAIRS = {"medium-easy": ("medium", "easy"), "hard-medium": ("hard", "medium")}
+AGAINST: tuple[str, Any] | None = None
+"""``--against``: (its name, the bot class) playing the lower side instead of the ladder's bot."""
+
+
+def load_against(spec: str) -> tuple[str, Any]:
+    """The bot class ``FILE.py:Class`` names (a :class:`~app.bots.base.Bot` of the game; benchmarks only)."""
+    import importlib.util
+    path, _, name = spec.rpartition(":")
+    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    if not path or module_spec is None or module_spec.loader is None:
+        raise SystemExit(f"--against: cannot load {spec!r} (give FILE.py:Class)")
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    cls = getattr(module, name)
+    return getattr(cls, "name", name), cls
 
 
 class OpeningBot(Bot):
@@ -136,7 +152,10 @@ def _play(ladder: Ladder, upper: str, lower: str, index: int, seed: int, control
         agents = []
         for seat, team in enumerate(teams):
             level = upper if team == upper_team else lower
-            bot: Bot = classes[ladder.bot](seed=seed * 4 + seat, level=level)
+            if AGAINST is not None and team != upper_team:
+                bot: Bot = AGAINST[1](seed=seed * 4 + seat)
+            else:
+                bot = classes[ladder.bot](seed=seed * 4 + seat, level=level)
             _timed(bot, times[level] if upper != lower else times[upper], game, ladder.opening_plies)
             if ladder.opening_plies:
                 bot = OpeningBot(bot, classes["random"](seed=seed * 4 + seat), game, ladder.opening_plies,
@@ -165,6 +184,7 @@ def warm_up(ladder: Ladder, upper: str, lower: str) -> None:
     """
     game = game_type(ladder.variant).from_options({})
     classes = games.get(ladder.variant).bot_classes()
+    lower = lower if lower in ("easy", "medium", "hard") else upper  # --against: the ladder bot warms alone
     agents = [BotAgent(classes[ladder.bot](seed=seat, level=upper if team == 0 else lower), ladder.bot)
               for seat, team in enumerate(game.teams())]
     run_game(game, agents, None, 0, max_plies=24)
@@ -293,6 +313,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--merge", nargs="+", metavar="LOG", help="print the score lines of logged games, and stop")
     parser.add_argument("--minutes", type=float, help="stop starting games of a pair after this many minutes")
     parser.add_argument("--max-plies", type=int, help="the turn limit (default: the game's, see LADDERS)")
+    parser.add_argument("--against", metavar="FILE.py:Class",
+                        help="play the ladder's bot at --level against this bot (a Bot of the game) instead")
+    parser.add_argument("--level", default="hard", choices=("easy", "medium", "hard"),
+                        help="the ladder bot's level with --against")
     timing = parser.add_mutually_exclusive_group()
     timing.add_argument("--time", help="seconds+increment for both sides (default: the game's, see LADDERS)")
     timing.add_argument("--untimed", action="store_true")
@@ -303,6 +327,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     keys = list(LADDERS) if args.game == "all" else [args.game]
     pairs = list(PAIRS) if args.pair == "both" else [args.pair]
+    global AGAINST
+    if args.against:
+        AGAINST = load_against(args.against)
+        PAIRS["against"] = (args.level, AGAINST[0])
+        pairs = ["against"]
     print(f"levels: {args.games} games a pair, colours alternating, {args.jobs} at once, seed {args.seed}")
     print(f"machine: {os.cpu_count()} cores, load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}, "
           f"Python {sys.version.split()[0]}")
