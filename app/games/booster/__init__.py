@@ -32,8 +32,8 @@ DEFINITION = GameDefinition(
     bot_words={
         "engine": {
             "easy": "Looks one move ahead. Beat random in 98 games of 100.",
-            "medium": "Looks two moves ahead, boosters included. Beat random in all 100 games.",
-            "hard": "Looks three moves ahead, up to four seconds a move.",
+            "medium": "Looks two moves ahead, boosters included. Beat easy in 86 games of 100.",
+            "hard": "Looks three moves ahead, up to four seconds a move. Beat medium in 71 games of 100.",
         },
         "random": {"": "Any allowed action at random: only for trying out the rules."},
     },
