@@ -103,10 +103,11 @@ def legal_moves_on(board: chess.Board, seat: int, known: Knowledge, pawns_only: 
     board = with_turn(board.copy(stack=False), seat)
     colour = chess_colour(seat)
     from_mask = board.pawns & board.occupied_co[colour] if pawns_only else chess.BB_ALL
-    candidates = [move for move in board.generate_pseudo_legal_moves(from_mask)
-                  if not board.is_castling(move)]
-    if not pawns_only:
-        candidates += castling_moves_on(board, seat, known)
+    castlings = [] if pawns_only else castling_moves_on(board, seat, known)
+    # python-chess's castling moves are not ours: without rights (on this copy) it makes none, which is cheaper
+    # than making them and leaving them out (nothing else it generates reads the rights).
+    board.castling_rights = chess.BB_EMPTY
+    candidates = [*board.generate_pseudo_legal_moves(from_mask), *castlings]
     return [move for move in candidates if _leaves_king_safe(board, seat, move, known)]
 
 
