@@ -58,11 +58,18 @@ def _instant_curtain(request, monkeypatch):
         monkeypatch.setattr(board_widget, "GLIDE_MS", 0)
 
 
+@pytest.fixture(scope="session")
+def _data_dirs(tmp_path_factory):
+    """The folder of the tests' data folders (below): one, so that pytest's numbered folders stay few (making a
+    numbered folder reads every name beside it: thousands of them made each one slower)."""
+    return tmp_path_factory.mktemp("sightline-data")
+
+
 @pytest.fixture(autouse=True)
-def _scratch_data_dir(tmp_path_factory, monkeypatch):
+def _scratch_data_dir(tmp_path_factory, _data_dirs, monkeypatch):
     if "SIGHTLINE_DATA_DIR" not in os.environ or not os.environ["SIGHTLINE_DATA_DIR"].startswith(
             str(tmp_path_factory.getbasetemp())):
-        monkeypatch.setenv("SIGHTLINE_DATA_DIR", str(tmp_path_factory.mktemp("sightline-data")))
+        monkeypatch.setenv("SIGHTLINE_DATA_DIR", tempfile.mkdtemp(prefix="test-", dir=_data_dirs))
 
 
 @pytest.fixture
