@@ -14,15 +14,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 # Bytecode. A shell that sets PYTHONDONTWRITEBYTECODE (this project's development shell does) made every test
 # process, and every Python process a test starts, compile the app, the tests and their assertion rewriting anew
-# (about 8 s of processor time per pytest process, a second or so per app started). Where it is set (and no
-# PYTHONPYCACHEPREFIX is), the bytecode goes to build/pycache instead: still nothing written beside the sources,
-# as the setting asks. Set here, before the test processes (pytest-xdist) and their children start: all use it.
-if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
-    _PYCACHE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "pycache")
-    del os.environ["PYTHONDONTWRITEBYTECODE"]
-    os.environ["PYTHONPYCACHEPREFIX"] = _PYCACHE
+# (about 8 s of processor time per pytest process, a second or so per app started). The test run writes it as
+# Python usually does, into the (git-ignored) __pycache__ folders, for this process and every child: set here,
+# before the test processes (pytest-xdist) start. (Not PYTHONPYCACHEPREFIX: a folder of its own would hold no
+# bytecode of the standard library and the installed packages at first, and every process would compile those.)
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
     sys.dont_write_bytecode = False
-    sys.pycache_prefix = _PYCACHE
 
 # Programs the tests run, not tests: --doctest-modules would import them, and some misbehave on import on purpose
 # (a bot file that calls os._exit ends the whole pytest run with no word).
