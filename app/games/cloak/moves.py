@@ -108,7 +108,18 @@ def legal_moves_on(board: chess.Board, seat: int, known: Knowledge, pawns_only: 
     # than making them and leaving them out (nothing else it generates reads the rights).
     board.castling_rights = chess.BB_EMPTY
     candidates = [*board.generate_pseudo_legal_moves(from_mask), *castlings]
-    return [move for move in candidates if _leaves_king_safe(board, seat, move, known)]
+    king = known.king_square
+    if known.king_cloaked or king is None:
+        return candidates  # a cloaked king ignores check (as _leaves_king_safe says of every move)
+    # A move of another piece than the king, from a square on no line through the king and not en passant, can
+    # neither open a line to the king nor make another attack on it: a king no visible piece attacks now stays so.
+    # The full test (which gives the same answer for these) is left for the other moves.
+    unattacked = not attacked_by_visible(board, seat, king, known.visible_enemy)
+    lines = chess.BB_RAYS[king]
+    return [move for move in candidates
+            if (unattacked and move.from_square != king and not lines[move.from_square]
+                and not board.is_en_passant(move))
+            or _leaves_king_safe(board, seat, move, known)]
 
 
 def drops_on(board: chess.Board, seat: int, known: Knowledge, pawns_in_hand: int) -> list[chess.Move]:
