@@ -12,6 +12,15 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# Bytecode. A shell that sets PYTHONDONTWRITEBYTECODE (this project's development shell does) made every test
+# process, and every Python process a test starts, compile the app, the tests and their assertion rewriting anew
+# (about 8 s of processor time per pytest process, a second or so per app started). The test run writes it as
+# Python usually does, into the (git-ignored) __pycache__ folders, for this process and every child: set here,
+# before the test processes (pytest-xdist) start. (Not PYTHONPYCACHEPREFIX: a folder of its own would hold no
+# bytecode of the standard library and the installed packages at first, and every process would compile those.)
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+    sys.dont_write_bytecode = False
+
 # Programs the tests run, not tests: --doctest-modules would import them, and some misbehave on import on purpose
 # (a bot file that calls os._exit ends the whole pytest run with no word).
 collect_ignore = ["apps", "bots"]
@@ -46,11 +55,18 @@ def _instant_curtain(request, monkeypatch):
         monkeypatch.setattr(board_widget, "GLIDE_MS", 0)
 
 
+@pytest.fixture(scope="session")
+def _data_dirs(tmp_path_factory):
+    """The folder of the tests' data folders (below): one, so that pytest's numbered folders stay few (making a
+    numbered folder reads every name beside it: thousands of them made each one slower)."""
+    return tmp_path_factory.mktemp("sightline-data")
+
+
 @pytest.fixture(autouse=True)
-def _scratch_data_dir(tmp_path_factory, monkeypatch):
+def _scratch_data_dir(tmp_path_factory, _data_dirs, monkeypatch):
     if "SIGHTLINE_DATA_DIR" not in os.environ or not os.environ["SIGHTLINE_DATA_DIR"].startswith(
             str(tmp_path_factory.getbasetemp())):
-        monkeypatch.setenv("SIGHTLINE_DATA_DIR", str(tmp_path_factory.mktemp("sightline-data")))
+        monkeypatch.setenv("SIGHTLINE_DATA_DIR", tempfile.mkdtemp(prefix="test-", dir=_data_dirs))
 
 
 @pytest.fixture

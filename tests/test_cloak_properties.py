@@ -325,29 +325,38 @@ def told_facts(observations: list[Any], seat: int) -> set[tuple[int, str]]:
 
 def walk(item: Any, path: str = "", seen: dict[int, Any] | None = None) -> Iterator[tuple[str, Any]]:
     """Every object reachable from ``item`` (fields of dataclasses and named tuples, items of sequences, sets
-    and dicts (keys too), the pieces of a python-chess board), with a path for messages."""
+    and dicts (keys too), the pieces of a python-chess board), with a path for messages, depth first."""
     # Objects made on the way (a board's (square, piece) pairs) are kept in ``seen`` so their ids stay unique.
+    # (A stack rather than recursion: each object no longer passes up through a generator per level above it,
+    # which took most of the time of the test below. The same objects, in the same order.)
     seen = {} if seen is None else seen
-    if id(item) in seen and not isinstance(item, (int, str, type(None))):
-        return
-    seen[id(item)] = item
-    yield path, item
-    if isinstance(item, tuple) and hasattr(item, "_fields"):
-        for name in item._fields:
-            yield from walk(getattr(item, name), f"{path}.{name}", seen)
-    elif dataclasses.is_dataclass(item) and not isinstance(item, type):
-        for each in dataclasses.fields(item):
-            yield from walk(getattr(item, each.name), f"{path}.{each.name}", seen)
-    elif isinstance(item, dict):
-        for key, value in item.items():
-            yield from walk(key, f"{path}<key>", seen)
-            yield from walk(value, f"{path}[{key!r}]", seen)
-    elif isinstance(item, (list, tuple, set, frozenset)):
-        for index, value in enumerate(item):
-            yield from walk(value, f"{path}[{index}]", seen)
-    elif isinstance(item, chess.Board):
-        for square, piece in item.piece_map().items():
-            yield from walk((square, piece), f"{path}@{chess.square_name(square)}", seen)
+    stack = [(path, item)]
+    while stack:
+        path, item = stack.pop()
+        if id(item) in seen and not isinstance(item, (int, str, type(None))):
+            continue
+        seen[id(item)] = item
+        yield path, item
+        kind = type(item)
+        if kind is int or kind is str or item is None:
+            continue  # nothing inside
+        inside: list[tuple[str, Any]]
+        if isinstance(item, tuple) and hasattr(item, "_fields"):
+            inside = [(f"{path}.{name}", getattr(item, name)) for name in item._fields]
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            inside = [(f"{path}.{each.name}", getattr(item, each.name)) for each in dataclasses.fields(item)]
+        elif isinstance(item, dict):
+            inside = []
+            for key, value in item.items():
+                inside += ((f"{path}<key>", key), (f"{path}[{key!r}]", value))
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            inside = [(f"{path}[{index}]", value) for index, value in enumerate(item)]
+        elif isinstance(item, chess.Board):
+            inside = [(f"{path}@{chess.square_name(square)}", (square, piece))
+                      for square, piece in item.piece_map().items()]
+        else:
+            continue
+        stack.extend(reversed(inside))
 
 
 def leaks(received: Any, seat: int, true_enemy: str, own: str, told: set[tuple[int, str]],

@@ -11,6 +11,7 @@ data is the one loop allowed: the package never runs them when it is imported.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -90,9 +91,15 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
 
 
 def graph() -> dict[str, set[str]]:
+    """Module -> the modules of app/ it imports (a fresh copy: the files are read once a run, see :func:`_graph`)."""
+    return {name: set(imported) for name, imported in _graph().items()}
+
+
+@functools.cache
+def _graph() -> dict[str, frozenset[str]]:
     modules = _modules()
     known = set(modules)
-    return {name: imports_of(name, path, known) for name, path in modules.items()}
+    return {name: frozenset(imports_of(name, path, known)) for name, path in modules.items()}
 
 
 def _relative(name: str, modules: dict[str, Path]) -> str:

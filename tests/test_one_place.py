@@ -17,6 +17,7 @@ Two rules, each with its allow-list printed when it fails:
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -54,6 +55,13 @@ def _counted(path: Path) -> bool:
     return not _own_place(_relative(path))
 
 
+@functools.cache
+def _parsed(source: str) -> ast.Module:
+    """``ast.parse(source)``, once a run for each text: the checks below read the same files (never change the
+    trees)."""
+    return ast.parse(source)
+
+
 def _docstrings(tree: ast.AST) -> list[ast.Constant]:
     """Every module, class and function docstring of ``tree``."""
     found = []
@@ -69,7 +77,7 @@ def _docstrings(tree: ast.AST) -> list[ast.Constant]:
 def _without_docstrings(source: str) -> str:
     """``source`` with the lines of every module, class and function docstring blanked (line numbers kept)."""
     lines = source.splitlines()
-    for docstring in _docstrings(ast.parse(source)):
+    for docstring in _docstrings(_parsed(source)):
         for index in range(docstring.lineno - 1, docstring.end_lineno or docstring.lineno):
             lines[index] = ""
     return "\n".join(lines)
@@ -105,7 +113,7 @@ def _imported_modules(path: Path, source: str | None = None) -> set[str]:
     name. ``source`` stands for the file's text when given."""
     package = _relative(path)[:-len(".py")].split("/")[:-1]  # the package a relative import starts from
     found: set[str] = set()
-    tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
+    tree = _parsed(path.read_text(encoding="utf-8") if source is None else source)
     documentation = {id(docstring) for docstring in _docstrings(tree)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in documentation:

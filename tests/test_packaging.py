@@ -482,10 +482,17 @@ def test_every_library_the_bundle_needs_is_a_declared_dependency(installed: Path
     depends = subprocess.run(["dpkg-deb", "-f", str(built_deb), "Depends"], check=True, capture_output=True,
                              text=True).stdout
     declared = {alternative.split(" (")[0].strip() for entry in depends.split(",") for alternative in entry.split("|")}
+    # Which installed package holds each library: one dpkg -S for them all (its lines end with the path found), not
+    # one each (a dpkg -S reads the whole package database first: 44 calls took about 5 s).
+    owners: dict[str, list[str]] = {}
+    if needed:
+        found = subprocess.run(["dpkg", "-S", *(f"*/{soname}" for soname in sorted(needed))], capture_output=True,
+                               text=True)
+        for line in found.stdout.splitlines():
+            owners.setdefault(line.rpartition("/")[2], []).append(line)
     for soname in needed:
         alternatives = {name.strip() for name in deb.SONAME_PACKAGES[soname].split("|")}
         assert alternatives <= declared, soname
-        owner = subprocess.run(["dpkg", "-S", f"*/{soname}"], capture_output=True, text=True)
-        if owner.returncode == 0:
-            packages = {line.split(":")[0] for line in owner.stdout.splitlines()}
+        if owners.get(soname):
+            packages = {line.split(":")[0] for line in owners[soname]}
             assert packages & alternatives, f"{soname} comes from {packages} here, the .deb declares {alternatives}"

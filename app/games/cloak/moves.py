@@ -103,11 +103,23 @@ def legal_moves_on(board: chess.Board, seat: int, known: Knowledge, pawns_only: 
     board = with_turn(board.copy(stack=False), seat)
     colour = chess_colour(seat)
     from_mask = board.pawns & board.occupied_co[colour] if pawns_only else chess.BB_ALL
-    candidates = [move for move in board.generate_pseudo_legal_moves(from_mask)
-                  if not board.is_castling(move)]
-    if not pawns_only:
-        candidates += castling_moves_on(board, seat, known)
-    return [move for move in candidates if _leaves_king_safe(board, seat, move, known)]
+    castlings = [] if pawns_only else castling_moves_on(board, seat, known)
+    # python-chess's castling moves are not ours: without rights (on this copy) it makes none, which is cheaper
+    # than making them and leaving them out (nothing else it generates reads the rights).
+    board.castling_rights = chess.BB_EMPTY
+    candidates = [*board.generate_pseudo_legal_moves(from_mask), *castlings]
+    king = known.king_square
+    if known.king_cloaked or king is None:
+        return candidates  # a cloaked king ignores check (as _leaves_king_safe says of every move)
+    # A move of another piece than the king, from a square on no line through the king and not en passant, can
+    # neither open a line to the king nor make another attack on it: a king no visible piece attacks now stays so.
+    # The full test (which gives the same answer for these) is left for the other moves.
+    unattacked = not attacked_by_visible(board, seat, king, known.visible_enemy)
+    lines = chess.BB_RAYS[king]
+    return [move for move in candidates
+            if (unattacked and move.from_square != king and not lines[move.from_square]
+                and not board.is_en_passant(move))
+            or _leaves_king_safe(board, seat, move, known)]
 
 
 def drops_on(board: chess.Board, seat: int, known: Knowledge, pawns_in_hand: int) -> list[chess.Move]:
