@@ -314,6 +314,12 @@ class BlindBeliefBot(Bot):
         return extra
 
     def _certain_king_capture(self, inference: Inference, attempts: list[chess.Move]) -> chess.Move | None:
+        """An attempt that takes the king on every position held, if there is one (the cheapest piece first).
+
+        Never on a reset's guess (:class:`OpponentTracker`) until a reveal has shown where the king is: the
+        positions held then agree on what was guessed, not on what was seen."""
+        if not self._king_seen_since_reset():
+            return None
         common: set[chess.Move] | None = None
         allowed = set(attempts)
         for board, _ in inference.positions(limit=20_000):
@@ -332,6 +338,16 @@ class BlindBeliefBot(Bot):
             return None
         own = self.view.own_board
         return min(common, key=lambda move: (VALUES[own.piece_type_at(move.from_square) or 0], move.uci()))
+
+
+    def _king_seen_since_reset(self) -> bool:
+        """Whether the belief was never reset, or an attempt since its last reset revealed the enemy king."""
+        tracker = self.tracker
+        if tracker.guessed_at is None:
+            return True
+        return any(isinstance(observation, AttemptResult)
+                   and any(piece.piece_type == chess.KING for _, piece in observation.reveals)
+                   for observation in tracker.observations[tracker.guessed_at:tracker.applied])
 
 
 # ---- resets -------------------------------------------------------------------------------------------------------
