@@ -11,6 +11,7 @@ import chess
 
 import app.games.blind.belief_bot as blind_belief
 from app.bots.base import ActionRequest
+from app.bots.chess_eval import evaluate
 from app.games.blind.belief_bot import LEVELS, BlindBeliefBot
 from app.games.blind.rules import Attempt, BlindChess
 
@@ -60,7 +61,21 @@ def test_hard_plays_the_forced_king_capture() -> None:
 def test_medium_and_hard_without_the_look_ahead_take_the_knight_instead() -> None:
     """The test above is about ``forced``: without it (and at medium) the knight is taken."""
     assert decide(MATE, "medium") == chess.Move.from_uci("d1b1")
-    assert decide(MATE, "hard", forced=False) == chess.Move.from_uci("d1b1")
+    assert decide(MATE, "hard", forced=False, deep=0) == chess.Move.from_uci("d1b1")
+
+
+def test_on_a_sharp_belief_hard_scores_its_best_moves_against_every_answer() -> None:
+    # The position is known (one board holds all the weight): the deep look alone finds the forced capture.
+    assert decide(MATE, "hard", forced=False) == chess.Move.from_uci("d1d8")
+    assert LEVELS["easy"].deep == LEVELS["medium"].deep == 0 < LEVELS["hard"].deep
+
+
+def test_worst_reply_counts_an_answer_that_wins_material() -> None:
+    # The queen takes a pawn that the knight guards: one static look sees a pawn won, every answer sees Nxd5.
+    board = chess.Board("4k3/2n5/8/3p4/8/8/8/3QK3 w - - 0 1")
+    board.push(chess.Move.from_uci("d1d5"))
+    weights = LEVELS["hard"].weights
+    assert blind_belief.worst_reply(board, chess.WHITE, weights) < -300 < evaluate(board, chess.WHITE, weights)
 
 
 def test_forced_king_capture_counts_an_answer_that_takes_the_king_as_an_escape() -> None:

@@ -85,19 +85,25 @@ class BlindLevel:
     """Centipawns per attack on a square next to the opponent's king, and per step of that king away from the
     centre, on boards where the bot is a rook or more ahead: a won position is pressed towards a king capture
     instead of drifting to the turn limit."""
+    deep: int = 0
+    """When the belief is sharp (its heaviest few boards hold most of the weight), this many of the best moves
+    are scored again on those boards against every answer of the opponent (:func:`worst_reply`)."""
 
 
 LEVELS: dict[str, BlindLevel] = {
     "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
-    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12),
+    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, deep=12),
 }
 
 KING_CAPTURE = 3000.0
 CLIP = 3000.0
 FORCED_CAPTURE = 2700.0
 """A forced king capture one reply away (level ``forced``): nearly a capture, short of one made now."""
+SHARP_WEIGHT = 0.5
+"""The belief is sharp (level ``deep``) when its heaviest :data:`SHARP_BOARDS` boards hold this share of it."""
+SHARP_BOARDS = 8
 LOW_TIME = 20.0
 """Below this many seconds on its own clock the bot plays for material (ruling B5)."""
 KEEP = LOW_TIME + 5.0
@@ -159,6 +165,39 @@ def hunt_bonus(board: chess.Board, me: chess.Color, weight: int) -> int:
     file, rank = chess.square_file(king), chess.square_rank(king)
     edge = max(3 - file, file - 4) + max(3 - rank, rank - 4)  # 0 in the centre, 6 in a corner
     return weight * (min(pressure, 10) + edge)
+
+
+def worst_reply(board: chess.Board, me: chess.Color, weights: Weights) -> float:
+    """The opponent (to move on ``board``) answers as well as it can for itself: the lowest :func:`evaluate`
+    for ``me`` (then to move) over every successful attempt it has and a failed one (nothing changes), clipped to
+    +-:data:`CLIP`; a king capture ``me`` then has on every answer scores :data:`FORCED_CAPTURE`.
+
+    >>> worst_reply(chess.Board("3R3k/6pp/8/8/8/8/8/6K1 b - - 0 1"), chess.WHITE, Weights()) == FORCED_CAPTURE
+    True
+    >>> worst_reply(chess.Board("3R3k/7p/8/8/8/8/8/6K1 b - - 0 1"), chess.WHITE, Weights()) < 1000   # Kg7
+    True
+    """
+    them = not me
+    if board.turn != them:
+        return max(-CLIP, min(CLIP, float(evaluate(board, me, weights))))
+    board.push(chess.Move.null())
+    try:
+        worst = float(evaluate(board, me, weights))
+    finally:
+        board.pop()
+    for reply in board.generate_pseudo_legal_moves():
+        if worst <= -CLIP:
+            break
+        board.push(reply)
+        try:
+            value = float(evaluate(board, me, weights))
+        finally:
+            board.pop()
+        if value < worst:
+            worst = value
+    if worst >= CLIP:
+        return FORCED_CAPTURE
+    return max(-CLIP, worst)
 
 
 def _candidates(attempts: Any) -> list[chess.Move | None]:
@@ -292,11 +331,53 @@ class BlindBeliefBot(Bot):
                 kept = set(shortlist[:done])
                 scores = [table.combined(i, self.settings.worst_share) if i in kept else -math.inf
                           for i in range(len(candidates))]
+        if self.settings.deep and not low_time:
+            scores = self._deep(table, sample, scores, deadline, weights)
         if self.settings.noise:
             scores = [score + self.rng.uniform(-self.settings.noise, self.settings.noise) for score in scores]
         best = max(range(len(candidates)), key=lambda i: (scores[i], table.capture_odds[i]))
         move = candidates[best]
         return move if move is not None and move in attempts else self.rng.choice(attempts)
+
+    def _deep(self, table: ScoreTable, sample: BoardSample, scores: list[float], deadline: Deadline,
+              weights: Weights) -> list[float]:
+        """Level ``deep``: on a sharp belief, the best moves scored again on its heaviest boards against every
+        answer (:func:`worst_reply`); the moves not looked at drop out. ``scores`` unchanged otherwise."""
+        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:min(SHARP_BOARDS, table.boards_scored)]
+        total = math.fsum(table.weights) or 1.0
+        if not order or math.fsum(sample.weights[j] for j in order) < SHARP_WEIGHT * total:
+            return scores
+        shortlist = [i for i in sorted(range(len(scores)), key=lambda i: -scores[i])[:self.settings.deep]
+                     if scores[i] > -math.inf]
+        me = self.color
+        hunt = self.settings.hunt
+        done: set[int] = set()
+        for i in shortlist:
+            move = table.candidates[i]
+            row = list(table.scores[i])
+            for position, j in enumerate(order):
+                if row[position] >= CLIP or row[position] <= -CLIP:
+                    continue
+                if deadline.expired():
+                    break
+                board = sample.boards[j]
+                taken = None if move is None else _resolve(board, move)
+                board.push(taken if taken is not None else chess.Move.null())
+                try:
+                    value = worst_reply(board, me, weights)
+                    if hunt and abs(value) < FORCED_CAPTURE:
+                        value += hunt_bonus(board, me, hunt)
+                finally:
+                    board.pop()
+                row[position] = value
+            else:
+                table.scores[i] = row
+                done.add(i)
+                continue
+            break
+        if len(done) < 2:
+            return scores
+        return [table.combined(i, self.settings.worst_share) if i in done else -math.inf for i in range(len(scores))]
 
     def _extra(self, me: chess.Color) -> Any:
         """What the level adds to the evaluation of a board after its attempt (opponent to move): ``forced`` and
