@@ -93,3 +93,39 @@ def test_hunt_bonus_rewards_pressure_on_a_cornered_king_only_when_ahead() -> Non
     assert blind_belief.hunt_bonus(near, chess.WHITE, 12) > blind_belief.hunt_bonus(far, chess.WHITE, 12) > 0
     level = chess.Board("7k/8/6Q1/8/8/8/8/K6q b - - 0 1")   # no lead: no bonus
     assert blind_belief.hunt_bonus(level, chess.WHITE, 12) == 0
+
+
+# A quiet ending (from a game of hard against medium that reached the turn limit): White is two points ahead.
+QUIET_ENDING = "4k3/p6p/2p1p1p1/2P5/8/8/P5PP/6BK w - - 0 1"
+
+
+def _quiet_decision(quiet: int, level: str = "hard") -> chess.Move:
+    game = BlindChess(QUIET_ENDING)
+    bot = BlindBeliefBot(seed=1, level=level)
+    bot.now = FakeClock()
+    bot.start(0, game.options())
+    for observation in game.observations(0):
+        bot.observe(observation)
+    bot.quiet_plies = lambda: quiet  # type: ignore[method-assign]
+    action = bot.act(ActionRequest(0, game.phase, game.choices(), 60.0))
+    assert isinstance(action, Attempt)
+    return action.move
+
+
+def test_after_a_long_quiet_spell_hard_advances_a_pawn() -> None:
+    board = chess.Board(QUIET_ENDING)
+    assert not board.pawns & chess.BB_SQUARES[_quiet_decision(0).from_square]
+    move = _quiet_decision(200)
+    assert board.pawns & chess.BB_SQUARES[move.from_square]
+    assert chess.square_file(move.from_square) == chess.square_file(move.to_square)
+    assert LEVELS["easy"].progress == LEVELS["medium"].progress == 0 < LEVELS["hard"].progress
+
+
+def test_quiet_plies_count_from_the_last_capture_either_way() -> None:
+    bot = BlindBeliefBot(seed=1, level="hard")
+    bot.view.ply = 90
+    assert bot.quiet_plies() == 90
+    from app.games.blind.rules import CaptureMade, PieceLost
+    bot.view.captures.append(CaptureMade(30, chess.PAWN, chess.E5))
+    bot.view.lost.append(PieceLost(41, chess.KNIGHT, chess.F3))
+    assert bot.quiet_plies() == 49

@@ -85,6 +85,11 @@ class BlindLevel:
     """Centipawns per attack on a square next to the opponent's king, and per step of that king away from the
     centre, on boards where the bot is a rook or more ahead: a won position is pressed towards a king capture
     instead of drifting to the turn limit."""
+    progress: int = 0
+    """After :data:`QUIET` plies without a capture by either side, when the bot is not behind on material:
+    centipawns per further ply (at most :data:`PROGRESS_CAP`) added to a pawn's advance, and charged to an attempt
+    for the share of its boards on which it fails (probes next to its own king excepted). A quiet position is
+    played forward instead of with free attempts that fail on nearly every board until the turn limit."""
     deep: int = 0
     """When the belief is sharp (its heaviest few boards hold most of the weight), this many of the best moves
     are scored again on those boards against every answer of the opponent (:func:`worst_reply`)."""
@@ -94,7 +99,8 @@ LEVELS: dict[str, BlindLevel] = {
     "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
-    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, deep=12),
+    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, deep=12,
+                       progress=4),
 }
 
 KING_CAPTURE = 3000.0
@@ -104,6 +110,9 @@ FORCED_CAPTURE = 2700.0
 SHARP_WEIGHT = 0.5
 """The belief is sharp (level ``deep``) when its heaviest :data:`SHARP_BOARDS` boards hold this share of it."""
 SHARP_BOARDS = 8
+QUIET = 40
+"""Plies without a capture after which level ``progress`` starts to count."""
+PROGRESS_CAP = 400
 LOW_TIME = 20.0
 """Below this many seconds on its own clock the bot plays for material (ruling B5)."""
 KEEP = LOW_TIME + 5.0
@@ -333,11 +342,45 @@ class BlindBeliefBot(Bot):
                           for i in range(len(candidates))]
         if self.settings.deep and not low_time:
             scores = self._deep(table, sample, scores, deadline, weights)
+        if self.settings.progress and not low_time:
+            scores = self._progress(table, sample, scores)
         if self.settings.noise:
             scores = [score + self.rng.uniform(-self.settings.noise, self.settings.noise) for score in scores]
         best = max(range(len(candidates)), key=lambda i: (scores[i], table.capture_odds[i]))
         move = candidates[best]
         return move if move is not None and move in attempts else self.rng.choice(attempts)
+
+    def quiet_plies(self) -> int:
+        """Half-moves since the last capture this seat knows of (its own, or one of its pieces lost)."""
+        last = 0
+        if self.view.captures:
+            last = max(last, self.view.captures[-1].ply)
+        if self.view.lost:
+            last = max(last, self.view.lost[-1].ply)
+        return max(0, self.view.ply - last)
+
+    def _progress(self, table: ScoreTable, sample: BoardSample, scores: list[float]) -> list[float]:
+        """Level ``progress`` (see :class:`BlindLevel`): ``scores`` with a quiet position's pawn advances favoured
+        and attempts that would mostly fail charged."""
+        quiet = self.quiet_plies()
+        if quiet <= QUIET or self.material_balance() < 0:
+            return scores
+        amount = min(PROGRESS_CAP, self.settings.progress * (quiet - QUIET))
+        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:table.boards_scored]
+        total = math.fsum(sample.weights[j] for j in order) or 1.0
+        own = self.view.own_board
+        king = own.king(self.color)
+        result = list(scores)
+        for i, move in enumerate(table.candidates):
+            if move is None or result[i] == -math.inf:
+                continue
+            fails = math.fsum(sample.weights[j] for j in order if _resolve(sample.boards[j], move) is None) / total
+            if own.pawns & chess.BB_SQUARES[move.from_square] and (
+                    chess.square_file(move.from_square) == chess.square_file(move.to_square)):
+                result[i] += amount * (1.0 - fails)
+            elif king is None or chess.square_distance(king, move.to_square) > 2:
+                result[i] -= amount * fails
+        return result
 
     def _deep(self, table: ScoreTable, sample: BoardSample, scores: list[float], deadline: Deadline,
               weights: Weights) -> list[float]:
