@@ -66,8 +66,8 @@ def test_medium_and_hard_without_the_look_ahead_take_the_knight_instead() -> Non
 
 def test_on_a_sharp_belief_hard_scores_its_best_moves_against_every_answer() -> None:
     # The position is known (one board holds all the weight): the deep look alone finds the forced capture.
-    assert decide(MATE, "hard", forced=False) == chess.Move.from_uci("d1d8")
-    assert LEVELS["easy"].deep == LEVELS["medium"].deep == 0 < LEVELS["hard"].deep
+    assert decide(MATE, "hard", forced=False, deep=12) == chess.Move.from_uci("d1d8")
+    assert decide(MATE, "hard", forced=False, deep=0) == chess.Move.from_uci("d1b1")
 
 
 def test_worst_reply_counts_an_answer_that_wins_material() -> None:
@@ -99,9 +99,10 @@ def test_hunt_bonus_rewards_pressure_on_a_cornered_king_only_when_ahead() -> Non
 QUIET_ENDING = "4k3/p6p/2p1p1p1/2P5/8/8/P5PP/6BK w - - 0 1"
 
 
-def _quiet_decision(quiet: int, level: str = "hard") -> chess.Move:
+def _quiet_decision(quiet: int, level: str = "hard", progress: int = 4) -> chess.Move:
     game = BlindChess(QUIET_ENDING)
     bot = BlindBeliefBot(seed=1, level=level)
+    bot.settings = replace(bot.settings, progress=progress)
     bot.now = FakeClock()
     bot.start(0, game.options())
     for observation in game.observations(0):
@@ -118,7 +119,12 @@ def test_after_a_long_quiet_spell_hard_advances_a_pawn() -> None:
     move = _quiet_decision(200)
     assert board.pawns & chess.BB_SQUARES[move.from_square]
     assert chess.square_file(move.from_square) == chess.square_file(move.to_square)
-    assert LEVELS["easy"].progress == LEVELS["medium"].progress == 0 < LEVELS["hard"].progress
+    assert not board.pawns & chess.BB_SQUARES[_quiet_decision(200, progress=0).from_square]
+
+
+def test_the_tried_additions_are_off_at_every_level() -> None:
+    # Measured at hard on 26 games (42.3% against 50% for the same seeds without them): off until they help.
+    assert all(level.deep == level.progress == 0 for level in LEVELS.values())
 
 
 def test_quiet_plies_count_from_the_last_capture_either_way() -> None:

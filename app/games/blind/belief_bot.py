@@ -86,12 +86,12 @@ class BlindLevel:
     centre, on boards where the bot is a rook or more ahead: a won position is pressed towards a king capture
     instead of drifting to the turn limit."""
     progress: int = 0
-    """After :data:`QUIET` plies without a capture by either side, when the bot is not behind on material:
+    """Off at every level (tried at hard with 4: see ``docs/benchmarks.md``, "Levels"). After :data:`QUIET` plies without a capture by either side, when the bot is not behind on material:
     centipawns per further ply (at most :data:`PROGRESS_CAP`) added to a pawn's advance, and charged to an attempt
     for the share of its boards on which it fails (probes next to its own king excepted). A quiet position is
     played forward instead of with free attempts that fail on nearly every board until the turn limit."""
     deep: int = 0
-    """When the belief is sharp (its heaviest few boards hold most of the weight), this many of the best moves
+    """Off at every level (tried at hard with 12: see ``docs/benchmarks.md``, "Levels"). When the belief is sharp (its heaviest few boards hold most of the weight), this many of the best moves
     are scored again on those boards against every answer of the opponent (:func:`worst_reply`)."""
 
 
@@ -99,8 +99,7 @@ LEVELS: dict[str, BlindLevel] = {
     "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
-    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, deep=12,
-                       progress=4),
+    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12),
 }
 
 KING_CAPTURE = 3000.0
