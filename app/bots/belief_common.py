@@ -11,8 +11,12 @@ position at all. The tracker does not let the inference replay the whole game
 from its own recent copies with a larger cap, as long as time allows; failing
 that it **resets**: it takes the likeliest position it held just before the
 contradiction, makes it agree with the observation that ruled it out (the game
-module says how), and starts a fresh inference from that single position. The
-bot keeps playing on a belief that is approximately right, and the next
+module says how), and starts a fresh inference from it. A reset's guess is never
+held as a single certain position (a bot would take a "certain" king capture on
+it): the next few best-fitting boards are guessed too, and the likeliest guess's
+king is also put on each free square next to it (:func:`widen_guess`), so the
+belief stays uncertain where it was guessed until observations narrow it down.
+The bot keeps playing on a belief that is approximately right, and the next
 observations correct it.
 
 >>> from app.games.rbc.inference import RbcInference
@@ -36,6 +40,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 import chess
+import numpy as np
 
 from app.engine.inference import Hypothesis, Inference, InferenceError, InferenceOptions, systematic_resample
 
@@ -45,7 +50,19 @@ log = logging.getLogger(__name__)
 
 Guess = Callable[[Inference, Any, "OpponentTracker"], Inference | None]
 """Game-specific: a fresh inference started from one position that agrees with the observation that emptied the
-set (given the inference as it was just before that observation), or None."""
+set (given the inference as it was just before that observation), or None. It picks its board with
+:func:`pick_board`, which gives the tracker's :attr:`OpponentTracker.pick_rank`-th best (the tracker asks for
+several guesses)."""
+
+RESET_GUESSES = 4
+"""How many of the best-fitting held boards a reset guesses from (fewer when fewer are held)."""
+KING_SHARE = 0.4
+"""The share of a reset's belief given to the likeliest guess's king standing on a free square next to where it
+was guessed: the king is the piece a wrong guess costs most on (a "certain" capture of a king that stands
+elsewhere, an attack on ours missed)."""
+CURRENT_SIGHTING = 0.95
+"""A bot's hint (:attr:`OpponentTracker.hint`) weighs a sighting of the current turn 1 and older ones less (0.85
+a turn): a king moved by :func:`widen_guess` may contradict only older ones."""
 
 
 @dataclass
@@ -143,6 +160,11 @@ class OpponentTracker:
         self.checkpoints: deque[tuple[int, Inference]] = deque(maxlen=3)
         self.recoveries = 0
         self.resets = 0
+        self.guessed_at: int | None = None
+        """The number of observations applied when the belief was last reset to a guess (None: never). What the
+        belief says has been confirmed only by the observations after that one."""
+        self.pick_rank = 0
+        """Which of the best-fitting boards :func:`pick_board` gives (0: the best), while a reset guesses."""
         self.problem: str | None = None
         self.hint: Callable[[], Callable[[chess.Board], float]] | None = None
         """Set by the bot: makes a function telling how well a board agrees with what the seat has seen
@@ -195,19 +217,101 @@ class OpponentTracker:
                 self.inference = trial
                 self.recoveries += 1
                 return
-        guessed = None
-        try:
-            guessed = self.guess(before, self.observations[index], self)
-        except Exception as error:  # noqa: BLE001 - a bad guess must not stop the bot: it plays on without one
-            log.warning("belief reset failed: %r", error)
+        guessed = self._guesses(before, self.observations[index])
         if guessed is not None and guessed.size:
             self.inference = guessed
             self.checkpoints.clear()
             self.resets += 1
+            self.guessed_at = index + 1
             return
         # Nothing fits: keep the last non-empty set (stale, but better than nothing to play on).
         self.inference = before
         self.resets += 1
+
+
+    def _guesses(self, before: Inference, observation: Any) -> Inference | None:
+        """The game's guesses from the :data:`RESET_GUESSES` best-fitting held boards, joined and widened
+        (:func:`widen_guess`); None when the game has no guess."""
+        found: list[Inference] = []
+        try:
+            for rank in range(RESET_GUESSES):
+                self.pick_rank = rank
+                try:
+                    guessed = self.guess(before, observation, self)
+                except Exception as error:  # noqa: BLE001 - a bad guess must not stop the bot: it plays on
+                    log.warning("belief reset failed: %r", error)
+                    guessed = None
+                if guessed is None or not guessed.size:
+                    break
+                found.append(guessed)
+        finally:
+            self.pick_rank = 0
+        if not found:
+            return None
+        try:
+            return widen_guess(found, self.hint() if self.hint is not None else None)
+        except Exception as error:  # noqa: BLE001 - the first guess alone is still a belief to play on
+            log.warning("widening a reset's guess failed: %r", error)
+            return found[0]
+
+
+def widen_guess(guesses: Sequence[Inference], hint: Callable[[chess.Board], float] | None = None,
+                king_share: float = KING_SHARE) -> Inference:
+    """One inference holding the positions of ``guesses`` (fresh inferences of the same seat, the likeliest
+    first, each weighing half the one before it), plus the first one's positions with the opponent's king moved
+    to each free square next to it (together ``king_share`` of the whole; none that contradicts a sighting of the
+    current turn, by ``hint``). Changes and returns ``guesses[0]``.
+
+    A guess is a guess: held alone, it would be a belief as certain as a position known from the start.
+
+    >>> from app.games.blind.inference import BlindInference
+    >>> from app.games.blind.rules import GameStarted
+    >>> guess = BlindInference(0, InferenceOptions(start_fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1"))
+    >>> guess.update(GameStarted(chess.WHITE, "8/8/8/8/8/8/8/R3K3 w - - 0 1"))
+    >>> sorted(chess.square_name(board.king(chess.BLACK)) for board, _ in widen_guess([guess]).positions())
+    ['d7', 'd8', 'e7', 'e8', 'f7', 'f8']
+    """
+    base = guesses[0]
+    own = base.own.occupied
+    weights: dict[tuple[int, ...], float] = {}
+    for rank, guess in enumerate(guesses):
+        if guess.own.occupied != own or guess.opponent_to_move != base.opponent_to_move or guess.my_ep != base.my_ep:
+            continue
+        total = math.fsum(w for _, w in guess.hypotheses()) or 1.0
+        for h, w in guess.hypotheses():
+            weights[h] = weights.get(h, 0.0) + 0.5 ** rank * w / total
+    moved: list[tuple[int, ...]] = []
+    for h, _ in base.hypotheses():
+        king = h[5]
+        if king.bit_count() != 1:
+            continue
+        theirs = h[0] | h[1] | h[2] | h[3] | h[4] | king
+        kingless = 0.0
+        if hint is not None:
+            # A sighting of this very turn weighs 1, older ones less: the king may leave a square where it was
+            # seen before the opponent's last turn, not one where it was seen just now (nor go where a square
+            # was just seen empty).
+            kingless = hint(base.board_of((h[0], h[1], h[2], h[3], h[4], 0, 0, h[7])))
+            if hint(base.board_of(h)) - kingless >= CURRENT_SIGHTING:
+                continue
+        for square in chess.scan_forward(chess.BB_KING_ATTACKS[king.bit_length() - 1] & ~own & ~theirs):
+            variant = (h[0], h[1], h[2], h[3], h[4], chess.BB_SQUARES[square], 0, h[7])
+            if variant in weights or hint is not None and kingless - hint(base.board_of(variant)) >= CURRENT_SIGHTING:
+                continue
+            moved.append(variant)
+    if moved:
+        held = math.fsum(weights.values())
+        each = held * king_share / (1.0 - king_share) / len(moved)
+        for variant in moved:
+            weights[variant] = weights.get(variant, 0.0) + each
+    keys = list(weights)
+    base._rows = np.array(keys, dtype=np.uint64).T.copy()
+    base._weights = np.array([weights[key] for key in keys], dtype=float)
+    base._weight_exponent = 0
+    base._reach = tuple(int(np.bitwise_or.reduce(base._rows[field])) for field in range(6))  # type: ignore[assignment]
+    base._max_pawns = max(int(np.bitwise_count(base._rows[0]).max()), base._max_pawns)
+    base._cache = {}
+    return base
 
 
 # ---- making a board agree with what was seen -----------------------------------------------------------
@@ -226,16 +330,20 @@ def likeliest(inference: Inference, limit: int = 2000) -> list[tuple[chess.Board
 def pick_board(before: Inference, tracker: OpponentTracker,
                fits: Callable[[chess.Board], float] | None = None) -> chess.Board | None:
     """A copy of the held board that best agrees with ``fits`` and with what the seat saw last
-    (``tracker.hint``); weight breaks ties."""
+    (``tracker.hint``); weight breaks ties. While a reset gathers several guesses, the
+    ``tracker.pick_rank``-th best instead (None when fewer boards are held)."""
     boards = likeliest(before, 500)
-    if not boards:
+    rank = tracker.pick_rank
+    if len(boards) <= rank:
         return None
     hint = tracker.hint() if tracker.hint is not None else None
 
     def score(item: tuple[chess.Board, float]) -> tuple[float, float]:
         board, weight = item
         return ((fits(board) if fits is not None else 0.0) + (hint(board) if hint is not None else 0.0), weight)
-    return max(boards, key=score)[0].copy(stack=False)
+    if not rank:
+        return max(boards, key=score)[0].copy(stack=False)
+    return sorted(boards, key=score, reverse=True)[rank][0].copy(stack=False)
 
 
 def keep_king(board: chess.Board, them: chess.Color, near: int | None) -> None:

@@ -85,6 +85,14 @@ class BlindLevel:
     """Centipawns per attack on a square next to the opponent's king, and per step of that king away from the
     centre, on boards where the bot is a rook or more ahead: a won position is pressed towards a king capture
     instead of drifting to the turn limit."""
+    progress: int = 0
+    """Off at every level (tried at hard with 4: see ``docs/benchmarks.md``, "Levels"). After :data:`QUIET` plies without a capture by either side, when the bot is not behind on material:
+    centipawns per further ply (at most :data:`PROGRESS_CAP`) added to a pawn's advance, and charged to an attempt
+    for the share of its boards on which it fails (probes next to its own king excepted). A quiet position is
+    played forward instead of with free attempts that fail on nearly every board until the turn limit."""
+    deep: int = 0
+    """Off at every level (tried at hard with 12: see ``docs/benchmarks.md``, "Levels"). When the belief is sharp (its heaviest few boards hold most of the weight), this many of the best moves
+    are scored again on those boards against every answer of the opponent (:func:`worst_reply`)."""
 
 
 LEVELS: dict[str, BlindLevel] = {
@@ -98,6 +106,12 @@ KING_CAPTURE = 3000.0
 CLIP = 3000.0
 FORCED_CAPTURE = 2700.0
 """A forced king capture one reply away (level ``forced``): nearly a capture, short of one made now."""
+SHARP_WEIGHT = 0.5
+"""The belief is sharp (level ``deep``) when its heaviest :data:`SHARP_BOARDS` boards hold this share of it."""
+SHARP_BOARDS = 8
+QUIET = 40
+"""Plies without a capture after which level ``progress`` starts to count."""
+PROGRESS_CAP = 400
 LOW_TIME = 20.0
 """Below this many seconds on its own clock the bot plays for material (ruling B5)."""
 KEEP = LOW_TIME + 5.0
@@ -159,6 +173,39 @@ def hunt_bonus(board: chess.Board, me: chess.Color, weight: int) -> int:
     file, rank = chess.square_file(king), chess.square_rank(king)
     edge = max(3 - file, file - 4) + max(3 - rank, rank - 4)  # 0 in the centre, 6 in a corner
     return weight * (min(pressure, 10) + edge)
+
+
+def worst_reply(board: chess.Board, me: chess.Color, weights: Weights) -> float:
+    """The opponent (to move on ``board``) answers as well as it can for itself: the lowest :func:`evaluate`
+    for ``me`` (then to move) over every successful attempt it has and a failed one (nothing changes), clipped to
+    +-:data:`CLIP`; a king capture ``me`` then has on every answer scores :data:`FORCED_CAPTURE`.
+
+    >>> worst_reply(chess.Board("3R3k/6pp/8/8/8/8/8/6K1 b - - 0 1"), chess.WHITE, Weights()) == FORCED_CAPTURE
+    True
+    >>> worst_reply(chess.Board("3R3k/7p/8/8/8/8/8/6K1 b - - 0 1"), chess.WHITE, Weights()) < 1000   # Kg7
+    True
+    """
+    them = not me
+    if board.turn != them:
+        return max(-CLIP, min(CLIP, float(evaluate(board, me, weights))))
+    board.push(chess.Move.null())
+    try:
+        worst = float(evaluate(board, me, weights))
+    finally:
+        board.pop()
+    for reply in board.generate_pseudo_legal_moves():
+        if worst <= -CLIP:
+            break
+        board.push(reply)
+        try:
+            value = float(evaluate(board, me, weights))
+        finally:
+            board.pop()
+        if value < worst:
+            worst = value
+    if worst >= CLIP:
+        return FORCED_CAPTURE
+    return max(-CLIP, worst)
 
 
 def _candidates(attempts: Any) -> list[chess.Move | None]:
@@ -292,11 +339,87 @@ class BlindBeliefBot(Bot):
                 kept = set(shortlist[:done])
                 scores = [table.combined(i, self.settings.worst_share) if i in kept else -math.inf
                           for i in range(len(candidates))]
+        if self.settings.deep and not low_time:
+            scores = self._deep(table, sample, scores, deadline, weights)
+        if self.settings.progress and not low_time:
+            scores = self._progress(table, sample, scores)
         if self.settings.noise:
             scores = [score + self.rng.uniform(-self.settings.noise, self.settings.noise) for score in scores]
         best = max(range(len(candidates)), key=lambda i: (scores[i], table.capture_odds[i]))
         move = candidates[best]
         return move if move is not None and move in attempts else self.rng.choice(attempts)
+
+    def quiet_plies(self) -> int:
+        """Half-moves since the last capture this seat knows of (its own, or one of its pieces lost)."""
+        last = 0
+        if self.view.captures:
+            last = max(last, self.view.captures[-1].ply)
+        if self.view.lost:
+            last = max(last, self.view.lost[-1].ply)
+        return max(0, self.view.ply - last)
+
+    def _progress(self, table: ScoreTable, sample: BoardSample, scores: list[float]) -> list[float]:
+        """Level ``progress`` (see :class:`BlindLevel`): ``scores`` with a quiet position's pawn advances favoured
+        and attempts that would mostly fail charged."""
+        quiet = self.quiet_plies()
+        if quiet <= QUIET or self.material_balance() < 0:
+            return scores
+        amount = min(PROGRESS_CAP, self.settings.progress * (quiet - QUIET))
+        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:table.boards_scored]
+        total = math.fsum(sample.weights[j] for j in order) or 1.0
+        own = self.view.own_board
+        king = own.king(self.color)
+        result = list(scores)
+        for i, move in enumerate(table.candidates):
+            if move is None or result[i] == -math.inf:
+                continue
+            fails = math.fsum(sample.weights[j] for j in order if _resolve(sample.boards[j], move) is None) / total
+            if own.pawns & chess.BB_SQUARES[move.from_square] and (
+                    chess.square_file(move.from_square) == chess.square_file(move.to_square)):
+                result[i] += amount * (1.0 - fails)
+            elif king is None or chess.square_distance(king, move.to_square) > 2:
+                result[i] -= amount * fails
+        return result
+
+    def _deep(self, table: ScoreTable, sample: BoardSample, scores: list[float], deadline: Deadline,
+              weights: Weights) -> list[float]:
+        """Level ``deep``: on a sharp belief, the best moves scored again on its heaviest boards against every
+        answer (:func:`worst_reply`); the moves not looked at drop out. ``scores`` unchanged otherwise."""
+        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:min(SHARP_BOARDS, table.boards_scored)]
+        total = math.fsum(table.weights) or 1.0
+        if not order or math.fsum(sample.weights[j] for j in order) < SHARP_WEIGHT * total:
+            return scores
+        shortlist = [i for i in sorted(range(len(scores)), key=lambda i: -scores[i])[:self.settings.deep]
+                     if scores[i] > -math.inf]
+        me = self.color
+        hunt = self.settings.hunt
+        done: set[int] = set()
+        for i in shortlist:
+            move = table.candidates[i]
+            row = list(table.scores[i])
+            for position, j in enumerate(order):
+                if row[position] >= CLIP or row[position] <= -CLIP:
+                    continue
+                if deadline.expired():
+                    break
+                board = sample.boards[j]
+                taken = None if move is None else _resolve(board, move)
+                board.push(taken if taken is not None else chess.Move.null())
+                try:
+                    value = worst_reply(board, me, weights)
+                    if hunt and abs(value) < FORCED_CAPTURE:
+                        value += hunt_bonus(board, me, hunt)
+                finally:
+                    board.pop()
+                row[position] = value
+            else:
+                table.scores[i] = row
+                done.add(i)
+                continue
+            break
+        if len(done) < 2:
+            return scores
+        return [table.combined(i, self.settings.worst_share) if i in done else -math.inf for i in range(len(scores))]
 
     def _extra(self, me: chess.Color) -> Any:
         """What the level adds to the evaluation of a board after its attempt (opponent to move): ``forced`` and
@@ -314,6 +437,12 @@ class BlindBeliefBot(Bot):
         return extra
 
     def _certain_king_capture(self, inference: Inference, attempts: list[chess.Move]) -> chess.Move | None:
+        """An attempt that takes the king on every position held, if there is one (the cheapest piece first).
+
+        Never on a reset's guess (:class:`OpponentTracker`) until a reveal has shown where the king is: the
+        positions held then agree on what was guessed, not on what was seen."""
+        if not self._king_seen_since_reset():
+            return None
         common: set[chess.Move] | None = None
         allowed = set(attempts)
         for board, _ in inference.positions(limit=20_000):
@@ -332,6 +461,16 @@ class BlindBeliefBot(Bot):
             return None
         own = self.view.own_board
         return min(common, key=lambda move: (VALUES[own.piece_type_at(move.from_square) or 0], move.uci()))
+
+
+    def _king_seen_since_reset(self) -> bool:
+        """Whether the belief was never reset, or an attempt since its last reset revealed the enemy king."""
+        tracker = self.tracker
+        if tracker.guessed_at is None:
+            return True
+        return any(isinstance(observation, AttemptResult)
+                   and any(piece.piece_type == chess.KING for _, piece in observation.reveals)
+                   for observation in tracker.observations[tracker.guessed_at:tracker.applied])
 
 
 # ---- resets -------------------------------------------------------------------------------------------------------
