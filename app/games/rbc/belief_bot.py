@@ -17,8 +17,13 @@ Each turn, within a budget taken from its clock (:class:`~app.bots.timing.TurnCl
   the referee would revise it there: a king capture is a win; otherwise material,
   placement, whether its own king can be taken next, and what the opponent can win
   at once. Pick the best weighted average with a share of the worst case mixed in.
-  At ``hard`` a UCI engine, when one is found (:mod:`app.bots.uci`), votes on the
-  likeliest boards; any engine failure leaves the built-in evaluator alone.
+  At ``hard`` every move also pays for the share of the *whole* belief on which
+  the opponent could take the king right after it (:func:`king_danger`), and a UCI
+  engine, when one is found (:mod:`app.bots.uci`), votes on the likeliest boards,
+  then scores the best moves so far on them (:meth:`RBCBeliefBot._engine_scores`);
+  any engine failure leaves the built-in evaluator alone. The work grows with the
+  time the turn may take (boards, refined moves, engine calls) and stops at its
+  deadline.
 
 Anything unexpected inside the bot falls back to a safe action (a pass, a sense in
 the middle): the bot never stops playing.
