@@ -189,3 +189,22 @@ def test_the_engine_scores_the_shortlist_within_the_budget(seconds_left: float) 
     assert action.move == chess.Move.from_uci("b1c3")
     assert engine.calls >= 2 and bot.engine_calls == engine.calls
     assert clock.t - before <= budget + 0.1
+
+
+def test_hard_keeps_time_in_hand_through_a_long_game() -> None:
+    # A 150-turn game at 90+2 in which every turn takes the whole budget plus a slow second: the clock settles with
+    # the level's reserve in hand instead of a few seconds (with no reserve it went down to about 8 s at 90+2).
+    bot = RBCBeliefBot(seed=1, level="hard")
+    bot.start(0, ReconChess().options())
+    left, lowest, spent_first = 90.0, 90.0, 0.0
+    for turn in range(150):
+        bot.clock.turn_started(left)
+        spent = bot.clock.budget(left) + (1.0 if turn % 10 == 9 else 0.0)
+        spent_first += spent if turn < 30 else 0.0
+        bot.clock.turn_ended(left, spent)
+        left = left - spent
+        assert left > 0
+        lowest = min(lowest, left) if turn > 10 else lowest
+        left += 2.0
+    assert lowest >= 15.0
+    assert spent_first / 30 > 3.0  # it still spends: about 3.5 s a turn at first, not the old 1 s

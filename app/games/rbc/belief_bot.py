@@ -108,6 +108,9 @@ class RbcLevel:
     right after it (:func:`king_danger`; 0: only the sampled boards see it)."""
     expected_turns: int = 40
     """How many of its turns the bot expects a game to last at first (the clock's share per turn)."""
+    keep: float = 0.0
+    """With an increment, the seconds the clock keeps in hand (:class:`~app.bots.timing.TurnClock`): a long game
+    is then played on the increment with that much to spare for a slow turn."""
     weights: Weights = field(default_factory=Weights)
 
 
@@ -116,7 +119,8 @@ LEVELS: dict[str, RbcLevel] = {
                      weights=Weights(king_exposed=900, hanging_share=0.3, king_zone=0)),
     "medium": RbcLevel(cap=1500, boards=64, max_seconds=1.5, refine=16),
     "hard": RbcLevel(cap=4000, boards=192, max_seconds=12.0, engine=True, refine=64, danger=2500.0,
-                     engine_boards=12, engine_seconds=0.1, engine_share=0.5, engine_moves=8, expected_turns=32),
+                     engine_boards=12, engine_seconds=0.1, engine_share=0.5, engine_moves=8, expected_turns=32,
+                     keep=20.0),
 }
 
 KING_CAPTURE = 3000.0
@@ -157,7 +161,7 @@ class RBCBeliefBot(Bot):
         self.color = chess.WHITE
         self.view = ReconChessView()
         self.tracker = self._new_tracker(0)
-        self.clock = TurnClock(self.settings.max_seconds, self.settings.expected_turns)
+        self.clock = TurnClock(self.settings.max_seconds, self.settings.expected_turns, keep=self.settings.keep)
         self.engine: UciEngine | None = None
         self._turn: Deadline | None = None
         self._turn_started = 0.0
@@ -186,7 +190,7 @@ class RBCBeliefBot(Bot):
         self._sightings = deque(maxlen=16)
         self._draw_rule = str(options.get("draw_rule", "50-move"))
         self.tracker = self._new_tracker(seat)
-        self.clock = TurnClock(self.settings.max_seconds, self.settings.expected_turns)
+        self.clock = TurnClock(self.settings.max_seconds, self.settings.expected_turns, keep=self.settings.keep)
         if self.settings.engine:
             self.engine = UciEngine()
             if self.engine.available:
