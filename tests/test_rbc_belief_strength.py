@@ -208,3 +208,18 @@ def test_hard_keeps_time_in_hand_through_a_long_game() -> None:
         left += 2.0
     assert lowest >= 15.0
     assert spent_first / 30 > 3.0  # it still spends: about 3.5 s a turn at first, not the old 1 s
+
+
+def test_the_engine_mix_does_not_water_down_the_king_danger(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bishop check of above, now with an engine that sees only the drawn board (no check there) and loves the
+    # knight taking on e5: the engine's score is mixed with the built-in one, and the king danger must still count
+    # in full, not at the built-in score's share of the mix (0.6 of 2000 beats 40% of the penalty, not all of it).
+    game, bot = _bishop_check(monkeypatch, LEVELS["hard"].danger)
+    monkeypatch.setitem(LEVELS, "hard", replace(LEVELS["hard"], engine=True))
+    bot.settings = LEVELS["hard"]
+    clock = bot.now
+    assert isinstance(clock, FakeClock)
+    bot.engine = _FakeEngine(clock, chess.E5, value=2000)  # type: ignore[assignment]
+    move = bot.act(_request(game, 60.0)).move
+    assert bot.engine_calls >= 2
+    assert king_danger(bot.tracker.inference, [move], True)[0] == 0.0, move

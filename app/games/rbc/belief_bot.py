@@ -326,7 +326,12 @@ class RBCBeliefBot(Bot):
             for index, share in votes.items():
                 scores[index] += ENGINE_VOTE * share
             if self.settings.engine_moves:
-                scores = self._engine_scores(sample, candidates, scores, first_look, votes, deadline)
+                mixed = self._engine_scores(sample, candidates, scores, first_look, votes, deadline)
+                if mixed is not scores and self.last_danger:
+                    # The mix scaled the king danger down with the built-in score: it counts in full.
+                    share = self.settings.engine_weight * self.settings.danger
+                    mixed = [score - share * danger for score, danger in zip(mixed, self.last_danger)]
+                scores = mixed
         best = max(range(len(candidates)), key=lambda i: (scores[i], table.capture_odds[i]))
         move = candidates[best]
         if move is not None and move not in actions:
