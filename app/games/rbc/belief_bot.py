@@ -17,8 +17,13 @@ Each turn, within a budget taken from its clock (:class:`~app.bots.timing.TurnCl
   the referee would revise it there: a king capture is a win; otherwise material,
   placement, whether its own king can be taken next, and what the opponent can win
   at once. Pick the best weighted average with a share of the worst case mixed in.
-  At ``hard`` a UCI engine, when one is found (:mod:`app.bots.uci`), votes on the
-  likeliest boards; any engine failure leaves the built-in evaluator alone.
+  At ``hard`` every move also pays for the share of the *whole* belief on which
+  the opponent could take the king right after it (:func:`king_danger`), and a UCI
+  engine, when one is found (:mod:`app.bots.uci`), votes on the likeliest boards,
+  then scores the best moves so far on them (:meth:`RBCBeliefBot._engine_scores`);
+  any engine failure leaves the built-in evaluator alone. The work grows with the
+  time the turn may take (boards, refined moves, engine calls) and stops at its
+  deadline.
 
 Anything unexpected inside the bot falls back to a safe action (a pass, a sense in
 the middle): the bot never stops playing.
@@ -45,6 +50,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import chess
+import numpy as np
 
 from app.engine.core import Action, Outcome, Seat
 from app.engine.inference import Inference, InferenceOptions
@@ -83,10 +89,28 @@ class RbcLevel:
     noise: int = 0
     engine: bool = False
     engine_boards: int = 8
+    engine_seconds: float = 0.1
+    """Most seconds the engine thinks on one board."""
+    engine_share: float = 0.35
+    """Share of the move's time left for the engine's votes."""
+    engine_moves: int = 0
+    """How many of the best moves (and the engine's own choices) the engine scores on the likeliest boards
+    after its votes (0: votes only); ``vote_share`` of the engine's time goes to the votes."""
+    vote_share: float = 0.3
+    engine_weight: float = 0.6
+    """How much the engine's average score counts against the built-in one for those moves."""
     refine: int = 10
     """How many of the best moves are scored again with the opponent's forcing replies."""
     threat_prior: float = 12.0
     """How much likelier than the belief says a position that attacks the bot's king is taken to be."""
+    danger: float = 0.0
+    """Centipawns taken off a move for the share of the whole belief on which the opponent could take the king
+    right after it (:func:`king_danger`; 0: only the sampled boards see it)."""
+    expected_turns: int = 40
+    """How many of its turns the bot expects a game to last at first (the clock's share per turn)."""
+    keep: float = 0.0
+    """With an increment, the seconds the clock keeps in hand (:class:`~app.bots.timing.TurnClock`): a long game
+    is then played on the increment with that much to spare for a slow turn."""
     weights: Weights = field(default_factory=Weights)
 
 
@@ -94,7 +118,9 @@ LEVELS: dict[str, RbcLevel] = {
     "easy": RbcLevel(cap=300, boards=16, max_seconds=0.4, worst_share=0.0, noise=150, threat_prior=1.0, refine=0,
                      weights=Weights(king_exposed=900, hanging_share=0.3, king_zone=0)),
     "medium": RbcLevel(cap=1500, boards=64, max_seconds=1.5, refine=16),
-    "hard": RbcLevel(cap=4000, boards=128, max_seconds=8.0, engine=True, refine=64),
+    "hard": RbcLevel(cap=4000, boards=192, max_seconds=12.0, engine=True, refine=64, danger=2500.0,
+                     engine_boards=12, engine_seconds=0.1, engine_share=0.5, engine_moves=8, expected_turns=32,
+                     keep=20.0),
 }
 
 KING_CAPTURE = 3000.0
@@ -135,13 +161,15 @@ class RBCBeliefBot(Bot):
         self.color = chess.WHITE
         self.view = ReconChessView()
         self.tracker = self._new_tracker(0)
-        self.clock = TurnClock(self.settings.max_seconds)
+        self.clock = TurnClock(self.settings.max_seconds, self.settings.expected_turns, keep=self.settings.keep)
         self.engine: UciEngine | None = None
         self._turn: Deadline | None = None
         self._turn_started = 0.0
         self._turn_left = math.inf
         self.last_table: ScoreTable | None = None
         self.last_sense_values: dict[int, tuple[float, float]] = {}
+        self.last_danger: list[float] = []
+        self.engine_calls = 0
         self.failures: list[str] = []
         self._reset_ply = 0
         self._sightings: deque[bool] = deque(maxlen=16)
@@ -162,7 +190,7 @@ class RBCBeliefBot(Bot):
         self._sightings = deque(maxlen=16)
         self._draw_rule = str(options.get("draw_rule", "50-move"))
         self.tracker = self._new_tracker(seat)
-        self.clock = TurnClock(self.settings.max_seconds)
+        self.clock = TurnClock(self.settings.max_seconds, self.settings.expected_turns, keep=self.settings.keep)
         if self.settings.engine:
             self.engine = UciEngine()
             if self.engine.available:
@@ -267,14 +295,18 @@ class RBCBeliefBot(Bot):
         candidates = _candidates(actions)
         engine_time = 0.0
         if self.engine is not None and self.engine.available:
-            engine_time = 0.35 * max(0.0, deadline.left())
+            engine_time = self.settings.engine_share * max(0.0, deadline.left())
         work = Deadline(max(0.0, deadline.left() - engine_time), self.now)
         table = self._score(sample, candidates, work.fraction(0.45))
         self.last_table = table
         active = table.active()
         bonus = self._progress_bonus(candidates)
+        if self.settings.danger:
+            self.last_danger = king_danger(inference, candidates, self.color, self.settings.threat_prior)
+            bonus = [b - self.settings.danger * d for b, d in zip(bonus, self.last_danger)]
         scores = [table.combined(i, self.settings.worst_share) + bonus[i] if i in active else -math.inf
                   for i in range(len(candidates))]
+        first_look = list(scores)
         if self.settings.refine:
             # The few best on one look are looked at again with the opponent's forcing replies.
             shortlist = sorted(active, key=lambda i: -scores[i])[:self.settings.refine]
@@ -289,8 +321,17 @@ class RBCBeliefBot(Bot):
         if self.settings.noise:
             scores = [score + self.rng.uniform(-self.settings.noise, self.settings.noise) for score in scores]
         if engine_time > 0.01:
-            for index, share in self._engine_votes(sample, candidates, deadline).items():
+            votes = self._engine_votes(sample, candidates, deadline.fraction(self.settings.vote_share)
+                                       if self.settings.engine_moves else deadline)
+            for index, share in votes.items():
                 scores[index] += ENGINE_VOTE * share
+            if self.settings.engine_moves:
+                mixed = self._engine_scores(sample, candidates, scores, first_look, votes, deadline)
+                if mixed is not scores and self.last_danger:
+                    # The mix scaled the king danger down with the built-in score: it counts in full.
+                    share = self.settings.engine_weight * self.settings.danger
+                    mixed = [score - share * danger for score, danger in zip(mixed, self.last_danger)]
+                scores = mixed
         best = max(range(len(candidates)), key=lambda i: (scores[i], table.capture_odds[i]))
         move = candidates[best]
         if move is not None and move not in actions:
@@ -378,6 +419,70 @@ class RBCBeliefBot(Bot):
         return score_moves(sample, candidates, me, _resolve, deadline, KING_CAPTURE, CLIP,
                            lambda board: evaluate(board, me, weights))
 
+    def _engine_scores(self, sample: BoardSample, candidates: list[chess.Move | None], scores: list[float],
+                       first_look: list[float], votes: dict[int, float], deadline: Deadline) -> list[float]:
+        """The engine's score of the best moves so far (and those it voted for) on the likeliest boards.
+
+        Board by board, heaviest first, until ``deadline``: each shortlisted move is played (as the referee
+        would revise it there) and the engine scores the position, the opponent to move; a move that takes the
+        king scores ``CLIP``, one that leaves the king to be taken ``-CLIP`` (engines refuse such positions).
+        Only complete boards count. The shortlisted moves' scores become a mix of the built-in score and the
+        engine's weighted average (``engine_weight``); the other moves drop out (a voted move that was not
+        refined keeps its first look, ``first_look``). Unchanged when no board was completed.
+        """
+        assert self.engine is not None
+        ranked = sorted((i for i in range(len(candidates)) if scores[i] > -math.inf), key=lambda i: -scores[i])
+        shortlist = ranked[:self.settings.engine_moves]
+        for index in sorted(votes, key=lambda i: -votes[i]):
+            if index not in shortlist and len(shortlist) < self.settings.engine_moves + 4:
+                shortlist.append(index)
+        if len(shortlist) < 2:
+            return scores
+        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:self.settings.engine_boards]
+        me = self.color
+        totals = {i: 0.0 for i in shortlist}
+        weight = 0.0
+        self.engine_calls = 0
+        for position, j in enumerate(order):
+            calls_left = (len(order) - position) * len(shortlist)
+            seconds = min(0.08, deadline.left() / calls_left - 0.004)
+            if seconds < 0.005 or not self.engine.available:
+                break
+            board = sample.boards[j]
+            row: dict[int, float] = {}
+            for i in shortlist:
+                move = candidates[i]
+                taken = None if move is None else _resolve(board, move)
+                if taken is not None and board.kings & board.occupied_co[not me] & chess.BB_SQUARES[taken.to_square]:
+                    row[i] = CLIP
+                    continue
+                after = board.copy(stack=False)
+                after.push(taken if taken is not None else chess.Move.null())
+                king = after.king(me)
+                if king is None or after.attackers_mask(not me, king):
+                    row[i] = -CLIP
+                    continue
+                value = self.engine.score(after, seconds, me)
+                self.engine_calls += 1
+                if value is None:
+                    if not self.engine.available:
+                        return scores
+                    value = evaluate(after, me, self.weights())
+                row[i] = max(-CLIP, min(CLIP, float(value)))
+                if deadline.expired():
+                    break
+            if len(row) < len(shortlist):
+                break
+            for i, value in row.items():
+                totals[i] += sample.weights[j] * value
+            weight += sample.weights[j]
+        if weight <= 0:
+            return scores
+        mix = self.settings.engine_weight
+        kept = set(shortlist)
+        return [(1 - mix) * (scores[i] if scores[i] > -math.inf else first_look[i]) + mix * totals[i] / weight
+                if i in kept else -math.inf for i in range(len(candidates))]
+
     def _engine_votes(self, sample: BoardSample, candidates: list[chess.Move | None],
                       deadline: Deadline) -> dict[int, float]:
         """Ask the engine for its move on the likeliest boards; each move's share of their weight."""
@@ -390,7 +495,7 @@ class RBCBeliefBot(Bot):
             left = deadline.left()
             if left <= 0.02 or not self.engine.available:
                 break
-            seconds = min(0.1, left / (len(order) - position) - 0.01)
+            seconds = min(self.settings.engine_seconds, left / (len(order) - position) - 0.01)
             if seconds <= 0.005:
                 break
             move = self.engine.best_move(sample.boards[j], seconds)
@@ -398,6 +503,117 @@ class RBCBeliefBot(Bot):
             if move is not None and move in index:
                 votes[index[move]] = votes.get(index[move], 0.0) + sample.weights[j]
         return {i: weight / total for i, weight in votes.items()} if total else {}
+
+
+
+# ---- king danger over the whole belief ----------------------------------------------------------------------
+
+_RAYS: dict[int, tuple[tuple[tuple[int, ...], bool], ...]] = {}
+
+
+def _rays(square: int) -> tuple[tuple[tuple[int, ...], bool], ...]:
+    """The eight lines leaving ``square``, nearest square first, each with whether it is diagonal."""
+    if square not in _RAYS:
+        rays = []
+        file, rank = chess.square_file(square), chess.square_rank(square)
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+            line = []
+            f, r = file + df, rank + dr
+            while 0 <= f < 8 and 0 <= r < 8:
+                line.append(chess.square(f, r))
+                f, r = f + df, r + dr
+            if line:
+                rays.append((tuple(line), bool(df and dr)))
+        _RAYS[square] = tuple(rays)
+    return _RAYS[square]
+
+
+def _attacked(king: int, color: chess.Color, mine: int, pawns: Any, knights: Any, bishops: Any, rooks: Any,
+              queens: Any, kings: Any) -> Any:
+    """For each hypothesis (numpy arrays of the opponent's bitboards): whether it attacks ``king``, a square of
+    ``color``'s, with ``mine`` the squares of ``color``'s pieces."""
+    zero = np.uint64(0)
+    hit = ((knights & np.uint64(chess.BB_KNIGHT_ATTACKS[king])) != zero)
+    hit |= (pawns & np.uint64(chess.BB_PAWN_ATTACKS[color][king])) != zero
+    hit |= (kings & np.uint64(chess.BB_KING_ATTACKS[king])) != zero
+    straight = rooks | queens
+    diagonal = bishops | queens
+    theirs = pawns | knights | bishops | rooks | queens | kings
+    for line, is_diagonal in _rays(king):
+        sliders = diagonal if is_diagonal else straight
+        open_ = np.ones(len(pawns), dtype=bool)
+        for square in line:
+            bit = np.uint64(chess.BB_SQUARES[square])
+            if mine & chess.BB_SQUARES[square]:
+                break
+            hit |= open_ & ((sliders & bit) != zero)
+            open_ &= (theirs & bit) == zero
+            if not open_.any():
+                break
+    return hit
+
+
+def king_danger(inference: Inference, candidates: list[chess.Move | None], color: chess.Color,
+                threat_factor: float = 1.0) -> list[float]:
+    """For each candidate move: the share of the whole belief (every position held, by weight) on which the
+    opponent could take ``color``'s king right after it, the move revised as the referee would on each position
+    (a slide stops at the first enemy piece, a blocked pawn does not move, castling through a piece fails).
+
+    Positions in which the opponent attacks the king already count ``threat_factor`` times (as
+    :func:`~app.bots.belief_common.king_threat_prior`: opponents aim at the king far more often than a uniform
+    choice of their moves says). Vectorised over the belief's bitboards: a few milliseconds a move.
+    """
+    rows = np.asarray(inference._rows, dtype=np.uint64)  # (8, n): the opponent's bitboards of every hypothesis
+    weights = np.asarray(inference._weights, dtype=float)
+    if rows.ndim != 2 or not rows.shape[1]:
+        return [0.0] * len(candidates)
+    own = inference.own
+    king_now = own.king(color)
+    if king_now is not None and threat_factor != 1.0:
+        attacked = _attacked(king_now, color, own.occupied, *rows[:6])
+        weights = weights * np.where(attacked, threat_factor, 1.0)
+    total = float(weights.sum()) or 1.0
+    own = inference.own
+    theirs_all = rows[0] | rows[1] | rows[2] | rows[3] | rows[4] | rows[5]
+    result: list[float] = []
+    for move in candidates:
+        ep_flag = None
+        if move is None:
+            relevant = 0
+        else:
+            relevant = chess.between(move.from_square, move.to_square) | chess.BB_SQUARES[move.to_square]
+            rank = chess.square_rank(move.from_square)
+            if own.kings & chess.BB_SQUARES[move.from_square] and abs(move.to_square - move.from_square) == 2:
+                corner = chess.square(7 if move.to_square > move.from_square else 0, rank)
+                relevant |= chess.between(move.from_square, corner)  # castling needs them empty
+            if own.pawns & chess.BB_SQUARES[move.from_square]:
+                ep_flag = rows[7] == np.uint64(move.to_square)  # an en-passant capture there
+        signature = theirs_all & np.uint64(relevant)
+        keys = np.stack([signature, ep_flag.astype(np.uint64)]) if ep_flag is not None else signature[None, :]
+        groups = np.unique(keys, axis=1, return_inverse=True)[1].reshape(-1)
+        danger = 0.0
+        for group in range(int(groups.max()) + 1):
+            members = np.nonzero(groups == group)[0]
+            h = tuple(int(x) for x in rows[:, members[0]])
+            board = inference.board_of(h)
+            board.turn = color
+            taken = None if move is None else _resolve(board, move)
+            if taken is not None and board.kings & board.occupied_co[not color] & chess.BB_SQUARES[taken.to_square]:
+                continue  # our move takes the king there: no danger
+            before = board.occupied_co[not color]
+            board.push(taken if taken is not None else chess.Move.null())
+            removed = np.uint64(before & ~board.occupied_co[not color])
+            king = board.king(color)
+            if king is None:
+                danger += float(weights[members].sum())
+                continue
+            keep = ~removed
+            sub = rows[:, members]
+            hit = _attacked(king, color, board.occupied_co[color], sub[0] & keep, sub[1] & keep, sub[2] & keep,
+                            sub[3] & keep, sub[4] & keep, sub[5] & keep)
+            danger += float(weights[members][hit].sum())
+        result.append(danger / total)
+    return result
 
 
 # ---- resets: one position that agrees with an observation the sampled belief could not explain -------------

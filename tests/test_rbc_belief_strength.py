@@ -1,0 +1,225 @@
+"""The RBC ``belief`` bot at ``hard`` against strong opponents (issue 32): king danger over the whole belief, using
+its clock, the engine's scores on the likeliest boards.
+
+Fake clocks and fake engines throughout: what the bot does within its budget is the same on every machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import chess
+import pytest
+
+import app.games.rbc.belief_bot as rbc_belief
+from app.bots.base import ActionRequest
+from app.bots.timing import Deadline
+from app.games.rbc.belief_bot import LEVELS, RBCBeliefBot, _candidates, _resolve, king_danger
+from app.games.rbc.bots import RBCRandomBot
+from app.games.rbc.rules import MoveAction, ReconChess, Sense
+
+from tests.test_bots_rbc import FakeClock, play
+
+
+@pytest.fixture(autouse=True)
+def _no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIGHTLINE_UCI_ENGINE", "none")
+
+
+def _request(game: ReconChess, seconds_left: float) -> ActionRequest:
+    seat = game.to_move
+    assert seat is not None
+    return ActionRequest(seat, game.phase, game.choices(), seconds_left)
+
+
+def _brute_danger(bot: RBCBeliefBot, candidates: list[chess.Move | None], color: chess.Color) -> list[float]:
+    """king_danger the slow way: every position of the belief as a python-chess board."""
+    items = list(bot.tracker.inference.positions())
+    total = sum(weight for _, weight in items)
+    result = []
+    for move in candidates:
+        danger = 0.0
+        for board, weight in items:
+            board.turn = color
+            taken = None if move is None else _resolve(board, move)
+            if taken is not None and board.kings & board.occupied_co[not color] & chess.BB_SQUARES[taken.to_square]:
+                continue
+            board.push(taken if taken is not None else chess.Move.null())
+            king = board.king(color)
+            if king is None or board.attackers_mask(not color, king):
+                danger += weight
+            board.pop()
+        result.append(danger / total)
+    return result
+
+
+@pytest.mark.parametrize("seed", [0, 3, 5])
+def test_king_danger_counts_every_position_of_the_belief(seed: int) -> None:
+    # Random play leaves kings open and pieces everywhere: slides that stop short, blocked pawns, captures.
+    game = ReconChess()
+    play(game, {0: RBCRandomBot(seed=seed), 1: RBCRandomBot(seed=seed + 100)}, max_plies=10 + 4 * (seed % 6))
+    assert game.outcome is None and game.phase == "sense"
+    seat = game.to_move
+    assert seat is not None
+    bot = RBCBeliefBot(seed=1, level="easy")
+    bot.now = FakeClock()
+    bot.start(seat, game.options())
+    seen = len(game.observations(seat))
+    for observation in game.observations(seat):
+        bot.observe(observation)
+    game.play(seat, Sense(chess.E4))
+    for observation in game.observations(seat)[seen:]:
+        bot.observe(observation)
+    bot.tracker.catch_up(Deadline(60.0))
+    assert bot.tracker.inference.size > 10
+    candidates = _candidates(game.choices()["move_actions"])
+    fast = king_danger(bot.tracker.inference, candidates, seat == 0)
+    slow = _brute_danger(bot, candidates, seat == 0)
+    assert max(fast) > 0  # the test sees some danger
+    assert fast == pytest.approx(slow, abs=1e-9)
+
+
+def _bishop_check(monkeypatch: pytest.MonkeyPatch, danger: float) -> tuple[ReconChess, RBCBeliefBot]:
+    # White has opened d2; Black's bishop f8 may have given check on b4 (it did). White's sense on g7 sees the
+    # bishop gone from f8, which leaves a handful of positions, some with the check. The sample is one board: it
+    # misses the check, and a free pawn on e5 tempts the knight.
+    monkeypatch.setitem(LEVELS, "hard", replace(LEVELS["hard"], boards=1, engine=False, danger=danger))
+    game = ReconChess(fen="rnbqkbnr/pppp1ppp/8/4p3/8/3P1N2/PPP1PPPP/RNBQKB1R b KQkq - 0 2")
+    bot = RBCBeliefBot(seed=1, level="hard")
+    bot.now = FakeClock()
+    bot.start(0, game.options())
+    game.play(1, Sense(chess.E2))
+    game.play(1, MoveAction(chess.Move.from_uci("f8b4")))
+    for observation in game.observations(0):
+        bot.observe(observation)
+    bot.act(_request(game, 60.0))
+    game.play(0, Sense(chess.G7))
+    bot.observe(game.observations(0)[-1])
+    return game, bot
+
+
+def test_hard_moves_out_of_a_check_its_sample_missed(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, bot = _bishop_check(monkeypatch, LEVELS["hard"].danger)
+    move = bot.act(_request(game, 60.0)).move
+    assert max(bot.last_danger) > 0.5
+    assert king_danger(bot.tracker.inference, [move], True)[0] == 0.0, move
+    after = game.board.copy(stack=False)
+    after.push(_resolve(after, move) or chess.Move.null())
+    assert not after.attackers_mask(chess.BLACK, after.king(chess.WHITE) or 0)
+
+
+def test_without_the_whole_belief_the_thin_sample_walks_into_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same turn with the whole-belief danger off: what the bot did before issue 32.
+    game, bot = _bishop_check(monkeypatch, 0.0)
+    move = bot.act(_request(game, 60.0)).move
+    assert king_danger(bot.tracker.inference, [move], True, LEVELS["hard"].threat_prior)[0] > 0.5
+
+
+def test_the_levels_below_hard_are_unchanged() -> None:
+    assert LEVELS["easy"].danger == LEVELS["medium"].danger == 0 < LEVELS["hard"].danger
+    assert LEVELS["medium"] == rbc_belief.RbcLevel(cap=1500, boards=64, max_seconds=1.5, refine=16)
+    assert not LEVELS["medium"].engine and LEVELS["easy"].engine_moves == LEVELS["medium"].engine_moves == 0
+
+
+def _midgame(seed: int = 8) -> tuple[ReconChess, int]:
+    game = ReconChess()
+    play(game, {0: RBCRandomBot(seed=seed), 1: RBCRandomBot(seed=seed + 1)}, max_plies=14)
+    seat = game.to_move
+    assert seat is not None and game.outcome is None
+    return game, seat
+
+
+def test_hard_looks_at_more_boards_with_a_generous_clock() -> None:
+    game, seat = _midgame()
+    bot = RBCBeliefBot(seed=1, level="hard")
+    bot.now = FakeClock(0.0005)
+    bot.start(seat, game.options())
+    for observation in game.observations(seat):
+        bot.observe(observation)
+    game.play(seat, bot.act(_request(game, 300.0)))
+    bot.observe(game.observations(seat)[-1])
+    bot.act(_request(game, 300.0))
+    assert bot.last_table is not None
+    assert bot.last_table.boards_scored > 128  # the old fixed amount of work
+
+
+class _FakeEngine:
+    """An engine that likes one move: positions where White's knight stands on ``square`` score ``value``."""
+
+    available = True
+    problem = None
+
+    def __init__(self, clock: FakeClock, square: int, value: int = 400, cost: float = 0.05) -> None:
+        self.clock, self.square, self.value, self.cost = clock, square, value, cost
+        self.calls = 0
+
+    def best_move(self, board: chess.Board, seconds: float) -> chess.Move | None:
+        self.clock.t += seconds
+        return None
+
+    def score(self, board: chess.Board, seconds: float, color: chess.Color) -> int | None:
+        self.calls += 1
+        self.clock.t += max(seconds, self.cost)
+        piece = board.piece_at(self.square)
+        return self.value if piece == chess.Piece(chess.KNIGHT, color) else 0
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("seconds_left", [20.0, 300.0])
+def test_the_engine_scores_the_shortlist_within_the_budget(seconds_left: float) -> None:
+    # From the start (the belief is exact after White's first move is known): an engine that loves a knight on
+    # c3 makes the bot play b1c3; it is asked as often as the time allows and the turn fits the budget.
+    game = ReconChess()
+    bot = RBCBeliefBot(seed=1, level="hard")
+    clock = FakeClock(0.001)
+    bot.now = clock
+    bot.start(0, game.options())
+    engine = _FakeEngine(clock, chess.C3)
+    bot.engine = engine  # type: ignore[assignment]
+    for observation in game.observations(0):
+        bot.observe(observation)
+    before = clock.t
+    budget = bot.clock.budget(seconds_left)
+    game.play(0, bot.act(_request(game, seconds_left)))
+    bot.observe(game.observations(0)[-1])
+    action: Any = bot.act(_request(game, seconds_left))
+    assert action.move == chess.Move.from_uci("b1c3")
+    assert engine.calls >= 2 and bot.engine_calls == engine.calls
+    assert clock.t - before <= budget + 0.1
+
+
+def test_hard_keeps_time_in_hand_through_a_long_game() -> None:
+    # A 150-turn game at 90+2 in which every turn takes the whole budget plus a slow second: the clock settles with
+    # the level's reserve in hand instead of a few seconds (with no reserve it went down to about 8 s at 90+2).
+    bot = RBCBeliefBot(seed=1, level="hard")
+    bot.start(0, ReconChess().options())
+    left, lowest, spent_first = 90.0, 90.0, 0.0
+    for turn in range(150):
+        bot.clock.turn_started(left)
+        spent = bot.clock.budget(left) + (1.0 if turn % 10 == 9 else 0.0)
+        spent_first += spent if turn < 30 else 0.0
+        bot.clock.turn_ended(left, spent)
+        left = left - spent
+        assert left > 0
+        lowest = min(lowest, left) if turn > 10 else lowest
+        left += 2.0
+    assert lowest >= 15.0
+    assert spent_first / 30 > 3.0  # it still spends: about 3.5 s a turn at first, not the old 1 s
+
+
+def test_the_engine_mix_does_not_water_down_the_king_danger(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bishop check of above, now with an engine that sees only the drawn board (no check there) and loves the
+    # knight taking on e5: the engine's score is mixed with the built-in one, and the king danger must still count
+    # in full, not at the built-in score's share of the mix (0.6 of 2000 beats 40% of the penalty, not all of it).
+    game, bot = _bishop_check(monkeypatch, LEVELS["hard"].danger)
+    monkeypatch.setitem(LEVELS, "hard", replace(LEVELS["hard"], engine=True))
+    bot.settings = LEVELS["hard"]
+    clock = bot.now
+    assert isinstance(clock, FakeClock)
+    bot.engine = _FakeEngine(clock, chess.E5, value=2000)  # type: ignore[assignment]
+    move = bot.act(_request(game, 60.0)).move
+    assert bot.engine_calls >= 2
+    assert king_danger(bot.tracker.inference, [move], True)[0] == 0.0, move
