@@ -38,8 +38,8 @@ DEFINITION = GameDefinition(
                     "opponent.",
             "medium": "Keeps every position you could be in and plays sound moves, quickly. Beat easy in 97 games "
                       "of 100.",
-            "hard": "Looks at many more positions and asks a chess engine when one is installed. Beat medium in 7 "
-                    "games of 10; wins about 3 in 10 against StrangeFish2, the 2022 competition winner.",
+            "hard": "Weighs every position for danger to its king and asks a chess engine when one is installed. "
+                    "Beat medium 7 games in 10; wins nearly half against StrangeFish2, the 2022 competition winner.",
         },
         "random": {"": "Senses and moves at random: only for trying out the rules."},
         "attacker": {"": "Rushes at your king with a few scripted attacks: it punishes a careless start, and is "
