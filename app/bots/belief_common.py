@@ -280,7 +280,7 @@ def widen_guess(guesses: Sequence[Inference], hint: Callable[[chess.Board], floa
         total = math.fsum(w for _, w in guess.hypotheses()) or 1.0
         for h, w in guess.hypotheses():
             weights[h] = weights.get(h, 0.0) + 0.5 ** rank * w / total
-    moved: list[tuple[int, ...]] = []
+    moved: list[Hypothesis] = []
     for h, _ in base.hypotheses():
         king = h[5]
         if king.bit_count() != 1:

@@ -53,7 +53,7 @@ import chess
 import numpy as np
 
 from app.engine.core import Action, Outcome, Seat
-from app.engine.inference import Inference, InferenceOptions
+from app.engine.inference import Hypothesis, Inference, InferenceOptions
 from app.games.rbc.inference import RbcInference
 from app.games.rbc.rules import (SENSE_WINDOWS, GameEnded, GameStarted, MoveAction, MoveResult, ReconChessView, Sense,
                                  SenseResult, TurnStarted)
@@ -462,7 +462,7 @@ class RBCBeliefBot(Bot):
                 if king is None or after.attackers_mask(not me, king):
                     row[i] = -CLIP
                     continue
-                value = self.engine.score(after, seconds, me)
+                value: float | None = self.engine.score(after, seconds, me)
                 self.engine_calls += 1
                 if value is None:
                     if not self.engine.available:
@@ -594,7 +594,8 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
         danger = 0.0
         for group in range(int(groups.max()) + 1):
             members = np.nonzero(groups == group)[0]
-            h = tuple(int(x) for x in rows[:, members[0]])
+            column = [int(x) for x in rows[:, members[0]]]
+            h: Hypothesis = (column[0], column[1], column[2], column[3], column[4], column[5], column[6], column[7])
             board = inference.board_of(h)
             board.turn = color
             taken = None if move is None else _resolve(board, move)
