@@ -416,6 +416,8 @@ class RemoteSeat(Agent):
             pending = self._pending
             if number == self._moot:
                 return  # answered already by the seat's own resignation or draw: crossed on the way
+            if self._end is not None or self._shut:
+                return  # the game ended, or its referee is stopping, while the answer was on its way
             if pending is None or self._answer is not None:
                 raise wire.ProtocolError(f"an answer to request {number}, but no request is open")
             if number != pending["request"]:
