@@ -13,24 +13,17 @@ import chess
 import pytest
 
 import app.games.rbc.belief_bot as rbc_belief
-from app.bots.base import ActionRequest
 from app.bots.timing import Deadline
 from app.games.rbc.belief_bot import LEVELS, RBCBeliefBot, _candidates, _resolve, king_danger
 from app.games.rbc.bots import RBCRandomBot
 from app.games.rbc.rules import MoveAction, ReconChess, Sense
 
-from tests.test_bots_rbc import FakeClock, play
+from tests.test_bots_rbc import FakeClock, _request, play
 
 
 @pytest.fixture(autouse=True)
 def _no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SIGHTLINE_UCI_ENGINE", "none")
-
-
-def _request(game: ReconChess, seconds_left: float) -> ActionRequest:
-    seat = game.to_move
-    assert seat is not None
-    return ActionRequest(seat, game.phase, game.choices(), seconds_left)
 
 
 def _brute_danger(bot: RBCBeliefBot, candidates: list[chess.Move | None], color: chess.Color) -> list[float]:
