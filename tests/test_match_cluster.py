@@ -21,7 +21,7 @@ from app.engine.clock import TimeControl
 from app.engine.record import load_record
 from app.hosting import cluster
 from app.hosting.cluster import run_on_cluster
-from app.hosting.match import MatchError, run_match
+from app.hosting.match import MatchError, MatchInterrupted, run_match
 
 BOTS = Path(__file__).parent / "bots"
 HOSTILE = BOTS / "hostile.py"
@@ -259,3 +259,31 @@ def _left_in_group(group: int, wait: float) -> list[str]:
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.1)
+
+
+class _SwallowsCtrlC:
+    """Ctrl+C pressed while Python runs this object's ``__del__``: Python prints "Exception ignored" and goes on,
+    as it does when the key lands in a Dask future's ``__del__`` (one is dropped each game)."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(10_000):  # the handler runs here, inside __del__
+            pass
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the swallowed Ctrl+C, as meant
+@pytest.mark.parametrize("where", ["home", pytest.param("cluster", marks=needs_dask)])
+def test_a_ctrl_c_that_python_swallowed_still_stops_the_match(where: str, tmp_path: Path) -> None:
+    def press_in_a_destructor(done: int, total: int, summary: Any) -> None:
+        if done == 3:
+            _SwallowsCtrlC()  # made and dropped at once
+
+    arguments: dict[str, Any] = dict(games=60, seed=1, out_dir=str(tmp_path), progress=press_in_a_destructor)
+    with pytest.raises(MatchInterrupted) as stopped:
+        if where == "home":
+            run_match("minit", "random", "random", jobs=1, **arguments)
+        else:
+            run_on_cluster("minit", "random", "random", scheduler="local:1", **arguments)
+    played = len(stopped.value.result.games)
+    assert 3 <= played < 60
+    assert len(list(tmp_path.glob("*.json"))) == played

@@ -42,6 +42,7 @@ from app.bots.contract import BotError, error_text
 from app.engine.atomic_files import atomic_write_bytes
 from app.engine.clock import TimeControl
 from app.engine.core import Reason
+from app.hosting.ctrl_c import CtrlC
 from app.hosting.match import DEFAULT_MOVE_LIMIT, MatchError, MatchInterrupted, MatchResult, plan_match
 
 MISSING = ("--scheduler needs Dask's distributed scheduler, which is not installed: "
@@ -214,27 +215,29 @@ def play_on_cluster(scheduler: str, jobs: Iterator[Any], total: int, names: dict
         done, asked = 0, time.monotonic()
         pending: Any = None  # a game being recorded: Ctrl+C there still counts it if its record was written
         try:
-            for future in queue:
-                job = waiting.pop(future)
-                summary, data = _summary(future, job, GameSummary)
-                future.release()  # a result kept on a worker would be computed again if that worker died
-                if data is not None and out_dir:
-                    path = Path(out_dir) / f"game-{job.index + 1:04d}.json"
-                    summary.path, pending = str(path), summary
-                    atomic_write_bytes(path, data)
-                record(summary)
-                pending = None
-                done += 1
-                if time.monotonic() - asked > 10.0:  # the cluster may have grown or shrunk
-                    threads, asked = cluster.threads(), time.monotonic()
-                    window = max(4, 2 * threads)
-                while len(waiting) < window and submit():
-                    pass
-                if progress is not None:
-                    if isinstance(progress, ProgressBar):
-                        progress(done, total, summary, running=min(len(waiting), threads))
-                    else:
-                        progress(done, total, summary)
+            with CtrlC() as ctrl_c:
+                for future in queue:
+                    job = waiting.pop(future)
+                    summary, data = _summary(future, job, GameSummary)
+                    future.release()  # a result kept on a worker would be computed again if that worker died
+                    if data is not None and out_dir:
+                        path = Path(out_dir) / f"game-{job.index + 1:04d}.json"
+                        summary.path, pending = str(path), summary
+                        atomic_write_bytes(path, data)
+                    record(summary)
+                    pending = None
+                    done += 1
+                    if time.monotonic() - asked > 10.0:  # the cluster may have grown or shrunk
+                        threads, asked = cluster.threads(), time.monotonic()
+                        window = max(4, 2 * threads)
+                    while len(waiting) < window and submit():
+                        pass
+                    if progress is not None:
+                        if isinstance(progress, ProgressBar):
+                            progress(done, total, summary, running=min(len(waiting), threads))
+                        else:
+                            progress(done, total, summary)
+                    ctrl_c.check()
         except KeyboardInterrupt:
             if pending is not None and Path(pending.path).exists():
                 record(pending)

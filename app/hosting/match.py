@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from app import games as registry
 from app.hosting.agents import BotSpec
+from app.hosting.ctrl_c import CtrlC
 from app.bots.contract import Agent, BotError, error_text
 from app.hosting.runner import opponent_names, run_game, seed_everything, stuck_calls
 from app.hosting.worker import (ProcessAgent, _start_process, become_subreaper, check_bot, helper_processes,
@@ -365,18 +366,20 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
     next_job = next(upcoming, None)
     done = 0
     try:
-        while next_job is not None or pool.returned or pool.busy:
-            while pool.returned and pool.take(pool.returned[0]):
-                pool.returned.popleft()
-            while not pool.returned and next_job is not None and pool.take(next_job):
-                next_job = next(upcoming, None)
-            for summary in pool.wait():
-                result.games.append(summary)
-                done += 1
-                if isinstance(progress, ProgressBar):
-                    progress(done, games, summary, running=sum(1 for referee in pool.referees if referee.jobs))
-                elif progress is not None:
-                    progress(done, games, summary)
+        with CtrlC() as ctrl_c:
+            while next_job is not None or pool.returned or pool.busy:
+                while pool.returned and pool.take(pool.returned[0]):
+                    pool.returned.popleft()
+                while not pool.returned and next_job is not None and pool.take(next_job):
+                    next_job = next(upcoming, None)
+                for summary in pool.wait():
+                    result.games.append(summary)
+                    done += 1
+                    if isinstance(progress, ProgressBar):
+                        progress(done, games, summary, running=sum(1 for referee in pool.referees if referee.jobs))
+                    elif progress is not None:
+                        progress(done, games, summary)
+                ctrl_c.check()
         pool.close()
     except KeyboardInterrupt:
         result.games.sort(key=lambda game: game.index)
