@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import sys
 import tempfile
 
@@ -67,6 +68,31 @@ def _scratch_data_dir(tmp_path_factory, _data_dirs, monkeypatch):
     if "SIGHTLINE_DATA_DIR" not in os.environ or not os.environ["SIGHTLINE_DATA_DIR"].startswith(
             str(tmp_path_factory.getbasetemp())):
         monkeypatch.setenv("SIGHTLINE_DATA_DIR", tempfile.mkdtemp(prefix="test-", dir=_data_dirs))
+
+
+@pytest.fixture(autouse=True)
+def _signals_left_as_found():
+    """A test that leaves SIGINT or SIGTERM handled otherwise than it found them fails (and they are put back):
+    every process the rest of the run starts would inherit an ignored Ctrl+C."""
+    before = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    ignored = _ignored_signals()
+    yield
+    changed = [signal.Signals(number).name for number, handler in before.items()
+               if signal.getsignal(number) is not handler]
+    if _ignored_signals() != ignored:  # a library may ignore one below Python, where getsignal() cannot see it
+        changed.append(f"the signals ignored (SigIgn {ignored} -> {_ignored_signals()})")
+    for number, handler in before.items():
+        signal.signal(number, handler)
+    assert not changed, f"the test left {', '.join(changed)} handled differently"
+
+
+def _ignored_signals() -> str:
+    """The process's ignored signals as the kernel has them (Linux), or "" elsewhere."""
+    try:
+        with open("/proc/self/status") as status:
+            return next((line.split()[1] for line in status if line.startswith("SigIgn:")), "")
+    except OSError:
+        return ""
 
 
 @pytest.fixture
