@@ -227,6 +227,24 @@ def test_rbc_first_opponent_move_probabilities() -> None:
     assert sum(black.type_probabilities(chess.KING).values()) == pytest.approx(1)
 
 
+def test_arrays_show_the_set_and_hold_replaces_it_with_its_bounds() -> None:
+    game = rbc.ReconChess()
+    rbc_play(game, "sense:e7", "e2e4")
+    black = RbcInference.from_observations(1, game.observations(1))
+    rows, weights = black.arrays()
+    assert rows.shape == (8, 21) and len(weights) == 21
+    assert {h for h, _ in black.hypotheses()} == {tuple(int(v) for v in rows[:, i]) for i in range(21)}
+    kept = dict(list(black.hypotheses())[:2])
+    first, second = kept
+    black.hold({first: 3.0, second: 1.0})
+    assert black.size == 2 and list(black.arrays()[1]) == [3.0, 1.0]
+    assert black.square_probabilities()[chess.E1] == 1.0
+    knight_squares = chess.SquareSet(first[1] | second[1])
+    assert {square for square in chess.SQUARES if black.is_possible(square, chess.KNIGHT)} <= set(knight_squares)
+    with pytest.raises(ValueError):
+        black.hold({})
+
+
 def test_rbc_sense_window_filters_exactly() -> None:
     game = rbc.ReconChess()
     rbc_play(game, "sense:e7", "e2e4", "sense:e2", "a7a6", "sense:e7")

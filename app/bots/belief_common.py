@@ -304,13 +304,7 @@ def widen_guess(guesses: Sequence[Inference], hint: Callable[[chess.Board], floa
         each = held * king_share / (1.0 - king_share) / len(moved)
         for variant in moved:
             weights[variant] = weights.get(variant, 0.0) + each
-    keys = list(weights)
-    base._rows = np.array(keys, dtype=np.uint64).T.copy()
-    base._weights = np.array([weights[key] for key in keys], dtype=float)
-    base._weight_exponent = 0
-    base._reach = tuple(int(np.bitwise_or.reduce(base._rows[field])) for field in range(6))  # type: ignore[assignment]
-    base._max_pawns = max(int(np.bitwise_count(base._rows[0]).max()), base._max_pawns)
-    base._cache = {}
+    base.hold(weights)
     return base
 
 

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ClassVar, Iterator, Sequence, TypeVar
+from typing import Any, ClassVar, Iterator, Mapping, Sequence, TypeVar
 
 import chess
 from chess import (BB_ALL, BB_BACKRANKS, BB_DIAG_ATTACKS, BB_DIAG_MASKS, BB_FILE_A, BB_FILE_ATTACKS, BB_FILE_H,
@@ -1037,6 +1037,26 @@ class Inference(ABC):
     def size(self) -> int:
         """How many hypotheses are held (``count`` unless sampled)."""
         return int(self._rows.shape[1])
+
+    def arrays(self) -> tuple[Any, Any]:
+        """The set as arrays, for vectorised work on every position held (never change them: they are shared):
+        the opponent's bitboards, shape (8, n) of uint64 in :data:`Hypothesis` order, and the n weights
+        (relative: only their ratios mean anything)."""
+        return self._rows, self._weights
+
+    def hold(self, positions: Mapping[Hypothesis, float] | Mapping[tuple[int, ...], float]) -> None:
+        """Hold exactly these weighted positions from now on (a guess made when the observations ruled out every
+        position held, see :func:`app.bots.belief_common.widen_guess`); the sound bounds kept beside the set (where
+        each piece type may stand, how many pawns) follow them. Raises ValueError for an empty mapping."""
+        if not positions:
+            raise ValueError("hold() needs at least one position")
+        pairs = list(positions.items())
+        self._rows = np.array([key for key, _ in pairs], dtype=np.uint64).T.copy()
+        self._weights = np.array([weight for _, weight in pairs], dtype=float)
+        self._weight_exponent = 0
+        self._reach = tuple(int(np.bitwise_or.reduce(self._rows[field])) for field in range(6))  # type: ignore[assignment]
+        self._max_pawns = max(int(np.bitwise_count(self._rows[0]).max()), self._max_pawns)
+        self._cache = {}
 
     @property
     def cap(self) -> int:

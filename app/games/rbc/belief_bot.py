@@ -563,8 +563,9 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
     :func:`~app.bots.belief_common.king_threat_prior`: opponents aim at the king far more often than a uniform
     choice of their moves says). Vectorised over the belief's bitboards: a few milliseconds a move.
     """
-    rows = np.asarray(inference._rows, dtype=np.uint64)  # (8, n): the opponent's bitboards of every hypothesis
-    weights = np.asarray(inference._weights, dtype=float)
+    held, held_weights = inference.arrays()
+    rows = np.asarray(held, dtype=np.uint64)  # (8, n): the opponent's bitboards of every hypothesis
+    weights = np.asarray(held_weights, dtype=float)
     if rows.ndim != 2 or not rows.shape[1]:
         return [0.0] * len(candidates)
     own = inference.own
