@@ -60,7 +60,9 @@ def test_the_true_position_of_game_20_has_the_knight_next_to_the_cornered_king()
 
 
 def test_hard_does_not_leave_its_king_to_the_unseen_knight() -> None:
-    for seed in (80, 1, 2):  # 80: the benchmark's seed for that game and seat
+    # 80: the benchmark's seed for that game and seat. Without the danger term hard left its king to the knight
+    # on seeds 2, 3, 5, 8 and 13 here (on 80 and 1 it stepped to g1).
+    for seed in (80, 1, 2, 3, 5, 8, 13):
         game = _game_20()
         bot = BlindBeliefBot(seed=seed, level="hard")
         bot.now = FakeClock()
