@@ -46,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import chess
+import numpy as np
 
 from app.games.blind.rules import (PIECE_VALUES, AnswerDraw, Attempt, AttemptResult, BlindChessView, GameStarted,
                                    OfferDraw, TurnSkipped, TurnStarted, attempt_succeeds, own_fen,
@@ -90,6 +91,13 @@ class BlindLevel:
     centipawns per further ply (at most :data:`PROGRESS_CAP`) added to a pawn's advance, and charged to an attempt
     for the share of its boards on which it fails (probes next to its own king excepted). A quiet position is
     played forward instead of with free attempts that fail on nearly every board until the turn limit."""
+    danger: float = 0.0
+    """Centipawns taken off an attempt for the share of the whole belief (every position held, by weight, those
+    attacking the king ``danger_prior`` times) on which the opponent could take the king right after it
+    (:func:`king_danger`; 0: only the sampled boards see it)."""
+    danger_prior: float = 20.0
+    """For level ``danger``: how much likelier a position in which the opponent attacks the king already is taken
+    to be (without sensing the belief spreads a raider over all its moves, while the opponent aims at the king)."""
     deep: int = 0
     """Off at every level (tried at hard with 12: see ``docs/benchmarks.md``, "Levels"). When the belief is sharp (its heaviest few boards hold most of the weight), this many of the best moves
     are scored again on those boards against every answer of the opponent (:func:`worst_reply`)."""
@@ -99,7 +107,7 @@ LEVELS: dict[str, BlindLevel] = {
     "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
-    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12),
+    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, danger=6000.0),
 }
 
 KING_CAPTURE = 3000.0
@@ -243,6 +251,8 @@ class BlindBeliefBot(Bot):
         self.tracker = self._new_tracker(0)
         self.clock = TurnClock(self.settings.max_seconds, keep=KEEP)
         self.last_table: ScoreTable | None = None
+        self.last_danger: list[float] = []
+        """Level ``danger``: :func:`king_danger` of each candidate of the last choice (empty when not computed)."""
         self.failures: list[str] = []
         self._offered_at = -1
 
@@ -330,14 +340,19 @@ class BlindBeliefBot(Bot):
         table = score_moves(sample, candidates, me, _resolve, deadline.fraction(0.45), KING_CAPTURE, CLIP,
                             lambda board: extra(board, evaluate(board, me, weights)))
         self.last_table = table
-        scores = [table.combined(i, self.settings.worst_share) for i in range(len(candidates))]
+        bonus = [0.0] * len(candidates)
+        self.last_danger = []
+        if self.settings.danger and not low_time:
+            self.last_danger = king_danger(inference, candidates, me, self.settings.danger_prior)
+            bonus = [-self.settings.danger * d for d in self.last_danger]
+        scores = [table.combined(i, self.settings.worst_share) + bonus[i] for i in range(len(candidates))]
         if self.settings.refine and not low_time:
             shortlist = sorted(range(len(candidates)), key=lambda i: -scores[i])[:self.settings.refine]
             done = refine(table, sample, me, _resolve, shortlist, deadline, CLIP,
                           lambda board: extra(board, evaluate_replies(board, me, weights)))
             if done:
                 kept = set(shortlist[:done])
-                scores = [table.combined(i, self.settings.worst_share) if i in kept else -math.inf
+                scores = [table.combined(i, self.settings.worst_share) + bonus[i] if i in kept else -math.inf
                           for i in range(len(candidates))]
         if self.settings.deep and not low_time:
             scores = self._deep(table, sample, scores, deadline, weights)
@@ -471,6 +486,125 @@ class BlindBeliefBot(Bot):
         return any(isinstance(observation, AttemptResult)
                    and any(piece.piece_type == chess.KING for _, piece in observation.reveals)
                    for observation in tracker.observations[tracker.guessed_at:tracker.applied])
+
+
+# ---- king danger over the whole belief (level ``danger``) --------------------------------------------------------
+
+_LINES: dict[int, tuple[tuple[tuple[int, ...], bool], ...]] = {}
+
+
+def _lines(square: int) -> tuple[tuple[tuple[int, ...], bool], ...]:
+    """The eight lines leaving ``square``, nearest square first, each with whether it is diagonal."""
+    if square not in _LINES:
+        lines = []
+        file, rank = chess.square_file(square), chess.square_rank(square)
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+            line = []
+            f, r = file + df, rank + dr
+            while 0 <= f < 8 and 0 <= r < 8:
+                line.append(chess.square(f, r))
+                f, r = f + df, r + dr
+            if line:
+                lines.append((tuple(line), bool(df and dr)))
+        _LINES[square] = tuple(lines)
+    return _LINES[square]
+
+
+def king_attacked(king: int, color: chess.Color, mine: int, pawns: Any, knights: Any, bishops: Any, rooks: Any,
+                  queens: Any, kings: Any) -> Any:
+    """For each position (numpy arrays of the opponent's bitboards): whether the opponent has an attempt that
+    takes ``king``, a square of ``color``'s, with ``mine`` the squares of ``color``'s pieces. In Blind Chess that
+    is an attack as in chess: a slide needs the squares between empty (ruling B2), a pawn takes diagonally."""
+    zero = np.uint64(0)
+    hit = (knights & np.uint64(chess.BB_KNIGHT_ATTACKS[king])) != zero
+    hit |= (pawns & np.uint64(chess.BB_PAWN_ATTACKS[color][king])) != zero
+    hit |= (kings & np.uint64(chess.BB_KING_ATTACKS[king])) != zero
+    straight = rooks | queens
+    diagonal = bishops | queens
+    theirs = pawns | knights | bishops | rooks | queens | kings
+    for line, is_diagonal in _lines(king):
+        sliders = diagonal if is_diagonal else straight
+        open_ = np.ones(len(pawns), dtype=bool)
+        for square in line:
+            if mine & chess.BB_SQUARES[square]:
+                break
+            bit = np.uint64(chess.BB_SQUARES[square])
+            hit |= open_ & ((sliders & bit) != zero)
+            open_ &= (theirs & bit) == zero
+            if not open_.any():
+                break
+    return hit
+
+
+def king_danger(inference: Inference, candidates: list[chess.Move | None], color: chess.Color,
+                threat_factor: float = 1.0) -> list[float]:
+    """For each candidate attempt: the share of the whole belief (every position held, by weight) on which the
+    opponent could take ``color``'s king right after it, the attempt resolved as the referee would on each
+    position (it fails and nothing moves when the referee says so, ruling B2).
+
+    Positions in which the opponent attacks the king already count ``threat_factor`` times (as
+    :func:`~app.bots.belief_common.king_threat_prior` does for the sample). The positions are grouped by what
+    decides the attempt (the opponent's pieces on the squares it passes and lands on, and an en-passant square),
+    so the referee's rules run once a group and the attacks are counted with numpy over the group's bitboards.
+
+    >>> from app.games.blind.inference import BlindInference
+    >>> inference = BlindInference(0, InferenceOptions(start_fen="6k1/8/8/8/8/5n2/8/4K3 w - - 0 1"))
+    >>> inference.update(GameStarted(chess.WHITE, "8/8/8/8/8/8/8/4K3 w - - 0 1"))
+    >>> [round(d, 2) for d in king_danger(inference, [chess.Move.from_uci("e1d1"), chess.Move.from_uci("e1d2")],
+    ...                                   chess.WHITE)]
+    [0.0, 1.0]
+    """
+    rows = np.asarray(inference._rows, dtype=np.uint64)  # (8, n): the opponent's bitboards of every position
+    weights = np.asarray(inference._weights, dtype=float)
+    if rows.ndim != 2 or not rows.shape[1]:
+        return [0.0] * len(candidates)
+    own = inference.own
+    king_now = own.king(color)
+    if king_now is not None and threat_factor != 1.0:
+        attacked = king_attacked(king_now, color, own.occupied, *rows[:6])
+        weights = weights * np.where(attacked, threat_factor, 1.0)
+    total = float(weights.sum()) or 1.0
+    theirs_all = rows[0] | rows[1] | rows[2] | rows[3] | rows[4] | rows[5]
+    result: list[float] = []
+    for move in candidates:
+        ep_flag = None
+        if move is None:
+            relevant = 0
+        else:
+            relevant = chess.between(move.from_square, move.to_square) | chess.BB_SQUARES[move.to_square]
+            rank = chess.square_rank(move.from_square)
+            if own.kings & chess.BB_SQUARES[move.from_square] and abs(move.to_square - move.from_square) == 2:
+                corner = chess.square(7 if move.to_square > move.from_square else 0, rank)
+                relevant |= chess.between(move.from_square, corner)  # castling needs them free of enemy pieces
+            if own.pawns & chess.BB_SQUARES[move.from_square]:
+                ep_flag = rows[7] == np.uint64(move.to_square)  # an en-passant capture there
+        signature = theirs_all & np.uint64(relevant)
+        keys = np.stack([signature, ep_flag.astype(np.uint64)]) if ep_flag is not None else signature[None, :]
+        groups = np.unique(keys, axis=1, return_inverse=True)[1].reshape(-1)
+        danger = 0.0
+        for group in range(int(groups.max()) + 1):
+            members = np.nonzero(groups == group)[0]
+            column = [int(x) for x in rows[:, members[0]]]
+            board = inference.board_of((column[0], column[1], column[2], column[3], column[4], column[5], column[6],
+                                        column[7]))
+            board.turn = color
+            taken = None if move is None else _resolve(board, move)
+            if taken is not None and board.kings & board.occupied_co[not color] & chess.BB_SQUARES[taken.to_square]:
+                continue  # the attempt takes the king there: no danger
+            before = board.occupied_co[not color]
+            board.push(taken if taken is not None else chess.Move.null())
+            removed = np.uint64(before & ~board.occupied_co[not color])
+            king = board.king(color)
+            if king is None:
+                danger += float(weights[members].sum())
+                continue
+            keep = ~removed
+            sub = rows[:, members]
+            hit = king_attacked(king, color, board.occupied_co[color], sub[0] & keep, sub[1] & keep, sub[2] & keep,
+                                sub[3] & keep, sub[4] & keep, sub[5] & keep)
+            danger += float(weights[members][hit].sum())
+        result.append(danger / total)
+    return result
 
 
 # ---- resets -------------------------------------------------------------------------------------------------------
