@@ -598,3 +598,52 @@ def information_value(table: ScoreTable, keys: Sequence[Hypothesis], masks: dict
                 entropy -= share * math.log(share)
         result[square] = (value / total, entropy)
     return result
+
+
+# ---- attacks on the king over every position held ---------------------------------------------------------
+
+_LINES: dict[int, tuple[tuple[tuple[int, ...], bool], ...]] = {}
+
+
+def _lines(square: int) -> tuple[tuple[tuple[int, ...], bool], ...]:
+    """The eight lines leaving ``square``, nearest square first, each with whether it is diagonal."""
+    if square not in _LINES:
+        lines = []
+        file, rank = chess.square_file(square), chess.square_rank(square)
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+            line = []
+            f, r = file + df, rank + dr
+            while 0 <= f < 8 and 0 <= r < 8:
+                line.append(chess.square(f, r))
+                f, r = f + df, r + dr
+            if line:
+                lines.append((tuple(line), bool(df and dr)))
+        _LINES[square] = tuple(lines)
+    return _LINES[square]
+
+
+def king_attacked(king: int, color: chess.Color, mine: int, pawns: Any, knights: Any, bishops: Any, rooks: Any,
+                  queens: Any, kings: Any) -> Any:
+    """For each position (numpy arrays of the opponent's bitboards, one entry a position): whether the opponent
+    attacks ``king``, a square of ``color``'s, as in chess, with ``mine`` the squares of ``color``'s pieces (a slide
+    needs the squares between empty, a pawn takes diagonally). The king-danger terms of RBC's and Blind Chess's
+    hard levels count with it over the whole belief."""
+    zero = np.uint64(0)
+    hit = (knights & np.uint64(chess.BB_KNIGHT_ATTACKS[king])) != zero
+    hit |= (pawns & np.uint64(chess.BB_PAWN_ATTACKS[color][king])) != zero
+    hit |= (kings & np.uint64(chess.BB_KING_ATTACKS[king])) != zero
+    straight = rooks | queens
+    diagonal = bishops | queens
+    theirs = pawns | knights | bishops | rooks | queens | kings
+    for line, is_diagonal in _lines(king):
+        sliders = diagonal if is_diagonal else straight
+        open_ = np.ones(len(pawns), dtype=bool)
+        for square in line:
+            if mine & chess.BB_SQUARES[square]:
+                break
+            bit = np.uint64(chess.BB_SQUARES[square])
+            hit |= open_ & ((sliders & bit) != zero)
+            open_ &= (theirs & bit) == zero
+            if not open_.any():
+                break
+    return hit

@@ -57,8 +57,8 @@ from app.games.blind.inference import BlindInference
 
 from app.bots.base import ActionRequest, Bot
 from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, keep_king,
-                                    king_threat_prior, merge_armies, pick_board, refine, sample_boards, score_moves,
-                                    teleport_capturer)
+                                    king_attacked, king_threat_prior, merge_armies, pick_board, refine, sample_boards,
+                                    score_moves, teleport_capturer)
 from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies, material_count
 from app.bots.timing import Deadline, TurnClock
 from app.games.blind import DEFINITION
@@ -490,52 +490,6 @@ class BlindBeliefBot(Bot):
 
 # ---- king danger over the whole belief (level ``danger``) --------------------------------------------------------
 
-_LINES: dict[int, tuple[tuple[tuple[int, ...], bool], ...]] = {}
-
-
-def _lines(square: int) -> tuple[tuple[tuple[int, ...], bool], ...]:
-    """The eight lines leaving ``square``, nearest square first, each with whether it is diagonal."""
-    if square not in _LINES:
-        lines = []
-        file, rank = chess.square_file(square), chess.square_rank(square)
-        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
-            line = []
-            f, r = file + df, rank + dr
-            while 0 <= f < 8 and 0 <= r < 8:
-                line.append(chess.square(f, r))
-                f, r = f + df, r + dr
-            if line:
-                lines.append((tuple(line), bool(df and dr)))
-        _LINES[square] = tuple(lines)
-    return _LINES[square]
-
-
-def king_attacked(king: int, color: chess.Color, mine: int, pawns: Any, knights: Any, bishops: Any, rooks: Any,
-                  queens: Any, kings: Any) -> Any:
-    """For each position (numpy arrays of the opponent's bitboards): whether the opponent has an attempt that
-    takes ``king``, a square of ``color``'s, with ``mine`` the squares of ``color``'s pieces. In Blind Chess that
-    is an attack as in chess: a slide needs the squares between empty (ruling B2), a pawn takes diagonally."""
-    zero = np.uint64(0)
-    hit = (knights & np.uint64(chess.BB_KNIGHT_ATTACKS[king])) != zero
-    hit |= (pawns & np.uint64(chess.BB_PAWN_ATTACKS[color][king])) != zero
-    hit |= (kings & np.uint64(chess.BB_KING_ATTACKS[king])) != zero
-    straight = rooks | queens
-    diagonal = bishops | queens
-    theirs = pawns | knights | bishops | rooks | queens | kings
-    for line, is_diagonal in _lines(king):
-        sliders = diagonal if is_diagonal else straight
-        open_ = np.ones(len(pawns), dtype=bool)
-        for square in line:
-            if mine & chess.BB_SQUARES[square]:
-                break
-            bit = np.uint64(chess.BB_SQUARES[square])
-            hit |= open_ & ((sliders & bit) != zero)
-            open_ &= (theirs & bit) == zero
-            if not open_.any():
-                break
-    return hit
-
-
 def king_danger(inference: Inference, candidates: list[chess.Move | None], color: chess.Color,
                 threat_factor: float = 1.0) -> list[float]:
     """For each candidate attempt: the share of the whole belief (every position held, by weight) on which the
@@ -554,8 +508,9 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
     ...                                   chess.WHITE)]
     [0.0, 1.0]
     """
-    rows = np.asarray(inference._rows, dtype=np.uint64)  # (8, n): the opponent's bitboards of every position
-    weights = np.asarray(inference._weights, dtype=float)
+    held, held_weights = inference.arrays()
+    rows = np.asarray(held, dtype=np.uint64)  # (8, n): the opponent's bitboards of every position
+    weights = np.asarray(held_weights, dtype=float)
     if rows.ndim != 2 or not rows.shape[1]:
         return [0.0] * len(candidates)
     own = inference.own

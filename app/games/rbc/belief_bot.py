@@ -61,8 +61,8 @@ from app.games.rbc.moves import revise_move, with_default_promotion
 
 from app.bots.base import ActionRequest, Bot
 from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, information_value,
-                                    keep_king, king_threat_prior, merge_armies, pick_board, refine, sample_boards,
-                                    score_moves, teleport_capturer)
+                                    keep_king, king_attacked, king_threat_prior, merge_armies, pick_board, refine,
+                                    sample_boards, score_moves, teleport_capturer)
 from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies
 from app.bots.timing import Deadline, TurnClock
 from app.bots.uci import UciEngine
@@ -508,51 +508,6 @@ class RBCBeliefBot(Bot):
 
 # ---- king danger over the whole belief ----------------------------------------------------------------------
 
-_RAYS: dict[int, tuple[tuple[tuple[int, ...], bool], ...]] = {}
-
-
-def _rays(square: int) -> tuple[tuple[tuple[int, ...], bool], ...]:
-    """The eight lines leaving ``square``, nearest square first, each with whether it is diagonal."""
-    if square not in _RAYS:
-        rays = []
-        file, rank = chess.square_file(square), chess.square_rank(square)
-        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
-            line = []
-            f, r = file + df, rank + dr
-            while 0 <= f < 8 and 0 <= r < 8:
-                line.append(chess.square(f, r))
-                f, r = f + df, r + dr
-            if line:
-                rays.append((tuple(line), bool(df and dr)))
-        _RAYS[square] = tuple(rays)
-    return _RAYS[square]
-
-
-def _attacked(king: int, color: chess.Color, mine: int, pawns: Any, knights: Any, bishops: Any, rooks: Any,
-              queens: Any, kings: Any) -> Any:
-    """For each hypothesis (numpy arrays of the opponent's bitboards): whether it attacks ``king``, a square of
-    ``color``'s, with ``mine`` the squares of ``color``'s pieces."""
-    zero = np.uint64(0)
-    hit = ((knights & np.uint64(chess.BB_KNIGHT_ATTACKS[king])) != zero)
-    hit |= (pawns & np.uint64(chess.BB_PAWN_ATTACKS[color][king])) != zero
-    hit |= (kings & np.uint64(chess.BB_KING_ATTACKS[king])) != zero
-    straight = rooks | queens
-    diagonal = bishops | queens
-    theirs = pawns | knights | bishops | rooks | queens | kings
-    for line, is_diagonal in _rays(king):
-        sliders = diagonal if is_diagonal else straight
-        open_ = np.ones(len(pawns), dtype=bool)
-        for square in line:
-            bit = np.uint64(chess.BB_SQUARES[square])
-            if mine & chess.BB_SQUARES[square]:
-                break
-            hit |= open_ & ((sliders & bit) != zero)
-            open_ &= (theirs & bit) == zero
-            if not open_.any():
-                break
-    return hit
-
-
 def king_danger(inference: Inference, candidates: list[chess.Move | None], color: chess.Color,
                 threat_factor: float = 1.0) -> list[float]:
     """For each candidate move: the share of the whole belief (every position held, by weight) on which the
@@ -571,7 +526,7 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
     own = inference.own
     king_now = own.king(color)
     if king_now is not None and threat_factor != 1.0:
-        attacked = _attacked(king_now, color, own.occupied, *rows[:6])
+        attacked = king_attacked(king_now, color, own.occupied, *rows[:6])
         weights = weights * np.where(attacked, threat_factor, 1.0)
     total = float(weights.sum()) or 1.0
     own = inference.own
@@ -611,7 +566,7 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
                 continue
             keep = ~removed
             sub = rows[:, members]
-            hit = _attacked(king, color, board.occupied_co[color], sub[0] & keep, sub[1] & keep, sub[2] & keep,
+            hit = king_attacked(king, color, board.occupied_co[color], sub[0] & keep, sub[1] & keep, sub[2] & keep,
                             sub[3] & keep, sub[4] & keep, sub[5] & keep)
             danger += float(weights[members][hit].sum())
         result.append(danger / total)
