@@ -16,22 +16,11 @@ from app.bots.base import ActionRequest
 from app.games.blind.belief_bot import LEVELS, BlindBeliefBot, BlindLevel, king_danger
 from app.games.blind.rules import Attempt, BlindChess
 from app.bots.chess_eval import Weights
+from tests.test_bots_blind import FakeClock  # time moves on a step at each reading: the work does not hang on load
 
 # Every attempt of that game (failed ones too) up to the knight's arrival on g3, White (hard) first.
 GAME_20 = ("b1c3 b8c6 g1f3 g8f6 e2e4 g7h6 f1b5 e7e6 b5e8 f8d6 e1g1 b7a6 b5e8 d6b4 b5e8 e8g8 b5e2 b4e1 e4f5 b4e7 "
            "e4d5 e6f5 g1h1 e6d5 f2g3 h7g6 g2h3 e6d5 f2g3 f6h5 f2g3 h5g3").split()
-
-
-class FakeClock:
-    """Time that moves on by ``step`` seconds each time it is read (the bot's work then does not depend on load)."""
-
-    def __init__(self, step: float = 0.005) -> None:
-        self.t = 1000.0
-        self.step = step
-
-    def __call__(self) -> float:
-        self.t += self.step
-        return self.t
 
 
 def _game_20() -> BlindChess:
