@@ -46,7 +46,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import chess
-import numpy as np
 
 from app.games.blind.rules import (PIECE_VALUES, AnswerDraw, Attempt, AttemptResult, BlindChessView, GameStarted,
                                    OfferDraw, TurnSkipped, TurnStarted, attempt_succeeds, own_fen,
@@ -57,8 +56,9 @@ from app.games.blind.inference import BlindInference
 
 from app.bots.base import ActionRequest, Bot
 from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, keep_king,
-                                    king_attacked, king_threat_prior, merge_armies, pick_board, refine, sample_boards,
+                                    king_threat_prior, merge_armies, pick_board, refine, sample_boards,
                                     score_moves, teleport_capturer)
+from app.bots.belief_common import king_danger as shared_king_danger
 from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies, material_count
 from app.bots.timing import Deadline, TurnClock
 from app.games.blind import DEFINITION
@@ -508,58 +508,7 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
     ...                                   chess.WHITE)]
     [0.0, 1.0]
     """
-    held, held_weights = inference.arrays()
-    rows = np.asarray(held, dtype=np.uint64)  # (8, n): the opponent's bitboards of every position
-    weights = np.asarray(held_weights, dtype=float)
-    if rows.ndim != 2 or not rows.shape[1]:
-        return [0.0] * len(candidates)
-    own = inference.own
-    king_now = own.king(color)
-    if king_now is not None and threat_factor != 1.0:
-        attacked = king_attacked(king_now, color, own.occupied, *rows[:6])
-        weights = weights * np.where(attacked, threat_factor, 1.0)
-    total = float(weights.sum()) or 1.0
-    theirs_all = rows[0] | rows[1] | rows[2] | rows[3] | rows[4] | rows[5]
-    result: list[float] = []
-    for move in candidates:
-        ep_flag = None
-        if move is None:
-            relevant = 0
-        else:
-            relevant = chess.between(move.from_square, move.to_square) | chess.BB_SQUARES[move.to_square]
-            rank = chess.square_rank(move.from_square)
-            if own.kings & chess.BB_SQUARES[move.from_square] and abs(move.to_square - move.from_square) == 2:
-                corner = chess.square(7 if move.to_square > move.from_square else 0, rank)
-                relevant |= chess.between(move.from_square, corner)  # castling needs them free of enemy pieces
-            if own.pawns & chess.BB_SQUARES[move.from_square]:
-                ep_flag = rows[7] == np.uint64(move.to_square)  # an en-passant capture there
-        signature = theirs_all & np.uint64(relevant)
-        keys = np.stack([signature, ep_flag.astype(np.uint64)]) if ep_flag is not None else signature[None, :]
-        groups = np.unique(keys, axis=1, return_inverse=True)[1].reshape(-1)
-        danger = 0.0
-        for group in range(int(groups.max()) + 1):
-            members = np.nonzero(groups == group)[0]
-            column = [int(x) for x in rows[:, members[0]]]
-            board = inference.board_of((column[0], column[1], column[2], column[3], column[4], column[5], column[6],
-                                        column[7]))
-            board.turn = color
-            taken = None if move is None else _resolve(board, move)
-            if taken is not None and board.kings & board.occupied_co[not color] & chess.BB_SQUARES[taken.to_square]:
-                continue  # the attempt takes the king there: no danger
-            before = board.occupied_co[not color]
-            board.push(taken if taken is not None else chess.Move.null())
-            removed = np.uint64(before & ~board.occupied_co[not color])
-            king = board.king(color)
-            if king is None:
-                danger += float(weights[members].sum())
-                continue
-            keep = ~removed
-            sub = rows[:, members]
-            hit = king_attacked(king, color, board.occupied_co[color], sub[0] & keep, sub[1] & keep, sub[2] & keep,
-                                sub[3] & keep, sub[4] & keep, sub[5] & keep)
-            danger += float(weights[members][hit].sum())
-        result.append(danger / total)
-    return result
+    return shared_king_danger(inference, candidates, color, _resolve, threat_factor)
 
 
 # ---- resets -------------------------------------------------------------------------------------------------------
