@@ -657,23 +657,37 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
     referee would play on each position (``None``: nothing moves).
 
     Positions in which the opponent attacks the king already count ``threat_factor`` times (as
-    :func:`king_threat_prior` does for the sample). The positions are grouped by what decides the move (the
-    opponent's pieces on the squares it passes and lands on, and an en-passant square), so ``resolve`` runs once a
-    group and the attacks are counted with numpy over the group's bitboards: a few milliseconds a move."""
+    :func:`king_threat_prior` does for the sample). :func:`king_danger_rows` tells it position by position."""
+    dangers, weights = king_danger_rows(inference, candidates, color, resolve, threat_factor)
+    if not weights.size:
+        return [0.0] * len(candidates)
+    total = float(weights.sum()) or 1.0
+    return [float(weights[row].sum()) / total for row in dangers]
+
+
+def king_danger_rows(inference: Inference, candidates: Sequence[chess.Move | None], color: chess.Color,
+                     resolve: Callable[[chess.Board, chess.Move], chess.Move | None],
+                     threat_factor: float = 1.0) -> tuple[Any, Any]:
+    """:func:`king_danger` position by position: ``(dangers, weights)``, ``dangers[i, p]`` true where the opponent
+    could take the king right after candidate ``i`` in the belief's position ``p``, and ``weights`` the positions'
+    weights (those attacking the king already times ``threat_factor``). Empty arrays for an empty belief.
+
+    The positions are grouped by what decides the move (the opponent's pieces on the squares it passes and lands
+    on, and an en-passant square), so ``resolve`` runs once a group and the attacks are counted with numpy over
+    the group's bitboards: a few milliseconds a move."""
     held, held_weights = inference.arrays()
     rows = np.asarray(held, dtype=np.uint64)  # (8, n): the opponent's bitboards of every position
     weights = np.asarray(held_weights, dtype=float)
     if rows.ndim != 2 or not rows.shape[1]:
-        return [0.0] * len(candidates)
+        return np.zeros((len(candidates), 0), dtype=bool), np.zeros(0)
     own = inference.own
     king_now = own.king(color)
     if king_now is not None and threat_factor != 1.0:
         attacked = king_attacked(king_now, color, own.occupied, *rows[:6])
         weights = weights * np.where(attacked, threat_factor, 1.0)
-    total = float(weights.sum()) or 1.0
     theirs_all = rows[0] | rows[1] | rows[2] | rows[3] | rows[4] | rows[5]
-    result: list[float] = []
-    for move in candidates:
+    dangers = np.zeros((len(candidates), rows.shape[1]), dtype=bool)
+    for index, move in enumerate(candidates):
         ep_flag = None
         if move is None:
             relevant = 0
@@ -688,7 +702,6 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
         signature = theirs_all & np.uint64(relevant)
         keys = np.stack([signature, ep_flag.astype(np.uint64)]) if ep_flag is not None else signature[None, :]
         groups = np.unique(keys, axis=1, return_inverse=True)[1].reshape(-1)
-        danger = 0.0
         for group in range(int(groups.max()) + 1):
             members = np.nonzero(groups == group)[0]
             column = [int(x) for x in rows[:, members[0]]]
@@ -703,12 +716,47 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
             removed = np.uint64(before & ~board.occupied_co[not color])
             king = board.king(color)
             if king is None:
-                danger += float(weights[members].sum())
+                dangers[index, members] = True
                 continue
             keep = ~removed
             sub = rows[:, members]
-            hit = king_attacked(king, color, board.occupied_co[color], sub[0] & keep, sub[1] & keep, sub[2] & keep,
-                                sub[3] & keep, sub[4] & keep, sub[5] & keep)
-            danger += float(weights[members][hit].sum())
-        result.append(danger / total)
+            dangers[index, members] = king_attacked(king, color, board.occupied_co[color], sub[0] & keep,
+                                                    sub[1] & keep, sub[2] & keep, sub[3] & keep, sub[4] & keep,
+                                                    sub[5] & keep)
+    return dangers, weights
+
+
+def danger_after_sensing(inference: Inference, dangers: Any, weights: Any, masks: dict[int, int]) -> dict[int, float]:
+    """For each sense square (``masks``: its window's squares): the king danger left, as a share of the belief's
+    weight, if the seat senses there and then plays the safest of the candidates (``dangers`` and ``weights`` as
+    :func:`king_danger_rows` gives them). The positions are grouped by what the window would show and each group
+    picks its own safest candidate, so a window that tells apart the positions where one move is dangerous from
+    those where another is scores low; a window that changes no choice scores the safest move's danger now.
+
+    >>> import numpy as np
+    >>> from app.games.rbc.inference import RbcInference
+    >>> from app.engine.inference import InferenceOptions
+    >>> inference = RbcInference(chess.WHITE, InferenceOptions())
+    >>> danger_after_sensing(inference, np.zeros((2, 0), dtype=bool), np.zeros(0), {chess.E4: 0})
+    {28: 0.0}
+    """
+    if not weights.size or not dangers.shape[0]:
+        return {square: 0.0 for square in masks}
+    held, _ = inference.arrays()
+    rows = np.asarray(held, dtype=np.uint64)[:6]
+    total = float(weights.sum()) or 1.0
+    weighted = dangers * weights  # (candidates, positions)
+    # The type (1-6, 0 for empty) of the opponent's piece on each square of each position.
+    shifts = np.arange(64, dtype=np.uint64)[:, None]
+    kinds = np.zeros((64, rows.shape[1]), dtype=np.int64)
+    for piece in range(6):
+        kinds += (piece + 1) * ((rows[piece][None, :] >> shifts) & np.uint64(1)).astype(np.int64)
+    result: dict[int, float] = {}
+    for square, mask in masks.items():
+        window = list(chess.scan_forward(mask))  # what the window shows of a position, as one number
+        shown = (kinds[window] * (7 ** np.arange(len(window), dtype=np.int64))[:, None]).sum(axis=0)
+        groups = np.unique(shown, return_inverse=True)[1].reshape(-1)
+        count = int(groups.max()) + 1
+        by_group = np.stack([np.bincount(groups, weights=row, minlength=count) for row in weighted])
+        result[square] = float(by_group.min(axis=0).sum()) / total
     return result

@@ -59,9 +59,10 @@ from app.games.rbc.rules import (SENSE_WINDOWS, GameEnded, GameStarted, MoveActi
 from app.games.rbc.moves import revise_move, with_default_promotion
 
 from app.bots.base import ActionRequest, Bot
-from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, information_value,
-                                    keep_king, king_threat_prior, merge_armies, pick_board, refine,
-                                    sample_boards, score_moves, teleport_capturer)
+from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, danger_after_sensing, force_pieces,
+                                    information_value, keep_king, king_danger_rows, king_threat_prior,
+                                    merge_armies, pick_board, refine, sample_boards, score_moves,
+                                    teleport_capturer)
 from app.bots.belief_common import king_danger as shared_king_danger
 from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies
 from app.bots.timing import Deadline, TurnClock
@@ -106,6 +107,10 @@ class RbcLevel:
     danger: float = 0.0
     """Centipawns taken off a move for the share of the whole belief on which the opponent could take the king
     right after it (:func:`king_danger`; 0: only the sampled boards see it)."""
+    sense_danger: bool = False
+    """With ``danger``: a sense also counts how much king danger it would take off the best moves
+    (:func:`~app.bots.belief_common.danger_after_sensing`), over the whole belief. Not yet measured against
+    StrangeFish2, so off at every level."""
     expected_turns: int = 40
     """How many of its turns the bot expects a game to last at first (the clock's share per turn)."""
     keep: float = 0.0
@@ -129,6 +134,8 @@ that leaves the queen hanging on most boards is not preferred to solid play)."""
 CLIP = 3000.0
 ENGINE_VOTE = 120.0
 """Centipawns added to a move for the share of the likeliest boards on which the engine chose it."""
+SENSE_DANGER_MOST = 12_000
+"""The largest belief the ``sense_danger`` option weighs (it takes about 0.1 s per 10,000 positions)."""
 SENSE_SQUARES: tuple[int, ...] = tuple(chess.square(file, rank) for rank in range(1, 7) for file in range(1, 7))
 """Inner squares: their windows are never clipped by the edge, so an edge square is never worth more."""
 _WINDOW_MASKS = {square: sum(chess.BB_SQUARES[s] for s in SENSE_WINDOWS[square]) for square in SENSE_SQUARES}
@@ -242,12 +249,33 @@ class RBCBeliefBot(Bot):
         candidates = _candidates(request.choices["move_actions"])
         table = self._score(sample, candidates, deadline.fraction(0.8))
         values = information_value(table, sample.keys, _WINDOW_MASKS)
+        gains: dict[int, float] = {}
+        if self.settings.danger and self.settings.sense_danger and deadline.left() > 0.05:
+            gains = self._danger_taken_off(inference, candidates, table)
+            values = {square: (value + gains.get(square, 0.0), entropy) for square, (value, entropy) in values.items()}
         self.last_sense_values = values
         best = max(SENSE_SQUARES, key=lambda square: (round(values[square][0], 3), values[square][1],
                                                       -self._distance_to_center(square)))
-        if values[best][1] <= 1e-9:
+        if values[best][1] <= 1e-9 and gains.get(best, 0.0) <= 0.0:
             return Sense(self._default_sense(inference))
         return Sense(best)
+
+    def _danger_taken_off(self, inference: Inference, candidates: list[chess.Move | None], table: ScoreTable,
+                          shortlist: int = 8) -> dict[int, float]:
+        """For each sense square, in centipawns (the level's ``danger``): the king danger a sense there would take
+        off, the safest of the ``shortlist`` best moves now against the safest one once the window is seen, over
+        every position the belief holds. Empty when none of those moves is in danger anywhere, and for a belief of
+        more than ``SENSE_DANGER_MOST`` positions (a tenth of a second per 10,000 positions)."""
+        if inference.size > SENSE_DANGER_MOST:
+            return {}
+        ranked = sorted(table.active(), key=lambda i: -table.mean(i))[:shortlist]
+        moves = [candidates[i] for i in ranked]
+        dangers, weights = king_danger_rows(inference, moves, self.color, _resolve, self.settings.threat_prior)
+        if not weights.size or not dangers.any():
+            return {}
+        now = float((dangers * weights).sum(axis=1).min()) / (float(weights.sum()) or 1.0)
+        after = danger_after_sensing(inference, dangers, weights, _WINDOW_MASKS)
+        return {square: self.settings.danger * max(0.0, now - left) for square, left in after.items()}
 
     @staticmethod
     def _distance_to_center(square: int) -> float:
