@@ -87,10 +87,11 @@ class BlindLevel:
     centre, on boards where the bot is a rook or more ahead: a won position is pressed towards a king capture
     instead of drifting to the turn limit."""
     progress: int = 0
-    """Off at every level (tried at hard with 4: see ``docs/benchmarks.md``, "Levels"). After :data:`QUIET` plies without a capture by either side, when the bot is not behind on material:
-    centipawns per further ply (at most :data:`PROGRESS_CAP`) added to a pawn's advance, and charged to an attempt
-    for the share of its boards on which it fails (probes next to its own king excepted). A quiet position is
-    played forward instead of with free attempts that fail on nearly every board until the turn limit."""
+    """Off at every level (tried at hard with 4: see ``docs/benchmarks.md``, "Levels"). After :data:`QUIET` plies
+    without a capture by either side, when the bot is not behind on material: centipawns per further ply (at most
+    :data:`PROGRESS_CAP`) added to a pawn's advance, and charged to an attempt for the share of its boards on which
+    it fails (probes next to its own king excepted). A quiet position is played forward instead of with free
+    attempts that fail on nearly every board until the turn limit."""
     danger: float = 0.0
     """Centipawns taken off an attempt for the share of the whole belief (every position held, by weight, those
     attacking the king ``danger_prior`` times) on which the opponent could take the king right after it
@@ -99,8 +100,9 @@ class BlindLevel:
     """For level ``danger``: how much likelier a position in which the opponent attacks the king already is taken
     to be (without sensing the belief spreads a raider over all its moves, while the opponent aims at the king)."""
     deep: int = 0
-    """Off at every level (tried at hard with 12: see ``docs/benchmarks.md``, "Levels"). When the belief is sharp (its heaviest few boards hold most of the weight), this many of the best moves
-    are scored again on those boards against every answer of the opponent (:func:`worst_reply`)."""
+    """Off at every level (tried at hard with 12: see ``docs/benchmarks.md``, "Levels"). When the belief is sharp
+    (its heaviest few boards hold most of the weight), this many of the best moves are scored again on those boards
+    against every answer of the opponent (:func:`worst_reply`)."""
 
 
 LEVELS: dict[str, BlindLevel] = {
