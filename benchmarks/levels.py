@@ -167,7 +167,10 @@ def _play(ladder: Ladder, upper: str, lower: str, index: int, seed: int, control
         winning: int | None = result.team if result.team is not None else (
             teams[result.winner] if result.winner is not None else None)
         outcome = "draw" if winning is None else ("win" if winning == upper_team else "loss")
-        sender.send((index, outcome, f"{result.reason.value}: {result.detail}", game.ply, times[upper], times[lower]))
+        fen = getattr(getattr(game, "board", None), "fen", None)  # the chess games' true board, for a look
+        final = fen() if callable(fen) else None
+        sender.send((index, outcome, f"{result.reason.value}: {result.detail}", game.ply, times[upper], times[lower],
+                     final))
     except BaseException as error:  # noqa: BLE001 - reported as an error game
         sender.send((index, "error", f"{type(error).__name__}: {error}", 0, [], []))
     finally:
@@ -229,13 +232,13 @@ def run(ladder: Ladder, upper: str, lower: str, games_wanted: int, seed: int, co
                 if process.is_alive():
                     continue
                 outcome = (index, "error", f"the game's process died (exit {process.exitcode})", 0, [], [])
-            _, result, reason, plies, up, low = outcome
+            _, result, reason, plies, up, low, *rest = outcome
             results[index] = (result, reason, plies)
             upper_times.extend(up)
             lower_times.extend(low)
             if log is not None:
                 log({"index": index, "seed": seed + index, "result": result, "reason": reason, "plies": plies,
-                     "upper_times": up, "lower_times": low})
+                     "upper_times": up, "lower_times": low, "final": rest[0] if rest else None})
             process.join(1.0)
             receiver.close()
             del running[index]
