@@ -357,7 +357,7 @@ class BlindBeliefBot(Bot):
                 scores = [table.combined(i, self.settings.worst_share) + bonus[i] if i in kept else -math.inf
                           for i in range(len(candidates))]
         if self.settings.deep and not low_time:
-            scores = self._deep(table, sample, scores, deadline, weights)
+            scores = self._deep(table, sample, scores, deadline, weights, bonus)
         if self.settings.progress and not low_time:
             scores = self._progress(table, sample, scores)
         if self.settings.noise:
@@ -399,9 +399,10 @@ class BlindBeliefBot(Bot):
         return result
 
     def _deep(self, table: ScoreTable, sample: BoardSample, scores: list[float], deadline: Deadline,
-              weights: Weights) -> list[float]:
+              weights: Weights, bonus: list[float]) -> list[float]:
         """Level ``deep``: on a sharp belief, the best moves scored again on its heaviest boards against every
-        answer (:func:`worst_reply`); the moves not looked at drop out. ``scores`` unchanged otherwise."""
+        answer (:func:`worst_reply`), ``bonus`` (level ``danger``) added again; the moves not looked at drop out.
+        ``scores`` unchanged otherwise."""
         order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:min(SHARP_BOARDS, table.boards_scored)]
         total = math.fsum(table.weights) or 1.0
         if not order or math.fsum(sample.weights[j] for j in order) < SHARP_WEIGHT * total:
@@ -436,7 +437,8 @@ class BlindBeliefBot(Bot):
             break
         if len(done) < 2:
             return scores
-        return [table.combined(i, self.settings.worst_share) if i in done else -math.inf for i in range(len(scores))]
+        return [table.combined(i, self.settings.worst_share) + bonus[i] if i in done else -math.inf
+                for i in range(len(scores))]
 
     def _extra(self, me: chess.Color) -> Any:
         """What the level adds to the evaluation of a board after its attempt (opponent to move): ``forced`` and
