@@ -92,6 +92,8 @@ class BlindLevel:
     :data:`PROGRESS_CAP`) added to a pawn's advance, and charged to an attempt for the share of its boards on which
     it fails (probes next to its own king excepted). A quiet position is played forward instead of with free
     attempts that fail on nearly every board until the turn limit."""
+    charge_fails: bool = True
+    """For level ``progress``: whether attempts are charged for failing (else only pawn advances count: hard)."""
     danger: float = 0.0
     """Centipawns taken off an attempt for the share of the whole belief (every position held, by weight, those
     attacking the king ``danger_prior`` times) on which the opponent could take the king right after it
@@ -109,7 +111,8 @@ LEVELS: dict[str, BlindLevel] = {
     "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
-    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, danger=6000.0),
+    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, danger=6000.0,
+                       progress=4, charge_fails=False),
 }
 
 KING_CAPTURE = 3000.0
@@ -394,7 +397,7 @@ class BlindBeliefBot(Bot):
             if own.pawns & chess.BB_SQUARES[move.from_square] and (
                     chess.square_file(move.from_square) == chess.square_file(move.to_square)):
                 result[i] += amount * (1.0 - fails)
-            elif king is None or chess.square_distance(king, move.to_square) > 2:
+            elif self.settings.charge_fails and (king is None or chess.square_distance(king, move.to_square) > 2):
                 result[i] -= amount * fails
         return result
 
