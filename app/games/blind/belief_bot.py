@@ -18,7 +18,9 @@ Each turn, within a budget taken from its clock:
   best weighted average (with a share of the worst case) is played;
 - **hard only**: a board on which every answer of the opponent leaves its king where the bot
   takes it next turn scores nearly as a capture (:func:`forced_king_capture`), and on boards
-  where the bot is a rook ahead, pressure on the enemy king counts (:func:`hunt_bonus`);
+  where the bot is a rook ahead, pressure on the enemy king counts (:func:`hunt_bonus`); the danger to its own
+  king is counted over every position held (:func:`king_danger`), and after a long spell without captures, when
+  it is not behind, its pawns' advances earn a bonus (level ``progress``);
 - **material near a flag fall (ruling B5)**: when the bot's own clock runs low, a
   flag fall is decided on material, so material counts more in the evaluation and
   risky attacks on the king count less. The bot also answers draw offers by
@@ -87,13 +89,14 @@ class BlindLevel:
     centre, on boards where the bot is a rook or more ahead: a won position is pressed towards a king capture
     instead of drifting to the turn limit."""
     progress: int = 0
-    """Off at every level (tried at hard with 4: see ``docs/benchmarks.md``, "Levels"). After :data:`QUIET` plies
+    """4 at hard, without ``charge_fails`` (see ``docs/benchmarks.md``, "Levels"). After :data:`QUIET` plies
     without a capture by either side, when the bot is not behind on material: centipawns per further ply (at most
-    :data:`PROGRESS_CAP`) added to a pawn's advance, and charged to an attempt for the share of its boards on which
-    it fails (probes next to its own king excepted). A quiet position is played forward instead of with free
-    attempts that fail on nearly every board until the turn limit."""
+    :data:`PROGRESS_CAP`) added to a pawn's advance, and (``charge_fails``) charged to an attempt for the share of
+    its boards on which it fails (probes next to its own king excepted). A quiet position is played forward instead
+    of with free attempts that fail on nearly every board until the turn limit."""
     charge_fails: bool = True
-    """For level ``progress``: whether attempts are charged for failing (else only pawn advances count: hard)."""
+    """For level ``progress``: whether attempts are charged for failing too (off at hard: with it, and ``deep``,
+    hard scored worse; only the pawn advances count there)."""
     danger: float = 0.0
     """Centipawns taken off an attempt for the share of the whole belief (every position held, by weight, those
     attacking the king ``danger_prior`` times) on which the opponent could take the king right after it
