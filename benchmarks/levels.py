@@ -5,7 +5,7 @@ Run by hand, never in the test suite:
     .venv/bin/python benchmarks/levels.py [--game rbc|blind|minit|cloak|telepathy|splitbrain|all]
         [--pair medium-easy|hard-medium|both] [--games 100] [--jobs 1] [--seed 0]
         [--time SECONDS+INC | --untimed] [--minutes M] [--max-plies N] [--first N] [--log FILE]
-        [--against FILE.py:Class --level hard]
+        [--against FILE.py:Class --level hard] [--records DIR]
     .venv/bin/python benchmarks/levels.py --merge FILE [FILE ...]
 
 Each game is played in its own forked process through ``app.hosting.runner.run_game`` (the function behind
@@ -78,6 +78,8 @@ WARM = ("rbc", "blind")
 """The games whose bots use the compiled belief kernels (see :func:`warm_up`)."""
 PAIRS = {"medium-easy": ("medium", "easy"), "hard-medium": ("hard", "medium")}
 AGAINST: tuple[str, Any] | None = None
+RECORDS: Path | None = None
+"""``--records``: the folder each game's record is saved to (open one with the app's replay)."""
 """``--against``: (its name, the bot class) playing the lower side instead of the ladder's bot."""
 
 
@@ -162,12 +164,17 @@ def _play(ladder: Ladder, upper: str, lower: str, index: int, seed: int, control
                                  index // 2)
             agents.append(BotAgent(bot, f"{ladder.bot}:{level}"))
         record = run_game(game, agents, control, seed, max_plies=max_plies)
+        if RECORDS is not None:
+            record.save(RECORDS / f"{ladder.variant}-{upper}-{lower}-{index}.json")
         result = record.result
         assert result is not None
         winning: int | None = result.team if result.team is not None else (
             teams[result.winner] if result.winner is not None else None)
         outcome = "draw" if winning is None else ("win" if winning == upper_team else "loss")
-        sender.send((index, outcome, f"{result.reason.value}: {result.detail}", game.ply, times[upper], times[lower]))
+        fen = getattr(getattr(game, "board", None), "fen", None)  # the chess games' true board, for a look
+        final = fen() if callable(fen) else None
+        sender.send((index, outcome, f"{result.reason.value}: {result.detail}", game.ply, times[upper], times[lower],
+                     final))
     except BaseException as error:  # noqa: BLE001 - reported as an error game
         sender.send((index, "error", f"{type(error).__name__}: {error}", 0, [], []))
     finally:
@@ -229,13 +236,13 @@ def run(ladder: Ladder, upper: str, lower: str, games_wanted: int, seed: int, co
                 if process.is_alive():
                     continue
                 outcome = (index, "error", f"the game's process died (exit {process.exitcode})", 0, [], [])
-            _, result, reason, plies, up, low = outcome
+            _, result, reason, plies, up, low, *rest = outcome
             results[index] = (result, reason, plies)
             upper_times.extend(up)
             lower_times.extend(low)
             if log is not None:
                 log({"index": index, "seed": seed + index, "result": result, "reason": reason, "plies": plies,
-                     "upper_times": up, "lower_times": low})
+                     "upper_times": up, "lower_times": low, "final": rest[0] if rest else None})
             process.join(1.0)
             receiver.close()
             del running[index]
@@ -310,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0,
                         help="the number of the first game (to play a pair in pieces: --first 40 --games 60)")
     parser.add_argument("--log", help="append one JSON line per game to this file (see --merge)")
+    parser.add_argument("--records", metavar="DIR", help="save each game's record in this folder")
     parser.add_argument("--merge", nargs="+", metavar="LOG", help="print the score lines of logged games, and stop")
     parser.add_argument("--minutes", type=float, help="stop starting games of a pair after this many minutes")
     parser.add_argument("--max-plies", type=int, help="the turn limit (default: the game's, see LADDERS)")
@@ -327,7 +335,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     keys = list(LADDERS) if args.game == "all" else [args.game]
     pairs = list(PAIRS) if args.pair == "both" else [args.pair]
-    global AGAINST
+    global AGAINST, RECORDS
+    if args.records:
+        RECORDS = Path(args.records)
+        RECORDS.mkdir(parents=True, exist_ok=True)
     if args.against:
         AGAINST = load_against(args.against)
         PAIRS["against"] = (args.level, AGAINST[0])

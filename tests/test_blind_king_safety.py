@@ -10,6 +10,8 @@ the term is hard's only.
 
 from __future__ import annotations
 
+from typing import Any
+
 import chess
 
 from app.bots.base import ActionRequest
@@ -85,3 +87,30 @@ def test_medium_and_easy_are_unchanged() -> None:
     assert LEVELS["medium"] == BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12)
     assert LEVELS["medium"].danger == LEVELS["easy"].danger == 0.0
     assert LEVELS["hard"].danger > 0
+
+
+def test_the_deep_option_keeps_the_king_danger() -> None:
+    # ``deep`` (off at every level) scores its shortlist again on the heaviest boards; it used to return those
+    # scores without the danger term, so a level with both would forget its king's danger on a sharp belief.
+    import dataclasses
+    game = BlindChess("3r3k/8/8/8/8/8/P7/4K3 w - - 0 1")   # a known start: the belief is one position
+    bot = BlindBeliefBot(seed=1, level="hard")
+    bot.settings = dataclasses.replace(LEVELS["hard"], deep=12, progress=0)
+    bot.now = FakeClock(0.0005)
+    bot.start(0, game.options())
+    for observation in game.observations(0):
+        bot.observe(observation)
+    seen: dict[str, Any] = {}
+    deep = bot._deep
+
+    def spy(table: Any, sample: Any, scores: list[float], *rest: Any) -> list[float]:
+        seen["table"], seen["scores"] = table, deep(table, sample, scores, *rest)
+        return list(seen["scores"])
+    bot._deep = spy  # type: ignore[method-assign, assignment]
+    bot.act(ActionRequest(0, game.phase, game.choices(), 40.0))
+    table, scores = seen["table"], seen["scores"]
+    assert isinstance(scores, list)
+    stepped = [i for i, move in enumerate(table.candidates) if move is not None and move.uci() in ("e1d1", "e1d2")]
+    assert stepped and all(bot.last_danger[i] == 1.0 for i in stepped)
+    for i in stepped:
+        assert scores[i] == table.combined(i, LEVELS["hard"].worst_share) - LEVELS["hard"].danger

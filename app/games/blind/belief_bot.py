@@ -18,7 +18,9 @@ Each turn, within a budget taken from its clock:
   best weighted average (with a share of the worst case) is played;
 - **hard only**: a board on which every answer of the opponent leaves its king where the bot
   takes it next turn scores nearly as a capture (:func:`forced_king_capture`), and on boards
-  where the bot is a rook ahead, pressure on the enemy king counts (:func:`hunt_bonus`);
+  where the bot is a rook ahead, pressure on the enemy king counts (:func:`hunt_bonus`); the danger to its own
+  king is counted over every position held (:func:`king_danger`), and after a long spell without captures, when
+  it is not behind, its pawns' advances earn a bonus (level ``progress``);
 - **material near a flag fall (ruling B5)**: when the bot's own clock runs low, a
   flag fall is decided on material, so material counts more in the evaluation and
   risky attacks on the king count less. The bot also answers draw offers by
@@ -87,10 +89,14 @@ class BlindLevel:
     centre, on boards where the bot is a rook or more ahead: a won position is pressed towards a king capture
     instead of drifting to the turn limit."""
     progress: int = 0
-    """Off at every level (tried at hard with 4: see ``docs/benchmarks.md``, "Levels"). After :data:`QUIET` plies without a capture by either side, when the bot is not behind on material:
-    centipawns per further ply (at most :data:`PROGRESS_CAP`) added to a pawn's advance, and charged to an attempt
-    for the share of its boards on which it fails (probes next to its own king excepted). A quiet position is
-    played forward instead of with free attempts that fail on nearly every board until the turn limit."""
+    """4 at hard, without ``charge_fails`` (see ``docs/benchmarks.md``, "Levels"). After :data:`QUIET` plies
+    without a capture by either side, when the bot is not behind on material: centipawns per further ply (at most
+    :data:`PROGRESS_CAP`) added to a pawn's advance, and (``charge_fails``) charged to an attempt for the share of
+    its boards on which it fails (probes next to its own king excepted). A quiet position is played forward instead
+    of with free attempts that fail on nearly every board until the turn limit."""
+    charge_fails: bool = True
+    """For level ``progress``: whether attempts are charged for failing too (off at hard: with it, and ``deep``,
+    hard scored worse; only the pawn advances count there)."""
     danger: float = 0.0
     """Centipawns taken off an attempt for the share of the whole belief (every position held, by weight, those
     attacking the king ``danger_prior`` times) on which the opponent could take the king right after it
@@ -99,15 +105,17 @@ class BlindLevel:
     """For level ``danger``: how much likelier a position in which the opponent attacks the king already is taken
     to be (without sensing the belief spreads a raider over all its moves, while the opponent aims at the king)."""
     deep: int = 0
-    """Off at every level (tried at hard with 12: see ``docs/benchmarks.md``, "Levels"). When the belief is sharp (its heaviest few boards hold most of the weight), this many of the best moves
-    are scored again on those boards against every answer of the opponent (:func:`worst_reply`)."""
+    """Off at every level (tried at hard with 12: see ``docs/benchmarks.md``, "Levels"). When the belief is sharp
+    (its heaviest few boards hold most of the weight), this many of the best moves are scored again on those boards
+    against every answer of the opponent (:func:`worst_reply`)."""
 
 
 LEVELS: dict[str, BlindLevel] = {
     "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
-    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, danger=6000.0),
+    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, danger=6000.0,
+                       progress=4, charge_fails=False),
 }
 
 KING_CAPTURE = 3000.0
@@ -355,7 +363,7 @@ class BlindBeliefBot(Bot):
                 scores = [table.combined(i, self.settings.worst_share) + bonus[i] if i in kept else -math.inf
                           for i in range(len(candidates))]
         if self.settings.deep and not low_time:
-            scores = self._deep(table, sample, scores, deadline, weights)
+            scores = self._deep(table, sample, scores, deadline, weights, bonus)
         if self.settings.progress and not low_time:
             scores = self._progress(table, sample, scores)
         if self.settings.noise:
@@ -392,14 +400,15 @@ class BlindBeliefBot(Bot):
             if own.pawns & chess.BB_SQUARES[move.from_square] and (
                     chess.square_file(move.from_square) == chess.square_file(move.to_square)):
                 result[i] += amount * (1.0 - fails)
-            elif king is None or chess.square_distance(king, move.to_square) > 2:
+            elif self.settings.charge_fails and (king is None or chess.square_distance(king, move.to_square) > 2):
                 result[i] -= amount * fails
         return result
 
     def _deep(self, table: ScoreTable, sample: BoardSample, scores: list[float], deadline: Deadline,
-              weights: Weights) -> list[float]:
+              weights: Weights, bonus: list[float]) -> list[float]:
         """Level ``deep``: on a sharp belief, the best moves scored again on its heaviest boards against every
-        answer (:func:`worst_reply`); the moves not looked at drop out. ``scores`` unchanged otherwise."""
+        answer (:func:`worst_reply`), ``bonus`` (level ``danger``) added again; the moves not looked at drop out.
+        ``scores`` unchanged otherwise."""
         order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:min(SHARP_BOARDS, table.boards_scored)]
         total = math.fsum(table.weights) or 1.0
         if not order or math.fsum(sample.weights[j] for j in order) < SHARP_WEIGHT * total:
@@ -434,7 +443,8 @@ class BlindBeliefBot(Bot):
             break
         if len(done) < 2:
             return scores
-        return [table.combined(i, self.settings.worst_share) if i in done else -math.inf for i in range(len(scores))]
+        return [table.combined(i, self.settings.worst_share) + bonus[i] if i in done else -math.inf
+                for i in range(len(scores))]
 
     def _extra(self, me: chess.Color) -> Any:
         """What the level adds to the evaluation of a board after its attempt (opponent to move): ``forced`` and
