@@ -109,8 +109,8 @@ class RbcLevel:
     right after it (:func:`king_danger`; 0: only the sampled boards see it)."""
     sense_danger: bool = False
     """With ``danger``: a sense also counts how much king danger it would take off the best moves
-    (:func:`~app.bots.belief_common.danger_after_sensing`), over the whole belief. Not yet measured against
-    StrangeFish2, so off at every level."""
+    (:func:`~app.bots.belief_common.danger_after_sensing`), over the whole belief. Off at every level: against
+    StrangeFish2 it did no better than without it (docs/benchmarks.md)."""
     expected_turns: int = 40
     """How many of its turns the bot expects a game to last at first (the clock's share per turn)."""
     keep: float = 0.0
