@@ -219,7 +219,10 @@ def test_hostile_outside_bots_on_a_worker_are_held_as_at_home(tmp_path: Path,
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals a process group")
 def test_ctrl_c_stops_a_cluster_match_and_keeps_every_finished_record(tmp_path: Path) -> None:
     out = tmp_path / "records"
-    code = "import sys; from app.cli import main; sys.exit(main(sys.argv[1:]))"
+    # Ctrl+C live in the match, as in a terminal, even when this suite was started in the background (a shell
+    # starts a background job with Ctrl+C ignored; the match would inherit that and play on).
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from app.cli import main; sys.exit(main(sys.argv[1:]))")
     match = subprocess.Popen([sys.executable, "-c", code, "match", "--variant", "rbc", "--white", "attacker",
                               "--black", "random", "--games", "500", "--scheduler", "local:2", "--out", str(out)],
                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -271,8 +274,19 @@ class _SwallowsCtrlC:
             pass
 
 
+@pytest.fixture
+def ctrl_c_live() -> Any:
+    """Python's own Ctrl+C handler for the test, as in a terminal, even when the suite was started in the
+    background: a shell starts a background job with Ctrl+C ignored, and a match then keeps it ignored (by
+    design: ``app.hosting.ctrl_c``)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the swallowed Ctrl+C, as meant
 @pytest.mark.parametrize("where", ["home", pytest.param("cluster", marks=needs_dask)])
+@pytest.mark.usefixtures("ctrl_c_live")
 def test_a_ctrl_c_that_python_swallowed_still_stops_the_match(where: str, tmp_path: Path) -> None:
     def press_in_a_destructor(done: int, total: int, summary: Any) -> None:
         if done == 3:
