@@ -78,9 +78,9 @@ WARM = ("rbc", "blind")
 """The games whose bots use the compiled belief kernels (see :func:`warm_up`)."""
 PAIRS = {"medium-easy": ("medium", "easy"), "hard-medium": ("hard", "medium")}
 AGAINST: tuple[str, Any] | None = None
+"""``--against``: (its name, the bot class) playing the lower side instead of the ladder's bot."""
 RECORDS: Path | None = None
 """``--records``: the folder each game's record is saved to (open one with the app's replay)."""
-"""``--against``: (its name, the bot class) playing the lower side instead of the ladder's bot."""
 
 
 def load_against(spec: str) -> tuple[str, Any]:

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import chess
 
-from app.bots.base import ActionRequest
-from app.games.blind.belief_bot import LEVELS, BlindBeliefBot
+from app.games.blind.belief_bot import LEVELS
 from app.games.blind.rules import Attempt, BlindChess
-from tests.test_bots_blind import FakeClock
+from tests.test_bots_blind import first_attempt
 
 START = "6k1/5ppp/8/8/8/8/PP3PPP/6K1 w - - 0 1"   # White two pawns up; nothing can be taken for a long while
 
@@ -32,14 +31,8 @@ def _quiet_game(plies: int) -> BlindChess:
 
 
 def _hard_attempt(game: BlindChess, seed: int) -> chess.Move:
-    bot = BlindBeliefBot(seed=seed, level="hard")
-    bot.now = FakeClock(0.0005)   # enough readings for the refinement to finish (time moves on at each reading)
-    bot.start(0, game.options())
-    for observation in game.observations(0):
-        bot.observe(observation)
-    action = bot.act(ActionRequest(0, game.phase, game.choices(), 40.0))
-    assert isinstance(action, Attempt)
-    return action.move
+    # A small clock step: enough readings for the refinement to finish (time moves on at each reading).
+    return first_attempt(game, "hard", seed, step=0.0005)
 
 
 def _advance(move: chess.Move) -> bool:

@@ -18,7 +18,8 @@ from app.bots.base import ActionRequest
 from app.games.blind.belief_bot import LEVELS, BlindBeliefBot, BlindLevel, king_danger
 from app.games.blind.rules import Attempt, BlindChess
 from app.bots.chess_eval import Weights
-from tests.test_bots_blind import FakeClock  # time moves on a step at each reading: the work does not hang on load
+# FakeClock: time moves on a step at each reading, so the work does not hang on load.
+from tests.test_bots_blind import FakeClock, first_attempt
 
 # Every attempt of that game (failed ones too) up to the knight's arrival on g3, White (hard) first.
 GAME_20 = ("b1c3 b8c6 g1f3 g8f6 e2e4 g7h6 f1b5 e7e6 b5e8 f8d6 e1g1 b7a6 b5e8 d6b4 b5e8 e8g8 b5e2 b4e1 e4f5 b4e7 "
@@ -55,14 +56,8 @@ def test_hard_does_not_leave_its_king_to_the_unseen_knight() -> None:
     # on seeds 2, 3, 5, 8 and 13 here (on 80 and 1 it stepped to g1).
     for seed in (80, 1, 2, 3, 5, 8, 13):
         game = _game_20()
-        bot = BlindBeliefBot(seed=seed, level="hard")
-        bot.now = FakeClock()
-        bot.start(0, game.options())
-        for observation in game.observations(0):
-            bot.observe(observation)
-        action = bot.act(ActionRequest(0, game.phase, game.choices(), 40.0))
-        assert isinstance(action, Attempt)
-        assert not _king_can_be_taken(game, action.move), (seed, action.move.uci())
+        move = first_attempt(game, "hard", seed)
+        assert not _king_can_be_taken(game, move), (seed, move.uci())
 
 
 def test_king_danger_counts_every_position_held() -> None:

@@ -62,6 +62,17 @@ def _ready(game: BlindChess, seat: int, bot: BlindBeliefBot) -> None:
         bot.observe(observation)
 
 
+def first_attempt(game: BlindChess, level: str = "hard", seed: int = 1, step: float = 0.005,
+                  seconds_left: float = 40.0) -> chess.Move:
+    """The attempt a fresh bot of ``level`` makes as White in ``game`` as it stands (its clock read as
+    :class:`FakeClock` with ``step``)."""
+    bot = fake_bot(level, seed, step)
+    _ready(game, 0, bot)
+    action = bot.act(ActionRequest(0, game.phase, game.choices(), seconds_left))
+    assert isinstance(action, Attempt)
+    return action.move
+
+
 def test_takes_a_king_that_is_certainly_capturable() -> None:
     game = BlindChess("k7/8/8/8/8/8/8/R3K3 w - - 0 1")
     bot = fake_bot()
