@@ -516,27 +516,34 @@ def test_a_bot_stuck_in_end_does_not_keep_the_game_waiting(control: TimeControl,
     import app.hosting.runner
     monkeypatch.setattr(app.hosting.runner, "_END_LIMIT", 0.2)
     _StuckAtTheEnd.release.clear()
-    before = {thread.ident for thread in threading.enumerate()}
+    # The threads themselves, not their idents: a thread that ends during the test (a previous test's, say)
+    # hands its ident to the next thread started, which would then pass for one that was already there.
+    earlier_done = threading.Event()
+    earlier = threading.Thread(target=earlier_done.wait, daemon=True)  # such a thread, ending as the game starts
+    earlier.start()
+    before = set(threading.enumerate())
     stuck_before = app.hosting.runner.stuck_calls()
     records: list[Any] = []
     agents = [BotAgent(_StuckAtTheEnd(), "stuck"), BotAgent(_StuckAtTheEnd(), "stuck too")]
     host = threading.Thread(target=lambda: records.append(run_game(ReconChess(), agents, control, max_plies=4)),
                             daemon=True)
     try:
+        earlier_done.set()
+        earlier.join()
         host.start()
         host.join(30.0)  # a bound, not a timing: before the fix an untimed game waited here for ever
         assert not host.is_alive(), "the game waited for a bot's end()"
         [record] = records
         assert record.result is not None and record.result.reason is Reason.TURN_LIMIT
         assert app.hosting.runner.stuck_calls() == stuck_before + 2
-        left = [thread for thread in threading.enumerate() if thread.ident not in before]
+        left = [thread for thread in threading.enumerate() if thread not in before]
         assert len(left) == 2 and all(thread.daemon and thread.name == "bot-call" for thread in left), left
     finally:
         _StuckAtTheEnd.release.set()
     for thread in left:
         thread.join(10.0)
     assert app.hosting.runner.stuck_calls() == stuck_before
-    assert not [thread for thread in threading.enumerate() if thread.ident not in before]
+    assert not [thread for thread in threading.enumerate() if thread not in before]
 
 
 def test_a_call_given_up_before_its_thread_took_it_counts_as_stuck(monkeypatch: pytest.MonkeyPatch) -> None:
