@@ -284,6 +284,21 @@ def ctrl_c_live() -> Any:
     signal.signal(signal.SIGINT, before)
 
 
+def test_a_game_its_referee_finished_while_ctrl_c_was_handled_is_in_the_result(tmp_path: Path) -> None:
+    """The referee plays on while the match handles a Ctrl+C (here: in the progress call after game 3, a while
+    late): a game it finished and recorded meanwhile is in the result, whose games are exactly the records
+    written (the CI failure at stop 41: 4 records, 3 games)."""
+    def press_late(done: int, total: int, summary: Any) -> None:
+        if done == 3:
+            time.sleep(0.5)  # the referee finishes its next game meanwhile (minit random games take milliseconds)
+            raise KeyboardInterrupt
+
+    with pytest.raises(MatchInterrupted) as stopped:
+        run_match("minit", "random", "random", games=60, seed=1, jobs=1, out_dir=str(tmp_path), progress=press_late)
+    played = sorted(Path(game.path).name for game in stopped.value.result.games if game.path)
+    assert len(played) >= 3 and played == sorted(path.name for path in tmp_path.glob("*.json"))
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the swallowed Ctrl+C, as meant
 @pytest.mark.parametrize("where", ["home", pytest.param("cluster", marks=needs_dask)])
 @pytest.mark.usefixtures("ctrl_c_live")
@@ -301,3 +316,24 @@ def test_a_ctrl_c_that_python_swallowed_still_stops_the_match(where: str, tmp_pa
     played = len(stopped.value.result.games)
     assert 3 <= played < 60
     assert len(list(tmp_path.glob("*.json"))) == played
+
+
+def _referee_asked_to_stop_while_reporting(folder: str) -> None:
+    """A referee's SIGTERM handling, in a child process: the parent's SIGTERM arrives while a game is saved and
+    reported; the report is finished, then the referee leaves before doing anything else."""
+    import app.hosting.match as match
+    signal.signal(signal.SIGTERM, match._stop_referee)
+    with match._stop_after_reporting():
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler runs here, and holds the stop back
+        Path(folder, "reported").write_text("the record and its summary")
+    Path(folder, "went on").write_text("after the report: must not happen")
+
+
+def test_a_referee_told_to_stop_while_reporting_a_game_reports_it_then_stops(tmp_path: Path) -> None:
+    import multiprocessing
+    child = multiprocessing.get_context("fork").Process(target=_referee_asked_to_stop_while_reporting,
+                                                        args=(str(tmp_path),))
+    child.start()
+    child.join(30.0)
+    assert child.exitcode == 0
+    assert (tmp_path / "reported").is_file() and not (tmp_path / "went on").exists()

@@ -17,6 +17,7 @@ running (a call given up at its limit, ``end()`` included) leaves after that gam
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import multiprocessing
@@ -180,16 +181,17 @@ def play_job(job: GameJob, on_call: Callable[[int, float | None], None] | None =
     summaries: list[GameSummary] = []
 
     def finished(record: GameRecord) -> None:
-        path = None
-        if job.out_dir:
-            path = str(Path(job.out_dir) / f"game-{job.index + 1:04d}.json")
-            record.save(path)
-        final = record.result
-        assert final is not None
-        summary = _summary_of(job, final, game.ply, path)
-        summaries.append(summary)
-        if report is not None:
-            report(summary)
+        with _stop_after_reporting():  # a record saved is a game reported: the parent counts what is on disk
+            path = None
+            if job.out_dir:
+                path = str(Path(job.out_dir) / f"game-{job.index + 1:04d}.json")
+                record.save(path)
+            final = record.result
+            assert final is not None
+            summary = _summary_of(job, final, game.ply, path)
+            summaries.append(summary)
+            if report is not None:
+                report(summary)
 
     calling, clock = on_call, [False]
     if on_call is not None and on_flag is not None:
@@ -372,8 +374,9 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
                     pool.returned.popleft()
                 while not pool.returned and next_job is not None and pool.take(next_job):
                     next_job = next(upcoming, None)
-                for summary in pool.wait():
-                    result.games.append(summary)
+                finished = pool.wait()
+                result.games.extend(finished)  # all of them before any progress call: Ctrl+C may land in one
+                for summary in finished:
                     done += 1
                     if isinstance(progress, ProgressBar):
                         progress(done, games, summary, running=sum(1 for referee in pool.referees if referee.jobs))
@@ -382,6 +385,8 @@ def run_match(variant: str, white: str | None = None, black: str | None = None, 
                 ctrl_c.check()
         pool.close()
     except KeyboardInterrupt:
+        # The referees played on meanwhile: what they finished (and recorded) before they stopped counts too.
+        result.games.extend(pool.kill())
         result.games.sort(key=lambda game: game.index)
         raise MatchInterrupted(result) from None
     finally:
@@ -681,17 +686,20 @@ class _Pool:
         for referee in self.referees:
             referee.process.join(2.0)
 
-    def kill(self) -> None:
-        """Stop every referee: ask each to stop (it ends the processes below it, then leaves), wait for them a
-        little, then kill those still there."""
+    def kill(self) -> list[GameSummary]:
+        """Stop every referee: ask each to stop (it ends the processes below it, then leaves; a game's record
+        being saved is saved and reported first), wait for them a little, then kill those still there. Returns
+        the summaries of the games they finished and reported meanwhile, not yet read."""
         for referee in self.referees:
             referee.terminate()
         deadline = time.monotonic() + _STOP_WAIT
         for referee in self.referees:
             referee.wait_gone(deadline)
+        finished = [summary for referee in self.referees for summary in self._read(referee)]  # before kill closes
         for referee in self.referees:
             referee.kill()
         self.referees.clear()
+        return finished
 
 
 def _blamed_elsewhere(job: GameJob, seat: int, names: dict[str, str], what: str, how: str) -> GameSummary | None:
@@ -870,9 +878,33 @@ def _share(memory: Any, data: bytes) -> None:
     ctypes.memmove(ctypes.addressof(memory), len(data).to_bytes(4, "little") + data, 4 + len(data))
 
 
+class _StopState:
+    reporting = False
+    """A game's record is being saved and its summary sent to the parent."""
+    asked = False
+    """The parent asked this referee to stop meanwhile."""
+
+
+@contextlib.contextmanager
+def _stop_after_reporting() -> Iterator[None]:
+    """Holds back the parent's SIGTERM (:func:`_stop_referee`) while a finished game is saved and reported, so that
+    no record is written without its summary reaching the parent; the referee stops right after."""
+    _StopState.reporting = True
+    try:
+        yield
+    finally:
+        _StopState.reporting = False
+        if _StopState.asked:
+            _stop_referee(signal.SIGTERM, None)
+
+
 def _stop_referee(signum: int, frame: Any) -> None:
     """A referee's SIGTERM handler: the parent stops the match. End every process below this one (the bots'
-    workers, what they started, what this process adopted as a subreaper) and leave at once."""
+    workers, what they started, what this process adopted as a subreaper) and leave at once, or right after the
+    game being reported (:func:`_stop_after_reporting`)."""
+    if _StopState.reporting:
+        _StopState.asked = True
+        return
     try:
         kill_descendants()
     finally:
