@@ -56,7 +56,7 @@ def test_slow_game_start_is_not_charged_to_white(tmp_path: Path) -> None:
     '''))
     agents = [BotAgent(RBCRandomBot(seed=1), "random"), ReconchessAgent(slow, "SlowStart")]
     record = run_game(ReconChess(), agents, TimeControl(30, 0), max_plies=2)
-    assert record.entries[0].elapsed < 0.3
+    assert record.entries[0].elapsed < 0.6  # less than the slow start alone: White's move is timed on its own
 
 
 def test_move_results_are_heard_on_the_movers_own_time(tmp_path: Path) -> None:
