@@ -56,6 +56,22 @@ def _instant_curtain(request, monkeypatch):
         monkeypatch.setattr(board_widget, "GLIDE_MS", 0)
 
 
+@pytest.fixture(autouse=True)
+def _no_dialog_left_open(request):
+    """A dialog a window test left open (an export's "Exported" box, the solver's question) is closed after the
+    test: a window-modal box kept alive would take the input of the next tests in this process."""
+    yield
+    if "qtbot" not in request.fixturenames:
+        return
+    from PySide6.QtWidgets import QApplication, QDialog
+    application = QApplication.instance()
+    if application is None:
+        return
+    for widget in application.topLevelWidgets():
+        if isinstance(widget, QDialog) and widget.isVisible():
+            widget.reject()
+
+
 @pytest.fixture(scope="session")
 def _data_dirs(tmp_path_factory):
     """The folder of the tests' data folders (below): one, so that pytest's numbered folders stay few (making a
