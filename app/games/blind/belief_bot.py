@@ -20,7 +20,8 @@ Each turn, within a budget taken from its clock:
   takes it next turn scores nearly as a capture (:func:`forced_king_capture`), and on boards
   where the bot is a rook ahead, pressure on the enemy king counts (:func:`hunt_bonus`); the danger to its own
   king is counted over every position held (:func:`king_danger`), and after a long spell without captures, when
-  it is not behind, its pawns' advances earn a bonus (level ``progress``);
+  it is not behind, its pawns' advances earn a bonus (level ``progress``); an attempt is charged for the boards
+  on which it fails, since a failed attempt gives the turn away (level ``tempo``);
 - **material near a flag fall (ruling B5)**: when the bot's own clock runs low, a
   flag fall is decided on material, so material counts more in the evaluation and
   risky attacks on the king count less. The bot also answers draw offers by
@@ -104,6 +105,10 @@ class BlindLevel:
     danger_prior: float = 20.0
     """For level ``danger``: how much likelier a position in which the opponent attacks the king already is taken
     to be (without sensing the belief spreads a raider over all its moves, while the opponent aims at the king)."""
+    tempo: float = 0.0
+    """100 at hard. Centipawns charged to an attempt, times the share of the scored boards on which it fails (a
+    failed attempt ends the turn and changes nothing): with the king-danger term, hard otherwise repeated a capture
+    try onto a square a checking piece might have reached, turn after turn (``tests/test_blind_hard_tempo.py``)."""
     deep: int = 0
     """Off at every level (tried at hard with 12: see ``docs/benchmarks.md``, "Levels"). When the belief is sharp
     (its heaviest few boards hold most of the weight), this many of the best moves are scored again on those boards
@@ -115,7 +120,7 @@ LEVELS: dict[str, BlindLevel] = {
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
     "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, danger=6000.0,
-                       progress=4, charge_fails=False),
+                       progress=4, charge_fails=False, tempo=100.0),
 }
 
 KING_CAPTURE = 3000.0
@@ -366,6 +371,8 @@ class BlindBeliefBot(Bot):
             scores = self._deep(table, sample, scores, deadline, weights, bonus)
         if self.settings.progress and not low_time:
             scores = self._progress(table, sample, scores)
+        if self.settings.tempo and not low_time:
+            scores = self._tempo(table, sample, scores)
         if self.settings.noise:
             scores = [score + self.rng.uniform(-self.settings.noise, self.settings.noise) for score in scores]
         best = max(range(len(candidates)), key=lambda i: (scores[i], table.capture_odds[i]))
@@ -402,6 +409,19 @@ class BlindBeliefBot(Bot):
                 result[i] += amount * (1.0 - fails)
             elif self.settings.charge_fails and (king is None or chess.square_distance(king, move.to_square) > 2):
                 result[i] -= amount * fails
+        return result
+
+    def _tempo(self, table: ScoreTable, sample: BoardSample, scores: list[float]) -> list[float]:
+        """Level ``tempo``: each attempt charged for the share of the scored boards on which it fails (a failed
+        attempt ends the turn: a move given away)."""
+        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:table.boards_scored]
+        total = math.fsum(sample.weights[j] for j in order) or 1.0
+        result = list(scores)
+        for i, move in enumerate(table.candidates):
+            if move is None or result[i] == -math.inf:
+                continue
+            fails = math.fsum(sample.weights[j] for j in order if _resolve(sample.boards[j], move) is None) / total
+            result[i] -= self.settings.tempo * fails
         return result
 
     def _deep(self, table: ScoreTable, sample: BoardSample, scores: list[float], deadline: Deadline,
