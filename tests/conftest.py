@@ -58,8 +58,8 @@ def _instant_curtain(request, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _no_dialog_left_open(request):
-    """A dialog a window test left open (an export's "Exported" box, the solver's question) is closed after the
-    test: a window-modal box kept alive would take the input of the next tests in this process."""
+    """A dialog a window test left open (the solver's "Could this deal be won?" box stayed visible through every
+    later test of its process) is closed after the test, so that tests stay apart."""
     yield
     if "qtbot" not in request.fixturenames:
         return

@@ -293,8 +293,8 @@ def test_bot_seat_answers_without_blocking_the_event_loop(qtbot: Any) -> None:
     during = [begun] + [tick for tick in ticks if begun <= tick <= answered] + [answered]
     assert len(during) > 2  # the event loop kept ticking while the bot thought (no timing asserted: see the print)
     gap = max(b - a for a, b in zip(during, during[1:]))
-    # Printed, not asserted: under load the longest gap is the machine's (222 ms was seen while the suite ran);
-    # the bot's thinking is elsewhere when the loop ticks during it at all.
+    # Printed, not asserted: under load the longest gap is the machine's (222 ms was seen while the suite ran).
+    # That the loop ticked at all while the bot thought shows the thinking runs elsewhere.
     print(f"bot thought {seconds:.3f} s; {len(during) - 2} ticks; longest event-loop gap {gap * 1000:.1f} ms")
     seat.stop(game.outcome, None)
     assert not seat.thinking
