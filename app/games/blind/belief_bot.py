@@ -234,6 +234,16 @@ def _candidates(attempts: Any) -> list[chess.Move | None]:
     return [move for move in attempts if move.promotion in (None, chess.QUEEN, chess.KNIGHT)]
 
 
+def _fail_shares(table: ScoreTable, sample: BoardSample, scores: list[float]) -> list[float]:
+    """For each candidate of ``table``, the share (by weight) of the scored boards on which it fails; 0 for the pass
+    and for candidates already ruled out (score ``-inf``), which are not tried."""
+    order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:table.boards_scored]
+    total = math.fsum(sample.weights[j] for j in order) or 1.0
+    return [0.0 if move is None or score == -math.inf else
+            math.fsum(sample.weights[j] for j in order if _resolve(sample.boards[j], move) is None) / total
+            for move, score in zip(table.candidates, scores)]
+
+
 def expected_material(inference: Inference, limit: int = 4000) -> float:
     """The opponent's material (ruling B5 values) averaged over the positions held (weighted; the first
     ``limit`` of them, which keeps it quick when the clock is short)."""
@@ -395,15 +405,12 @@ class BlindBeliefBot(Bot):
         if quiet <= QUIET or self.material_balance() < 0:
             return scores
         amount = min(PROGRESS_CAP, self.settings.progress * (quiet - QUIET))
-        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:table.boards_scored]
-        total = math.fsum(sample.weights[j] for j in order) or 1.0
         own = self.view.own_board
         king = own.king(self.color)
         result = list(scores)
-        for i, move in enumerate(table.candidates):
+        for i, (move, fails) in enumerate(zip(table.candidates, _fail_shares(table, sample, scores))):
             if move is None or result[i] == -math.inf:
                 continue
-            fails = math.fsum(sample.weights[j] for j in order if _resolve(sample.boards[j], move) is None) / total
             if own.pawns & chess.BB_SQUARES[move.from_square] and (
                     chess.square_file(move.from_square) == chess.square_file(move.to_square)):
                 result[i] += amount * (1.0 - fails)
@@ -414,15 +421,8 @@ class BlindBeliefBot(Bot):
     def _tempo(self, table: ScoreTable, sample: BoardSample, scores: list[float]) -> list[float]:
         """Level ``tempo``: each attempt charged for the share of the scored boards on which it fails (a failed
         attempt ends the turn: a move given away)."""
-        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:table.boards_scored]
-        total = math.fsum(sample.weights[j] for j in order) or 1.0
-        result = list(scores)
-        for i, move in enumerate(table.candidates):
-            if move is None or result[i] == -math.inf:
-                continue
-            fails = math.fsum(sample.weights[j] for j in order if _resolve(sample.boards[j], move) is None) / total
-            result[i] -= self.settings.tempo * fails
-        return result
+        shares = _fail_shares(table, sample, scores)
+        return [score - self.settings.tempo * fails for score, fails in zip(scores, shares)]
 
     def _deep(self, table: ScoreTable, sample: BoardSample, scores: list[float], deadline: Deadline,
               weights: Weights, bonus: list[float]) -> list[float]:
