@@ -498,12 +498,9 @@ def _expand(rows: Any, weights: Any, order: Any, uniform: bool, mine: Any, white
         made += held
         if distinct + held > capacity:
             capacity = max(2 * capacity, distinct + held)
-            grown = np.empty((8, capacity), dtype=np.uint64)
-            grown[:, :distinct] = out[:, :distinct]
-            out = grown
-            grown_weights = np.empty(capacity, dtype=np.float64)
-            grown_weights[:distinct] = out_weights[:distinct]
-            out_weights = grown_weights
+            grown, grown_weights = np.empty((8, capacity), dtype=np.uint64), np.empty(capacity, dtype=np.float64)
+            _copy_first(out, out_weights, distinct, grown, grown_weights)
+            out, out_weights = grown, grown_weights
         if distinct + held > limit:
             table, where = _rehash(table, where, 2 * len(table))
             limit = len(table) * 5 // 8
@@ -609,6 +606,26 @@ def _held_by(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, bit: Any) -> int:
     if k & bit:
         return 5
     return 6
+
+
+@njit(cache=True)
+def _copy_first(rows: Any, weights: Any, count: int, out: Any, out_weights: Any) -> None:
+    """The first ``count`` columns and weights into ``out`` and ``out_weights``. Written as loops: a slice
+    assignment (``out[:, :count] = rows[:, :count]``) makes numba compile its shape-mismatch message, strings and
+    all, about 5 s of the first start."""
+    for field in range(8):
+        for column in range(count):
+            out[field, column] = rows[field, column]
+    for column in range(count):
+        out_weights[column] = weights[column]
+
+
+@njit(cache=True, inline="always")
+def _copy_column(rows: Any, weights: Any, column: int, out: Any, out_weights: Any, to: int) -> None:
+    """Column ``column`` and its weight to place ``to`` of ``out`` and ``out_weights``."""
+    for field in range(8):
+        out[field, to] = rows[field, column]
+    out_weights[to] = weights[column]
 
 
 @njit(cache=True, inline="always")
@@ -1114,22 +1131,16 @@ def keep(rows: Rows, weights: Weights, mask: Any) -> tuple[Rows, Weights]:
 def _select(rows: Any, weights: Any, wanted: Any, out: Any, out_weights: Any) -> int:
     """The kernel of :func:`select`: the columns that fit ``wanted`` (see :func:`_fits`), in order, into
     ``out``; returns how many. When every column fits, nothing is copied (returns the number of columns)."""
-    n: int = rows.shape[1]
-    first_out = 0
-    while first_out < n and _fits(rows, first_out, wanted):
-        first_out += 1
-    if first_out == n:
-        return n
-    out[:, :first_out] = rows[:, :first_out]
-    out_weights[:first_out] = weights[:first_out]
-    kept = first_out
-    for column in range(first_out + 1, n):
-        if not _fits(rows, column, wanted):
-            continue
-        for field in range(8):
-            out[field, kept] = rows[field, column]
-        out_weights[kept] = weights[column]
-        kept += 1
+    kept = 0
+    copying = False  # (until a column does not fit, the kept ones are the first ones: nothing to copy yet)
+    for column in range(rows.shape[1]):
+        if _fits(rows, column, wanted):
+            if copying:
+                _copy_column(rows, weights, column, out, out_weights, kept)
+            kept += 1
+        elif not copying:
+            copying = True
+            _copy_first(rows, weights, kept, out, out_weights)
     return kept
 
 
@@ -1191,23 +1202,16 @@ def _sight_select(rows: Any, weights: Any, wanted: Any, cap_index: int, cap_bb: 
                   revealed: Any, shown: Any, origin: int, mine: Any, out: Any, out_weights: Any) -> int:
     """The kernel of :func:`sight_select`: the columns that fit, in order, into ``out``; returns how many.
     When every column fits, nothing is copied (returns the number of columns)."""
-    n: int = rows.shape[1]
-    first_out = 0
-    while first_out < n and _sees(rows, first_out, wanted, cap_index, cap_bb, kind, fixed, revealed, shown,
-                                  origin, mine):
-        first_out += 1
-    if first_out == n:
-        return n
-    out[:, :first_out] = rows[:, :first_out]
-    out_weights[:first_out] = weights[:first_out]
-    kept = first_out
-    for column in range(first_out + 1, n):
-        if not _sees(rows, column, wanted, cap_index, cap_bb, kind, fixed, revealed, shown, origin, mine):
-            continue
-        for field in range(8):
-            out[field, kept] = rows[field, column]
-        out_weights[kept] = weights[column]
-        kept += 1
+    kept = 0
+    copying = False  # as in _select; one call of the inlined _sees, not two: compiling each copy took seconds
+    for column in range(rows.shape[1]):
+        if _sees(rows, column, wanted, cap_index, cap_bb, kind, fixed, revealed, shown, origin, mine):
+            if copying:
+                _copy_column(rows, weights, column, out, out_weights, kept)
+            kept += 1
+        elif not copying:
+            copying = True
+            _copy_first(rows, weights, kept, out, out_weights)
     return kept
 
 
