@@ -129,7 +129,7 @@ def kernels() -> Any:
     run, else :mod:`.inference_vec`.
 
     Never waits: the first call starts the compiled kernels' warm-up on a thread of its own (numba compiles
-    them in about 25 s the very first time, then loads them from its cache in a fraction of a second), and
+    them in about 20 s the very first time, then loads them from its cache in a fraction of a second), and
     until that is done the numpy kernels do the work. Both give the same results in the same order, so nothing
     a seat sees depends on which one ran; a bot on the clock never waits for the compiler."""
     global _compiling

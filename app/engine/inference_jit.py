@@ -14,7 +14,7 @@ hashes of the whole position (a 127-bit fingerprint; see :func:`_hashes`): two
 different positions merge only if both hashes collide, with a probability of
 about ``n**2 / 2**127`` for ``n`` positions.
 
-numba compiles these functions the first time they run (about 25 s) and keeps
+numba compiles these functions the first time they run (about 20 s) and keeps
 the machine code in its cache, so later runs load it in a fraction of a second;
 :func:`warm_up` does that early, off the window's thread. Where numba is missing
 or fails, :data:`AVAILABLE` is false and the inference uses :mod:`.inference_vec`.
