@@ -36,8 +36,8 @@ DEFINITION = GameDefinition(
             "medium": "Keeps track of every position you could be in and tries its moves with care. Beat easy in 84 "
                       "games of 100, and a Stockfish-guided guesser in 11 of 20.",
             "hard": "Thinks longer, sees king captures you cannot escape, guards its king, wastes no turns on "
-                    "hopeless tries. Beat a Stockfish-guided guesser 8 times in 10 (2 draws); about 60% against "
-                    "medium.",
+                    "hopeless tries. Beat a Stockfish-guided guesser 8 times in 10 (2 draws); 56% against medium "
+                    "over 100 games.",
         },
         "random": {"": "Tries random moves: only for trying out the rules."},
         "greedy": {"": "Tries random moves, but takes any piece of yours it has found: a step up from random."},
