@@ -14,18 +14,7 @@ from app.bots.base import ActionRequest
 from app.bots.chess_eval import evaluate
 from app.games.blind.belief_bot import LEVELS, BlindBeliefBot
 from app.games.blind.rules import Attempt, BlindChess
-
-
-class FakeClock:
-    """Time that moves on by ``step`` seconds each time it is read."""
-
-    def __init__(self, step: float = 0.001) -> None:
-        self.t = 1000.0
-        self.step = step
-
-    def __call__(self) -> float:
-        self.t += self.step
-        return self.t
+from tests.clocks import FakeClock
 
 
 def decide(fen: str, level: str, seed: int = 1, **changes: object) -> chess.Move:
@@ -34,7 +23,7 @@ def decide(fen: str, level: str, seed: int = 1, **changes: object) -> chess.Move
     bot = BlindBeliefBot(seed=seed, level=level)
     if changes:
         bot.settings = replace(bot.settings, **changes)  # type: ignore[arg-type]
-    bot.now = FakeClock()
+    bot.now = FakeClock(0.001)
     bot.start(0, game.options())
     for observation in game.observations(0):
         bot.observe(observation)
@@ -103,7 +92,7 @@ def _quiet_decision(quiet: int, level: str = "hard", progress: int = 4) -> chess
     game = BlindChess(QUIET_ENDING)
     bot = BlindBeliefBot(seed=1, level=level)
     bot.settings = replace(bot.settings, progress=progress)
-    bot.now = FakeClock()
+    bot.now = FakeClock(0.001)
     bot.start(0, game.options())
     for observation in game.observations(0):
         bot.observe(observation)

@@ -18,8 +18,8 @@ from app.bots.base import ActionRequest
 from app.games.blind.belief_bot import LEVELS, BlindBeliefBot, BlindLevel, king_danger
 from app.games.blind.rules import Attempt, BlindChess
 from app.bots.chess_eval import Weights
-# FakeClock: time moves on a step at each reading, so the work does not hang on load.
-from tests.test_bots_blind import FakeClock, first_attempt
+from tests.clocks import FakeClock
+from tests.test_bots_blind import first_attempt
 
 # Every attempt of that game (failed ones too) up to the knight's arrival on g3, White (hard) first.
 GAME_20 = ("b1c3 b8c6 g1f3 g8f6 e2e4 g7h6 f1b5 e7e6 b5e8 f8d6 e1g1 b7a6 b5e8 d6b4 b5e8 e8g8 b5e2 b4e1 e4f5 b4e7 "

@@ -18,18 +18,7 @@ from app.games.blind.belief_bot import LEVELS, LOW_TIME, BlindBeliefBot
 from app.games.blind.bots import BlindGreedyBot, BlindRandomBot
 from app.hosting.bot_registry import builtin_bots
 from app.games.blind.rules import AnswerDraw, Attempt, BlindChess, OfferDraw
-
-
-class FakeClock:
-    """Time that moves on by ``step`` seconds each time it is read."""
-
-    def __init__(self, step: float = 0.005) -> None:
-        self.t = 1000.0
-        self.step = step
-
-    def __call__(self) -> float:
-        self.t += self.step
-        return self.t
+from tests.clocks import FakeClock
 
 
 def fake_bot(level: str = "medium", seed: int = 1, step: float = 0.005) -> BlindBeliefBot:

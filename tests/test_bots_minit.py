@@ -13,16 +13,7 @@ from app.games.minit.bots import LEVELS, MinitSearch, MinitSearchBot, budget
 from app.bots.timing import TurnClock
 from app.engine.core import Action
 from app.games.minit.rules import MinitChess, MinitMove, MinitPosition
-
-
-class FakeClock:
-    def __init__(self, step: float) -> None:
-        self.t = 0.0
-        self.step = step
-
-    def __call__(self) -> float:
-        self.t += self.step
-        return self.t
+from tests.clocks import FakeClock
 
 
 class FixedTwoPly(MinitSearchBot):
@@ -38,7 +29,7 @@ def test_tuning_searches_deeper_in_the_same_work() -> None:
     position = MinitPosition.start()
     depths = {}
     for tuned in (False, True):
-        result = MinitSearch().search(position, 64, 1.0, clock=FakeClock(0.01), tuned=tuned)
+        result = MinitSearch().search(position, 64, 1.0, clock=FakeClock(0.01, start=0.0), tuned=tuned)
         depths[tuned] = result.depth
         assert result.move in position.legal_moves()
     assert depths[True] >= depths[False]
@@ -56,7 +47,7 @@ def test_hard_beats_a_fixed_two_ply_searcher() -> None:
     for hard_seat in (0, 1):
         game = MinitChess()
         hard = MinitSearchBot(seed=hard_seat, level="hard")
-        hard.now = FakeClock(0.02)
+        hard.now = FakeClock(0.02, start=0.0)
         bots = {hard_seat: hard, 1 - hard_seat: FixedTwoPly(seed=9, level="hard")}
         for seat, bot in bots.items():
             bot.start(seat, {})

@@ -30,20 +30,7 @@ from app.games.rbc.bots import RBCAttackerBot, RBCRandomBot
 from app.hosting.bot_registry import builtin_bots
 from app.engine.core import Reason
 from app.games.rbc.rules import MoveAction, ReconChess, Sense
-
-
-class FakeClock:
-    """Time that moves on by ``step`` seconds each time it is read."""
-
-    def __init__(self, step: float = 0.002) -> None:
-        self.t = 1000.0
-        self.step = step
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.t += self.step
-        self.reads += 1
-        return self.t
+from tests.clocks import FakeClock
 
 
 @pytest.fixture(autouse=True)

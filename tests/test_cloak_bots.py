@@ -26,6 +26,7 @@ from app.games.cloak.rules import AnswerDraw, Arrange, Bonus, Guess, Move, Offer
 from app.games.cloak.view import CloakView
 from app.hosting.runner import run_game
 from app.hosting.worker import _SafeUnpickler
+from tests.clocks import FakeClock
 
 
 def referee_class() -> type[Game]:
@@ -193,11 +194,13 @@ def _square(name: str) -> int:
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_the_deduce_bot_decides_from_its_observations_only(level: str) -> None:
     """Two games in which Black's queen and king stand swapped: as long as White's observations are equal,
-    the White bot (same seed) answers the same in both."""
+    the White bot (same seed) answers the same in both. The bot's clock is a fake one: a busy machine pausing one
+    run and not the other would end a turn's look early in one of them (CI saw the answers part that way)."""
     runs = []
     for black in ("RNBQKBNR", "RNBKQBNR"):
         game = new_game()
         bot = CloakDeduceBot(seed=7, level=level)
+        bot.now = FakeClock(0.0001)
         bot.start(0, game.options())
         fed = 0
         turns: list[tuple[tuple[Any, ...], Action]] = []   # White's observations so far, White's answer

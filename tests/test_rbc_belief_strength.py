@@ -18,7 +18,8 @@ from app.games.rbc.belief_bot import LEVELS, RBCBeliefBot, _candidates, _resolve
 from app.games.rbc.bots import RBCRandomBot
 from app.games.rbc.rules import MoveAction, ReconChess, Sense
 
-from tests.test_bots_rbc import FakeClock, _request, play
+from tests.clocks import FakeClock
+from tests.test_bots_rbc import _request, play
 
 
 @pytest.fixture(autouse=True)
@@ -56,7 +57,7 @@ def test_king_danger_counts_every_position_of_the_belief(seed: int) -> None:
     seat = game.to_move
     assert seat is not None
     bot = RBCBeliefBot(seed=1, level="easy")
-    bot.now = FakeClock()
+    bot.now = FakeClock(0.002)
     bot.start(seat, game.options())
     seen = len(game.observations(seat))
     for observation in game.observations(seat):
@@ -80,7 +81,7 @@ def _bishop_check(monkeypatch: pytest.MonkeyPatch, danger: float) -> tuple[Recon
     monkeypatch.setitem(LEVELS, "hard", replace(LEVELS["hard"], boards=1, engine=False, danger=danger))
     game = ReconChess(fen="rnbqkbnr/pppp1ppp/8/4p3/8/3P1N2/PPP1PPPP/RNBQKB1R b KQkq - 0 2")
     bot = RBCBeliefBot(seed=1, level="hard")
-    bot.now = FakeClock()
+    bot.now = FakeClock(0.002)
     bot.start(0, game.options())
     game.play(1, Sense(chess.E2))
     game.play(1, MoveAction(chess.Move.from_uci("f8b4")))

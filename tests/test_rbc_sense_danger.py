@@ -15,7 +15,8 @@ from app.bots.belief_common import danger_after_sensing, king_danger, king_dange
 from app.bots.timing import Deadline
 from app.games.rbc.belief_bot import _WINDOW_MASKS, LEVELS, RBCBeliefBot, _candidates, _resolve
 from app.games.rbc.rules import ReconChess
-from tests.test_bots_rbc import FakeClock, _request
+from tests.clocks import FakeClock
+from tests.test_bots_rbc import _request
 
 POSITIONS = {(g | h, 0, 0, rook, 0, chess.BB_H8, 0, 0): 1.0 for rook in (chess.BB_A2, chess.BB_A1)
              for g in (chess.BB_G6, chess.BB_G7) for h in (chess.BB_H6, chess.BB_H7)}
@@ -32,7 +33,7 @@ def _bot_with_two_rooks(monkeypatch: pytest.MonkeyPatch, sense_danger: bool) -> 
     monkeypatch.setitem(LEVELS, "hard", replace(LEVELS["hard"], engine=False, boards=1, sense_danger=sense_danger))
     game = ReconChess(fen="7k/8/8/8/8/8/8/3K4 w - - 0 1")
     bot = RBCBeliefBot(seed=1, level="hard")
-    bot.now = FakeClock()
+    bot.now = FakeClock(0.002)
     bot.start(0, game.options())
     for observation in game.observations(0):
         bot.observe(observation)
