@@ -119,6 +119,26 @@ def test_expected_material_counts_the_opponent_army() -> None:
     assert blind_belief.expected_material(inference) == 39
 
 
+def test_expected_material_counts_an_unseen_promotion_as_the_pawn_it_was() -> None:
+    """Lines with promoted pieces have more moves and so fill a long game's belief, and a belief rebuilt after
+    losing track may hold pieces the seat has taken: a piece beyond what the army has left counts as a pawn, so
+    that a bot a rook ahead does not think itself behind. The whole army still counts 39 (the test above)."""
+    from app.games.blind.inference import BlindInference
+    from app.engine.inference import InferenceOptions
+    fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    inference = BlindInference(0, InferenceOptions(start_fen=fen))
+    for observation in BlindChess(fen).observations(0):
+        inference.update(observation)
+    lone_king = list(inference.hypotheses())[0][0]
+    queens = chess.BB_SQUARES[chess.A8] | chess.BB_SQUARES[chess.B8] | chess.BB_SQUARES[chess.C8]
+    pawns = chess.BB_SQUARES[chess.A7] | chess.BB_SQUARES[chess.B7]
+    three_queens = (pawns, 0, 0, 0, queens) + tuple(lone_king[5:])
+    inference.hold({three_queens: 1.0})
+    assert blind_belief.expected_material(inference) == 2 + 9 + 2   # two pawns, a queen, two promoted pawns
+    # The seat took the queen already: all three are promoted pawns, however many lines hold them.
+    assert blind_belief.expected_material(inference, taken=[chess.QUEEN, chess.PAWN]) == 2 + 3
+
+
 def test_a_tiny_belief_loses_track_and_the_bot_plays_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(LEVELS, "easy", blind_belief.BlindLevel(cap=3, boards=4, max_seconds=0.2))
     bot = fake_bot("easy", seed=7)
@@ -177,3 +197,25 @@ def test_with_an_increment_a_long_game_never_drives_the_bot_short_of_time(level:
         lowest = min(lowest, left)
     assert lowest > LOW_TIME
     assert bot.clock.budget(left) >= 0.8  # and still thinks: most of the increment, at least
+
+
+def test_a_reset_guess_gives_the_opponent_no_piece_the_seat_has_taken() -> None:
+    """After losing track, the bot guesses from a board it held, patched with what it just learnt. A held board
+    with two rooks, when the seat has taken one: the guess keeps one rook (the one the seat saw last)."""
+    from app.bots.belief_common import OpponentTracker
+    from app.engine.inference import InferenceOptions
+    from app.games.blind.inference import BlindInference
+    from app.games.blind.rules import AttemptResult, TurnStarted
+    fen = "r3k2r/8/8/8/8/8/8/4K3 w - - 0 1"
+    before = BlindInference(0, InferenceOptions(start_fen=fen))
+    for observation in BlindChess(fen).observations(0):
+        before.update(observation)
+    tracker = OpponentTracker(0, InferenceOptions(start_fen=fen), BlindInference, blind_belief._guess_blind)
+    took = AttemptResult(3, chess.Move.from_uci("e1e2"), True, (chess.ROOK, chess.E2), ())
+    tracker.observations = [took, TurnStarted(5)]
+    tracker.applied = 2
+    tracker.hint = lambda: (lambda board: float(board.piece_at(chess.H8) == chess.Piece(chess.ROOK, chess.BLACK)))
+    guessed = blind_belief._guess_blind(before, TurnStarted(5), tracker)
+    assert guessed is not None
+    rooks = {board.board_fen() for board, _ in guessed.positions()}
+    assert rooks == {"4k2r/8/8/8/8/8/8/4K3"}

@@ -431,6 +431,56 @@ def force_pieces(board: chess.Board, opponent: chess.Color, seen: Sequence[tuple
             board.set_piece_at(min(free, key=lambda s: chess.square_distance(s, origin)), piece)
 
 
+
+ARMY = ((chess.PAWN, 8), (chess.KNIGHT, 2), (chess.BISHOP, 2), (chess.ROOK, 2), (chess.QUEEN, 1))
+"""The piece types an army starts with, and how many of each (its king apart)."""
+
+
+def trim_army(board: chess.Board, opponent: chess.Color, taken: Sequence[chess.PieceType],
+              seen: Callable[[chess.Board], float] | None = None) -> int:
+    """Take off ``board`` the opponent pieces its army no longer has: ``taken`` are the types of its pieces the
+    seat has captured. Returns how many were taken off.
+
+    Of a type's pieces, those ``seen`` (how well a board agrees with what the seat saw) loses least without go
+    first; ties go to the piece farthest from the opponent's king. A reset's guess (:class:`OpponentTracker`)
+    patches a held board with what was just seen (a piece seen where the board had none of its type is added),
+    and patch after patch could give the opponent pieces the seat took long before. An unseen promotion is not
+    guessed either (a promoted piece, once seen, is patched in again).
+
+    >>> board = chess.Board("r3k2r/8/8/8/8/8/8/R3K3 w - - 0 1")
+    >>> trim_army(board, chess.BLACK, [chess.ROOK])    # a black rook was taken already: one of these is not there
+    1
+    >>> board.board_fen()
+    '4k2r/8/8/8/8/8/8/R3K3'
+    >>> board = chess.Board("r3k2r/8/8/8/8/8/8/R3K3 w - - 0 1")
+    >>> trim_army(board, chess.BLACK, [chess.ROOK], seen=lambda b: float(b.piece_at(chess.A8) is not None))
+    1
+    >>> board.board_fen()                              # the rook on a8 was seen: the other one goes
+    'r3k3/8/8/8/8/8/8/R3K3'
+    """
+    king = board.king(opponent)
+    removed = 0
+    for piece_type, start in ARMY:
+        squares = list(chess.scan_forward(board.pieces_mask(piece_type, opponent)))
+        extra = len(squares) - max(0, start - sum(1 for t in taken if t == piece_type))
+        if extra <= 0:
+            continue
+
+        def cost(square: int) -> tuple[float, int]:
+            loss = 0.0
+            if seen is not None:
+                piece = board.remove_piece_at(square)
+                without = seen(board)
+                if piece is not None:
+                    board.set_piece_at(square, piece)
+                loss = seen(board) - without
+            return loss, -chess.square_distance(square, king) if king is not None else 0
+
+        for square in sorted(squares, key=cost)[:extra]:
+            board.remove_piece_at(square)
+            removed += 1
+    return removed
+
 # ---- scoring candidate moves over sampled boards ---------------------------------------------------------
 
 Resolve = Callable[[chess.Board, chess.Move], "chess.Move | None"]

@@ -43,6 +43,8 @@ Move.from_uci('a1a8')
 from __future__ import annotations
 
 import itertools
+from collections import Counter
+from collections.abc import Iterable
 import logging
 import math
 from dataclasses import dataclass, field, replace
@@ -58,9 +60,9 @@ from app.engine.inference import Inference, InferenceOptions
 from app.games.blind.inference import BlindInference
 
 from app.bots.base import ActionRequest, Bot
-from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, force_pieces, keep_king,
+from app.bots.belief_common import (ARMY, OpponentTracker, BoardSample, ScoreTable, force_pieces, keep_king,
                                     king_threat_prior, merge_armies, pick_board, refine, sample_boards,
-                                    score_moves, teleport_capturer)
+                                    score_moves, teleport_capturer, trim_army)
 from app.bots.belief_common import king_danger as shared_king_danger
 from app.bots.chess_eval import VALUES, Weights, evaluate, evaluate_replies, material_count
 from app.bots.timing import Deadline, TurnClock
@@ -244,13 +246,24 @@ def _fail_shares(table: ScoreTable, sample: BoardSample, scores: list[float]) ->
             for move, score in zip(table.candidates, scores)]
 
 
-def expected_material(inference: Inference, limit: int = 4000) -> float:
+def expected_material(inference: Inference, limit: int = 4000, taken: Iterable[chess.PieceType] = ()) -> float:
     """The opponent's material (ruling B5 values) averaged over the positions held (weighted; the first
-    ``limit`` of them, which keeps it quick when the clock is short)."""
+    ``limit`` of them, which keeps it quick when the clock is short).
+
+    ``taken``: the types of the opponent's pieces this seat has captured. A piece beyond what the starting army
+    has left after those captures (a third knight, a second queen, a rook taken already) counts as the pawn it was
+    promoted from. An unseen promotion is possible, but lines with promoted pieces have more moves and so come to
+    fill a long game's belief, and a belief rebuilt after losing track (:class:`OpponentTracker`) may hold pieces
+    already taken: without this, a bot a rook ahead in truth counted itself far behind (``docs/benchmarks.md``,
+    "Levels")."""
+    captured = Counter(taken)   # ARMY's types are those of a hypothesis's first five bitboards
+    left = [(PIECE_VALUES[piece_type], max(0, start - captured[piece_type])) for piece_type, start in ARMY]
     total = weighted = 0.0
     for h, w in itertools.islice(inference.hypotheses(), limit):
-        material = (h[0].bit_count() + 3 * h[1].bit_count() + 3 * h[2].bit_count() + 5 * h[3].bit_count()
-                    + 9 * h[4].bit_count())
+        material = 0
+        for bits, (value, most) in zip(h, left):
+            count = bits.bit_count()
+            material += value * count if count <= most else value * most + count - most
         total += w * material
         weighted += w
     return total / weighted if weighted else 0.0
@@ -317,7 +330,8 @@ class BlindBeliefBot(Bot):
     # -- draws (ruling B5: a flag fall is decided on material) -----------------------------------------------
     def material_balance(self) -> float:
         """Own material minus the opponent's expected material (B5 values)."""
-        return self.view.material() - expected_material(self.tracker.inference)
+        taken = [capture.piece_type for capture in self.view.captures]
+        return self.view.material() - expected_material(self.tracker.inference, taken=taken)
 
     def _accepts_draw(self, seconds_left: float) -> bool:
         seconds = min(0.5, max(0.0, 0.2 * seconds_left)) if math.isfinite(seconds_left) else 0.5
@@ -586,6 +600,7 @@ def _guess_blind(before: Inference, observation: Any, tracker: OpponentTracker) 
                 board.remove_piece_at(move.to_square)  # a pawn's capture that failed: nothing stood there
         result = merge_armies(own, me, board)
         keep_king(result, them, king)
+        trim_army(result, them, _taken(tracker), _seen(tracker))
         result.turn = them
         return _fresh(tracker, result)
     if isinstance(observation, TurnStarted):
@@ -596,10 +611,21 @@ def _guess_blind(before: Inference, observation: Any, tracker: OpponentTracker) 
         board = pick_board(before, tracker, can_capture)
         if board is None or (lost is not None and not teleport_capturer(board, them, lost)):
             return None
+        trim_army(board, them, _taken(tracker), _seen(tracker))
         board.turn = me
         board.ep_square = None
         return _fresh(tracker, board)
     return None
+
+
+def _taken(tracker: OpponentTracker) -> list[chess.PieceType]:
+    """The types of the opponent's pieces the seat has captured, by the observations applied so far."""
+    return [observation.capture[0] for observation in tracker.observations[:tracker.applied]
+            if isinstance(observation, AttemptResult) and observation.capture is not None]
+
+
+def _seen(tracker: OpponentTracker) -> Any:
+    return tracker.hint() if tracker.hint is not None else None
 
 
 def seen_agreement(view: BlindChessView) -> Any:
