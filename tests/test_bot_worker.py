@@ -34,7 +34,6 @@ def play_through_workers(game: Game, specs: list[str], control: TimeControl, see
     """Play ``game`` to its end with one BotProcess per seat, fed as app/hosting/runner.py feeds agents."""
     processes = [BotProcess(spec, game.variant, seat, game.options(), specs[1 - seat], seed * 2 + seat)
                  for seat, spec in enumerate(specs)]
-    session = GameSession(game, control, [PlayerInfo(spec, "bot", spec) for spec in specs], seed)
     delivered = [0] * len(specs)
 
     def deliver(seat: int) -> None:
@@ -43,6 +42,9 @@ def play_through_workers(game: Game, specs: list[str], control: TimeControl, see
         delivered[seat] = len(log)
 
     try:
+        for process in processes:  # as the host does: no clock runs until every bot has started
+            assert process.wait_ready(30.0), process.poll()
+        session = GameSession(game, control, [PlayerInfo(spec, "bot", spec) for spec in specs], seed)
         while not game.is_over:
             seat = game.to_move
             assert seat is not None
@@ -76,7 +78,7 @@ def test_rbc_random_bots_play_a_whole_game_in_workers() -> None:
 
 def test_minit_search_bots_play_a_whole_timed_game_in_workers() -> None:
     game = MinitChess()
-    session = play_through_workers(game, ["search", "search"], TimeControl(2.0, 0.0), seed=1)
+    session = play_through_workers(game, ["search", "search"], TimeControl(4.0, 0.0), seed=1)
     assert game.outcome is not None and game.outcome.reason is not Reason.TIMEOUT, game.outcome
     assert replay(session.record).game.outcome == game.outcome
 

@@ -17,6 +17,7 @@ from app.bots.timing import Deadline
 from app.games.cloak.bots import LEVELS, WIN, CloakDeduceBot, mean_score, reply_value, win_chance
 from app.games.cloak.rules import Arrange, Move
 from test_cloak_bots import _bot_after, _play_turns, new_game, play_script
+from tests.clocks import FakeClock
 
 KING_ON_C8 = "RNKQBBNR"
 """A sound arrangement with the king on checker 3 (c8 for Black) and the queen on d8."""
@@ -28,7 +29,9 @@ def _queen_before_c8() -> tuple[object, CloakDeduceBot]:
     play_script(game, [(0, Arrange("RNBQKBNR")), (1, Arrange("RNBQKBNR"))])
     _play_turns(game, [(0, "e2e3", ()), (1, "a7a6", ()), (0, "d1g4", ()), (1, "d7d5", ())])
     assert "g4c8" in game.choices()["moves"]
-    return game, _bot_after(game, 0, CloakDeduceBot(seed=5, level="hard"))
+    bot = _bot_after(game, 0, CloakDeduceBot(seed=5, level="hard"))
+    bot.now = FakeClock(0.0001)   # every drawn board looked at, however busy the machine (the first has the king)
+    return game, bot
 
 
 def _choose(game: object, bot: CloakDeduceBot, boards: list[str]) -> str:

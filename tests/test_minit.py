@@ -22,6 +22,7 @@ from app.engine.core import GameOver, IllegalAction, Reason, Resign
 from app.games.minit.rules import (MOVE_LIMIT, STARTING_POSITION, GameEnded, GameStarted, MinitChess, MinitChessView,
                               MinitMove, MinitPosition, Move, MovePlayed, parse_square, perft)
 from app.engine.record import GameRecord, GameSession, parse_action
+from tests.clocks import FakeClock
 
 START_PERFT = [7, 49, 473, 4627]
 START_PERFT_5 = 54252  # Fairy-Stockfish with the configuration below gives the same number
@@ -681,7 +682,9 @@ def test_search_bot_captures_the_king_in_one(level: str) -> None:
 def test_search_bot_avoids_an_immediate_king_loss(level: str) -> None:
     # taking the black queen would leave the king on the rook's file
     text = "9 W ....k r.q.. ..... ..Q.. ..... K...."
-    move, _ = _bot_move(MinitSearchBot(seed=2, level=level), text)
+    bot = MinitSearchBot(seed=2, level=level)
+    bot.now = FakeClock(budget(LEVELS[level], 10.0, 9) / 200, start=0.0)   # a pause cannot cut the search short
+    move, _ = _bot_move(bot, text)
     after = MinitPosition.parse(text).play(move)
     assert all(after.play(reply).king_square(True) is not None for reply in after.legal_moves())
 
@@ -695,11 +698,17 @@ def test_search_bot_finds_a_forced_win() -> None:
 @pytest.mark.parametrize(("level", "seconds_left"), [("hard", 6.0), ("medium", float("inf")), ("easy", 1.0),
                                                       ("hard", 0.05)])
 def test_search_bot_answers_within_its_budget(level: str, seconds_left: float) -> None:
+    """The bot stops when its own clock says the budget is spent. The clock is a fake one (a fixed step a
+    reading, some 200 readings to the budget): on the real clock a busy machine's pause failed this test.
+    The real time is only checked for a runaway."""
     allowed = budget(LEVELS[level], seconds_left, 1)
     assert allowed < seconds_left
-    _, elapsed = _bot_move(MinitSearchBot(seed=3, level=level), STARTING_POSITION, seconds_left)
-    assert elapsed <= allowed + 0.05
-    assert elapsed < seconds_left
+    bot = MinitSearchBot(seed=3, level=level)
+    step = allowed / 200
+    bot.now = clock = FakeClock(step, start=0.0)
+    _, real = _bot_move(bot, STARTING_POSITION, seconds_left)
+    assert clock.t <= allowed + 10 * step   # past the deadline: the search notices at its next reading, then returns
+    assert real < allowed + 5.0
 
 
 def test_random_bot_plays_legal_moves() -> None:
