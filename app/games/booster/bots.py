@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import chess
 
@@ -137,9 +137,10 @@ def _order(board: chess.Board, moves: list[chess.Move]) -> list[chess.Move]:
 
 
 def search(board: chess.Board, stacks: dict[int, int], depth: int, alpha: int = -2 * MATE, beta: int = 2 * MATE,
-           seen: dict[Any, int] | None = None, deadline: float = math.inf) -> int:
-    """Negamax over whole turns for the side to move (see the module's words); past ``deadline`` (a
-    ``time.perf_counter`` reading) the nodes not yet searched are scored by the evaluation alone."""
+           seen: dict[Any, int] | None = None, deadline: float = math.inf,
+           clock: Callable[[], float] = time.perf_counter) -> int:
+    """Negamax over whole turns for the side to move (see the module's words); past ``deadline`` (a ``clock``
+    reading) the nodes not yet searched are scored by the evaluation alone."""
     if seen and seen.get(position_key(board, stacks), 0) >= 2:
         return 0
     checked = in_danger(board, stacks, board.turn)
@@ -148,12 +149,12 @@ def search(board: chess.Board, stacks: dict[int, int], depth: int, alpha: int = 
     moves = legal_moves(board, stacks)
     if not moves:
         return -MATE - depth if checked else 0
-    if depth <= 0 or (depth > 1 and time.perf_counter() > deadline):
+    if depth <= 0 or (depth > 1 and clock() > deadline):
         return evaluate(board, stacks, board.turn)
     best = -2 * MATE
     for move in _order(board, moves):
         after, after_stacks, _steps = _turn(board, stacks, move)
-        score = -search(after, after_stacks, depth - 1, -beta, -alpha, seen, deadline)
+        score = -search(after, after_stacks, depth - 1, -beta, -alpha, seen, deadline, clock)
         if score > best:
             best = score
         alpha = max(alpha, score)
@@ -228,8 +229,7 @@ class BoosterEngineBot(Bot):
             if best_moves and self.now() > deadline:
                 break  # out of time: the best of the moves searched so far (captures and promotions come first)
             after, after_stacks, steps = _turn(board, stacks, move)
-            score = -search(after, after_stacks, depth - 1, -beta, -alpha + 1, self.seen,
-                            deadline - self.now() + time.perf_counter())
+            score = -search(after, after_stacks, depth - 1, -beta, -alpha + 1, self.seen, deadline, self.now)
             if score > best_score:
                 best_score, best_moves = score, [(move, steps)]
             elif score == best_score:
