@@ -219,3 +219,25 @@ def test_a_reset_guess_gives_the_opponent_no_piece_the_seat_has_taken() -> None:
     assert guessed is not None
     rooks = {board.board_fen() for board, _ in guessed.positions()}
     assert rooks == {"4k2r/8/8/8/8/8/8/4K3"}
+
+
+def test_king_danger_over_a_thinned_belief_tells_the_same_shares() -> None:
+    """Hard's king-danger term looks at a weighted draw of at most DANGER_POSITIONS positions (a whole belief
+    after an opponent's turn took it up to 5 s): the shares stay those of the whole belief, within a few points."""
+    from app.engine.inference import InferenceOptions
+    from app.games.blind.inference import BlindInference
+    game = BlindChess()
+    for seat, uci in [(0, "e2e4"), (1, "g8f6"), (0, "d2d4"), (1, "b8c6"), (0, "e1e2"), (1, "f6g4")]:
+        game.play(seat, Attempt(chess.Move.from_uci(uci)))
+    inference = BlindInference(0, InferenceOptions(cap=10**6))
+    for observation in game.observations(0):
+        inference.update(observation)
+    assert inference.size > 2_000
+    candidates = [chess.Move.from_uci(uci) for uci in ("e2e1", "e2d3", "e2f3", "d4d5", "g1f3")]
+    whole = blind_belief.king_danger(inference, candidates, chess.WHITE, 20.0)
+    thinned = blind_belief.king_danger(inference, candidates, chess.WHITE, 20.0, most=500)
+    assert max(whole) > 0.05
+    assert all(abs(a - b) < 0.05 for a, b in zip(whole, thinned)), (whole, thinned)
+    from app.bots.belief_common import king_danger_rows
+    dangers, weights = king_danger_rows(inference, candidates, chess.WHITE, blind_belief._resolve, 20.0, most=500)
+    assert dangers.shape == (len(candidates), len(weights)) and len(weights) <= 500

@@ -699,16 +699,38 @@ def king_attacked(king: int, color: chess.Color, mine: int, pawns: Any, knights:
     return hit
 
 
+def thin_columns(rows: Any, weights: Any, count: int) -> tuple[Any, Any]:
+    """At most ``count`` of the columns of ``rows``, drawn by ``weights`` (systematic sampling from the middle of
+    each step, so the same set always gives the same draw; a column hit ``k`` times weighs ``k`` steps). A
+    position heavier than a step is always kept: the threat prior's raiders are not lost.
+
+    >>> rows, weights = thin_columns(np.array([[1, 2, 3, 4, 5]], dtype=np.uint64), np.array([1.0, 1, 4, 2, 0]), 4)
+    >>> rows.tolist(), weights.tolist()
+    ([[2, 3, 4]], [2.0, 4.0, 2.0])
+    """
+    weights = np.asarray(weights, dtype=float)
+    total = float(weights.sum())
+    if total <= 0 or len(weights) <= count:
+        return rows, weights
+    step = total / count
+    points = (np.arange(count) + 0.5) * step
+    hits = np.searchsorted(np.cumsum(weights), points, side="right")
+    hits = np.minimum(hits, len(weights) - 1)
+    kept, times = np.unique(hits, return_counts=True)
+    return rows[:, kept], times * step
+
 def king_danger(inference: Inference, candidates: list[chess.Move | None], color: chess.Color,
                 resolve: Callable[[chess.Board, chess.Move], chess.Move | None],
-                threat_factor: float = 1.0) -> list[float]:
+                threat_factor: float = 1.0, most: int | None = None) -> list[float]:
     """For each candidate move: the share of the whole belief (every position held, by weight) on which the
     opponent could take ``color``'s king right after it, the move turned by ``resolve`` into what the game's
     referee would play on each position (``None``: nothing moves).
 
     Positions in which the opponent attacks the king already count ``threat_factor`` times (as
-    :func:`king_threat_prior` does for the sample). :func:`king_danger_rows` tells it position by position."""
-    dangers, weights = king_danger_rows(inference, candidates, color, resolve, threat_factor)
+    :func:`king_threat_prior` does for the sample). With ``most``, a belief holding more positions is first
+    thinned to that many, drawn by weight (:func:`thin_columns`): the shares are estimated, in bounded time.
+    :func:`king_danger_rows` tells it position by position."""
+    dangers, weights = king_danger_rows(inference, candidates, color, resolve, threat_factor, most)
     if not weights.size:
         return [0.0] * len(candidates)
     total = float(weights.sum()) or 1.0
@@ -717,10 +739,11 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
 
 def king_danger_rows(inference: Inference, candidates: Sequence[chess.Move | None], color: chess.Color,
                      resolve: Callable[[chess.Board, chess.Move], chess.Move | None],
-                     threat_factor: float = 1.0) -> tuple[Any, Any]:
+                     threat_factor: float = 1.0, most: int | None = None) -> tuple[Any, Any]:
     """:func:`king_danger` position by position: ``(dangers, weights)``, ``dangers[i, p]`` true where the opponent
     could take the king right after candidate ``i`` in the belief's position ``p``, and ``weights`` the positions'
-    weights (those attacking the king already times ``threat_factor``). Empty arrays for an empty belief.
+    weights (those attacking the king already times ``threat_factor``). Empty arrays for an empty belief. With
+    ``most``, the positions are those :func:`thin_columns` keeps (then the rows are not the belief's own).
 
     The positions are grouped by what decides the move (the opponent's pieces on the squares it passes and lands
     on, and an en-passant square), so ``resolve`` runs once a group and the attacks are counted with numpy over
@@ -735,6 +758,8 @@ def king_danger_rows(inference: Inference, candidates: Sequence[chess.Move | Non
     if king_now is not None and threat_factor != 1.0:
         attacked = king_attacked(king_now, color, own.occupied, *rows[:6])
         weights = weights * np.where(attacked, threat_factor, 1.0)
+    if most is not None and rows.shape[1] > most:
+        rows, weights = thin_columns(rows, weights, most)
     theirs_all = rows[0] | rows[1] | rows[2] | rows[3] | rows[4] | rows[5]
     dangers = np.zeros((len(candidates), rows.shape[1]), dtype=bool)
     for index, move in enumerate(candidates):

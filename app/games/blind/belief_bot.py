@@ -121,7 +121,7 @@ LEVELS: dict[str, BlindLevel] = {
     "easy": BlindLevel(cap=300, boards=16, max_seconds=0.3, worst_share=0.0, noise=150, refine=0, threat_prior=1.0,
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
-    "hard": BlindLevel(cap=4000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, danger=6000.0,
+    "hard": BlindLevel(cap=20000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, danger=6000.0,
                        progress=4, charge_fails=False, tempo=100.0),
 }
 
@@ -135,6 +135,10 @@ SHARP_BOARDS = 8
 QUIET = 40
 """Plies without a capture after which level ``progress`` starts to count."""
 PROGRESS_CAP = 400
+DANGER_POSITIONS = 20_000
+"""The king-danger term (level ``danger``) looks at no more positions than this, drawn by weight: an opponent's
+turn can leave ten times as many before the next observation thins them, and all of them took hard up to 5 s a
+decision (about 26 microseconds a position)."""
 LOW_TIME = 20.0
 """Below this many seconds on its own clock the bot plays for material (ruling B5)."""
 KEEP = LOW_TIME + 5.0
@@ -380,7 +384,7 @@ class BlindBeliefBot(Bot):
         bonus = [0.0] * len(candidates)
         self.last_danger = []
         if self.settings.danger and not low_time:
-            self.last_danger = king_danger(inference, candidates, me, self.settings.danger_prior)
+            self.last_danger = king_danger(inference, candidates, me, self.settings.danger_prior, DANGER_POSITIONS)
             bonus = [-self.settings.danger * d for d in self.last_danger]
         scores = [table.combined(i, self.settings.worst_share) + bonus[i] for i in range(len(candidates))]
         if self.settings.refine and not low_time:
@@ -535,13 +539,14 @@ class BlindBeliefBot(Bot):
 # ---- king danger over the whole belief (level ``danger``) --------------------------------------------------------
 
 def king_danger(inference: Inference, candidates: list[chess.Move | None], color: chess.Color,
-                threat_factor: float = 1.0) -> list[float]:
+                threat_factor: float = 1.0, most: int | None = None) -> list[float]:
     """For each candidate attempt: the share of the whole belief (every position held, by weight) on which the
     opponent could take ``color``'s king right after it, the attempt resolved as the referee would on each
     position (it fails and nothing moves when the referee says so, ruling B2).
 
     Positions in which the opponent attacks the king already count ``threat_factor`` times (as
-    :func:`~app.bots.belief_common.king_threat_prior` does for the sample). The positions are grouped by what
+    :func:`~app.bots.belief_common.king_threat_prior` does for the sample); with ``most``, at most that many
+    positions, drawn by weight. The positions are grouped by what
     decides the attempt (the opponent's pieces on the squares it passes and lands on, and an en-passant square),
     so the referee's rules run once a group and the attacks are counted with numpy over the group's bitboards.
 
@@ -552,7 +557,7 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
     ...                                   chess.WHITE)]
     [0.0, 1.0]
     """
-    return shared_king_danger(inference, candidates, color, _resolve, threat_factor)
+    return shared_king_danger(inference, candidates, color, _resolve, threat_factor, most)
 
 
 # ---- resets -------------------------------------------------------------------------------------------------------
