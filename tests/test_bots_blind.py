@@ -241,3 +241,12 @@ def test_king_danger_over_a_thinned_belief_tells_the_same_shares() -> None:
     from app.bots.belief_common import king_danger_rows
     dangers, weights = king_danger_rows(inference, candidates, chess.WHITE, blind_belief._resolve, 20.0, most=500)
     assert dangers.shape == (len(candidates), len(weights)) and len(weights) <= 500
+
+
+def test_a_reset_guess_keeps_the_piece_it_puts_where_the_seat_lost_one() -> None:
+    """A guess after losing a piece puts an opponent piece on that square (the capturer); trimming the army keeps
+    it there, or the guess would contradict what the seat was just told."""
+    from app.bots.belief_common import trim_army
+    board = chess.Board("r3k3/8/8/8/8/8/8/r3K3 w - - 0 1")   # the rook on a1 has just taken a piece there
+    assert trim_army(board, chess.BLACK, [chess.ROOK], keep=[chess.A1]) == 1
+    assert board.board_fen() == "4k3/8/8/8/8/8/8/r3K3"

@@ -437,12 +437,13 @@ ARMY = ((chess.PAWN, 8), (chess.KNIGHT, 2), (chess.BISHOP, 2), (chess.ROOK, 2), 
 
 
 def trim_army(board: chess.Board, opponent: chess.Color, taken: Sequence[chess.PieceType],
-              seen: Callable[[chess.Board], float] | None = None) -> int:
+              seen: Callable[[chess.Board], float] | None = None, keep: Sequence[int] = ()) -> int:
     """Take off ``board`` the opponent pieces its army no longer has: ``taken`` are the types of its pieces the
     seat has captured. Returns how many were taken off.
 
-    Of a type's pieces, those ``seen`` (how well a board agrees with what the seat saw) loses least without go
-    first; ties go to the piece farthest from the opponent's king. A reset's guess (:class:`OpponentTracker`)
+    Of a type's pieces, those on ``keep`` squares go last (the piece a guess put where the seat just lost one);
+    before them, those ``seen`` (how well a board agrees with what the seat saw) loses least without go first;
+    ties go to the piece farthest from the opponent's king. A reset's guess (:class:`OpponentTracker`)
     patches a held board with what was just seen (a piece seen where the board had none of its type is added),
     and patch after patch could give the opponent pieces the seat took long before. An unseen promotion is not
     guessed either (a promoted piece, once seen, is patched in again).
@@ -466,7 +467,7 @@ def trim_army(board: chess.Board, opponent: chess.Color, taken: Sequence[chess.P
         if extra <= 0:
             continue
 
-        def cost(square: int) -> tuple[float, int]:
+        def cost(square: int) -> tuple[bool, float, int]:
             loss = 0.0
             if seen is not None:
                 piece = board.remove_piece_at(square)
@@ -474,7 +475,7 @@ def trim_army(board: chess.Board, opponent: chess.Color, taken: Sequence[chess.P
                 if piece is not None:
                     board.set_piece_at(square, piece)
                 loss = seen(board) - without
-            return loss, -chess.square_distance(square, king) if king is not None else 0
+            return square in keep, loss, -chess.square_distance(square, king) if king is not None else 0
 
         for square in sorted(squares, key=cost)[:extra]:
             board.remove_piece_at(square)

@@ -616,7 +616,7 @@ def _guess_blind(before: Inference, observation: Any, tracker: OpponentTracker) 
         board = pick_board(before, tracker, can_capture)
         if board is None or (lost is not None and not teleport_capturer(board, them, lost)):
             return None
-        trim_army(board, them, _taken(tracker), _seen(tracker))
+        trim_army(board, them, _taken(tracker), _seen(tracker), keep=[lost] if lost is not None else [])
         board.turn = me
         board.ep_square = None
         return _fresh(tracker, board)
