@@ -43,6 +43,7 @@ import chess
 import numpy as np
 
 from app.engine.inference import Hypothesis, Inference, InferenceError, InferenceOptions, systematic_resample
+from app.engine.inference_vec import systematic_sample
 
 from .timing import Deadline
 
@@ -431,7 +432,6 @@ def force_pieces(board: chess.Board, opponent: chess.Color, seen: Sequence[tuple
             board.set_piece_at(min(free, key=lambda s: chess.square_distance(s, origin)), piece)
 
 
-
 ARMY = ((chess.PAWN, 8), (chess.KNIGHT, 2), (chess.BISHOP, 2), (chess.ROOK, 2), (chess.QUEEN, 1))
 """The piece types an army starts with, and how many of each (its king apart)."""
 
@@ -467,20 +467,22 @@ def trim_army(board: chess.Board, opponent: chess.Color, taken: Sequence[chess.P
         if extra <= 0:
             continue
 
+        whole = seen(board) if seen is not None else 0.0
+
         def cost(square: int) -> tuple[bool, float, int]:
             loss = 0.0
             if seen is not None:
                 piece = board.remove_piece_at(square)
-                without = seen(board)
+                loss = whole - seen(board)
                 if piece is not None:
                     board.set_piece_at(square, piece)
-                loss = seen(board) - without
             return square in keep, loss, -chess.square_distance(square, king) if king is not None else 0
 
         for square in sorted(squares, key=cost)[:extra]:
             board.remove_piece_at(square)
             removed += 1
     return removed
+
 
 # ---- scoring candidate moves over sampled boards ---------------------------------------------------------
 
@@ -701,24 +703,19 @@ def king_attacked(king: int, color: chess.Color, mine: int, pawns: Any, knights:
 
 
 def thin_columns(rows: Any, weights: Any, count: int) -> tuple[Any, Any]:
-    """At most ``count`` of the columns of ``rows``, drawn by ``weights`` (systematic sampling from the middle of
-    each step, so the same set always gives the same draw; a column hit ``k`` times weighs ``k`` steps). A
-    position heavier than a step is always kept: the threat prior's raiders are not lost.
+    """At most ``count`` of the columns of ``rows``, drawn by ``weights``: the inference's systematic sample, from
+    the middle of each step, so that the same set always gives the same draw (a column hit ``k`` times weighs
+    ``k`` steps). A position heavier than a step is always kept: the threat prior's raiders are not lost.
 
     >>> rows, weights = thin_columns(np.array([[1, 2, 3, 4, 5]], dtype=np.uint64), np.array([1.0, 1, 4, 2, 0]), 4)
     >>> rows.tolist(), weights.tolist()
     ([[2, 3, 4]], [2.0, 4.0, 2.0])
     """
     weights = np.asarray(weights, dtype=float)
-    total = float(weights.sum())
-    if total <= 0 or len(weights) <= count:
+    if len(weights) <= count or float(weights.sum()) <= 0:
         return rows, weights
-    step = total / count
-    points = (np.arange(count) + 0.5) * step
-    hits = np.searchsorted(np.cumsum(weights), points, side="right")
-    hits = np.minimum(hits, len(weights) - 1)
-    kept, times = np.unique(hits, return_counts=True)
-    return rows[:, kept], times * step
+    return systematic_sample(rows, weights, count, 0.5)
+
 
 def king_danger(inference: Inference, candidates: list[chess.Move | None], color: chess.Color,
                 resolve: Callable[[chess.Board, chess.Move], chess.Move | None],
