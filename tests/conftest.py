@@ -57,19 +57,18 @@ def _instant_curtain(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _no_dialog_left_open(request):
-    """A dialog a window test left open (the solver's "Could this deal be won?" box stayed visible through every
-    later test of its process) is closed after the test, so that tests stay apart."""
+def _no_window_left_open(request):
+    """A window or dialog a test left open is put away after the test (:func:`tests.windows.put_away_windows`), so
+    that tests stay apart: the solver's "Could this deal be won?" box stayed visible through every later test of
+    its process, and a window left open took a later hover test's mouse moves."""
     yield
     if "qtbot" not in request.fixturenames:
         return
-    from PySide6.QtWidgets import QApplication, QDialog
+    from PySide6.QtWidgets import QApplication
     application = QApplication.instance()
-    if application is None:
-        return
-    for widget in application.topLevelWidgets():
-        if isinstance(widget, QDialog) and widget.isVisible():
-            widget.reject()
+    if isinstance(application, QApplication):
+        from tests.windows import put_away_windows
+        put_away_windows(application)
 
 
 @pytest.fixture(scope="session")

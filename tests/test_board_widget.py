@@ -267,6 +267,28 @@ def test_sense_mode_hover_and_click(qtbot) -> None:
     assert board.hovered_window() == []
 
 
+def test_a_window_an_earlier_test_left_open_is_put_away_and_takes_no_hover(qtbot) -> None:
+    # What the suite does after every window test (tests/conftest.py): with three test processes the hover test
+    # above failed whenever an earlier test of its process had left a window visible, which took its mouse moves.
+    from PySide6.QtWidgets import QApplication, QDialog, QWidget
+    from tests.windows import put_away_windows
+    left, dialog = QWidget(), QDialog()
+    left.resize(800, 800)
+    left.show()
+    dialog.show()
+    qtbot.waitExposed(left)
+    qtbot.mouseMove(left, left.rect().center())   # the last test's moves went there
+    put_away_windows(QApplication.instance())
+    assert not left.isVisible() and not dialog.isVisible() and dialog.result() == QDialog.DialogCode.Rejected
+    board = make_board(qtbot)
+    board.set_sense_mode(True)
+    for square in ((3, 3), (5, 5), (1, 1)):
+        qtbot.mouseMove(board, centre(board, square))
+        assert sorted(board.hovered_window()) == sorted(clipped_window(square, 8, 8)), square
+    left.deleteLater()
+    dialog.deleteLater()
+
+
 # ---------------------------------------------------------------- annotations
 
 
