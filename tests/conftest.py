@@ -60,7 +60,8 @@ def _instant_curtain(request, monkeypatch):
 def _no_window_left_open(request):
     """A window or dialog a test left open is put away after the test (:func:`tests.windows.put_away_windows`), so
     that tests stay apart: the solver's "Could this deal be won?" box stayed visible through every later test of
-    its process, and a window left open took a later hover test's mouse moves."""
+    its process, and a window left visible takes a later test's simulated mouse moves (shown in
+    tests/test_board_widget.py)."""
     yield
     if "qtbot" not in request.fixturenames:
         return

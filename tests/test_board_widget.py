@@ -268,8 +268,9 @@ def test_sense_mode_hover_and_click(qtbot) -> None:
 
 
 def test_a_window_an_earlier_test_left_open_is_put_away_and_takes_no_hover(qtbot) -> None:
-    # What the suite does after every window test (tests/conftest.py): with three test processes the hover test
-    # above failed whenever an earlier test of its process had left a window visible, which took its mouse moves.
+    # What the suite does after every window test (tests/conftest.py): a window an earlier test left visible, or
+    # hid without handling the hiding's events, takes the next simulated mouse move (a likely cause of the hover
+    # test above failing with three test processes).
     from PySide6.QtWidgets import QApplication, QDialog, QWidget
     from tests.windows import put_away_windows
     left, dialog = QWidget(), QDialog()
