@@ -57,6 +57,20 @@ def _instant_curtain(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _cycles_collected_on_the_main_thread(request):
+    """As in the app (app/ui/main_thread_gc.py): from the first window test on, cycles are collected on the main
+    thread only, by the collector's timer while Qt's events are handled and after every test, never by a worker
+    thread (a collection in the network test's event loop thread once deadlocked the run with the GUI thread)."""
+    if "qtbot" in request.fixturenames:
+        from app.ui import main_thread_gc
+        main_thread_gc.install(request.getfixturevalue("qapp"))
+    yield
+    collector = sys.modules["app.ui.main_thread_gc"]._installed if "app.ui.main_thread_gc" in sys.modules else None
+    if collector is not None:
+        collector.collect_due()
+
+
+@pytest.fixture(autouse=True)
 def _no_window_left_open(request):
     """A window or dialog a test left open is put away after the test (:func:`tests.windows.put_away_windows`), so
     that tests stay apart: the solver's "Could this deal be won?" box stayed visible through every later test of

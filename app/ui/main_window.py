@@ -19,6 +19,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QMainWindow, QSizePolicy, QWidget
 
 from app import games
+from app.ui import main_thread_gc
 from app.ui.board_widget import BoardWidget
 from app.ui.curtain import CURTAIN_GRACE, Curtain, WindowCurtain
 from app.ui.game_panel import GamePanel
@@ -685,6 +686,7 @@ def unsaved_close_text(problem: str, since: str) -> str:
 
 def run_app(check: bool = False) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
+    main_thread_gc.install(app)  # before any thread starts: see app/ui/main_thread_gc.py
     app.setOrganizationName("Sightline")
     app.setApplicationName("Sightline")
     if isinstance(app, QApplication):

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QFileDialog, 
                                QMessageBox, QPlainTextEdit, QPushButton, QSizePolicy, QSlider, QVBoxLayout, QWidget)
 
 from app import games
+from app.ui import main_thread_gc
 from app.engine.clock import by_clock
 from app.engine.core import Seat
 from app.engine.belief import BeliefBoard
@@ -377,6 +378,7 @@ def run_replay(path: str) -> int:
         print(f"sightline replay: cannot read {path}: {error.strerror or error}", file=sys.stderr)
         return 1
     app = QApplication.instance() or QApplication(sys.argv)
+    main_thread_gc.install(app)  # as in the main window's run_app
     try:
         # A game still in progress opens only from a seat playing it: from the command line, nobody's.
         window = ReplayWindow(record)
