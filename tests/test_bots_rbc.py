@@ -402,3 +402,35 @@ def test_sensing_values_a_defence_that_only_matters_where_the_threat_is() -> Non
     best = max(values, key=lambda square: values[square][0])
     assert chess.BB_SQUARES[chess.F3] & rbc_belief._WINDOW_MASKS[best]
     assert values[best][0] > values[chess.B7][0]
+
+
+def test_the_standing_option_weighs_positions_by_the_opponents_standing_and_never_a_raid_less() -> None:
+    from dataclasses import replace
+
+    from app.engine.inference import opponent_key
+    bot = RBCBeliefBot(seed=1, level="hard")
+    game = ReconChess()
+    game.play(0, Sense(chess.E7))
+    game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
+    game.play(1, Sense(chess.E2))
+    game.play(1, MoveAction(chess.Move.from_uci("g8f6")))
+    bot.start(0, game.options())
+    for observation in game.observations(0):
+        bot.observe(observation)
+    bot.tracker.catch_up(timing.Deadline(10.0))
+    assert bot._standing(bot.tracker.inference) is None  # off at every level
+    bot.settings = replace(bot.settings, standing=100.0)
+    quiet = opponent_key(chess.Board("rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"), chess.WHITE)
+    hanging = opponent_key(chess.Board("rnb1kb1r/pppppppp/5n2/8/4P3/q7/PPPP1PPP/RNBQKBNR w KQkq - 1 2"), chess.WHITE)
+    raid = opponent_key(chess.Board("rnb1kb1r/pppppppp/5n2/8/4P3/8/PPPPqPPP/RNBQKBNR w KQkq - 1 2"), chess.WHITE)
+    inference = bot.tracker.inference
+    inference.hold({quiet: 1.0, hanging: 1.0, raid: 1.0})
+    plausibility = bot._standing(inference)
+    assert plausibility is not None
+    assert plausibility(hanging) < 0.1 * plausibility(quiet)  # a queen left to a pawn: an opponent rarely does that
+    assert plausibility(raid) >= 1.0  # the queen on e2 hangs too, but it attacks the king: never less likely
+    sample = bot._sample(inference)
+    weight = dict(zip(sample.keys, sample.weights))
+    assert weight[raid] > weight[quiet] > weight[hanging]
+    danger = rbc_belief.king_danger(inference, [chess.Move.from_uci("a2a3")], chess.WHITE, 1.0, prior=plausibility)
+    assert danger[0] == pytest.approx(plausibility(raid) / sum(map(plausibility, (quiet, hanging, raid))))

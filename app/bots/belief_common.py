@@ -107,6 +107,34 @@ def sample_boards(inference: Inference, count: int, rng: random.Random,
                        [h for h, _ in items])
 
 
+def standing_prior(inference: Inference, color: chess.Color, temperature: float,
+                   evaluate: Callable[[chess.Board, chess.Color], float], clip: float = 1000.0
+                   ) -> Callable[[Hypothesis], float]:
+    """A prior that makes a position ``exp(s / temperature)`` times likelier, ``s`` the opponent's standing there
+    by ``evaluate`` (centipawns for the opponent, ``color`` to move, clipped to ``clip``): an opponent who plays
+    well reaches the positions good for it more often than a uniform choice of its moves says. Each position is
+    evaluated once (the prior remembers).
+
+    >>> from app.games.rbc.inference import RbcInference
+    >>> from app.engine.inference import InferenceOptions, opponent_key
+    >>> inference = RbcInference(chess.WHITE, InferenceOptions())
+    >>> prior = standing_prior(inference, chess.WHITE, 100.0, lambda board, color: 100.0)
+    >>> round(prior(opponent_key(chess.Board(), chess.WHITE)), 3)
+    2.718
+    """
+    seen: dict[Hypothesis, float] = {}
+
+    def prior(h: Hypothesis) -> float:
+        value = seen.get(h)
+        if value is None:
+            board = inference.board_of(h)
+            board.turn = color
+            score = max(-clip, min(clip, float(evaluate(board, not color))))
+            value = seen[h] = math.exp(score / temperature)
+        return value
+    return prior
+
+
 def king_threat_prior(own: chess.Board, color: chess.Color, factor: float) -> Callable[[Hypothesis], float]:
     """A prior that makes positions in which the opponent attacks ``color``'s king ``factor`` times likelier.
 
@@ -719,7 +747,8 @@ def thin_columns(rows: Any, weights: Any, count: int) -> tuple[Any, Any]:
 
 def king_danger(inference: Inference, candidates: list[chess.Move | None], color: chess.Color,
                 resolve: Callable[[chess.Board, chess.Move], chess.Move | None],
-                threat_factor: float = 1.0, most: int | None = None) -> list[float]:
+                threat_factor: float = 1.0, most: int | None = None,
+                prior: Callable[[Hypothesis], float] | None = None) -> list[float]:
     """For each candidate move: the share of the whole belief (every position held, by weight) on which the
     opponent could take ``color``'s king right after it, the move turned by ``resolve`` into what the game's
     referee would play on each position (``None``: nothing moves).
@@ -728,7 +757,7 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
     :func:`king_threat_prior` does for the sample). With ``most``, a belief holding more positions is first
     thinned to that many, drawn by weight (:func:`thin_columns`): the shares are estimated, in bounded time.
     :func:`king_danger_rows` tells it position by position."""
-    dangers, weights = king_danger_rows(inference, candidates, color, resolve, threat_factor, most)
+    dangers, weights = king_danger_rows(inference, candidates, color, resolve, threat_factor, most, prior)
     if not weights.size:
         return [0.0] * len(candidates)
     total = float(weights.sum()) or 1.0
@@ -737,7 +766,8 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
 
 def king_danger_rows(inference: Inference, candidates: Sequence[chess.Move | None], color: chess.Color,
                      resolve: Callable[[chess.Board, chess.Move], chess.Move | None],
-                     threat_factor: float = 1.0, most: int | None = None) -> tuple[Any, Any]:
+                     threat_factor: float = 1.0, most: int | None = None,
+                     prior: Callable[[Hypothesis], float] | None = None) -> tuple[Any, Any]:
     """:func:`king_danger` position by position: ``(dangers, weights)``, ``dangers[i, p]`` true where the opponent
     could take the king right after candidate ``i`` in the belief's position ``p``, and ``weights`` the positions'
     weights (those attacking the king already times ``threat_factor``). Empty arrays for an empty belief. With
@@ -758,6 +788,9 @@ def king_danger_rows(inference: Inference, candidates: Sequence[chess.Move | Non
         weights = weights * np.where(attacked, threat_factor, 1.0)
     if most is not None and rows.shape[1] > most:
         rows, weights = thin_columns(rows, weights, most)
+    if prior is not None:  # after the thinning: a prior may cost a board a position
+        columns = rows.T.tolist()
+        weights = weights * np.array([prior((c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])) for c in columns])
     theirs_all = rows[0] | rows[1] | rows[2] | rows[3] | rows[4] | rows[5]
     dangers = np.zeros((len(candidates), rows.shape[1]), dtype=bool)
     for index, move in enumerate(candidates):

@@ -47,12 +47,12 @@ import logging
 import math
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import chess
 
 from app.engine.core import Action, Outcome, Seat
-from app.engine.inference import Inference, InferenceOptions
+from app.engine.inference import Hypothesis, Inference, InferenceOptions
 from app.games.rbc.inference import RbcInference
 from app.games.rbc.rules import (SENSE_WINDOWS, GameEnded, GameStarted, MoveAction, MoveResult, ReconChessView, Sense,
                                  SenseResult, TurnStarted)
@@ -60,7 +60,7 @@ from app.games.rbc.moves import revise_move, with_default_promotion
 
 from app.bots.base import ActionRequest, Bot
 from app.bots.belief_common import (OpponentTracker, BoardSample, ScoreTable, danger_after_sensing, force_pieces,
-                                    information_value, keep_king, king_danger_rows, king_threat_prior,
+                                    information_value, keep_king, king_danger_rows, king_threat_prior, standing_prior,
                                     merge_armies, pick_board, refine, sample_boards, score_moves,
                                     teleport_capturer)
 from app.bots.belief_common import king_danger as shared_king_danger
@@ -107,6 +107,10 @@ class RbcLevel:
     danger: float = 0.0
     """Centipawns taken off a move for the share of the whole belief on which the opponent could take the king
     right after it (:func:`king_danger`; 0: only the sampled boards see it)."""
+    standing: float = 0.0
+    """With more than 0: positions count ``exp(s / standing)`` times, ``s`` the opponent's standing there by the
+    built-in evaluation (:func:`~app.bots.belief_common.standing_prior`), in the sample and in the king danger
+    (then over at most ``STANDING_MOST`` positions drawn by weight)."""
     sense_danger: bool = False
     """With ``danger``: a sense also counts how much king danger it would take off the best moves
     (:func:`~app.bots.belief_common.danger_after_sensing`), over the whole belief. Off at every level: against
@@ -134,6 +138,8 @@ that leaves the queen hanging on most boards is not preferred to solid play)."""
 CLIP = 3000.0
 ENGINE_VOTE = 120.0
 """Centipawns added to a move for the share of the likeliest boards on which the engine chose it."""
+STANDING_MOST = 4000
+"""The most positions the opponent-standing prior evaluates (about 80 microseconds each)."""
 SENSE_DANGER_MOST = 12_000
 """The largest belief the ``sense_danger`` option weighs (it takes about 0.1 s per 10,000 positions)."""
 SENSE_SQUARES: tuple[int, ...] = tuple(chess.square(file, rank) for rank in range(1, 7) for file in range(1, 7))
@@ -177,6 +183,7 @@ class RBCBeliefBot(Bot):
         self.last_sense_values: dict[int, tuple[float, float]] = {}
         self.last_danger: list[float] = []
         self.engine_calls = 0
+        self._standing_of: tuple[tuple[int, int, str], Callable[[Hypothesis], float]] | None = None
         self.failures: list[str] = []
         self._reset_ply = 0
         self._sightings: deque[bool] = deque(maxlen=16)
@@ -330,7 +337,9 @@ class RBCBeliefBot(Bot):
         active = table.active()
         bonus = self._progress_bonus(candidates)
         if self.settings.danger:
-            self.last_danger = king_danger(inference, candidates, self.color, self.settings.threat_prior)
+            standing = self._standing(inference)
+            self.last_danger = king_danger(inference, candidates, self.color, self.settings.threat_prior,
+                                           most=STANDING_MOST if standing else None, prior=standing)
             bonus = [b - self.settings.danger * d for b, d in zip(bonus, self.last_danger)]
         scores = [table.combined(i, self.settings.worst_share) + bonus[i] if i in active else -math.inf
                   for i in range(len(candidates))]
@@ -438,8 +447,29 @@ class RBCBeliefBot(Bot):
         return min(common, key=lambda move: (VALUES[board.piece_type_at(move.from_square) or 0], move.uci()))
 
     def _sample(self, inference: Inference) -> BoardSample:
-        prior = king_threat_prior(inference.own, self.color, self.settings.threat_prior)
-        return sample_boards(inference, self.settings.boards, self.rng, prior)
+        threat = king_threat_prior(inference.own, self.color, self.settings.threat_prior)
+        standing = self._standing(inference)
+        if standing is None:
+            return sample_boards(inference, self.settings.boards, self.rng, threat)
+        return sample_boards(inference, self.settings.boards, self.rng, lambda h: threat(h) * standing(h),
+                             presample=STANDING_MOST)
+
+    def _standing(self, inference: Inference) -> Callable[[Hypothesis], float] | None:
+        """The opponent-standing prior of this turn's belief (one per belief: its evaluations are kept)."""
+        if not self.settings.standing:
+            return None
+        key = (id(inference), inference.size, inference.own.board_fen())  # our pieces change the evaluations
+        if self._standing_of is None or self._standing_of[0] != key:
+            standing = standing_prior(inference, self.color, self.settings.standing,
+                                      lambda board, color: evaluate(board, color))
+            raid = king_threat_prior(inference.own, self.color, 2.0)
+
+            def plausibility(h: Hypothesis) -> float:
+                # A raider attacking the king often hangs its piece on purpose: such positions never count less.
+                value = standing(h)
+                return max(value, 1.0) if raid(h) > 1.0 else value
+            self._standing_of = (key, plausibility)
+        return self._standing_of[1]
 
     def _score(self, sample: BoardSample, candidates: list[chess.Move | None], deadline: Deadline) -> ScoreTable:
         me = self.color
@@ -537,7 +567,8 @@ class RBCBeliefBot(Bot):
 # ---- king danger over the whole belief ----------------------------------------------------------------------
 
 def king_danger(inference: Inference, candidates: list[chess.Move | None], color: chess.Color,
-                threat_factor: float = 1.0) -> list[float]:
+                threat_factor: float = 1.0, most: int | None = None,
+                prior: Callable[[Hypothesis], float] | None = None) -> list[float]:
     """For each candidate move: the share of the whole belief (every position held, by weight) on which the
     opponent could take ``color``'s king right after it, the move revised as the referee would on each position
     (a slide stops at the first enemy piece, a blocked pawn does not move, castling through a piece fails).
@@ -546,7 +577,7 @@ def king_danger(inference: Inference, candidates: list[chess.Move | None], color
     :func:`~app.bots.belief_common.king_threat_prior`: opponents aim at the king far more often than a uniform
     choice of their moves says). Vectorised over the belief's bitboards: a few milliseconds a move.
     """
-    return shared_king_danger(inference, candidates, color, _resolve, threat_factor)
+    return shared_king_danger(inference, candidates, color, _resolve, threat_factor, most, prior)
 
 
 # ---- resets: one position that agrees with an observation the sampled belief could not explain -------------

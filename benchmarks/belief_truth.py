@@ -1,0 +1,132 @@
+"""How much of its belief's weight the RBC ``belief`` bot gives the true position, under each way of weighing it.
+
+Run by hand on records of games the bot played (any RBC record whose seat was played by ``sightline:belief``;
+``benchmarks/strangefish.py`` saves one per game):
+
+    .venv/bin/python benchmarks/belief_truth.py /tmp/sf2-run/game-*.json [--level hard] [--standing 50 100 200]
+
+For every move decision of the bot's seat the record is replayed up to it, the seat's observations are fed to a
+fresh bot of ``--level`` (its cap and tracker; no engine), and the bot's belief after its sense is weighed:
+
+- ``belief``: the weights the belief holds (each position it stands for counts once), the peer;
+- ``threat``: times the level's king-threat prior (what the bot samples its boards with today);
+- ``threat + standing T``: times the ``standing`` prior at temperature ``T`` as well (positions the opponent
+  stands well in count ``exp(s / T)`` times, raids on the king never less).
+
+Printed per weighing: the mean natural log of the true position's share (higher is better; a turn where the
+belief lost the true position is counted apart), its mean share, and the ratio to the peer, ``exp`` of the
+difference of the mean logs: how many times likelier the weighing makes the truth, on the geometric mean.
+Positions beyond ``--most`` of a belief are a uniform draw standing for the rest (the truth always kept).
+The bot's own decisions are not replayed (the moves are the record's), so the weighing is judged on the very
+beliefs the bot had, whatever it would have chosen with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parent.parent))
+
+import app.games  # noqa: E402,F401 - registers the games with the engine
+from app.bots.belief_common import king_threat_prior  # noqa: E402
+from app.bots.timing import Deadline  # noqa: E402
+from app.engine.inference import Hypothesis, opponent_key  # noqa: E402
+from app.engine.record import read_record  # noqa: E402
+from app.engine.timeline import replay  # noqa: E402
+from app.games.rbc import belief_bot  # noqa: E402
+
+
+def decisions(path: Path, level: str) -> Iterator[tuple[belief_bot.RBCBeliefBot, Any, int]]:
+    """For each seat of ``path`` played by the belief bot, at each of its move decisions: a bot of ``level``
+    holding the belief it had then, the true board, and the seat."""
+    record = read_record(str(path))
+    if record.variant != "rbc":
+        return
+    seats = [seat for seat, player in enumerate(record.players) if player.spec.startswith("sightline:belief")]
+    for seat in seats:
+        bot = belief_bot.RBCBeliefBot(seed=0, level=level)
+        bot.settings = replace(bot.settings, engine=False)
+        bot.start(seat, dict(record.options))
+        fed = 0
+        for upto in range(len(record.entries) + 1):
+            game = replay(record, upto=upto).game
+            if game.is_over:
+                break
+            if game.to_move != seat or game.phase != "move":
+                continue
+            observations = game.observations(seat)
+            for observation in observations[fed:]:
+                bot.observe(observation)
+            fed = len(observations)
+            bot.tracker.catch_up(Deadline(30.0, time.monotonic))
+            yield bot, game.truth(), seat
+
+
+def weighings(bot: belief_bot.RBCBeliefBot, temperatures: list[float]) -> dict[str, Callable[[Hypothesis], float]]:
+    inference = bot.tracker.inference
+    threat = king_threat_prior(inference.own, bot.color, bot.settings.threat_prior)
+    found: dict[str, Callable[[Hypothesis], float]] = {"belief": lambda h: 1.0, "threat": threat}
+    for temperature in temperatures:
+        bot.settings = replace(bot.settings, standing=temperature)
+        bot._standing_of = None
+        standing = bot._standing(inference)
+        assert standing is not None
+        found[f"threat + standing {temperature:g}"] = (lambda s: lambda h: threat(h) * s(h))(standing)
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("records", nargs="+", type=Path)
+    parser.add_argument("--level", default="hard", choices=sorted(belief_bot.LEVELS))
+    parser.add_argument("--standing", nargs="*", type=float, default=[50.0, 100.0, 200.0])
+    parser.add_argument("--most", type=int, default=600, help="positions weighed per belief besides the truth")
+    args = parser.parse_args(argv)
+    rng = random.Random(0)
+    logs: dict[str, list[float]] = {}
+    turns = lost = 0
+    started = time.perf_counter()
+    for path in args.records:
+        for bot, truth, seat in decisions(path, args.level):
+            turns += 1
+            inference = bot.tracker.inference
+            key = opponent_key(truth, seat == 0)
+            held = list(inference.hypotheses())
+            mine = [(h, w) for h, w in held if h == key]
+            if not mine:
+                lost += 1
+                continue
+            others = [(h, w) for h, w in held if h != key]
+            scale = 1.0
+            if len(others) > args.most:
+                scale = len(others) / args.most
+                others = rng.sample(others, args.most)
+            for name, prior in weighings(bot, args.standing).items():
+                truth_weight = sum(w * prior(h) for h, w in mine)
+                total = truth_weight + scale * sum(w * prior(h) for h, w in others)
+                logs.setdefault(name, []).append(math.log(truth_weight / total))
+        print(f"{path.name}: {turns} decisions so far, the truth lost in {lost}", file=sys.stderr, flush=True)
+    if not logs:
+        print("no decision of a belief bot with the truth held in these records")
+        return 1
+    peer = sum(logs["belief"]) / len(logs["belief"])
+    print(f"{len(args.records)} records, {turns} decisions of the belief bot ({args.level}), the truth held in "
+          f"{turns - lost}; {time.perf_counter() - started:.0f} s")
+    print(f"{'weighing':28s} {'mean log share':>15s} {'mean share':>11s} {'vs belief':>10s}")
+    for name, values in logs.items():
+        mean = sum(values) / len(values)
+        share = sum(math.exp(v) for v in values) / len(values)
+        print(f"{name:28s} {mean:15.3f} {share:11.3f} {math.exp(mean - peer):9.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
