@@ -50,7 +50,7 @@ def decisions(path: Path, level: str) -> Iterator[tuple[belief_bot.RBCBeliefBot,
     record = read_record(str(path))
     if record.variant != "rbc":
         return
-    seats = [seat for seat, player in enumerate(record.players) if player.spec.startswith("sightline:belief")]
+    seats = [seat for seat, player in enumerate(record.players) if (player.spec or "").startswith("sightline:belief")]
     for seat in seats:
         bot = belief_bot.RBCBeliefBot(seed=0, level=level)
         bot.settings = replace(bot.settings, engine=False)
