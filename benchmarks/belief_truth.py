@@ -44,16 +44,16 @@ from app.engine.timeline import replay  # noqa: E402
 from app.games.rbc import belief_bot  # noqa: E402
 
 
-def decisions(path: Path, level: str) -> Iterator[tuple[belief_bot.RBCBeliefBot, Any, int]]:
+def decisions(path: Path, level: str, cap: int | None = None) -> Iterator[tuple[belief_bot.RBCBeliefBot, Any, int]]:
     """For each seat of ``path`` played by the belief bot, at each of its move decisions: a bot of ``level``
-    holding the belief it had then, the true board, and the seat."""
+    (holding at most ``cap`` positions, if given) holding the belief it had then, the true board, and the seat."""
     record = read_record(str(path))
     if record.variant != "rbc":
         return
     seats = [seat for seat, player in enumerate(record.players) if (player.spec or "").startswith("sightline:belief")]
     for seat in seats:
         bot = belief_bot.RBCBeliefBot(seed=0, level=level)
-        bot.settings = replace(bot.settings, engine=False)
+        bot.settings = replace(bot.settings, engine=False, cap=cap or bot.settings.cap)
         bot.start(seat, dict(record.options))
         fed = 0
         for upto in range(len(record.entries) + 1):
@@ -89,13 +89,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="hard", choices=sorted(belief_bot.LEVELS))
     parser.add_argument("--standing", nargs="*", type=float, default=[50.0, 100.0, 200.0])
     parser.add_argument("--most", type=int, default=600, help="positions weighed per belief besides the truth")
+    parser.add_argument("--cap", type=int, help="positions the belief holds (default: the level's)")
     args = parser.parse_args(argv)
     rng = random.Random(0)
     logs: dict[str, list[float]] = {}
     turns = lost = 0
     started = time.perf_counter()
     for path in args.records:
-        for bot, truth, seat in decisions(path, args.level):
+        for bot, truth, seat in decisions(path, args.level, args.cap):
             turns += 1
             inference = bot.tracker.inference
             key = opponent_key(truth, seat == 0)
@@ -118,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         print("no decision of a belief bot with the truth held in these records")
         return 1
     peer = sum(logs["belief"]) / len(logs["belief"])
-    print(f"{len(args.records)} records, {turns} decisions of the belief bot ({args.level}), the truth held in "
+    print(f"{len(args.records)} records, {turns} decisions of the belief bot ({args.level}, "
+          f"cap {args.cap or belief_bot.LEVELS[args.level].cap}), the truth held in "
           f"{turns - lost}; {time.perf_counter() - started:.0f} s")
     print(f"{'weighing':28s} {'mean log share':>15s} {'mean share':>11s} {'vs belief':>10s}")
     for name, values in logs.items():
