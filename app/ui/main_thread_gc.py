@@ -56,12 +56,13 @@ class MainThreadCollector(QObject):
         self._timer.start()
 
     def collect_due(self) -> int:
-        """Collect the generations whose counts passed their thresholds, youngest first, as Python would have;
-        return how many objects were found unreachable. Called on the owning thread only."""
+        """When the young generation's count has passed its threshold, collect the oldest generation that is due
+        (with the younger ones), as CPython would have; return how many objects were found unreachable. Called on
+        the owning thread only."""
         young, middle, old = gc.get_count()
         if young <= self.thresholds[0]:
             return 0
-        # The oldest generation due, as CPython chooses (a collection counts once in the next generation's count).
+        # Each collection adds one to the next generation's count: CPython picks the oldest one over its threshold.
         generation = 2 if old > self.thresholds[2] else 1 if middle > self.thresholds[1] else 0
         return gc.collect(generation)
 
