@@ -65,7 +65,7 @@ def _cycles_collected_on_the_main_thread(request):
         from app.ui import main_thread_gc
         main_thread_gc.install(request.getfixturevalue("qapp"))
     yield
-    collector = sys.modules["app.ui.main_thread_gc"]._installed if "app.ui.main_thread_gc" in sys.modules else None
+    collector = getattr(sys.modules.get("app.ui.main_thread_gc"), "_installed", None)
     if collector is not None:
         collector.collect_due()
 

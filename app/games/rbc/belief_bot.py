@@ -460,8 +460,7 @@ class RBCBeliefBot(Bot):
             return None
         key = (id(inference), inference.size, inference.own.board_fen())  # our pieces change the evaluations
         if self._standing_of is None or self._standing_of[0] != key:
-            standing = standing_prior(inference, self.color, self.settings.standing,
-                                      lambda board, color: evaluate(board, color))
+            standing = standing_prior(inference, self.color, self.settings.standing, evaluate)
             raid = king_threat_prior(inference.own, self.color, 2.0)
 
             def plausibility(h: Hypothesis) -> float:
