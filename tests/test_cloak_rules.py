@@ -846,3 +846,39 @@ def test_with_every_piece_uncloaked_the_moves_are_chess_moves() -> None:
                 game.play(seat, Bonus(None))
             steps += 1
     assert compared > 3000 and moves > 50000, (compared, moves, kings_en_prise)
+
+
+def test_the_shortcut_for_moves_that_cannot_expose_the_king_agrees_with_the_full_test() -> None:
+    """``legal_moves_on`` asks the full question (the board after the move, visible attackers) only of king moves,
+    en passant and moves of a lone piece between the king and a visible slider; along random games with cloaked
+    and uncloaked checkers, on the referee's board and on each seat's view, it keeps exactly the moves the full
+    question keeps."""
+    from app.games.cloak.moves import _leaves_king_safe, legal_moves_on, with_turn
+    rng = random.Random(11)
+    compared = pinned = 0
+    for _ in range(12):
+        game = CloakChess()
+        arrangements = all_arrangements()
+        for seat in (WHITE, BLACK):
+            game.play(seat, Arrange(rng.choice(arrangements)))
+        for _step in range(160):
+            seat = game.to_move
+            if game.outcome is not None or seat is None:
+                break
+            choices = game.choices()
+            if choices["phase"] == "move":
+                known = game.knowledge(seat)
+                board = with_turn(game.board.copy(stack=False), seat)
+                board.castling_rights = chess.BB_EMPTY
+                full = {move for move in board.generate_pseudo_legal_moves()
+                        if _leaves_king_safe(board, seat, move, known)}
+                found = {move for move in legal_moves_on(game.board, seat, known) if not board.is_castling(move)}
+                assert found == full, board.fen()
+                compared += 1
+                pinned += len(set(board.generate_pseudo_legal_moves()) - full)
+                game.play(seat, Move(rng.choice(choices["moves"])))
+            elif choices["phase"] == "uncloak":
+                game.play(seat, Uncloak(tuple(choices["uncloak"][:rng.randint(0, len(choices["uncloak"]))])))
+            else:
+                game.play(seat, Bonus(None))
+    assert compared > 500 and pinned > 100, (compared, pinned)

@@ -111,15 +111,30 @@ def legal_moves_on(board: chess.Board, seat: int, known: Knowledge, pawns_only: 
     king = known.king_square
     if known.king_cloaked or king is None:
         return candidates  # a cloaked king ignores check (as _leaves_king_safe says of every move)
-    # A move of another piece than the king, from a square on no line through the king and not en passant, can
-    # neither open a line to the king nor make another attack on it: a king no visible piece attacks now stays so.
-    # The full test (which gives the same answer for these) is left for the other moves.
+    # A move of another piece than the king, not en passant and not of the one piece between the king and a
+    # visible enemy slider on that line, can neither open a line to the king nor make another attack on it: a king
+    # no visible piece attacks now stays so. The full test (which gives the same answer for these) is left for the
+    # other moves.
     unattacked = not attacked_by_visible(board, seat, king, known.visible_enemy)
-    lines = chess.BB_RAYS[king]
+    pinnable = _lone_blockers(board, seat, king, known.visible_enemy)
     return [move for move in candidates
-            if (unattacked and move.from_square != king and not lines[move.from_square]
+            if (unattacked and move.from_square != king and not chess.BB_SQUARES[move.from_square] & pinnable
                 and not board.is_en_passant(move))
             or _leaves_king_safe(board, seat, move, known)]
+
+
+def _lone_blockers(board: chess.Board, seat: int, king: chess.Square, visible: int) -> int:
+    """The squares of pieces each of which alone stands between ``king`` and a visible enemy rook, bishop or
+    queen that moves along that line: the only pieces whose move may open a line to the king."""
+    enemy = board.occupied_co[not chess_colour(seat)] & visible
+    straight = (board.rooks | board.queens) & enemy & (chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0])
+    diagonal = (board.bishops | board.queens) & enemy & chess.BB_DIAG_ATTACKS[king][0]
+    found = 0
+    for sniper in chess.scan_forward(straight | diagonal):
+        between = chess.between(king, sniper) & board.occupied
+        if between and not between & (between - 1):  # exactly one piece
+            found |= between
+    return found
 
 
 def drops_on(board: chess.Board, seat: int, known: Knowledge, pawns_in_hand: int) -> list[chess.Move]:
