@@ -53,7 +53,7 @@ def test_matches_are_repeatable_from_the_seed() -> None:
 def test_reconchess_bots_play_in_our_engine(module: str) -> None:
     result = run_match("rbc", module, "random", games=2, seed=5, control=TimeControl(60, 1), swap_colors=True)
     for game in result.games:
-        assert game.reason in {"king_capture", "move_limit"}, game.detail
+        assert game.reason in {"king_capture", "turn_limit"} and game.plies >= 7, game.detail
 
 
 def test_reconchess_player_sees_exactly_the_reconchess_call_sequence() -> None:
@@ -152,11 +152,13 @@ def test_random_bot_plays_only_its_move_actions() -> None:
 def test_troutbot_plays(monkeypatch: pytest.MonkeyPatch) -> None:
     path = os.environ.get("STOCKFISH_EXECUTABLE") or shutil.which("stockfish") or "/usr/games/stockfish"
     monkeypatch.setenv("STOCKFISH_EXECUTABLE", path)
-    # One game: Stockfish thinks half a second a move inside TroutBot, so each game costs seconds of the suite.
-    result = run_match("rbc", "reconchess.bots.trout_bot", "random", games=1, seed=2, control=TimeControl(120, 0))
+    # Eight plies of one game: Stockfish thinks half a second a move inside TroutBot (its own setting), so a whole
+    # game took more than ten seconds of the suite; eight plies show it load, sense, move and be told.
+    result = run_match("rbc", "reconchess.bots.trout_bot", "random", games=1, seed=2, control=TimeControl(120, 0),
+                       max_plies=8)
     assert len(result.games) == 1
     for game in result.games:
-        assert game.reason in {"king_capture", "move_limit"}, game.detail
+        assert game.reason in {"king_capture", "turn_limit"} and game.plies >= 7, game.detail
 
 
 def test_cli_match_export_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
