@@ -867,18 +867,19 @@ def test_the_shortcut_for_moves_that_cannot_expose_the_king_agrees_with_the_full
                 break
             choices = game.choices()
             if choices["phase"] == "move":
-                known = game.knowledge(seat)
-                board = with_turn(game.board.copy(stack=False), seat)
-                board.castling_rights = chess.BB_EMPTY
-                full = {move for move in board.generate_pseudo_legal_moves()
-                        if _leaves_king_safe(board, seat, move, known)}
-                found = {move for move in legal_moves_on(game.board, seat, known) if not board.is_castling(move)}
-                assert found == full, board.fen()
-                compared += 1
-                pinned += len(set(board.generate_pseudo_legal_moves()) - full)
+                view = view_of(game, seat)
+                for position, known in ((game.board, game.knowledge(seat)), (view.position, view.knowledge(seat))):
+                    board = with_turn(position.copy(stack=False), seat)
+                    board.castling_rights = chess.BB_EMPTY
+                    full = {move for move in board.generate_pseudo_legal_moves()
+                            if _leaves_king_safe(board, seat, move, known)}
+                    found = {move for move in legal_moves_on(position, seat, known) if not board.is_castling(move)}
+                    assert found == full, board.fen()
+                    compared += 1
+                    pinned += len(set(board.generate_pseudo_legal_moves()) - full)
                 game.play(seat, Move(rng.choice(choices["moves"])))
             elif choices["phase"] == "uncloak":
                 game.play(seat, Uncloak(tuple(choices["uncloak"][:rng.randint(0, len(choices["uncloak"]))])))
             else:
                 game.play(seat, Bonus(None))
-    assert compared > 500 and pinned > 100, (compared, pinned)
+    assert compared > 1000 and pinned > 200, (compared, pinned)
