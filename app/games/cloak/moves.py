@@ -116,7 +116,7 @@ def legal_moves_on(board: chess.Board, seat: int, known: Knowledge, pawns_only: 
     # no visible piece attacks now stays so. The full test (which gives the same answer for these) is left for the
     # other moves.
     unattacked = not attacked_by_visible(board, seat, king, known.visible_enemy)
-    pinnable = _lone_blockers(board, seat, king, known.visible_enemy)
+    pinnable = _lone_blockers(board, seat, king, known.visible_enemy) if unattacked else 0  # else: every move asks
     return [move for move in candidates
             if (unattacked and move.from_square != king and not chess.BB_SQUARES[move.from_square] & pinnable
                 and not board.is_en_passant(move))
