@@ -581,12 +581,16 @@ def _packed_columns(rows: Any) -> list[int]:
     return packed
 
 
+@pytest.mark.parametrize("share", [False, True], ids=["move orders", "shared"])
 @pytest.mark.parametrize("kernel", ["inference_vec", "inference_jit"])
-def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.MonkeyPatch, kernel: str) -> None:
+def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.MonkeyPatch, kernel: str,
+                                                            share: bool) -> None:
     """Every opponent turn of seeded games, expanded both by the array kernels (numpy's ``inference_vec.expand``,
     and the compiled ``inference_jit.expand``) and by ``inference_core.expand`` (one packed position at a time):
     the same successors in the same order with the same weights (sampled sets, so weights differ and merging must
-    keep the largest), the same number generated."""
+    keep the largest), the same number generated. With ``share_weight`` (a bot's belief) each parent's weight is
+    shared among its moves, the captures it did not make included, and merged positions add their shares (equal
+    up to rounding, as the sums run in different orders)."""
     import importlib
 
     from app.engine import inference_core
@@ -598,14 +602,21 @@ def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.
     compared = 0
 
     def both(rows: Any, weights: Any, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
-             unchanged: int, branching: float = 40.0) -> Any:
+             unchanged: int, branching: float = 40.0, shared: bool = False) -> Any:
         nonlocal compared
-        children, child_weights, made = original(rows, weights, mine, opponent, capture, ep_target, unchanged)
+        assert shared == share
+        children, child_weights, made = original(rows, weights, mine, opponent, capture, ep_target, unchanged,
+                                                 branching, shared)
         parents = list(zip(_packed_columns(rows), np.asarray(weights, dtype=np.float64).tolist()))
         expected: dict[int, float] = {}
-        assert inference_core.expand(parents, mine, opponent, capture, ep_target, unchanged, expected) == made
+        assert inference_core.expand(parents, mine, opponent, capture, ep_target, unchanged, expected,
+                                     shared) == made
         got = dict(zip(_packed_columns(children), np.asarray(child_weights, dtype=np.float64).tolist()))
-        assert len(got) == children.shape[1] and got == expected
+        assert len(got) == children.shape[1]
+        if share:
+            assert list(got) == list(expected)
+            assert np.allclose(list(got.values()), list(expected.values()), rtol=1e-12, atol=0)
+        assert got == expected or share
         # Small sets come in the same order too (so the same samples are drawn).
         assert list(got) == list(expected)
         compared += 1
@@ -616,7 +627,7 @@ def test_the_array_expansion_equals_the_reference_expansion(monkeypatch: pytest.
         for seed in range(4):
             game = reference.random_game(variant, 50 + seed, max_plies=24)
             for seat in (0, 1):
-                inference = new_inference(variant, seat, cap=800, seed=seed)
+                inference = new_inference(variant, seat, cap=800, seed=seed, share_weight=share)
                 for observation in game.observations(seat):
                     inference.update(observation)
     assert compared > 100

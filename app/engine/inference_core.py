@@ -17,6 +17,7 @@ import random
 import tempfile
 import threading
 from abc import ABC, abstractmethod
+import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -186,6 +187,20 @@ class InferenceOptions:
     expansion_limit: int = 3_000_000
     """Most successors one opponent turn may generate: beyond it, the parents are sampled first (so the
     set becomes an estimate) to keep time and memory bounded."""
+    share_weight: bool = False
+    """Share each position's weight equally among the positions one opponent turn makes of it (the opponent picks
+    one of its moves, each as likely), instead of giving each the whole weight (every move order counted once).
+    Counting move orders favours armies with many moves more with every turn: after a long quiet spell a Blind
+    Chess bot's belief held nearly nothing but queens promoted unseen. A bot's belief only: the weights then no
+    longer count move orders, so :attr:`Inference.count` is off."""
+    spared_king_weight: float = 1.0
+    """What a position is weighed by when the opponent could have taken the seat's king there and its turn went
+    by without that (1: nothing). A bot's belief only (see :attr:`promotion_weight`)."""
+    promotion_weight: float = 1.0
+    """What an unseen promotion multiplies a position's weight by (1: nothing). Without it, a long quiet game
+    fills a Blind Chess bot's belief with queens promoted unseen: every turn lets each free pawn step on, and
+    positions with a queen outnumber those without (the queen may stand anywhere), though nothing was seen of it.
+    A bot's belief only: the weights then no longer count move orders, so :attr:`Inference.count` is off."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.cap, int) or self.cap < 1:
@@ -194,6 +209,10 @@ class InferenceOptions:
             raise ValueError(f"expansion_limit must be a positive integer, not {self.expansion_limit!r}")
         if not isinstance(self.retries, int) or self.retries < 0:
             raise ValueError(f"retries must be a non-negative integer, not {self.retries!r}")
+        for name in ("promotion_weight", "spared_king_weight"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and 0.0 < value <= 1.0):
+                raise ValueError(f"{name} must be in (0, 1], not {value!r}")
 
 
 HEAT_SAMPLE = 50_000
@@ -345,7 +364,7 @@ def _mover(opponent: chess.Color) -> _Mover:
 
 
 def expand(parents: Sequence[tuple[int, float]], mine: int, opponent: chess.Color, capture: int | None,
-           ep_target: int, unchanged: int, out: dict[int, float]) -> int:
+           ep_target: int, unchanged: int, out: dict[int, float], share: bool = False) -> int:
     """Add to ``out`` every position one opponent turn leads to from each packed parent; return how many.
 
     One position at a time: the reference for :func:`app.engine.inference_vec.expand`, which
@@ -368,12 +387,24 @@ def expand(parents: Sequence[tuple[int, float]], mine: int, opponent: chess.Colo
     N; castling needs the right and no piece at all between king and rook.
 
     Parents are processed in order of increasing weight so that a position
-    reached from several parents keeps the largest weight. The work is done in
+    reached from several parents keeps the largest weight. With ``share``, each
+    parent's weight is shared equally among its successors (the opponent picks
+    one of them, each as likely) and a position's shares add up. The work is done in
     named steps: :func:`_captures_onto` when the seat lost a piece, else
     :func:`_piece_moves` and :func:`_pawn_moves` for each parent.
     """
-    mover = _mover(opponent)
     ordered = parents if _uniform(parents) else sorted(parents, key=lambda item: item[1])
+    if share:
+        made = 0
+        for x, w in ordered:
+            own: dict[int, float] = {}
+            count = expand([(x, w)], mine, opponent, capture, ep_target, unchanged, own)
+            made += count
+            moves = count + (_capture_count(x, mine, opponent) if capture is None else 0)
+            for child, weight in own.items():
+                out[child] = out.get(child, 0.0) + weight / moves
+        return made
+    mover = _mover(opponent)
     if capture is not None:
         return _captures_onto(ordered, mine, opponent, capture, ep_target, mover, out)
     made = 0
@@ -387,6 +418,26 @@ def expand(parents: Sequence[tuple[int, float]], mine: int, opponent: chess.Colo
             out[x & _NO_EP] = w
             made += 1
     return made
+
+
+def _capture_count(x: int, mine: int, opponent: chess.Color) -> int:
+    """How many captures of the seat's pieces the opponent could attempt in packed position ``x`` (a move that
+    lands on one of them; en passant aside)."""
+    F = _FIELD
+    P, N, B, R, Q, K = x & F, x >> 64 & F, x >> 128 & F, x >> 192 & F, x >> 256 & F, x >> 320 & F
+    occupied = _pieces_of(x) | mine
+    count = 0
+    for square in _squares(N):
+        count += (BB_KNIGHT_ATTACKS[square] & mine).bit_count()
+    for square in _squares(K):
+        count += (BB_KING_ATTACKS[square] & mine).bit_count()
+    for square in _squares(B | Q):
+        count += (_bishop_attacks(square, occupied) & mine).bit_count()
+    for square in _squares(R | Q):
+        count += (_rook_attacks(square, occupied) & mine).bit_count()
+    for square in _squares(P):
+        count += (chess.BB_PAWN_ATTACKS[opponent][square] & mine).bit_count()
+    return count
 
 
 def _pieces_of(x: int) -> int:
@@ -797,9 +848,8 @@ class Inference(ABC):
         options = self.options
         for attempt in range(1, options.retries + 1):
             trial = exact._snapshot()
-            trial.options = InferenceOptions(cap=options.cap * 2 ** attempt, seed=options.seed + 7919 * attempt,
-                                             retries=0, start_fen=options.start_fen,
-                                             expansion_limit=options.expansion_limit)
+            trial.options = dataclasses.replace(options, cap=options.cap * 2 ** attempt,
+                                                seed=options.seed + 7919 * attempt, retries=0)
             trial._rng = random.Random(trial.options.seed)
             for observation in self._log[self._exact_index:]:
                 trial._apply(observation)
@@ -863,9 +913,26 @@ class Inference(ABC):
             while step < 4 * expected and step < largest:
                 step *= 4
             fast.reserve(min(step, largest))
-        rows, weights, self.last_work = fast.expand(self._rows, self._weights, self.own.occupied,
+        promotion = float(self.options.promotion_weight)
+        parent_weights = self._weights
+        spared = float(self.options.spared_king_weight)
+        king = self.own.king(self.color)
+        if spared != 1.0 and king is not None and capture != king and len(parent_weights):
+            attacked = vec.capture_counts(self._rows, chess.BB_SQUARES[king], not self.color) > 0
+            if attacked.any():
+                parent_weights = np.where(attacked, parent_weights * spared, parent_weights)
+        if promotion != 1.0:
+            # A child's pawns are its parent's, one fewer when the move promoted: weighing each parent by
+            # promotion**pawns and each child by promotion**-pawns leaves exactly the promotions charged.
+            parent_weights = parent_weights * promotion ** np.bitwise_count(self._rows[0]).astype(float)
+        share = self.options.share_weight
+        rows, weights, self.last_work = fast.expand(self._rows, parent_weights, self.own.occupied,
                                                          not self.color, capture, self.my_ep, unchanged,
-                                                         self._branching)
+                                                         self._branching, *((True,) if share else ()))
+        if promotion != 1.0 and len(weights):
+            weights = weights * promotion ** -np.bitwise_count(rows[0]).astype(float)
+        if (share or promotion != 1.0 or spared != 1.0) and len(weights):
+            weights = weights / weights.max()  # shares shrink every turn: kept near 1, their ratios unchanged
         if capture is None and parents:
             self._branching = max(4.0, 1.1 * self.last_work / max(1, self.size))
         self._reach = after_turn(self._reach, self.own.occupied, not self.color, capture, self.my_ep)

@@ -260,6 +260,53 @@ def _quiet_children(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any, mine
 
 
 @njit(cache=True)
+def _capture_count(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, mine: Any, white: bool) -> int:
+    """:func:`app.engine.inference_vec.capture_counts` for one position."""
+    zero = _U(0)
+    occupied = p | n | b | r | q | k | mine
+    count = 0
+    for group in range(1, 6):
+        if group == 1:
+            pieces = n
+        elif group == 2:
+            pieces = b
+        elif group == 3:
+            pieces = r
+        elif group == 4:
+            pieces = q
+        else:
+            pieces = k
+        while pieces:
+            single = pieces & (zero - pieces)
+            pieces ^= single
+            origin = _square(single)
+            if group == 1:
+                targets = _KNIGHT[origin]
+            elif group == 2:
+                targets = _bishop(origin, occupied)
+            elif group == 3:
+                targets = _rook(origin, occupied)
+            elif group == 4:
+                targets = _rook(origin, occupied) | _bishop(origin, occupied)
+            else:
+                targets = _KING[origin]
+            targets &= mine
+            while targets:
+                targets &= targets - _U(1)
+                count += 1
+    left, right = p & ~_U(chess.BB_FILE_A), p & ~_U(chess.BB_FILE_H)
+    if white:
+        hits = ((left << _U(7)) & mine, (right << _U(9)) & mine)
+    else:
+        hits = ((left >> _U(9)) & mine, (right >> _U(7)) & mine)
+    for bits in hits:
+        while bits:
+            bits &= bits - _U(1)
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def _some_attempt_fails(p: Any, n: Any, b: Any, r: Any, q: Any, k: Any, c: Any, mine: Any, white: bool,
                         ep_target: int) -> bool:
     """Blind Chess: whether one of the opponent's possible attempts would fail here (ruling B2); the
@@ -464,7 +511,7 @@ def _find(table: Any, first: Any, second: Any) -> tuple[Any, bool]:
 @njit(cache=True, nogil=True)  # other threads (a bot's clock, the window's worker) run meanwhile
 def _expand(rows: Any, weights: Any, order: Any, uniform: bool, mine: Any, white: bool, capture: int,
             ep_target: int, unchanged: int, out: Any, out_weights: Any, table: Any,
-            where: Any) -> tuple[Any, Any, int, int, Any, Any]:
+            where: Any, share: bool) -> tuple[Any, Any, int, int, Any, Any]:
     """The kernel of :func:`expand`: ``order`` is the order in which parents are taken; ``uniform`` says that
     all weights are equal; ``capture`` is -1 for none; ``out`` is where successors go (replaced by a larger
     array when full), ``table`` and ``where`` an empty table (grown when too full). Returns (successor rows,
@@ -489,7 +536,13 @@ def _expand(rows: Any, weights: Any, order: Any, uniform: bool, mine: Any, white
             end = _quiet_children(p, n, b, r, q, k, c, mine, white, unchanged, ep_target, buffer, held)
         else:
             end = _capture_children(p, n, b, r, q, k, c, mine, white, capture, ep_target, buffer, held)
-        parent_weights[held:end] = weights[parent]
+        if share and end > held:
+            moves = end - held
+            if capture < 0:  # the captures it could have tried, not made: the seat lost nothing
+                moves += _capture_count(p, n, b, r, q, k, mine, white)
+            parent_weights[held:end] = weights[parent] / moves
+        else:
+            parent_weights[held:end] = weights[parent]
         held = end
         if held < _BLOCK and position < last:
             continue
@@ -513,7 +566,9 @@ def _expand(rows: Any, weights: Any, order: Any, uniform: bool, mine: Any, white
             at, found = _find(table, firsts[i], seconds[i])
             weight = parent_weights[i]
             if found:
-                if not uniform:
+                if share:
+                    out_weights[where[at]] += weight
+                elif not uniform:
                     index = where[at]
                     if weight > out_weights[index]:
                         out_weights[index] = weight
@@ -903,23 +958,24 @@ def parent_order(weights: Weights) -> Any:
 
 @_exclusive
 def expand(rows: Rows, weights: Weights, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
-           unchanged: int, branching: float = 40.0) -> tuple[Rows, Weights, int]:
+           unchanged: int, branching: float = 40.0, share: bool = False) -> tuple[Rows, Weights, int]:
     """:func:`app.engine.inference_vec.expand`, compiled: every position one opponent turn leads to, duplicates
     merged (largest weight kept), and how many were made. ``branching`` (successors per parent expected) sizes
-    the first allocation only."""
+    the first allocation only; ``share``: each parent's weight is shared equally among its successors, and
+    duplicates add up their shares."""
     n = rows.shape[1]
     if n == 0 or (capture is not None and not chess.BB_SQUARES[capture] & mine):
         return np.zeros((8, 0), dtype=np.uint64), np.zeros(0), 0
     expected = int(n * (branching if capture is None else 4.0)) + 64
     weights = np.asarray(weights, dtype=np.float64)
     order = parent_order(weights)
-    uniform = bool(weights.min() == weights.max())
+    uniform = bool(weights.min() == weights.max()) and not share
     # An exact set's successors are about half duplicates; a sample's parents are spread out and share few. A
     # table that must grow mid-way costs a fresh one, so it is sized for what is likely.
     table, where = _table(expected * 3 // 5 if uniform else expected)
     out, out_weights, distinct, made, table, where = _expand(
         rows, weights, order, uniform, _U(mine), opponent == chess.WHITE, -1 if capture is None else capture,
-        ep_target, unchanged, _rows_buffer(expected), _weights_buffer(expected), table, where)
+        ep_target, unchanged, _rows_buffer(expected), _weights_buffer(expected), table, where, share)
     _keep_table(table, where)
     # Splitting the parents over two threads was tried: each half took half the time, but joining the second
     # half's successors to the first's (a lookup each, in a table far larger than the cache) took the rest back.

@@ -151,10 +151,16 @@ class _Children:
         self.part_weights.append(self.weights[parents])
         return child
 
-    def result(self) -> tuple[Rows, Weights]:
+    def result(self, share: bool = False, also: Any = 0) -> tuple[Rows, Weights]:
+        """The children in order; with ``share``, each parent's weight divided among its children and the
+        ``also`` moves (per parent) that made none of them."""
         if not self.parts:
             return empty_rows(), np.zeros(0)
         rows, weights = np.concatenate(self.parts, axis=1), np.concatenate(self.part_weights)
+        if share:
+            parents = np.concatenate(self.part_parents)
+            made = np.bincount(parents, minlength=len(self.weights)) + also
+            weights = weights / made[parents]
         # Parent by parent (lightest first, as the one-at-a-time implementation made them), each parent's
         # children in move order: systematic sampling then spreads over parents, and the order (hence
         # every sample) is the same as that implementation's and the compiled kernel's (inference_jit).
@@ -168,6 +174,36 @@ class _Children:
         order = np.argsort(keys, kind="stable")
         rows, weights = rows[:, order], weights[order]
         return rows, weights
+
+
+def capture_counts(rows: Rows, mine: int, white: bool) -> Any:
+    """For each position: how many captures of the seat's pieces (``mine``) the opponent (White if ``white``)
+    could attempt there, a move that lands on one of them (en passant aside)."""
+    mine64 = U64(mine)
+    occupied = occupancy(rows) | mine64
+    counts = np.zeros(rows.shape[1], dtype=np.int64)
+    for column in (KNIGHT, BISHOP, ROOK, QUEEN, KING):
+        parents, squares = _pieces(rows[column])
+        if not len(parents):
+            continue
+        if column == KNIGHT:
+            targets = KNIGHT_TABLE[squares]
+        elif column == KING:
+            targets = KING_TABLE[squares]
+        elif column == BISHOP:
+            targets = bishop_attacks(squares, occupied[parents])
+        elif column == ROOK:
+            targets = rook_attacks(squares, occupied[parents])
+        else:
+            targets = rook_attacks(squares, occupied[parents]) | bishop_attacks(squares, occupied[parents])
+        np.add.at(counts, parents, np.bitwise_count(targets & mine64).astype(np.int64))
+    pawns = rows[PAWN]
+    left, right = pawns & U64(~chess.BB_FILE_A & chess.BB_ALL), pawns & U64(~chess.BB_FILE_H & chess.BB_ALL)
+    if white:
+        hits = np.bitwise_count((left << U64(7)) & mine64), np.bitwise_count((right << U64(9)) & mine64)
+    else:
+        hits = np.bitwise_count((left >> U64(9)) & mine64), np.bitwise_count((right >> U64(7)) & mine64)
+    return counts + hits[0] + hits[1]
 
 
 def _move_key(group: int, origin: Any = 0, target: Any = 0, sub: int = 0) -> Any:
@@ -185,11 +221,15 @@ PASS_NEVER, PASS_ALWAYS, PASS_IF_SOME_ATTEMPT_FAILS = range(3)
 
 
 def expand(rows: Rows, weights: Weights, mine: int, opponent: chess.Color, capture: int | None, ep_target: int,
-           unchanged: int, branching: float = 40.0) -> tuple[Rows, Weights, int]:
+           unchanged: int, branching: float = 40.0, share: bool = False) -> tuple[Rows, Weights, int]:
     """Every position one opponent turn leads to from each hypothesis (the rules: the docstring of
     :func:`app.engine.inference_core.expand`, which this computes for whole arrays). Returns the successors with
     duplicates removed (a position reached from several parents keeps the largest weight) and how many were
-    generated. ``branching`` is unused (the compiled kernel's allocation hint)."""
+    generated. ``branching`` is unused (the compiled kernel's allocation hint). ``share``: each parent's weight
+    is shared equally among its moves (the opponent picks one, each as likely), and a position reached from
+    several parents gets the sum of its shares. After a quiet turn the moves include the captures it could have
+    tried (:func:`capture_counts`): they made no successor, so a position that offered many and took none
+    loses weight."""
     white = opponent == chess.WHITE
     n = rows.shape[1]
     if n == 0:
@@ -201,10 +241,12 @@ def expand(rows: Rows, weights: Weights, mine: int, opponent: chess.Color, captu
         _captures(children, rows, mine, white, opponent, capture, ep_target)
     else:
         _quiet(children, rows, mine64, white, back, unchanged, ep_target)
-    out, out_weights = children.result()
+    # A quiet turn: the captures the opponent could have tried were not made (the seat lost nothing).
+    also = capture_counts(rows, mine, white) if share and capture is None else 0
+    out, out_weights = children.result(share, also)
     made = out.shape[1]
     if made:
-        out, out_weights = unique(out, out_weights)
+        out, out_weights = unique(out, out_weights, total=share)
     return out, out_weights, made
 
 
@@ -460,8 +502,9 @@ def _strong_hash(rows: Rows) -> Any:
 _INDEX_BITS = 22
 
 
-def unique(rows: Rows, weights: Weights) -> tuple[Rows, Weights]:
-    """The distinct columns of ``rows``, each with the largest weight it had, in their first order.
+def unique(rows: Rows, weights: Weights, total: bool = False) -> tuple[Rows, Weights]:
+    """The distinct columns of ``rows``, each with the largest weight it had (``total``: the sum of its
+    weights), in their first order.
 
     Columns are told apart by two 64-bit hashes (the top 42 bits of a strong
     one, all of a cheap one): two different columns merge only if both collide,
@@ -503,10 +546,10 @@ def unique(rows: Rows, weights: Weights) -> tuple[Rows, Weights]:
     kept = np.zeros(n, dtype=bool)
     kept[firsts] = True
     chosen = np.flatnonzero(kept)
-    if weights.min() == weights.max():
+    if weights.min() == weights.max() and not total:
         return rows[:, chosen], weights[chosen]
-    # Keep the largest weight of each group, placed where the group's first member stood.
-    merged = np.maximum.reduceat(weights[order], starts)
+    # Keep the largest weight of each group (or their sum), placed where the group's first member stood.
+    merged = (np.add if total else np.maximum).reduceat(weights[order], starts)
     placed = np.zeros(n)
     placed[firsts] = merged
     return rows[:, chosen], placed[chosen]

@@ -111,6 +111,19 @@ class BlindLevel:
     """100 at hard. Centipawns charged to an attempt, times the share of the scored boards on which it fails (a
     failed attempt ends the turn and changes nothing): with the king-danger term, hard otherwise repeated a capture
     try onto a square a checking piece might have reached, turn after turn (``tests/test_blind_hard_tempo.py``)."""
+    share_weight: bool = False
+    """Whether the belief shares each position's weight among the positions the opponent's turn makes of it
+    (:attr:`~app.engine.inference.InferenceOptions.share_weight`) instead of counting move orders."""
+    quiet_priors: bool = False
+    """After :data:`QUIET` plies without a capture, count positions that attack the king as any other
+    (``threat_prior`` and ``danger_prior`` taken as 1): an opponent that aimed at the king for so long would have
+    taken it, and the priors otherwise keep the king stepping to and fro for the rest of the game."""
+    spared_king_weight: float = 1.0
+    """What the belief weighs a position by when the opponent could have taken the king there and did not
+    (:attr:`~app.engine.inference.InferenceOptions.spared_king_weight`; 1: nothing)."""
+    promotion_weight: float = 1.0
+    """What the belief weighs a position by for each of the opponent's pawns promoted unseen
+    (:attr:`~app.engine.inference.InferenceOptions.promotion_weight`; 1: as any other move)."""
     deep: int = 0
     """Off at every level (tried at hard with 12: see ``docs/benchmarks.md``, "Levels"). When the belief is sharp
     (its heaviest few boards hold most of the weight), this many of the best moves are scored again on those boards
@@ -122,7 +135,8 @@ LEVELS: dict[str, BlindLevel] = {
                        weights=Weights(king_exposed=600, hanging_share=0.3, king_zone=0)),
     "medium": BlindLevel(cap=1500, boards=48, max_seconds=1.0, refine=12),
     "hard": BlindLevel(cap=20000, boards=96, max_seconds=4.0, refine=48, forced=True, hunt=12, danger=6000.0,
-                       progress=4, charge_fails=False, tempo=100.0),
+                       progress=4, charge_fails=False, tempo=100.0, share_weight=True,
+                       promotion_weight=0.05, spared_king_weight=0.2, quiet_priors=True),
 }
 
 KING_CAPTURE = 3000.0
@@ -297,7 +311,10 @@ class BlindBeliefBot(Bot):
         self._offered_at = -1
 
     def _new_tracker(self, seat: Seat) -> OpponentTracker:
-        options = InferenceOptions(cap=self.settings.cap, seed=self.seed, retries=0, start_fen=self.start_fen)
+        options = InferenceOptions(cap=self.settings.cap, seed=self.seed, retries=0, start_fen=self.start_fen,
+                                   share_weight=self.settings.share_weight,
+                                   promotion_weight=self.settings.promotion_weight,
+                                   spared_king_weight=self.settings.spared_king_weight)
         tracker = OpponentTracker(seat, options, BlindInference, _guess_blind, turn_boundary=(TurnStarted, TurnSkipped))
         tracker.hint = lambda: seen_agreement(self.view)
         return tracker
@@ -373,7 +390,8 @@ class BlindBeliefBot(Bot):
         weights = self.settings.weights
         if low_time:
             weights = replace(weights, **_LOW_TIME_WEIGHTS)  # type: ignore[arg-type]
-        prior = king_threat_prior(inference.own, self.color, self.settings.threat_prior)
+        calm = self.settings.quiet_priors and self.quiet_plies() > QUIET
+        prior = king_threat_prior(inference.own, self.color, 1.0 if calm else self.settings.threat_prior)
         sample = sample_boards(inference, self.settings.boards, self.rng, prior)
         candidates = _candidates(attempts)
         me = self.color
@@ -384,7 +402,8 @@ class BlindBeliefBot(Bot):
         bonus = [0.0] * len(candidates)
         self.last_danger = []
         if self.settings.danger and not low_time:
-            self.last_danger = king_danger(inference, candidates, me, self.settings.danger_prior, DANGER_POSITIONS)
+            self.last_danger = king_danger(inference, candidates, me, 1.0 if calm else self.settings.danger_prior,
+                                           DANGER_POSITIONS)
             bonus = [-self.settings.danger * d for d in self.last_danger]
         scores = [table.combined(i, self.settings.worst_share) + bonus[i] for i in range(len(candidates))]
         if self.settings.refine and not low_time:
