@@ -4,6 +4,7 @@ Run by hand on records of games the bot played (any RBC record whose seat was pl
 ``benchmarks/strangefish.py`` saves one per game):
 
     .venv/bin/python benchmarks/belief_truth.py /tmp/sf2-run/game-*.json [--level hard] [--standing 50 100 200]
+        [--share] [--spared 0.2]
 
 For every move decision of the bot's seat the record is replayed up to it, the seat's observations are fed to a
 fresh bot of ``--level`` (its cap and tracker; no engine), and the bot's belief after its sense is weighed:
@@ -17,6 +18,8 @@ Printed per weighing: the mean natural log of the true position's share (higher 
 belief lost the true position is counted apart), its mean share, and the ratio to the peer, ``exp`` of the
 difference of the mean logs: how many times likelier the weighing makes the truth, on the geometric mean.
 Positions beyond ``--most`` of a belief are a uniform draw standing for the rest (the truth always kept).
+With ``--share`` (and ``--spared``) the belief itself is another one (its weights shared among the opponent's
+moves), so compare the runs' ``belief`` rows (and how often the truth was held), not the ratios across runs.
 The bot's own decisions are not replayed (the moves are the record's), so the weighing is judged on the very
 beliefs the bot had, whatever it would have chosen with them.
 """
@@ -44,7 +47,8 @@ from app.engine.timeline import replay  # noqa: E402
 from app.games.rbc import belief_bot  # noqa: E402
 
 
-def decisions(path: Path, level: str, cap: int | None = None) -> Iterator[tuple[belief_bot.RBCBeliefBot, Any, int]]:
+def decisions(path: Path, level: str, cap: int | None = None, share: bool = False,
+              spared: float = 1.0) -> Iterator[tuple[belief_bot.RBCBeliefBot, Any, int]]:
     """For each seat of ``path`` played by the belief bot, at each of its move decisions: a bot of ``level``
     (holding at most ``cap`` positions, if given) holding the belief it had then, the true board, and the seat."""
     record = read_record(str(path))
@@ -53,7 +57,8 @@ def decisions(path: Path, level: str, cap: int | None = None) -> Iterator[tuple[
     seats = [seat for seat, player in enumerate(record.players) if (player.spec or "").startswith("sightline:belief")]
     for seat in seats:
         bot = belief_bot.RBCBeliefBot(seed=0, level=level)
-        bot.settings = replace(bot.settings, engine=False, cap=cap or bot.settings.cap)
+        bot.settings = replace(bot.settings, engine=False, cap=cap or bot.settings.cap, share_weight=share,
+                               spared_king_weight=spared)
         bot.start(seat, dict(record.options))
         fed = 0
         for upto in range(len(record.entries) + 1):
@@ -90,13 +95,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--standing", nargs="*", type=float, default=[50.0, 100.0, 200.0])
     parser.add_argument("--most", type=int, default=600, help="positions weighed per belief besides the truth")
     parser.add_argument("--cap", type=int, help="positions the belief holds (default: the level's)")
+    parser.add_argument("--share", action="store_true",
+                        help="the belief shares each position's weight among the opponent's moves (share_weight)")
+    parser.add_argument("--spared", type=float, default=1.0,
+                        help="weight of a position where the king could have been taken and was not")
     args = parser.parse_args(argv)
     rng = random.Random(0)
     logs: dict[str, list[float]] = {}
     turns = lost = 0
     started = time.perf_counter()
     for path in args.records:
-        for bot, truth, seat in decisions(path, args.level, args.cap):
+        for bot, truth, seat in decisions(path, args.level, args.cap, args.share, args.spared):
             turns += 1
             inference = bot.tracker.inference
             key = opponent_key(truth, seat == 0)
@@ -120,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     peer = sum(logs["belief"]) / len(logs["belief"])
     print(f"{len(args.records)} records, {turns} decisions of the belief bot ({args.level}, "
-          f"cap {args.cap or belief_bot.LEVELS[args.level].cap}), the truth held in "
+          f"cap {args.cap or belief_bot.LEVELS[args.level].cap}{', shared weights' if args.share else ''}"
+          f"{f', spared king {args.spared:g}' if args.spared != 1.0 else ''}), the truth held in "
           f"{turns - lost}; {time.perf_counter() - started:.0f} s")
     print(f"{'weighing':28s} {'mean log share':>15s} {'mean share':>11s} {'vs belief':>10s}")
     for name, values in logs.items():

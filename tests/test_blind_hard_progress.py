@@ -51,3 +51,28 @@ def test_hard_pushes_a_pawn_in_a_long_quiet_position_it_is_not_behind_in() -> No
 def test_the_bonus_waits_for_a_quiet_spell_and_is_hards_only() -> None:
     assert LEVELS["hard"].progress > 0 and not LEVELS["hard"].charge_fails
     assert LEVELS["medium"].progress == LEVELS["easy"].progress == 0
+
+
+def test_after_a_quiet_spell_hard_stops_counting_positions_that_attack_its_king_as_likelier(monkeypatch) -> None:
+    # The king-threat priors (6 on the boards drawn, 20 in the king-danger term) are for an opponent heading for
+    # the king; after QUIET plies of nothing, they kept hard's king stepping to and fro until the turn limit.
+    from app.games.blind import belief_bot
+    factors: list[tuple[str, float]] = []
+    threat, danger = belief_bot.king_threat_prior, belief_bot.king_danger
+
+    def record_threat(own, color, factor):  # type: ignore[no-untyped-def]
+        factors.append(("threat", factor))
+        return threat(own, color, factor)
+
+    def record_danger(inference, candidates, color, factor=1.0, most=None):  # type: ignore[no-untyped-def]
+        factors.append(("danger", factor))
+        return danger(inference, candidates, color, factor, most)
+    monkeypatch.setattr(belief_bot, "king_threat_prior", record_threat)
+    monkeypatch.setattr(belief_bot, "king_danger", record_danger)
+    hard = LEVELS["hard"]
+    assert hard.quiet_priors and not LEVELS["medium"].quiet_priors
+    _hard_attempt(_quiet_game(20), 1)
+    assert factors == [("threat", hard.threat_prior), ("danger", hard.danger_prior)]
+    factors.clear()
+    _hard_attempt(_quiet_game(belief_bot.QUIET + 20), 1)
+    assert factors == [("threat", 1.0), ("danger", 1.0)]

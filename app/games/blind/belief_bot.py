@@ -21,7 +21,11 @@ Each turn, within a budget taken from its clock:
   where the bot is a rook ahead, pressure on the enemy king counts (:func:`hunt_bonus`); the danger to its own
   king is counted over every position held (:func:`king_danger`), and after a long spell without captures, when
   it is not behind, its pawns' advances earn a bonus (level ``progress``); an attempt is charged for the boards
-  on which it fails, since a failed attempt gives the turn away (level ``tempo``);
+  on which it fails, since a failed attempt gives the turn away (level ``tempo``); its belief shares each
+  position's weight among the opponent's moves (the captures it did not make among them), weighs an unseen
+  promotion and a king the opponent could have taken and did not less, and after a long quiet spell no longer
+  takes positions that attack its king as likelier than the belief says (``share_weight``, ``promotion_weight``,
+  ``spared_king_weight``, ``quiet_priors``);
 - **material near a flag fall (ruling B5)**: when the bot's own clock runs low, a
   flag fall is decided on material, so material counts more in the evaluation and
   risky attacks on the king count less. The bot also answers draw offers by

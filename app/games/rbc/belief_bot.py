@@ -120,6 +120,12 @@ class RbcLevel:
     keep: float = 0.0
     """With an increment, the seconds the clock keeps in hand (:class:`~app.bots.timing.TurnClock`): a long game
     is then played on the increment with that much to spare for a slow turn."""
+    share_weight: bool = False
+    """Whether the belief shares each position's weight among the opponent's moves
+    (:attr:`~app.engine.inference.InferenceOptions.share_weight`) instead of counting move orders. Off at every
+    level: measured for Blind Chess first (``benchmarks/belief_truth.py --share`` weighs it on RBC records)."""
+    spared_king_weight: float = 1.0
+    """What the belief weighs a position by when the opponent could have taken the king there and did not."""
     weights: Weights = field(default_factory=Weights)
 
 
@@ -190,7 +196,9 @@ class RBCBeliefBot(Bot):
         self._draw_rule = "50-move"
 
     def _new_tracker(self, seat: Seat) -> OpponentTracker:
-        options = InferenceOptions(cap=self.settings.cap, seed=self.seed, retries=0)
+        options = InferenceOptions(cap=self.settings.cap, seed=self.seed, retries=0,
+                                   share_weight=self.settings.share_weight,
+                                   spared_king_weight=self.settings.spared_king_weight)
         tracker = OpponentTracker(seat, options, RbcInference, _guess_rbc, turn_boundary=(TurnStarted,))
         tracker.hint = lambda: seen_agreement(self.view, self.color)
         return tracker
