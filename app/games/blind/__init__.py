@@ -35,9 +35,9 @@ DEFINITION = GameDefinition(
                     "opponent.",
             "medium": "Keeps track of every position you could be in and tries its moves with care. Beat easy in 84 "
                       "games of 100, and a Stockfish-guided guesser in 11 of 20.",
-            "hard": "Thinks longer than medium, keeps track of thirteen times as many of your possible "
-                    "positions and weighs them more soberly; sees king captures you cannot escape, guards its "
-                    "king and plays quiet endings forward. Beat medium 67.5% over 100 games.",
+            "hard": "Thinks longer than medium and keeps track of thirteen times as many of your possible "
+                    "positions; sees king captures you cannot escape, guards its king and plays quiet endings "
+                    "forward. Beat medium 67.5% over 100 games.",
         },
         "random": {"": "Tries random moves: only for trying out the rules."},
         "greedy": {"": "Tries random moves, but takes any piece of yours it has found: a step up from random."},
