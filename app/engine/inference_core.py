@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import hashlib
 import logging
 import math
@@ -17,7 +18,6 @@ import random
 import tempfile
 import threading
 from abc import ABC, abstractmethod
-import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
