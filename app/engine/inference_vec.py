@@ -176,6 +176,20 @@ class _Children:
         return rows, weights
 
 
+def piece_targets(column: int, squares: Any, occupied: Any) -> Any:
+    """The squares a knight, bishop, rook, queen or king (``column``) on each of ``squares`` reaches, with
+    ``occupied`` (one per square) stopping the sliders on the first piece in their way."""
+    if column == KNIGHT:
+        return KNIGHT_TABLE[squares]
+    if column == KING:
+        return KING_TABLE[squares]
+    if column == BISHOP:
+        return bishop_attacks(squares, occupied)
+    if column == ROOK:
+        return rook_attacks(squares, occupied)
+    return rook_attacks(squares, occupied) | bishop_attacks(squares, occupied)
+
+
 def capture_counts(rows: Rows, mine: int, white: bool) -> Any:
     """For each position: how many captures of the seat's pieces (``mine``) the opponent (White if ``white``)
     could attempt there, a move that lands on one of them (en passant aside)."""
@@ -186,16 +200,7 @@ def capture_counts(rows: Rows, mine: int, white: bool) -> Any:
         parents, squares = _pieces(rows[column])
         if not len(parents):
             continue
-        if column == KNIGHT:
-            targets = KNIGHT_TABLE[squares]
-        elif column == KING:
-            targets = KING_TABLE[squares]
-        elif column == BISHOP:
-            targets = bishop_attacks(squares, occupied[parents])
-        elif column == ROOK:
-            targets = rook_attacks(squares, occupied[parents])
-        else:
-            targets = rook_attacks(squares, occupied[parents]) | bishop_attacks(squares, occupied[parents])
+        targets = piece_targets(column, squares, occupied[parents])
         np.add.at(counts, parents, np.bitwise_count(targets & mine64).astype(np.int64))
     pawns = rows[PAWN]
     left, right = pawns & U64(~chess.BB_FILE_A & chess.BB_ALL), pawns & U64(~chess.BB_FILE_H & chess.BB_ALL)
@@ -299,16 +304,7 @@ def _quiet(children: _Children, rows: Rows, mine: Any, white: bool, back: Any, u
         parents, squares = _pieces(rows[column])
         if not len(parents):
             continue
-        if column == KNIGHT:
-            targets = KNIGHT_TABLE[squares]
-        elif column == KING:
-            targets = KING_TABLE[squares]
-        elif column == BISHOP:
-            targets = bishop_attacks(squares, occupied[parents])
-        elif column == ROOK:
-            targets = rook_attacks(squares, occupied[parents])
-        else:
-            targets = rook_attacks(squares, occupied[parents]) | bishop_attacks(squares, occupied[parents])
+        targets = piece_targets(column, squares, occupied[parents])
         targets = targets & empty[parents]
         origin = SQUARE_BITS[squares]
         moves, destinations = bits_of(np.arange(len(parents)), targets)
