@@ -13,8 +13,8 @@ import app.games  # noqa: F401 - the games registry
 from app.engine import inference_vec
 from app.engine.inference import InferenceOptions
 from app.engine.inference_core import _capture_count, opponent_key, pack
-from app.games.blind.inference import BlindInference
 from app.engine.inference_vec import PASS_NEVER
+from app.games.blind.inference import BlindInference
 from app.games.blind.rules import Attempt, BlindChess, GameStarted, own_fen
 
 
