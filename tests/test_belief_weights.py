@@ -18,6 +18,18 @@ from app.games.blind.inference import BlindInference
 from app.games.blind.rules import Attempt, BlindChess, GameStarted, own_fen
 
 
+def _black_positions(inference: BlindInference) -> dict[str, float]:
+    """The positions ``inference`` holds as {Black's pieces as a FEN board: weight}."""
+    found: dict[str, float] = {}
+    for board, weight in inference.positions():
+        black = chess.Board(None)
+        for square, piece in board.piece_map().items():
+            if piece.color == chess.BLACK:
+                black.set_piece_at(square, piece)
+        found[black.board_fen()] = weight
+    return found
+
+
 def _after_one_black_turn(fen: str, white_move: str, **options: float | bool) -> dict[str, float]:
     """Black's positions, as White's belief holds them after White's ``white_move`` and one turn of Black's (a
     king step that captures nothing), each weight over the largest: {Black's pieces as a FEN board: weight}."""
@@ -30,14 +42,7 @@ def _after_one_black_turn(fen: str, white_move: str, **options: float | bool) ->
     game.play(1, Attempt(step))
     for observation in game.observations(0):
         inference.update(observation)
-    weights: dict[str, float] = {}
-    for board, weight in inference.positions():
-        black = chess.Board(None)
-        for square, piece in board.piece_map().items():
-            if piece.color == chess.BLACK:
-                black.set_piece_at(square, piece)
-        weights[black.board_fen()] = weight
-    return weights
+    return _black_positions(inference)
 
 
 def test_an_unseen_promotion_weighs_what_the_option_says() -> None:
@@ -68,14 +73,7 @@ def _held_then_expanded(fen: str, parents: list[str], **options: float | bool) -
         held[opponent_key(full, chess.WHITE)] = 1.0
     inference.hold(held)
     inference._expand(None, PASS_NEVER)
-    result = {}
-    for position, weight in inference.positions():
-        black = chess.Board(None)
-        for square, piece in position.piece_map().items():
-            if piece.color == chess.BLACK:
-                black.set_piece_at(square, piece)
-        result[black.board_fen()] = weight
-    return result
+    return _black_positions(inference)
 
 
 def _moves(fen: str, placement: str) -> tuple[int, int]:
