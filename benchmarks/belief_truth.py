@@ -14,6 +14,12 @@ fresh bot of ``--level`` (its cap and tracker; no engine), and the bot's belief 
 - ``threat + standing T``: times the ``standing`` prior at temperature ``T`` as well (positions the opponent
   stands well in count ``exp(s / T)`` times, raids on the king never less).
 
+With ``--danger F1 F2 ...`` it weighs the bot's king danger instead: at each decision, for every candidate move,
+the share of the belief on which the opponent could take the king right after it (:func:`king_danger`, positions
+that attack the king already counted ``F`` times), against what happens on the true board. Printed per factor:
+the mean log loss and Brier score of those shares as forecasts (lower is better), the mean forecast against the
+true rate, and how often the move the forecast calls safest is truly safe where some move was.
+
 Printed per weighing: the mean natural log of the true position's share (higher is better; a turn where the
 belief lost the true position is counted apart), its mean share, and the ratio to the peer, ``exp`` of the
 difference of the mean logs: how many times likelier the weighing makes the truth, on the geometric mean.
@@ -34,6 +40,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
+
+import chess
 
 HERE = Path(__file__).resolve()
 sys.path.insert(0, str(HERE.parent.parent))
@@ -88,6 +96,76 @@ def weighings(bot: belief_bot.RBCBeliefBot, temperatures: list[float]) -> dict[s
     return found
 
 
+def true_dangers(truth: Any, color: bool, candidates: list[Any]) -> list[bool]:
+    """For each candidate: could the opponent take the king right after it on the true board?"""
+    found = []
+    for move in candidates:
+        board = truth.copy(stack=False)
+        board.turn = color
+        taken = None if move is None else belief_bot._resolve(board, move)
+        if taken is not None and board.kings & board.occupied_co[not color] & (1 << taken.to_square):
+            found.append(False)
+            continue
+        board.push(taken if taken is not None else chess.Move.null())
+        king = board.king(color)
+        found.append(king is None or bool(board.attackers_mask(not color, king)))
+    return found
+
+
+def danger_calibration(args: argparse.Namespace) -> int:
+    """The king danger's shares as forecasts of the true board's outcome (``--danger``)."""
+    import numpy as np
+    from app.bots.belief_common import king_attacked, king_danger_rows
+    from app.games.rbc.moves import move_actions
+
+    factors = list(args.danger)
+    loss = {f: 0.0 for f in factors}
+    brier = {f: 0.0 for f in factors}
+    forecast = {f: 0.0 for f in factors}
+    safest_safe = {f: 0 for f in factors}
+    count = decisions_with_choice = true_rate = 0
+    started = time.perf_counter()
+    for path in args.records:
+        for bot, truth, seat in decisions(path, args.level, args.cap, args.share, args.spared):
+            color = seat == 0
+            inference = bot.tracker.inference
+            candidates = belief_bot._candidates(move_actions(truth, color).as_list())
+            truths = np.array(true_dangers(truth, color, candidates))
+            dangers, weights = king_danger_rows(inference, candidates, color, belief_bot._resolve)
+            if not weights.size:
+                continue
+            rows, _ = inference.arrays()
+            rows = np.asarray(rows, dtype=np.uint64)
+            king = inference.own.king(color)
+            attacked = (king_attacked(king, color, inference.own.occupied, *rows[:6]) if king is not None
+                        else np.zeros(rows.shape[1], dtype=bool))
+            count += len(candidates)
+            true_rate += int(truths.sum())
+            some_safe = not truths.all()
+            decisions_with_choice += some_safe
+            for f in factors:
+                w = weights * np.where(attacked, f, 1.0)
+                shares = (dangers * w).sum(axis=1) / (w.sum() or 1.0)
+                p = np.clip(shares, 1e-3, 1 - 1e-3)
+                loss[f] += float(-(truths * np.log(p) + (~truths) * np.log(1 - p)).sum())
+                brier[f] += float(((shares - truths) ** 2).sum())
+                forecast[f] += float(shares.sum())
+                if some_safe:
+                    safest_safe[f] += not truths[int(np.argmin(shares))]
+        print(f"{path.name}: {count} forecasts so far", file=sys.stderr, flush=True)
+    if not count:
+        print("no decision of a belief bot in these records")
+        return 1
+    print(f"{len(args.records)} records, {count} candidate moves ({args.level}, cap "
+          f"{args.cap or belief_bot.LEVELS[args.level].cap}{', shared weights' if args.share else ''}); "
+          f"truly dangerous {true_rate / count:.3%}; {time.perf_counter() - started:.0f} s")
+    print(f"{'threat factor':>13s} {'log loss':>9s} {'Brier':>8s} {'forecast':>9s} {'safest truly safe':>18s}")
+    for f in factors:
+        print(f"{f:13g} {loss[f] / count:9.4f} {brier[f] / count:8.4f} {forecast[f] / count:9.3%} "
+              f"{safest_safe[f] / max(1, decisions_with_choice):18.1%}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", nargs="+", type=Path)
@@ -99,7 +177,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="the belief shares each position's weight among the opponent's moves (share_weight)")
     parser.add_argument("--spared", type=float, default=1.0,
                         help="weight of a position where the king could have been taken and was not")
+    parser.add_argument("--danger", nargs="*", type=float,
+                        help="weigh the king danger's forecasts at these threat factors instead")
     args = parser.parse_args(argv)
+    if args.danger:
+        return danger_calibration(args)
     rng = random.Random(0)
     logs: dict[str, list[float]] = {}
     turns = lost = 0
