@@ -100,6 +100,12 @@ class RbcLevel:
     vote_share: float = 0.3
     engine_weight: float = 0.6
     """How much the engine's average score counts against the built-in one for those moves."""
+    engine_depth: int = 0
+    """With more than 0, StrangeFish2's way instead of the votes: the engine searches this many plies (not a
+    time) after each of the ``engine_moves`` best moves on every board it reaches, heaviest first, until the
+    engine's share of the turn is spent (:meth:`RBCBeliefBot._engine_table`)."""
+    engine_min: float = 0.3
+    """With ``engine_depth``: how much a move's worst engine score over the boards counts against its average."""
     refine: int = 10
     """How many of the best moves are scored again with the opponent's forcing replies."""
     threat_prior: float = 12.0
@@ -189,6 +195,8 @@ class RBCBeliefBot(Bot):
         self.last_sense_values: dict[int, tuple[float, float]] = {}
         self.last_danger: list[float] = []
         self.engine_calls = 0
+        self.engine_boards = 0
+        """Boards the engine completed in the last move choice (``engine_depth`` only)."""
         self._standing_of: tuple[tuple[int, int, str], Callable[[Hypothesis], float]] | None = None
         self.failures: list[str] = []
         self._reset_ply = 0
@@ -365,7 +373,13 @@ class RBCBeliefBot(Bot):
                           for i in range(len(candidates))]
         if self.settings.noise:
             scores = [score + self.rng.uniform(-self.settings.noise, self.settings.noise) for score in scores]
-        if engine_time > 0.01:
+        if engine_time > 0.01 and self.settings.engine_depth:
+            mixed = self._engine_table(sample, candidates, scores, deadline)
+            if mixed is not scores and self.last_danger:
+                share = self.settings.engine_weight * self.settings.danger  # as below: the danger counts in full
+                mixed = [score - share * danger for score, danger in zip(mixed, self.last_danger)]
+            scores = mixed
+        elif engine_time > 0.01:
             votes = self._engine_votes(sample, candidates, deadline.fraction(self.settings.vote_share)
                                        if self.settings.engine_moves else deadline)
             for index, share in votes.items():
@@ -547,6 +561,75 @@ class RBCBeliefBot(Bot):
         kept = set(shortlist)
         return [(1 - mix) * (scores[i] if scores[i] > -math.inf else first_look[i]) + mix * totals[i] / weight
                 if i in kept else -math.inf for i in range(len(candidates))]
+
+    def _engine_table(self, sample: BoardSample, candidates: list[chess.Move | None], scores: list[float],
+                      deadline: Deadline) -> list[float]:
+        """The engine's shallow score of the best moves so far on as many boards as the time allows.
+
+        StrangeFish2 scores every move on every board with a depth-limited search and ranks moves by a mix of
+        their average and their worst outcome; this does the same for the ``engine_moves`` best moves after the
+        built-in look, board by board, heaviest first, until ``deadline`` (a board counts only when every move
+        was scored on it). A move that takes the king scores ``CLIP``, one that leaves the king to be taken
+        ``-CLIP``; positions met twice in the turn (moves that the referee revises alike) are searched once.
+        The shortlisted moves' scores become ``(1 - engine_weight) * built-in + engine_weight * engine``, with
+        ``engine = (1 - engine_min) * weighted average + engine_min * worst``; the other moves drop out.
+        Unchanged when no board was completed.
+        """
+        assert self.engine is not None
+        settings = self.settings
+        shortlist = sorted((i for i in range(len(candidates)) if scores[i] > -math.inf),
+                           key=lambda i: -scores[i])[:settings.engine_moves]
+        if len(shortlist) < 2:
+            return scores
+        me = self.color
+        totals = {i: 0.0 for i in shortlist}
+        worst = {i: math.inf for i in shortlist}
+        weight = 0.0
+        seen: dict[tuple[str, bool], float] = {}
+        self.engine_calls = 0
+        self.engine_boards = 0
+        for j in sorted(range(len(sample)), key=lambda j: -sample.weights[j]):
+            if deadline.left() < 0.05 or not self.engine.available:
+                break
+            board = sample.boards[j]
+            row: dict[int, float] = {}
+            for i in shortlist:
+                move = candidates[i]
+                taken = None if move is None else _resolve(board, move)
+                if taken is not None and board.kings & board.occupied_co[not me] & chess.BB_SQUARES[taken.to_square]:
+                    row[i] = CLIP
+                    continue
+                after = board.copy(stack=False)
+                after.push(taken if taken is not None else chess.Move.null())
+                king = after.king(me)
+                if king is None or after.attackers_mask(not me, king):
+                    row[i] = -CLIP
+                    continue
+                key = (after.board_fen(), after.turn)
+                value = seen.get(key)
+                if value is None:
+                    found = self.engine.score(after, 1.0, me, depth=settings.engine_depth)
+                    self.engine_calls += 1
+                    if found is None:
+                        if not self.engine.available:
+                            return scores
+                        found = evaluate(after, me, self.weights())
+                    value = seen[key] = max(-CLIP, min(CLIP, float(found)))
+                row[i] = value
+                if deadline.expired():
+                    break
+            if len(row) < len(shortlist):
+                break
+            self.engine_boards += 1
+            for i, value in row.items():
+                totals[i] += sample.weights[j] * value
+                worst[i] = min(worst[i], value)
+            weight += sample.weights[j]
+        if weight <= 0:
+            return scores
+        mix, low = settings.engine_weight, settings.engine_min
+        return [(1 - mix) * scores[i] + mix * ((1 - low) * totals[i] / weight + low * worst[i])
+                if i in totals else -math.inf for i in range(len(candidates))]
 
     def _engine_votes(self, sample: BoardSample, candidates: list[chess.Move | None],
                       deadline: Deadline) -> dict[int, float]:
