@@ -147,14 +147,18 @@ class _FakeEngine:
     def __init__(self, clock: FakeClock, square: int, value: int = 400, cost: float = 0.05) -> None:
         self.clock, self.square, self.value, self.cost = clock, square, value, cost
         self.calls = 0
+        self.depths: set[int | None] = set()
+        self.positions: list[str] = []
 
     def best_move(self, board: chess.Board, seconds: float) -> chess.Move | None:
         self.clock.t += seconds
         return None
 
-    def score(self, board: chess.Board, seconds: float, color: chess.Color) -> int | None:
+    def score(self, board: chess.Board, seconds: float, color: chess.Color, depth: int | None = None) -> int | None:
         self.calls += 1
-        self.clock.t += max(seconds, self.cost)
+        self.depths.add(depth)
+        self.positions.append(board.fen())
+        self.clock.t += self.cost if depth else max(seconds, self.cost)
         piece = board.piece_at(self.square)
         return self.value if piece == chess.Piece(chess.KNIGHT, color) else 0
 
@@ -217,3 +221,68 @@ def test_the_engine_mix_does_not_water_down_the_king_danger(monkeypatch: pytest.
     move = bot.act(_request(game, 60.0)).move
     assert bot.engine_calls >= 2
     assert king_danger(bot.tracker.inference, [move], True)[0] == 0.0, move
+
+
+class _TrapEngine(_FakeEngine):
+    """The knight on c3 scores 500 except where Black's pawn stands on e5 (there -3000); a knight on f3, 250."""
+
+    def score(self, board: chess.Board, seconds: float, color: chess.Color, depth: int | None = None) -> int | None:
+        super().score(board, seconds, color, depth)
+        if board.piece_at(chess.C3) == chess.Piece(chess.KNIGHT, color):
+            return -3000 if board.piece_at(chess.E5) == chess.Piece(chess.PAWN, not color) else 500
+        return 250 if board.piece_at(chess.F3) == chess.Piece(chess.KNIGHT, color) else 0
+
+
+def _second_turn_with(monkeypatch: pytest.MonkeyPatch, engine_type: type[_FakeEngine], **level: Any
+                      ) -> tuple[RBCBeliefBot, _FakeEngine, Any, float]:
+    """White's second move at hard with ``level`` changed and a fake engine, after 1. e4 a6. White senses b2 both
+    times (it sees only its own pieces), so the belief holds Black's 20 first moves and the pass."""
+    monkeypatch.setitem(LEVELS, "hard", replace(LEVELS["hard"], **level))
+    game = ReconChess()
+    bot = RBCBeliefBot(seed=1, level="hard")
+    clock = FakeClock(0.001)
+    bot.now = clock
+    bot.start(0, game.options())
+    engine = engine_type(clock, chess.C3, cost=0.002)
+    bot.engine = engine  # type: ignore[assignment]
+    seen = 0
+
+    def catch_up() -> None:
+        nonlocal seen
+        for observation in game.observations(0)[seen:]:
+            bot.observe(observation)
+        seen = len(game.observations(0))
+
+    catch_up()
+    game.play(0, Sense(chess.B2))
+    game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
+    catch_up()
+    game.play(1, Sense(chess.B7))
+    game.play(1, MoveAction(chess.Move.from_uci("a7a6")))
+    game.play(0, Sense(chess.B2))
+    catch_up()
+    before, budget = clock.t, bot.clock.budget(300.0)
+    action = bot.act(_request(game, 300.0))
+    return bot, engine, action, clock.t - before - budget
+
+
+def test_the_engine_table_scores_the_shortlist_at_a_depth_on_many_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    # StrangeFish2's way (engine_depth): the engine that loves a knight on c3 decides, every search is depth-limited,
+    # every board the belief holds is reached, no position is searched twice, and the turn fits its budget.
+    bot, engine, action, over = _second_turn_with(monkeypatch, _FakeEngine, engine_depth=6, engine_moves=24)
+    assert action.move == chess.Move.from_uci("b1c3")
+    assert engine.depths == {6} and bot.engine_calls == engine.calls
+    assert bot.engine_boards == bot.tracker.inference.size == 21  # Black may also pass
+    assert len(engine.positions) == len(set(engine.positions))
+    assert over <= 0.1
+
+
+@pytest.mark.parametrize(("worst_share", "expected"), [(0.3, "g1f3"), (0.0, "b1c3")])
+def test_the_engine_table_weighs_a_moves_worst_board(monkeypatch: pytest.MonkeyPatch, worst_share: float,
+                                                       expected: str) -> None:
+    # Nc3 averages about 330 over Black's 21 first moves but loses 3000 after ...e5; Nf3 makes 250 everywhere. Counting
+    # the worst board at 30% (as StrangeFish2 does) prefers the safe knight; the average alone prefers the other.
+    bot, _, action, _ = _second_turn_with(monkeypatch, _TrapEngine, engine_depth=6, engine_moves=24,
+                                          engine_min=worst_share, engine_weight=1.0)
+    assert bot.engine_boards == 21
+    assert action.move == chess.Move.from_uci(expected)
