@@ -6,6 +6,7 @@ Fake clocks and fake engines throughout: what the bot does within its budget is 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from typing import Any
 
@@ -147,8 +148,7 @@ class _FakeEngine:
     def __init__(self, clock: FakeClock, square: int, value: int = 400, cost: float = 0.05) -> None:
         self.clock, self.square, self.value, self.cost = clock, square, value, cost
         self.calls = 0
-        self.depths: set[int | None] = set()
-        self.positions: list[str] = []
+        self.searched: list[tuple[int | None, str]] = []
 
     def best_move(self, board: chess.Board, seconds: float) -> chess.Move | None:
         self.clock.t += seconds
@@ -156,8 +156,7 @@ class _FakeEngine:
 
     def score(self, board: chess.Board, seconds: float, color: chess.Color, depth: int | None = None) -> int | None:
         self.calls += 1
-        self.depths.add(depth)
-        self.positions.append(board.fen())
+        self.searched.append((depth, board.fen()))
         self.clock.t += self.cost if depth else max(seconds, self.cost)
         piece = board.piece_at(self.square)
         return self.value if piece == chess.Piece(chess.KNIGHT, color) else 0
@@ -261,19 +260,24 @@ def _second_turn_with(monkeypatch: pytest.MonkeyPatch, engine_type: type[_FakeEn
     game.play(1, MoveAction(chess.Move.from_uci("a7a6")))
     game.play(0, Sense(chess.B2))
     catch_up()
-    before, budget = clock.t, bot.clock.budget(300.0)
+    turn = copy.deepcopy(bot.clock)  # the move starts the turn (White sensed without the bot): its budget then
+    turn.turn_started(300.0)
+    before, budget = clock.t, turn.budget(300.0)
     action = bot.act(_request(game, 300.0))
     return bot, engine, action, clock.t - before - budget
 
 
 def test_the_engine_table_scores_the_shortlist_at_a_depth_on_many_boards(monkeypatch: pytest.MonkeyPatch) -> None:
-    # StrangeFish2's way (engine_depth): the engine that loves a knight on c3 decides, every search is depth-limited,
-    # every board the belief holds is reached, no position is searched twice, and the turn fits its budget.
+    # StrangeFish2's way (engine_depth): the engine that loves a knight on c3 decides, every search is depth-limited
+    # (six plies first, then deeper passes while the time lasts), every board the belief holds is reached, no
+    # position is searched twice in a pass, and the turn fits its budget.
     bot, engine, action, over = _second_turn_with(monkeypatch, _FakeEngine, engine_depth=6, engine_moves=24)
     assert action.move == chess.Move.from_uci("b1c3")
-    assert engine.depths == {6} and bot.engine_calls == engine.calls
+    depths = [depth for depth, _ in engine.searched]
+    assert depths[0] == 6 and depths == sorted(depths) and bot.engine_calls == engine.calls
+    assert 6 < bot.engine_depth_reached <= depths[-1]  # the time allowed deeper passes; the last may be cut short
     assert bot.engine_boards == bot.tracker.inference.size == 21  # Black may also pass
-    assert len(engine.positions) == len(set(engine.positions))
+    assert len(engine.searched) == len(set(engine.searched))
     assert over <= 0.1
 
 

@@ -148,6 +148,8 @@ KING_CAPTURE = 3000.0
 """What taking the king is worth in a move's average (more than any material, bounded so that a long shot
 that leaves the queen hanging on most boards is not preferred to solid play)."""
 CLIP = 3000.0
+MOST_ENGINE_DEPTH = 20
+"""The deepest pass of the engine table (:meth:`RBCBeliefBot._engine_table`)."""
 ENGINE_VOTE = 120.0
 """Centipawns added to a move for the share of the likeliest boards on which the engine chose it."""
 STANDING_MOST = 4000
@@ -197,6 +199,8 @@ class RBCBeliefBot(Bot):
         self.engine_calls = 0
         self.engine_boards = 0
         """Boards the engine completed in the last move choice (``engine_depth`` only)."""
+        self.engine_depth_reached = 0
+        """The depth of the engine table that chose the last move (``engine_depth`` only)."""
         self._standing_of: tuple[tuple[int, int, str], Callable[[Hypothesis], float]] | None = None
         self.failures: list[str] = []
         self._reset_ply = 0
@@ -564,31 +568,59 @@ class RBCBeliefBot(Bot):
 
     def _engine_table(self, sample: BoardSample, candidates: list[chess.Move | None], scores: list[float],
                       deadline: Deadline) -> list[float]:
-        """The engine's shallow score of the best moves so far on as many boards as the time allows.
+        """The engine's depth-limited score of the best moves so far on as many boards as the time allows.
 
         StrangeFish2 scores every move on every board with a depth-limited search and ranks moves by a mix of
         their average and their worst outcome; this does the same for the ``engine_moves`` best moves after the
         built-in look, board by board, heaviest first, until ``deadline`` (a board counts only when every move
-        was scored on it). A move that takes the king scores ``CLIP``, one that leaves the king to be taken
-        ``-CLIP``; positions met twice in the turn (moves that the referee revises alike) are searched once.
+        was scored on it). When every board is done with time left (a small belief), the whole table is made
+        again one ply deeper, and kept if that pass also reaches every board: an exact belief gets a deep search
+        rather than a six-ply one. A move that takes the king scores ``CLIP``, one that leaves the king to be
+        taken ``-CLIP``; positions met twice in a pass (moves that the referee revises alike) are searched once.
         The shortlisted moves' scores become ``(1 - engine_weight) * built-in + engine_weight * engine``, with
         ``engine = (1 - engine_min) * weighted average + engine_min * worst``; the other moves drop out.
         Unchanged when no board was completed.
         """
         assert self.engine is not None
-        settings = self.settings
         shortlist = sorted((i for i in range(len(candidates)) if scores[i] > -math.inf),
-                           key=lambda i: -scores[i])[:settings.engine_moves]
+                           key=lambda i: -scores[i])[:self.settings.engine_moves]
         if len(shortlist) < 2:
             return scores
+        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])
+        self.engine_calls = 0
+        self.engine_boards = 0
+        table: dict[int, float] | None = None
+        depth = self.settings.engine_depth
+        while depth <= MOST_ENGINE_DEPTH:
+            boards, calls_before = self.engine_boards, self.engine_calls
+            found = self._engine_pass(sample, candidates, shortlist, order, depth, deadline)
+            if found is None:
+                return scores  # the engine failed for good
+            if table is not None and self.engine_boards < len(order):
+                self.engine_boards = boards  # a deeper pass cut short: the shallower whole one stands
+                break
+            table = found
+            self.engine_depth_reached = depth
+            if self.engine_boards < len(order) or self.engine_calls == calls_before or deadline.left() < 0.05:
+                break
+            depth += 1
+        if not table:
+            return scores
+        mix = self.settings.engine_weight
+        return [(1 - mix) * scores[i] + mix * table[i] if i in table else -math.inf for i in range(len(candidates))]
+
+    def _engine_pass(self, sample: BoardSample, candidates: list[chess.Move | None], shortlist: list[int],
+                     order: list[int], depth: int, deadline: Deadline) -> dict[int, float] | None:
+        """One pass of :meth:`_engine_table` at ``depth``: each shortlisted move's mix of average and worst over
+        the boards completed (``engine_boards``), or None when the engine failed for good."""
+        assert self.engine is not None
         me = self.color
         totals = {i: 0.0 for i in shortlist}
         worst = {i: math.inf for i in shortlist}
         weight = 0.0
         seen: dict[tuple[str, bool], float] = {}
-        self.engine_calls = 0
         self.engine_boards = 0
-        for j in sorted(range(len(sample)), key=lambda j: -sample.weights[j]):
+        for j in order:
             if deadline.left() < 0.05 or not self.engine.available:
                 break
             board = sample.boards[j]
@@ -608,11 +640,11 @@ class RBCBeliefBot(Bot):
                 key = (after.board_fen(), after.turn)
                 value = seen.get(key)
                 if value is None:
-                    found = self.engine.score(after, 1.0, me, depth=settings.engine_depth)
+                    found = self.engine.score(after, 1.0, me, depth=depth)
                     self.engine_calls += 1
                     if found is None:
                         if not self.engine.available:
-                            return scores
+                            return None
                         found = evaluate(after, me, self.weights())
                     value = seen[key] = max(-CLIP, min(CLIP, float(found)))
                 row[i] = value
@@ -626,10 +658,9 @@ class RBCBeliefBot(Bot):
                 worst[i] = min(worst[i], value)
             weight += sample.weights[j]
         if weight <= 0:
-            return scores
-        mix, low = settings.engine_weight, settings.engine_min
-        return [(1 - mix) * scores[i] + mix * ((1 - low) * totals[i] / weight + low * worst[i])
-                if i in totals else -math.inf for i in range(len(candidates))]
+            return {}
+        low = self.settings.engine_min
+        return {i: (1 - low) * totals[i] / weight + low * worst[i] for i in shortlist}
 
     def _engine_votes(self, sample: BoardSample, candidates: list[chess.Move | None],
                       deadline: Deadline) -> dict[int, float]:
