@@ -165,6 +165,21 @@ def _resolve(board: chess.Board, move: chess.Move) -> chess.Move | None:
     return revise_move(board, with_default_promotion(board, move))
 
 
+def _after(board: chess.Board, move: chess.Move | None, me: chess.Color) -> chess.Board | float:
+    """``board`` after ``move`` as the referee would play it there, for an engine to score; or the outcome when
+    no engine is needed: ``CLIP`` when the move takes the king, ``-CLIP`` when it leaves ``me``'s king to be
+    taken (engines refuse such positions)."""
+    taken = None if move is None else _resolve(board, move)
+    if taken is not None and board.kings & board.occupied_co[not me] & chess.BB_SQUARES[taken.to_square]:
+        return CLIP
+    after = board.copy(stack=False)
+    after.push(taken if taken is not None else chess.Move.null())
+    king = after.king(me)
+    if king is None or after.attackers_mask(not me, king):
+        return -CLIP
+    return after
+
+
 def _candidates(actions: Any) -> list[chess.Move | None]:
     """The move actions worth scoring: every one, but only the queen and knight promotions; and the pass."""
     moves: list[chess.Move | None] = [move for move in actions
@@ -534,16 +549,9 @@ class RBCBeliefBot(Bot):
             board = sample.boards[j]
             row: dict[int, float] = {}
             for i in shortlist:
-                move = candidates[i]
-                taken = None if move is None else _resolve(board, move)
-                if taken is not None and board.kings & board.occupied_co[not me] & chess.BB_SQUARES[taken.to_square]:
-                    row[i] = CLIP
-                    continue
-                after = board.copy(stack=False)
-                after.push(taken if taken is not None else chess.Move.null())
-                king = after.king(me)
-                if king is None or after.attackers_mask(not me, king):
-                    row[i] = -CLIP
+                after = _after(board, candidates[i], me)
+                if isinstance(after, float):
+                    row[i] = after
                     continue
                 value: float | None = self.engine.score(after, seconds, me)
                 self.engine_calls += 1
@@ -626,16 +634,9 @@ class RBCBeliefBot(Bot):
             board = sample.boards[j]
             row: dict[int, float] = {}
             for i in shortlist:
-                move = candidates[i]
-                taken = None if move is None else _resolve(board, move)
-                if taken is not None and board.kings & board.occupied_co[not me] & chess.BB_SQUARES[taken.to_square]:
-                    row[i] = CLIP
-                    continue
-                after = board.copy(stack=False)
-                after.push(taken if taken is not None else chess.Move.null())
-                king = after.king(me)
-                if king is None or after.attackers_mask(not me, king):
-                    row[i] = -CLIP
+                after = _after(board, candidates[i], me)
+                if isinstance(after, float):
+                    row[i] = after
                     continue
                 key = (after.board_fen(), after.turn)
                 value = seen.get(key)
