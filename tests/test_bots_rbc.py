@@ -11,6 +11,7 @@ import doctest
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -262,6 +263,7 @@ def _script(tmp_path: Path, name: str, body: str) -> str:
 
 _FAKE_UCI = """
 import sys
+import time
 for line in sys.stdin:
     command = line.split()
     if not command:
@@ -294,6 +296,17 @@ def test_engine_failures_fall_back_to_the_built_in_evaluator(kind: str, tmp_path
     assert game.ply >= 16 or game.outcome is not None
     assert bot.engine is not None and not bot.engine.available and bot.engine.problem
     assert not bot.failures
+
+
+@pytest.mark.timeout(60)
+def test_a_depth_limited_score_from_a_hung_engine_gives_up(tmp_path: Path) -> None:
+    # An engine that never answers "go": a search bounded by depth alone would wait for ever (python-chess gives
+    # such a search no timeout); the seconds bound it too, and the engine is switched off.
+    path = _script(tmp_path, "hangs.py", _FAKE_UCI.replace('print("{answer}", flush=True)', "pass"))
+    engine = uci.UciEngine(path, timeout=1.0)
+    start = time.monotonic()
+    assert engine.score(chess.Board(), 0.2, chess.WHITE, depth=6) is None
+    assert time.monotonic() - start < 10 and not engine.available and engine.problem
 
 
 def test_engine_lookup_order() -> None:

@@ -127,8 +127,9 @@ class UciEngine:
     def score(self, board: chess.Board, seconds: float, color: chess.Color, depth: int | None = None) -> int | None:
         """The engine's score of ``board`` for ``color`` in centipawns (mates as large numbers), or None.
 
-        With ``depth``, the search stops at that many plies instead of after ``seconds`` (a shallow search is
-        far quicker than the shortest time limit: about a millisecond at depth 6 for Stockfish).
+        With ``depth``, the search stops at that many plies, or after ``seconds`` if that comes first (a shallow
+        search is far quicker than the shortest time limit: about a millisecond at depth 6 for Stockfish; the
+        seconds also bound the wait for an engine that hangs, which a depth alone would not).
         """
         if not self.available:
             return None
@@ -138,7 +139,7 @@ class UciEngine:
         engine = self._start()
         if engine is None:
             return None
-        limit = chess.engine.Limit(depth=depth) if depth else chess.engine.Limit(time=seconds)
+        limit = chess.engine.Limit(depth=depth, time=seconds) if depth else chess.engine.Limit(time=seconds)
         try:
             info: Any = engine.analyse(ready, limit)
             score = info["score"].pov(color).score(mate_score=20_000)

@@ -626,7 +626,7 @@ class RBCBeliefBot(Bot):
         totals = {i: 0.0 for i in shortlist}
         worst = {i: math.inf for i in shortlist}
         weight = 0.0
-        seen: dict[tuple[str, bool], float] = {}
+        seen: dict[str, float] = {}
         self.engine_boards = 0
         for j in order:
             if deadline.left() < 0.05 or not self.engine.available:
@@ -638,10 +638,11 @@ class RBCBeliefBot(Bot):
                 if isinstance(after, float):
                     row[i] = after
                     continue
-                key = (after.board_fen(), after.turn)
+                key = after.epd()  # pieces, side to move, castling rights, a legal en-passant square
                 value = seen.get(key)
                 if value is None:
-                    found = self.engine.score(after, 1.0, me, depth=depth)
+                    # The time bounds a deep pass near the deadline (and an engine that hangs).
+                    found = self.engine.score(after, max(0.02, min(1.0, deadline.left())), me, depth=depth)
                     self.engine_calls += 1
                     if found is None:
                         if not self.engine.available:
