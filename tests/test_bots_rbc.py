@@ -11,6 +11,7 @@ import doctest
 import os
 import stat
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -301,12 +302,17 @@ def test_engine_failures_fall_back_to_the_built_in_evaluator(kind: str, tmp_path
 @pytest.mark.timeout(60)
 def test_a_depth_limited_score_from_a_hung_engine_gives_up(tmp_path: Path) -> None:
     # An engine that never answers "go": a search bounded by depth alone would wait for ever (python-chess gives
-    # such a search no timeout); the seconds bound it too, and the engine is switched off.
+    # such a search no timeout); the seconds bound it too, the engine is switched off and its process and thread
+    # end (python-chess 1.11 loses the exit code of an engine killed after a timeout: uci._settle_exit_code).
     path = _script(tmp_path, "hangs.py", _FAKE_UCI.replace('print("{answer}", flush=True)', "pass"))
     engine = uci.UciEngine(path, timeout=1.0)
     start = time.monotonic()
     assert engine.score(chess.Board(), 0.2, chess.WHITE, depth=6) is None
     assert time.monotonic() - start < 10 and not engine.available and engine.problem
+    # python-chess's own thread for the engine (not a daemon) must end too, or the process could never exit.
+    while any(thread.name.startswith("SimpleEngine") for thread in threading.enumerate()):
+        assert time.monotonic() - start < 20, [thread.name for thread in threading.enumerate()]
+        time.sleep(0.05)
 
 
 def test_engine_lookup_order() -> None:

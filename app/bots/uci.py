@@ -73,6 +73,35 @@ def engine_ready(board: chess.Board) -> chess.Board | None:
     return ready
 
 
+def _settle_exit_code(engine: chess.engine.SimpleEngine) -> None:
+    """Let the engine's background thread end even when python-chess never learns the exit code.
+
+    After a timed-out search (an engine that hangs), python-chess 1.11 raises ``InvalidStateError`` inside its
+    own ``connection_lost`` callback when the killed process goes, before it records the exit code; its
+    background thread (not a daemon) then waits for that code for ever, and the interpreter cannot exit. Once
+    the process is gone, an exit code still missing is set here, on the engine's event loop.
+    """
+    protocol: Any = getattr(engine, "protocol", None)
+    returncode = getattr(protocol, "returncode", None)
+    if returncode is None:
+        return
+
+    def settle() -> None:
+        process = engine.transport.get_returncode()
+        if not returncode.done() and process is not None:
+            returncode.set_result(process)
+
+    def soon() -> None:  # the kill's exit is reaped a moment later: look again until it is
+        settle()
+        if not returncode.done() and not protocol.loop.is_closed():
+            protocol.loop.call_later(0.05, soon)
+
+    try:
+        protocol.loop.call_soon_threadsafe(soon)
+    except RuntimeError:  # the loop has ended: nothing waits
+        pass
+
+
 class UciEngine:
     """One engine process for one bot, switched off for good after ``max_failures`` failures."""
 
@@ -160,6 +189,7 @@ class UciEngine:
                 engine.transport.kill()
             except Exception:  # noqa: BLE001
                 pass
+        _settle_exit_code(engine)
 
     def __del__(self) -> None:
         try:
