@@ -546,22 +546,11 @@ class RBCBeliefBot(Bot):
             seconds = min(0.08, deadline.left() / calls_left - 0.004)
             if seconds < 0.005 or not self.engine.available:
                 break
-            board = sample.boards[j]
-            row: dict[int, float] = {}
-            for i in shortlist:
-                after = _after(board, candidates[i], me)
-                if isinstance(after, float):
-                    row[i] = after
-                    continue
-                value: float | None = self.engine.score(after, seconds, me)
-                self.engine_calls += 1
-                if value is None:
-                    if not self.engine.available:
-                        return scores
-                    value = evaluate(after, me, self.weights())
-                row[i] = max(-CLIP, min(CLIP, float(value)))
-                if deadline.expired():
-                    break
+            engine = self.engine
+            row = self._engine_row(sample.boards[j], candidates, shortlist, deadline,
+                                   lambda after: engine.score(after, seconds, me))
+            if row is None:
+                return scores
             if len(row) < len(shortlist):
                 break
             for i, value in row.items():
@@ -573,6 +562,37 @@ class RBCBeliefBot(Bot):
         kept = set(shortlist)
         return [(1 - mix) * (scores[i] if scores[i] > -math.inf else first_look[i]) + mix * totals[i] / weight
                 if i in kept else -math.inf for i in range(len(candidates))]
+
+    def _engine_row(self, board: chess.Board, candidates: list[chess.Move | None], shortlist: list[int],
+                    deadline: Deadline, search: Callable[[chess.Board], int | None],
+                    seen: dict[str, float] | None = None) -> dict[int, float] | None:
+        """Each shortlisted move's score on ``board``: ``search`` (the engine) on the position after it, clipped
+        to ``CLIP``, the built-in evaluation where the engine gave none, and no search where :func:`_after` knows
+        the outcome. Positions already in ``seen`` (keyed by EPD) are not searched again. Stops early at
+        ``deadline`` (a shorter row); None when the engine failed for good."""
+        me = self.color
+        row: dict[int, float] = {}
+        for i in shortlist:
+            after = _after(board, candidates[i], me)
+            if isinstance(after, float):
+                row[i] = after
+                continue
+            key = after.epd() if seen is not None else ""  # pieces, side to move, castling, a legal en passant
+            value = seen.get(key) if seen is not None else None
+            if value is None:
+                found = search(after)
+                self.engine_calls += 1
+                if found is None:
+                    if self.engine is None or not self.engine.available:
+                        return None
+                    found = evaluate(after, me, self.weights())
+                value = max(-CLIP, min(CLIP, float(found)))
+                if seen is not None:
+                    seen[key] = value
+            row[i] = value
+            if deadline.expired():
+                break
+        return row
 
     def _engine_table(self, sample: BoardSample, candidates: list[chess.Move | None], scores: list[float],
                       deadline: Deadline) -> list[float]:
@@ -631,27 +651,13 @@ class RBCBeliefBot(Bot):
         for j in order:
             if deadline.left() < 0.05 or not self.engine.available:
                 break
-            board = sample.boards[j]
-            row: dict[int, float] = {}
-            for i in shortlist:
-                after = _after(board, candidates[i], me)
-                if isinstance(after, float):
-                    row[i] = after
-                    continue
-                key = after.epd()  # pieces, side to move, castling rights, a legal en-passant square
-                value = seen.get(key)
-                if value is None:
-                    # The time bounds a deep pass near the deadline (and an engine that hangs).
-                    found = self.engine.score(after, max(0.02, min(1.0, deadline.left())), me, depth=depth)
-                    self.engine_calls += 1
-                    if found is None:
-                        if not self.engine.available:
-                            return None
-                        found = evaluate(after, me, self.weights())
-                    value = seen[key] = max(-CLIP, min(CLIP, float(found)))
-                row[i] = value
-                if deadline.expired():
-                    break
+            engine = self.engine
+            # The time bounds a deep pass near the deadline (and an engine that hangs).
+            row = self._engine_row(sample.boards[j], candidates, shortlist, deadline,
+                                   lambda after: engine.score(after, max(0.02, min(1.0, deadline.left())), me,
+                                                              depth=depth), seen)
+            if row is None:
+                return None
             if len(row) < len(shortlist):
                 break
             self.engine_boards += 1
