@@ -423,6 +423,34 @@ def test_sensing_values_a_defence_that_only_matters_where_the_threat_is() -> Non
     assert values[best][0] > values[chess.B7][0]
 
 
+def test_sensing_groups_each_scored_board_by_its_own_position() -> None:
+    # The move table holds the boards heaviest first; the sample keeps them in the belief's order. A sense
+    # must judge each board by what its own window would show: the raid board (a knight on f3 checking e1)
+    # is the heaviest but drawn last, and the window over f3 must still be the one that tells it apart.
+    from app.engine.inference import opponent_key
+    quiet = chess.Board("4k3/8/8/8/8/1n6/P5P1/4K3 w - - 0 1")  # a2xb3 wins a knight
+    raid = chess.Board("4k3/8/8/8/8/1n3n2/P5P1/4K3 w - - 0 1")  # only g2xf3 keeps the king
+    boards = [quiet.copy(), quiet.copy(), raid]
+    boards[1].set_piece_at(chess.B8, chess.Piece(chess.KNIGHT, chess.BLACK))
+    weights = [0.25, 0.35, 0.4]
+    keys = [opponent_key(board, chess.WHITE) for board in boards]
+    candidates: list[chess.Move | None] = [chess.Move.from_uci(uci) for uci in ("a2a3", "a2b3", "g2f3")]
+    candidates.append(None)
+
+    def values_of(order: list[int]) -> dict[int, tuple[float, float]]:
+        sample = belief_common.BoardSample([boards[j].copy() for j in order], [weights[j] for j in order],
+                                           [keys[j] for j in order])
+        table = belief_common.score_moves(sample, candidates, chess.WHITE, rbc_belief._resolve, timing.Deadline(10.0),
+                                          rbc_belief.KING_CAPTURE, rbc_belief.CLIP,
+                                          lambda board: chess_eval.evaluate(board, chess.WHITE))
+        return belief_common.information_value(table, sample.keys, rbc_belief._WINDOW_MASKS)
+
+    as_drawn = values_of([0, 1, 2])
+    assert as_drawn == values_of([2, 1, 0])  # the order the sample holds its boards in changes nothing
+    best = max(as_drawn, key=lambda square: as_drawn[square][0])
+    assert chess.BB_SQUARES[chess.F3] & rbc_belief._WINDOW_MASKS[best]
+
+
 def test_the_standing_option_weighs_positions_by_the_opponents_standing_and_never_a_raid_less() -> None:
     from dataclasses import replace
 

@@ -533,6 +533,9 @@ class ScoreTable:
     passive: list[bool] = field(default_factory=list)
     """Whether a move resolved to nothing on every board scored (a pass in disguise: a pawn's capture
     where no board has a piece to take). Bots skip these when the pass itself is a candidate."""
+    columns: list[int] = field(default_factory=list)
+    """The sample's index of the board in each column (the table holds them heaviest first, the sample in the
+    belief's order); empty when the columns are the sample's boards in order."""
 
     def active(self) -> list[int]:
         """The candidates that are not passes in disguise (the pass itself included)."""
@@ -591,7 +594,8 @@ def score_moves(sample: BoardSample, candidates: Sequence[chess.Move | None], me
             scores[i].append(max(-clip, min(clip, value)))
         weights.append(weight)
     total = math.fsum(weights) or 1.0
-    return ScoreTable(list(candidates), scores, weights, [odd / total for odd in odds], passive)
+    return ScoreTable(list(candidates), scores, weights, [odd / total for odd in odds], passive,
+                      order[:len(weights)])
 
 
 def refine(table: ScoreTable, sample: BoardSample, me: chess.Color, resolve: Resolve, rows: Sequence[int],
@@ -602,7 +606,7 @@ def refine(table: ScoreTable, sample: BoardSample, me: chess.Color, resolve: Res
     candidate's row is replaced only once every one of its boards is done, so rows
     never mix the two evaluations. Returns how many rows were refined.
     """
-    order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:table.boards_scored]
+    order = table.columns or list(range(table.boards_scored))
     null = chess.Move.null()
     refined = 0
     for i in rows:
@@ -661,11 +665,12 @@ def information_value(table: ScoreTable, keys: Sequence[Hypothesis], masks: dict
     total = math.fsum(weights) or 1.0
     # Columns: for each board, its weighted scores of the shortlisted candidates.
     columns = [[row[j] * weights[j] for row in rows] for j in range(count)]
+    boards = table.columns or list(range(count))  # column j shows the board keys[boards[j]]
     result: dict[int, tuple[float, float]] = {}
     for square, mask in masks.items():
         groups: dict[tuple[int, ...], list[int]] = {}
         for j in range(count):
-            groups.setdefault(window_signature(keys[j], mask), []).append(j)
+            groups.setdefault(window_signature(keys[boards[j]], mask), []).append(j)
         value = 0.0
         entropy = 0.0
         for members in groups.values():

@@ -261,7 +261,7 @@ def _candidates(attempts: Any) -> list[chess.Move | None]:
 def _fail_shares(table: ScoreTable, sample: BoardSample, scores: list[float]) -> list[float]:
     """For each candidate of ``table``, the share (by weight) of the scored boards on which it fails; 0 for the pass
     and for candidates already ruled out (score ``-inf``), which are not tried."""
-    order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:table.boards_scored]
+    order = table.columns or list(range(table.boards_scored))
     total = math.fsum(sample.weights[j] for j in order) or 1.0
     return [0.0 if move is None or score == -math.inf else
             math.fsum(sample.weights[j] for j in order if _resolve(sample.boards[j], move) is None) / total
@@ -470,7 +470,7 @@ class BlindBeliefBot(Bot):
         """Level ``deep``: on a sharp belief, the best moves scored again on its heaviest boards against every
         answer (:func:`worst_reply`), ``bonus`` (level ``danger``) added again; the moves not looked at drop out.
         ``scores`` unchanged otherwise."""
-        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])[:min(SHARP_BOARDS, table.boards_scored)]
+        order = (table.columns or list(range(table.boards_scored)))[:SHARP_BOARDS]
         total = math.fsum(table.weights) or 1.0
         if not order or math.fsum(sample.weights[j] for j in order) < SHARP_WEIGHT * total:
             return scores
