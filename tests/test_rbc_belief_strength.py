@@ -290,3 +290,40 @@ def test_the_engine_table_weighs_a_moves_worst_board(monkeypatch: pytest.MonkeyP
                                           engine_min=worst_share, engine_weight=1.0)
     assert bot.engine_boards == 21
     assert action.move == chess.Move.from_uci(expected)
+
+
+class _PawnWatcher(_FakeEngine):
+    """An engine for which the knight on c3 is worth 500 where Black's pawn went to a6, and costs 100 elsewhere."""
+
+    def score(self, board: chess.Board, seconds: float, color: chess.Color, depth: int | None = None) -> int | None:
+        value = super().score(board, seconds, color, depth)
+        if not value:
+            return 0
+        return 500 if board.piece_at(chess.A6) == chess.Piece(chess.PAWN, not color) else -100
+
+
+@pytest.mark.parametrize("sense_engine", [True, False])
+def test_the_sense_can_be_chosen_on_the_engines_table(monkeypatch: pytest.MonkeyPatch, sense_engine: bool) -> None:
+    # After 1. e4 a6 White's belief holds Black's 20 first moves and the pass. Only the engine knows that b1-c3 is
+    # good where the pawn stands on a6 and bad elsewhere: choosing the sense on the engine's table (sense_engine)
+    # looks where a6 is seen; on the built-in table no window is worth more for that.
+    monkeypatch.setitem(LEVELS, "hard", replace(LEVELS["hard"], engine_depth=6, engine_moves=40,
+                                               sense_engine=sense_engine))
+    game = ReconChess()
+    bot = RBCBeliefBot(seed=1, level="hard")
+    clock = FakeClock(0.001)
+    bot.now = clock
+    bot.start(0, game.options())
+    engine = _PawnWatcher(clock, chess.C3, cost=0.002)
+    bot.engine = engine  # type: ignore[assignment]
+    game.play(0, Sense(chess.B2))
+    game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
+    game.play(1, Sense(chess.B7))
+    game.play(1, MoveAction(chess.Move.from_uci("a7a6")))
+    for observation in game.observations(0):
+        bot.observe(observation)
+    sense = bot.act(_request(game, 300.0))
+    assert isinstance(sense, Sense)
+    sees_a6 = bool(rbc_belief._WINDOW_MASKS[sense.square] & chess.BB_A6)
+    assert sees_a6 == sense_engine, chess.square_name(sense.square)
+    assert (engine.calls > 0) == sense_engine

@@ -106,6 +106,9 @@ class RbcLevel:
     engine's share of the turn is spent (:meth:`RBCBeliefBot._engine_table`)."""
     engine_min: float = 0.3
     """With ``engine_depth``: how much a move's worst engine score over the boards counts against its average."""
+    sense_engine: bool = False
+    """With ``engine_depth``: the sense is chosen on the engine's table, StrangeFish2's way
+    (:meth:`RBCBeliefBot._engine_sense_table`), instead of the built-in one."""
     refine: int = 10
     """How many of the best moves are scored again with the opponent's forcing replies."""
     threat_prior: float = 12.0
@@ -289,7 +292,11 @@ class RBCBeliefBot(Bot):
             return Sense(self._default_sense(inference))
         sample = self._sample(inference)
         candidates = _candidates(request.choices["move_actions"])
-        table = self._score(sample, candidates, deadline.fraction(0.8))
+        engine_sense = bool(self.settings.sense_engine and self.settings.engine_depth and self.engine is not None
+                            and self.engine.available)
+        table = self._score(sample, candidates, deadline.fraction(0.3 if engine_sense else 0.8))
+        if engine_sense:
+            table = self._engine_sense_table(sample, candidates, table, deadline) or table
         values = information_value(table, sample.keys, _WINDOW_MASKS)
         gains: dict[int, float] = {}
         if self.settings.danger and self.settings.sense_danger and deadline.left() > 0.05:
@@ -301,6 +308,31 @@ class RBCBeliefBot(Bot):
         if values[best][1] <= 1e-9 and gains.get(best, 0.0) <= 0.0:
             return Sense(self._default_sense(inference))
         return Sense(best)
+
+    def _engine_sense_table(self, sample: BoardSample, candidates: list[chess.Move | None], table: ScoreTable,
+                            deadline: Deadline) -> ScoreTable | None:
+        """The ``engine_moves`` best moves of ``table`` scored by the engine at ``engine_depth`` on the boards it
+        reaches by ``deadline``, heaviest first, as a table of their own for the sense (StrangeFish2 chooses its
+        sense on the scores it moves by); None when fewer than two boards were done."""
+        assert self.engine is not None
+        active = table.active()
+        shortlist = sorted(active, key=lambda i: -table.combined(i, self.settings.worst_share))
+        shortlist = shortlist[:self.settings.engine_moves]
+        if len(shortlist) < 2:
+            return None
+        order = sorted(range(len(sample)), key=lambda j: -sample.weights[j])
+        rows: list[tuple[int, dict[int, float]]] = []
+        self.engine_calls = 0
+        if not self._engine_pass(sample, candidates, shortlist, order, self.settings.engine_depth, deadline, rows):
+            return None
+        if len(rows) < 2:
+            return None
+        weights = [sample.weights[j] for j, _ in rows]
+        total = math.fsum(weights) or 1.0
+        scores = [[row[i] for _, row in rows] for i in shortlist]
+        odds = [math.fsum(w for w, value in zip(weights, line) if value >= CLIP) / total for line in scores]
+        return ScoreTable([candidates[i] for i in shortlist], scores, weights, odds, [False] * len(shortlist),
+                          [j for j, _ in rows])
 
     def _danger_taken_off(self, inference: Inference, candidates: list[chess.Move | None], table: ScoreTable,
                           shortlist: int = 8) -> dict[int, float]:
@@ -638,9 +670,11 @@ class RBCBeliefBot(Bot):
         return [(1 - mix) * scores[i] + mix * table[i] if i in table else -math.inf for i in range(len(candidates))]
 
     def _engine_pass(self, sample: BoardSample, candidates: list[chess.Move | None], shortlist: list[int],
-                     order: list[int], depth: int, deadline: Deadline) -> dict[int, float] | None:
+                     order: list[int], depth: int, deadline: Deadline,
+                     rows: list[tuple[int, dict[int, float]]] | None = None) -> dict[int, float] | None:
         """One pass of :meth:`_engine_table` at ``depth``: each shortlisted move's mix of average and worst over
-        the boards completed (``engine_boards``), or None when the engine failed for good."""
+        the boards completed (``engine_boards``), or None when the engine failed for good. Each completed board's
+        index in the sample and row go to ``rows`` too."""
         assert self.engine is not None
         me = self.color
         totals = {i: 0.0 for i in shortlist}
@@ -661,6 +695,8 @@ class RBCBeliefBot(Bot):
             if len(row) < len(shortlist):
                 break
             self.engine_boards += 1
+            if rows is not None:
+                rows.append((j, row))
             for i, value in row.items():
                 totals[i] += sample.weights[j] * value
                 worst[i] = min(worst[i], value)
