@@ -157,7 +157,8 @@ class _FakeEngine:
     def score(self, board: chess.Board, seconds: float, color: chess.Color, depth: int | None = None) -> int | None:
         self.calls += 1
         self.searched.append((depth, board.fen()))
-        self.clock.t += self.cost if depth else max(seconds, self.cost)
+        # A depth-limited search also stops at its time bound, as Stockfish does with both limits.
+        self.clock.t += min(self.cost, seconds) if depth else max(seconds, self.cost)
         piece = board.piece_at(self.square)
         return self.value if piece == chess.Piece(chess.KNIGHT, color) else 0
 
@@ -174,12 +175,14 @@ def test_the_engine_scores_the_shortlist_within_the_budget(seconds_left: float) 
     clock = FakeClock(0.001)
     bot.now = clock
     bot.start(0, game.options())
-    engine = _FakeEngine(clock, chess.C3)
+    engine = _FakeEngine(clock, chess.C3, cost=0.002)  # a six-ply search costs Stockfish about 1.3 ms here
     bot.engine = engine  # type: ignore[assignment]
     for observation in game.observations(0):
         bot.observe(observation)
     before = clock.t
-    budget = bot.clock.budget(seconds_left)
+    turn = copy.deepcopy(bot.clock)  # the budget the turn gets once it has started
+    turn.turn_started(seconds_left)
+    budget = turn.budget(seconds_left)
     game.play(0, bot.act(_request(game, seconds_left)))
     bot.observe(game.observations(0)[-1])
     action: Any = bot.act(_request(game, seconds_left))

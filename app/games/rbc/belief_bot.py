@@ -143,8 +143,8 @@ LEVELS: dict[str, RbcLevel] = {
                      weights=Weights(king_exposed=900, hanging_share=0.3, king_zone=0)),
     "medium": RbcLevel(cap=1500, boards=64, max_seconds=1.5, refine=16),
     "hard": RbcLevel(cap=4000, boards=192, max_seconds=12.0, engine=True, refine=64, danger=2500.0,
-                     engine_boards=12, engine_seconds=0.1, engine_share=0.5, engine_moves=8, expected_turns=32,
-                     keep=20.0),
+                     engine_boards=12, engine_seconds=0.1, engine_share=0.5, engine_moves=24, expected_turns=32,
+                     keep=20.0, engine_depth=6, engine_weight=0.8, sense_engine=True),
 }
 
 KING_CAPTURE = 3000.0
