@@ -10,7 +10,7 @@ worth: ``tempo`` centipawns times the share of the scored boards on which it fai
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import chess
 import pytest
@@ -22,6 +22,7 @@ from app.games.blind.belief_bot import LEVELS, BlindBeliefBot
 class _Table:
     candidates: list[chess.Move | None]
     boards_scored: int
+    columns: list[int] = field(default_factory=list)  # the sample's boards in order (ScoreTable.columns)
 
 
 @dataclass
