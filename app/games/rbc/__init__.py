@@ -39,8 +39,8 @@ DEFINITION = GameDefinition(
             "medium": "Keeps every position you could be in and plays sound moves, quickly. Beat easy in 97 games "
                       "of 100.",
             "hard": "Weighs every position for danger to its king and, with the chess engine installed, chooses "
-                    "its senses and moves by it: scored 6 points in 10 against StrangeFish2, the 2022 competition "
-                    "winner.",
+                    "its senses and moves by it: won more than half of its games against StrangeFish2, the 2022 "
+                    "competition winner.",
         },
         "random": {"": "Senses and moves at random: only for trying out the rules."},
         "attacker": {"": "Rushes at your king with a few scripted attacks: it punishes a careless start, and is "
