@@ -19,9 +19,10 @@ Each turn, within a budget taken from its clock (:class:`~app.bots.timing.TurnCl
   at once. Pick the best weighted average with a share of the worst case mixed in.
   At ``hard`` every move also pays for the share of the *whole* belief on which
   the opponent could take the king right after it (:func:`king_danger`), and a UCI
-  engine, when one is found (:mod:`app.bots.uci`), votes on the likeliest boards,
-  then scores the best moves so far on them (:meth:`RBCBeliefBot._engine_scores`);
-  any engine failure leaves the built-in evaluator alone. The work grows with the
+  engine, when one is found (:mod:`app.bots.uci`), searches the best moves so far
+  six plies deep on as many boards as the time allows (:meth:`RBCBeliefBot._engine_table`);
+  the sense is chosen on such a table too (:meth:`RBCBeliefBot._engine_sense_table`),
+  as StrangeFish2 does. Any engine failure leaves the built-in evaluator alone. The work grows with the
   time the turn may take (boards, refined moves, engine calls) and stops at its
   deadline.
 
