@@ -235,10 +235,10 @@ class _TrapEngine(_FakeEngine):
         return 250 if board.piece_at(chess.F3) == chess.Piece(chess.KNIGHT, color) else 0
 
 
-def _second_turn_with(monkeypatch: pytest.MonkeyPatch, engine_type: type[_FakeEngine], **level: Any
-                      ) -> tuple[RBCBeliefBot, _FakeEngine, Any, float]:
-    """White's second move at hard with ``level`` changed and a fake engine, after 1. e4 a6. White senses b2 both
-    times (it sees only its own pieces), so the belief holds Black's 20 first moves and the pass."""
+def _hard_with(monkeypatch: pytest.MonkeyPatch, engine_type: type[_FakeEngine], **level: Any
+               ) -> tuple[ReconChess, RBCBeliefBot, FakeClock, _FakeEngine]:
+    """A new game and White's bot at hard with ``level`` changed, on a fake clock, with a fake engine that likes a
+    knight on c3 (2 ms a search)."""
     monkeypatch.setitem(LEVELS, "hard", replace(LEVELS["hard"], **level))
     game = ReconChess()
     bot = RBCBeliefBot(seed=1, level="hard")
@@ -247,6 +247,14 @@ def _second_turn_with(monkeypatch: pytest.MonkeyPatch, engine_type: type[_FakeEn
     bot.start(0, game.options())
     engine = engine_type(clock, chess.C3, cost=0.002)
     bot.engine = engine  # type: ignore[assignment]
+    return game, bot, clock, engine
+
+
+def _second_turn_with(monkeypatch: pytest.MonkeyPatch, engine_type: type[_FakeEngine], **level: Any
+                      ) -> tuple[RBCBeliefBot, _FakeEngine, Any, float]:
+    """White's second move at hard with ``level`` changed and a fake engine, after 1. e4 a6. White senses b2 both
+    times (it sees only its own pieces), so the belief holds Black's 20 first moves and the pass."""
+    game, bot, clock, engine = _hard_with(monkeypatch, engine_type, **level)
     seen = 0
 
     def catch_up() -> None:
@@ -310,15 +318,8 @@ def test_the_sense_can_be_chosen_on_the_engines_table(monkeypatch: pytest.Monkey
     # After 1. e4 a6 White's belief holds Black's 20 first moves and the pass. Only the engine knows that b1-c3 is
     # good where the pawn stands on a6 and bad elsewhere: choosing the sense on the engine's table (sense_engine)
     # looks where a6 is seen; on the built-in table no window is worth more for that.
-    monkeypatch.setitem(LEVELS, "hard", replace(LEVELS["hard"], engine_depth=6, engine_moves=40,
-                                               sense_engine=sense_engine))
-    game = ReconChess()
-    bot = RBCBeliefBot(seed=1, level="hard")
-    clock = FakeClock(0.001)
-    bot.now = clock
-    bot.start(0, game.options())
-    engine = _PawnWatcher(clock, chess.C3, cost=0.002)
-    bot.engine = engine  # type: ignore[assignment]
+    game, bot, _, engine = _hard_with(monkeypatch, _PawnWatcher, engine_depth=6, engine_moves=40,
+                                      sense_engine=sense_engine)
     game.play(0, Sense(chess.B2))
     game.play(0, MoveAction(chess.Move.from_uci("e2e4")))
     game.play(1, Sense(chess.B7))
