@@ -42,7 +42,7 @@ def test_a_kill_loses_at_most_a_second_of_the_running_clock(window) -> None:
         # Killed now: the game is continued from the last autosave.
         again = resume(_as_read_from_disk(saved[-1]), time_source=lambda: now[0], start_clock=False)
         lost = again.seconds_left(0) - session.seconds_left(0)
-        # (-1e-6: the clocks subtract real times of the day, so an exact resume can differ in the last bits)
+        # (-1e-6: both clocks subtract large monotonic readings, so an exact resume can differ in the last bits)
         assert -1e-6 <= lost <= 1.0 + 0.35 + 1e-6  # a second, and the tick it was noticed in
 
 
