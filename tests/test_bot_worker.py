@@ -416,3 +416,40 @@ def test_bot_seat_stops_watching_the_sentinel_of_a_dead_fork_server(qtbot: Any) 
     with qtbot.waitSignal(seat.actionReady, timeout=10000):  # it still answers
         seat.ask(ActionRequest(0, "sense", game.choices(), 10.0))
     seat.stop()
+
+
+@pytest.mark.parametrize("pid_reused", [False, True], ids=["reaped", "pid-reused"])
+def test_a_bot_starts_when_the_fork_server_died_unseen(pid_reused: bool) -> None:
+    """multiprocessing tells whether its fork server still runs by waiting on the server's pid. Once a dead server
+    has been reaped elsewhere, that wait fails (ECHILD); when the pid went to another child of this process, or
+    while a killed server is still ending, it says the server runs although its socket refuses every connection
+    (CI saw ``ConnectionRefusedError`` after a bot had killed the server). A new bot must start all the same, from
+    a new server, and that other child must not be touched."""
+    import multiprocessing.forkserver
+    import signal
+    import subprocess
+    import sys
+
+    from app.hosting.worker import warm_up
+
+    warm_up()
+    server: Any = multiprocessing.forkserver._forkserver  # type: ignore[attr-defined]
+    dead = server._forkserver_pid
+    os.kill(dead, signal.SIGKILL)
+    os.waitpid(dead, 0)  # reaped, as if by someone else
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) if pid_reused else None
+    if other is not None:
+        server._forkserver_pid = other.pid  # the dead server's pid, handed to another child
+    try:
+        warm_up()  # as the new-game dialog does: no error
+        fresh = BotProcess("random", "rbc", 0, {}, "opponent", 1)
+        try:
+            assert fresh.wait_ready(30.0), fresh.poll()
+        finally:
+            fresh.kill()
+        assert server._forkserver_pid not in (dead, None if other is None else other.pid)
+        assert other is None or other.poll() is None  # still running
+    finally:
+        if other is not None:
+            other.kill()
+            other.wait()

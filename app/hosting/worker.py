@@ -36,6 +36,7 @@ import ctypes
 import multiprocessing
 import multiprocessing.connection
 import multiprocessing.forkserver
+import multiprocessing.util
 import io
 import os
 import pickle
@@ -116,7 +117,7 @@ def warm_up() -> None:
     caller while the server starts. Harmless where there is no fork server."""
     context = _context()
     if context.get_start_method() == "forkserver":
-        multiprocessing.forkserver.ensure_running()
+        _start_process(multiprocessing.forkserver.ensure_running)  # a new server if the last one was reaped elsewhere
 
 
 def describe(error: BaseException) -> str:
@@ -167,7 +168,7 @@ class BotProcess:
             args=(spec, variant, seat, dict(options), opponent_name, seed, commands_in, events_out,
                   dict(os.environ) if environment is None else dict(environment), os.getcwd()))
         try:
-            self._process.start()
+            _start_process(self._process.start)
         except BaseException:
             commands_out.close()
             events_in.close()
@@ -608,15 +609,43 @@ def _kill_group(pid: int | None) -> None:
 
 
 def _start_process(make: Any) -> Any:
-    """Call ``make()`` (which starts a process), again up to twice if the process server failed on the way: a
-    bot may have stopped the server (its parent); the next start runs a fresh one."""
+    """Call ``make()`` (which starts a process), again up to twice if the fork server failed on the way: a bot may
+    have stopped the server (its parent); the server is then forgotten and the next start runs a fresh one."""
     for attempt in range(3):
         try:
             return make()
-        except (EOFError, ConnectionError, BrokenPipeError):
+        except (EOFError, ConnectionError, ChildProcessError, FileNotFoundError):
             if attempt == 2:
                 raise
+            _forget_process_server()
     raise AssertionError("unreachable")
+
+
+def _forget_process_server() -> None:
+    """Make the next start run a new fork server: the one on record failed a request (refused or broke off the
+    connection, or waiting on its pid said it is no child of ours). multiprocessing checks whether its server runs
+    by waiting on the server's pid, and uses it for as long as that wait does not say it ended: for ever, once a
+    dead server was reaped elsewhere and its pid given to another child of this process. That pid is not signalled
+    or waited on here (it may be another process's now): a server that was still ending stays a zombie."""
+    server = getattr(multiprocessing.forkserver, "_forkserver", None)
+    lock = getattr(server, "_lock", None)
+    if server is None or lock is None:
+        return
+    with lock:
+        if getattr(server, "_forkserver_pid", None) is None:
+            return
+        alive_fd = server._forkserver_alive_fd
+        address = server._forkserver_address
+        server._forkserver_pid = server._forkserver_alive_fd = server._forkserver_address = None
+    try:
+        os.close(alive_fd)  # were the server somehow still running, it ends once its clients let go
+    except (OSError, TypeError):
+        pass
+    if isinstance(address, str) and not multiprocessing.util.is_abstract_socket_namespace(address):
+        try:
+            os.unlink(address)  # its socket's file, which the server removes only when it ends normally
+        except OSError:
+            pass
 
 
 def _process_server() -> int | None:
@@ -669,8 +698,8 @@ class ProcessAgent(Agent):
         if self.process is not None or self._launch_error:
             return
         try:
-            self.process = _start_process(lambda: BotProcess(
-                self.spec, self.variant, seat, options, opponent_name, self.seed, environment=self.environment))
+            self.process = BotProcess(self.spec, self.variant, seat, options, opponent_name, self.seed,
+                                      environment=self.environment)
         except Exception as error:  # noqa: BLE001 - e.g. the system refuses another process
             self._launch_error = error_text(error)
             return
