@@ -615,24 +615,27 @@ def _start_process(make: Any) -> Any:
         try:
             return make()
         except (EOFError, ConnectionError, ChildProcessError, FileNotFoundError):
+            failed = _process_server()
             if attempt == 2:
                 raise
-            _forget_process_server()
+            if failed is not None:
+                _forget_process_server(failed)
     raise AssertionError("unreachable")
 
 
-def _forget_process_server() -> None:
-    """Make the next start run a new fork server: the one on record failed a request (refused or broke off the
-    connection, or waiting on its pid said it is no child of ours). multiprocessing checks whether its server runs
-    by waiting on the server's pid, and uses it for as long as that wait does not say it ended: for ever, once a
-    dead server was reaped elsewhere and its pid given to another child of this process. That pid is not signalled
-    or waited on here (it may be another process's now): a server that was still ending stays a zombie."""
+def _forget_process_server(failed: int) -> None:
+    """Make the next start run a new fork server if the one on record is still ``failed``, the pid of a server that
+    failed a request (refused or broke off the connection, or waiting on its pid said it is no child of ours); a
+    server that another thread has started since is kept. multiprocessing checks whether its server runs by waiting
+    on the server's pid, and uses it for as long as that wait does not say it ended: for ever, once a dead server
+    was reaped elsewhere and its pid given to another child of this process. That pid is not signalled or waited
+    on here (it may be another process's now): a server that was still ending stays a zombie."""
     server = getattr(multiprocessing.forkserver, "_forkserver", None)
     lock = getattr(server, "_lock", None)
     if server is None or lock is None:
         return
     with lock:
-        if getattr(server, "_forkserver_pid", None) is None:
+        if getattr(server, "_forkserver_pid", None) != failed:
             return
         alive_fd = server._forkserver_alive_fd
         address = server._forkserver_address
